@@ -1,0 +1,327 @@
+/// Reads MessagePack values from borrowed bytes, checking every length against the input.
+///
+/// The reader never traps on bad input: every malformed byte sequence throws a
+/// ``CodecError`` with the offset where it was found.
+///
+/// ```swift
+/// let frame = try bytes.withUnsafeBytes { raw in
+///     var reader = MessagePackReader(raw)
+///     return try TouchFrame(from: &reader)
+/// }
+/// ```
+public struct MessagePackReader {
+    /// The deepest nesting ``readValue()`` and ``skip()`` accept.
+    public static let maximumDepth = 64
+
+    public let bytes: UnsafeRawBufferPointer
+    public private(set) var offset: Int
+
+    /// Creates a reader at the start of `bytes`; the bytes must outlive the reader.
+    public init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+        self.offset = 0
+    }
+
+    public var isAtEnd: Bool { self.offset >= self.bytes.count }
+
+    /// Throws unless every byte has been read.
+    public func expectEnd() throws {
+        if !self.isAtEnd { throw CodecError(.trailingBytes, offset: self.offset) }
+    }
+
+    /// Reads a nil if one comes next and reports whether it did.
+    public mutating func readNil() throws -> Bool {
+        guard try self.peekByte() == 0xc0 else { return false }
+        self.offset += 1
+        return true
+    }
+
+    public mutating func readBool() throws -> Bool {
+        switch try self.peekByte() {
+        case 0xc2:
+            self.offset += 1
+            return false
+        case 0xc3:
+            self.offset += 1
+            return true
+        default: throw self.mismatch("boolean")
+        }
+    }
+
+    /// Reads any MessagePack integer that fits in `Int64`.
+    public mutating func readInt() throws -> Int64 {
+        let start = self.offset
+        let byte = try self.peekByte()
+        switch byte {
+        case 0x00...0x7f:
+            self.offset += 1
+            return Int64(byte)
+        case 0xe0...0xff:
+            self.offset += 1
+            return Int64(Int8(bitPattern: byte))
+        case 0xcc:
+            self.offset += 1
+            return Int64(try self.readBigEndian(UInt8.self))
+        case 0xcd:
+            self.offset += 1
+            return Int64(try self.readBigEndian(UInt16.self))
+        case 0xce:
+            self.offset += 1
+            return Int64(try self.readBigEndian(UInt32.self))
+        case 0xcf:
+            self.offset += 1
+            let value = try self.readBigEndian(UInt64.self)
+            guard let int = Int64(exactly: value) else {
+                throw CodecError(.invalidValue, offset: start, context: "integer above Int64.max")
+            }
+            return int
+        case 0xd0:
+            self.offset += 1
+            return Int64(Int8(bitPattern: try self.readBigEndian(UInt8.self)))
+        case 0xd1:
+            self.offset += 1
+            return Int64(Int16(bitPattern: try self.readBigEndian(UInt16.self)))
+        case 0xd2:
+            self.offset += 1
+            return Int64(Int32(bitPattern: try self.readBigEndian(UInt32.self)))
+        case 0xd3:
+            self.offset += 1
+            return Int64(bitPattern: try self.readBigEndian(UInt64.self))
+        default: throw self.mismatch("integer")
+        }
+    }
+
+    /// Reads a non-negative MessagePack integer.
+    public mutating func readUInt() throws -> UInt64 {
+        if try self.peekByte() == 0xcf {
+            self.offset += 1
+            return try self.readBigEndian(UInt64.self)
+        }
+        let start = self.offset
+        let value = try self.readInt()
+        guard let unsigned = UInt64(exactly: value) else {
+            throw CodecError(.invalidValue, offset: start, context: "negative where unsigned expected")
+        }
+        return unsigned
+    }
+
+    /// Reads a number: float64, float32 or any integer.
+    public mutating func readDouble() throws -> Double {
+        switch try self.peekByte() {
+        case 0xcb:
+            self.offset += 1
+            return Double(bitPattern: try self.readBigEndian(UInt64.self))
+        case 0xca:
+            self.offset += 1
+            return Double(Float(bitPattern: try self.readBigEndian(UInt32.self)))
+        case 0xcf:
+            return Double(try self.readUInt())
+        default:
+            return Double(try self.readInt())
+        }
+    }
+
+    /// Reads a UTF-8 string, rejecting invalid UTF-8.
+    public mutating func readString() throws -> String {
+        let start = self.offset
+        let raw = try self.readStringBytes()
+        guard let string = String(validating: raw, as: UTF8.self) else {
+            throw CodecError(.invalidUTF8, offset: start)
+        }
+        return string
+    }
+
+    /// Reads a string's bytes without copying them; they live as long as the input.
+    public mutating func readStringBytes() throws -> UnsafeRawBufferPointer {
+        let byte = try self.peekByte()
+        let count: Int
+        switch byte {
+        case 0xa0...0xbf:
+            self.offset += 1
+            count = Int(byte & 0x1f)
+        case 0xd9:
+            self.offset += 1
+            count = Int(try self.readBigEndian(UInt8.self))
+        case 0xda:
+            self.offset += 1
+            count = Int(try self.readBigEndian(UInt16.self))
+        case 0xdb:
+            self.offset += 1
+            count = Int(try self.readBigEndian(UInt32.self))
+        default: throw self.mismatch("string")
+        }
+        return try self.take(count)
+    }
+
+    /// Reads a bin value.
+    public mutating func readBinary() throws -> [UInt8] {
+        let count: Int
+        switch try self.peekByte() {
+        case 0xc4:
+            self.offset += 1
+            count = Int(try self.readBigEndian(UInt8.self))
+        case 0xc5:
+            self.offset += 1
+            count = Int(try self.readBigEndian(UInt16.self))
+        case 0xc6:
+            self.offset += 1
+            count = Int(try self.readBigEndian(UInt32.self))
+        default: throw self.mismatch("binary")
+        }
+        return Array(try self.take(count))
+    }
+
+    /// Reads an array header and returns how many values follow.
+    public mutating func readArrayHeader() throws -> Int {
+        let byte = try self.peekByte()
+        let count: Int
+        switch byte {
+        case 0x90...0x9f:
+            self.offset += 1
+            count = Int(byte & 0x0f)
+        case 0xdc:
+            self.offset += 1
+            count = Int(try self.readBigEndian(UInt16.self))
+        case 0xdd:
+            self.offset += 1
+            count = Int(try self.readBigEndian(UInt32.self))
+        default: throw self.mismatch("array")
+        }
+        try self.checkPlausibleCount(count)
+        return count
+    }
+
+    /// Reads a map header and returns how many key/value pairs follow.
+    public mutating func readMapHeader() throws -> Int {
+        let byte = try self.peekByte()
+        let count: Int
+        switch byte {
+        case 0x80...0x8f:
+            self.offset += 1
+            count = Int(byte & 0x0f)
+        case 0xde:
+            self.offset += 1
+            count = Int(try self.readBigEndian(UInt16.self))
+        case 0xdf:
+            self.offset += 1
+            count = Int(try self.readBigEndian(UInt32.self))
+        default: throw self.mismatch("map")
+        }
+        try self.checkPlausibleCount(count * 2)
+        return count
+    }
+
+    /// Skips one value of any type, however deeply nested (up to ``maximumDepth``).
+    public mutating func skip() throws {
+        _ = try self.readValue()
+    }
+
+    /// Reads one value of any type.
+    public mutating func readValue() throws -> Value {
+        try self.readValue(depth: 0)
+    }
+
+    private mutating func readValue(depth: Int) throws -> Value {
+        guard depth < Self.maximumDepth else { throw CodecError(.tooDeep, offset: self.offset) }
+        let byte = try self.peekByte()
+        switch byte {
+        case 0xc0:
+            self.offset += 1
+            return .null
+        case 0xc2, 0xc3: return .bool(try self.readBool())
+        case 0xcf: return Value(try self.readUInt())
+        case 0x00...0x7f, 0xe0...0xff, 0xcc...0xce, 0xd0...0xd3: return .int(try self.readInt())
+        case 0xca, 0xcb: return .double(try self.readDouble())
+        case 0xa0...0xbf, 0xd9...0xdb: return .string(try self.readString())
+        case 0xc4...0xc6: return .binary(try self.readBinary())
+        case 0x90...0x9f, 0xdc, 0xdd:
+            let count = try self.readArrayHeader()
+            var array: [Value] = []
+            array.reserveCapacity(count)
+            for _ in 0..<count { array.append(try self.readValue(depth: depth + 1)) }
+            return .array(array)
+        case 0x80...0x8f, 0xde, 0xdf:
+            let count = try self.readMapHeader()
+            var pairs: [(String, Value)] = []
+            pairs.reserveCapacity(count)
+            for _ in 0..<count {
+                let keyOffset = self.offset
+                guard (try? self.peekStringKind()) == true else {
+                    throw CodecError(.nonStringKey, offset: keyOffset)
+                }
+                let key = try self.readString()
+                pairs.append((key, try self.readValue(depth: depth + 1)))
+            }
+            return .map(ValueMap(pairs))
+        default:
+            // 0xc1 is never used; 0xc7–0xc9 and 0xd4–0xd8 are extension types UIBus does not send.
+            throw CodecError(.invalidByte, offset: self.offset, context: "type byte 0x\(String(byte, radix: 16))")
+        }
+    }
+
+    private func peekStringKind() throws -> Bool {
+        switch try self.peekByte() {
+        case 0xa0...0xbf, 0xd9...0xdb: return true
+        default: return false
+        }
+    }
+
+    @inline(__always)
+    private func peekByte() throws -> UInt8 {
+        guard self.offset < self.bytes.count else { throw CodecError(.truncated, offset: self.offset) }
+        return self.bytes[self.offset]
+    }
+
+    @inline(__always)
+    private mutating func readBigEndian<T: FixedWidthInteger>(_: T.Type) throws -> T {
+        let size = MemoryLayout<T>.size
+        guard self.bytes.count - self.offset >= size else {
+            throw CodecError(.truncated, offset: self.offset)
+        }
+        let value = self.bytes.loadUnaligned(fromByteOffset: self.offset, as: T.self)
+        self.offset += size
+        return T(bigEndian: value)
+    }
+
+    private mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
+        guard self.bytes.count - self.offset >= count else {
+            throw CodecError(.truncated, offset: self.offset)
+        }
+        let slice = UnsafeRawBufferPointer(rebasing: self.bytes[self.offset..<(self.offset + count)])
+        self.offset += count
+        return slice
+    }
+
+    /// Every value takes at least one byte, so a count larger than what is left is a lie.
+    private func checkPlausibleCount(_ count: Int) throws {
+        guard count <= self.bytes.count - self.offset else {
+            throw CodecError(.truncated, offset: self.offset, context: "count \(count) exceeds input")
+        }
+    }
+
+    private func mismatch(_ expected: String) -> CodecError {
+        let found = self.offset < self.bytes.count ? "0x\(String(self.bytes[self.offset], radix: 16))" : "end"
+        return CodecError(.typeMismatch, offset: self.offset, context: "expected \(expected), found \(found)")
+    }
+}
+
+extension Value {
+    /// Decodes one complete MessagePack value from `bytes`.
+    ///
+    /// - Throws: ``CodecError`` for malformed input or bytes left over.
+    public init(messagePack bytes: [UInt8]) throws {
+        self = try bytes.withUnsafeBytes { raw in
+            var reader = MessagePackReader(raw)
+            let value = try reader.readValue()
+            try reader.expectEnd()
+            return value
+        }
+    }
+
+    /// This value encoded as MessagePack.
+    public var messagePack: [UInt8] {
+        var writer = MessagePackWriter()
+        writer.write(self)
+        return writer.bytes
+    }
+}

@@ -1,0 +1,143 @@
+/// One contact in a touch frame.
+public struct TouchContact: Sendable, Hashable {
+    public enum Phase: String, Sendable, Hashable, CaseIterable {
+        case began, moved, stationary, ended, cancelled
+    }
+
+    public enum Tool: String, Sendable, Hashable, CaseIterable {
+        case finger, pen, palm
+    }
+
+    /// Stable for the life of the contact (the evdev tracking id or the script's id).
+    public var id: Int
+    public var phase: Phase
+    /// Position in scene points.
+    public var x: Double
+    public var y: Double
+    public var pressure: Double?
+    /// Contact size (ABS_MT_TOUCH_MAJOR) in points.
+    public var major: Double?
+    public var tool: Tool?
+
+    public init(
+        id: Int, phase: Phase, x: Double, y: Double, pressure: Double? = nil, major: Double? = nil,
+        tool: Tool? = nil
+    ) {
+        self.id = id
+        self.phase = phase
+        self.x = x
+        self.y = y
+        self.pressure = pressure
+        self.major = major
+        self.tool = tool
+    }
+}
+
+/// Every contact of one device at one instant (schema `touch.frame` v1), on `touch/<device>/`.
+public struct TouchFrame: BusMessage, Hashable {
+    public static let schema = SchemaID("touch.frame", major: 1, minor: 0)
+    public static let fields: [FieldSpec] = [
+        FieldSpec("device", "string"), FieldSpec("frame", "integer"), FieldSpec("t_ns", "integer"),
+        FieldSpec("contacts", "array"),
+    ]
+
+    public var device: String
+    /// Per-device counter from 1.
+    public var frame: UInt64
+    /// Source timestamp in nanoseconds (device or recording time, not the bus clock).
+    public var tNs: Int64
+    public var contacts: [TouchContact]
+
+    public init(device: String, frame: UInt64, tNs: Int64, contacts: [TouchContact]) {
+        self.device = device
+        self.frame = frame
+        self.tNs = tNs
+        self.contacts = contacts
+    }
+
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(4)
+        writer.write("device")
+        writer.write(self.device)
+        writer.write("frame")
+        writer.write(self.frame)
+        writer.write("t_ns")
+        writer.write(self.tNs)
+        writer.write("contacts")
+        writer.writeArrayHeader(self.contacts.count)
+        for contact in self.contacts {
+            let optionals =
+                (contact.pressure == nil ? 0 : 1) + (contact.major == nil ? 0 : 1) + (contact.tool == nil ? 0 : 1)
+            writer.writeMapHeader(4 + optionals)
+            writer.write("id")
+            writer.write(contact.id)
+            writer.write("phase", contact.phase)
+            writer.write("x")
+            writer.write(contact.x)
+            writer.write("y")
+            writer.write(contact.y)
+            if let pressure = contact.pressure {
+                writer.write("pressure")
+                writer.write(pressure)
+            }
+            if let major = contact.major {
+                writer.write("major")
+                writer.write(major)
+            }
+            if let tool = contact.tool { writer.write("tool", tool) }
+        }
+    }
+
+    public init(from reader: inout MessagePackReader) throws {
+        var device: String?
+        var frame: UInt64?
+        var tNs: Int64?
+        var contacts: [TouchContact]?
+        try reader.readMap { reader, key in
+            switch key {
+            case "device": device = try reader.readString()
+            case "frame": frame = try reader.readUInt()
+            case "t_ns": tNs = try reader.readInt()
+            case "contacts":
+                let count = try reader.readArrayHeader()
+                var list: [TouchContact] = []
+                list.reserveCapacity(count)
+                for _ in 0..<count { list.append(try TouchContact(from: &reader)) }
+                contacts = list
+            default: try reader.skip()
+            }
+        }
+        self.device = try reader.require(device, "device")
+        self.frame = try reader.require(frame, "frame")
+        self.tNs = try reader.require(tNs, "t_ns")
+        self.contacts = try reader.require(contacts, "contacts")
+    }
+}
+
+extension TouchContact {
+    init(from reader: inout MessagePackReader) throws {
+        var id: Int?
+        var phase: Phase?
+        var x: Double?
+        var y: Double?
+        var pressure: Double?
+        var major: Double?
+        var tool: Tool?
+        try reader.readMap { reader, key in
+            switch key {
+            case "id": id = try reader.readInteger()
+            case "phase": phase = try reader.readEnum(Phase.self, field: "contacts.phase")
+            case "x": x = try reader.readDouble()
+            case "y": y = try reader.readDouble()
+            case "pressure": pressure = try reader.readDouble()
+            case "major": major = try reader.readDouble()
+            case "tool": tool = try reader.readEnum(Tool.self, field: "contacts.tool")
+            default: try reader.skip()
+            }
+        }
+        self.init(
+            id: try reader.require(id, "contacts.id"), phase: try reader.require(phase, "contacts.phase"),
+            x: try reader.require(x, "contacts.x"), y: try reader.require(y, "contacts.y"),
+            pressure: pressure, major: major, tool: tool)
+    }
+}

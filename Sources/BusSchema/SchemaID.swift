@@ -1,0 +1,94 @@
+/// A message schema: its id (`gesture.event`) and version (`major.minor`).
+///
+/// The id names the directory `schemas/<id>/`, the major names the file `v<major>.json`.
+/// Minors only add optional fields; a new major is a new file.
+public struct SchemaID: Sendable, Hashable, CustomStringConvertible {
+    public var id: String
+    public var major: Int
+    public var minor: Int
+
+    public init(_ id: String, major: Int, minor: Int = 0) {
+        self.id = id
+        self.major = major
+        self.minor = minor
+    }
+
+    public var description: String { "\(self.id) v\(self.major).\(self.minor)" }
+}
+
+/// One field of a typed message, as the field-by-field schema agreement test sees it.
+public struct FieldSpec: Sendable, Hashable {
+    /// The payload key.
+    public var name: String
+    /// The JSON Schema type (`integer`, `number`, `string`, `boolean`, `array`, `object`).
+    public var type: String
+    public var required: Bool
+
+    public init(_ name: String, _ type: String, required: Bool = true) {
+        self.name = name
+        self.type = type
+        self.required = required
+    }
+}
+
+/// A typed payload that UIBus publishes: it knows its schema and encodes itself.
+public protocol BusMessage: Sendable {
+    /// The schema this type implements, with the minor it writes.
+    static var schema: SchemaID { get }
+    /// The top-level fields, for checking the type against `schemas/<id>/v<major>.json`.
+    static var fields: [FieldSpec] { get }
+    /// Appends this message's payload map to `writer`.
+    func encode(to writer: inout MessagePackWriter)
+    /// Decodes a payload map, ignoring unknown keys and defaulting missing optional ones.
+    ///
+    /// - Throws: ``CodecError`` for malformed bytes or a missing required field.
+    init(from reader: inout MessagePackReader) throws
+}
+
+extension BusMessage {
+    /// Decodes a complete payload from `bytes`.
+    public init(messagePack bytes: [UInt8]) throws {
+        self = try bytes.withUnsafeBytes { raw in
+            var reader = MessagePackReader(raw)
+            let message = try Self(from: &reader)
+            try reader.expectEnd()
+            return message
+        }
+    }
+
+    /// This message's payload as MessagePack.
+    public var messagePack: [UInt8] {
+        var writer = MessagePackWriter()
+        self.encode(to: &writer)
+        return writer.bytes
+    }
+
+    /// This message as a dynamic ``Value`` (through its MessagePack encoding).
+    public var value: Value {
+        // The encoding is our own, so decoding it cannot fail.
+        (try? Value(messagePack: self.messagePack)) ?? .null
+    }
+}
+
+extension MessagePackReader {
+    /// Reads a map, calling `field` with each key; `field` must read or ``skip()`` the value.
+    public mutating func readMap(_ field: (inout MessagePackReader, String) throws -> Void) throws {
+        let count = try self.readMapHeader()
+        for _ in 0..<count {
+            let keyOffset = self.offset
+            let key: String
+            do {
+                key = try self.readString()
+            } catch let error as CodecError where error.code == .typeMismatch {
+                throw CodecError(.nonStringKey, offset: keyOffset)
+            }
+            try field(&self, key)
+        }
+    }
+
+    /// Throws a ``CodecError/Code/missingField`` error unless `value` is present.
+    public func require<T>(_ value: T?, _ field: String) throws -> T {
+        guard let value else { throw CodecError(.missingField, offset: self.offset, context: field) }
+        return value
+    }
+}

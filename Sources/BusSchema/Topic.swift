@@ -1,0 +1,49 @@
+/// A bus topic: UTF-8 segments separated by `/`, always ending in `/`.
+///
+/// The trailing slash makes prefix subscriptions exact: `touch/d1/` never matches `touch/d10/`.
+public struct Topic: Sendable, Hashable, CustomStringConvertible {
+    /// The longest topic accepted, in UTF-8 bytes.
+    public static let maximumLength = 255
+
+    public let rawValue: String
+
+    /// Validates `rawValue` as a topic.
+    ///
+    /// - Throws: ``CodecError/Code/invalidValue`` naming the rule that was broken.
+    public init(_ rawValue: String) throws {
+        if let problem = Self.problem(in: rawValue) {
+            throw CodecError(.invalidValue, offset: 0, context: "topic '\(rawValue)': \(problem)")
+        }
+        self.rawValue = rawValue
+    }
+
+    /// Builds a topic from segments, each of which must be non-empty and contain no `/`.
+    public init(segments: String...) throws {
+        try self.init(segments.map { $0 + "/" }.joined())
+    }
+
+    public var description: String { self.rawValue }
+
+    public var segments: [Substring] { self.rawValue.split(separator: "/") }
+
+    /// Why `text` is not a valid topic, or nil if it is.
+    public static func problem(in text: String) -> String? {
+        let utf8 = text.utf8
+        if utf8.isEmpty { return "empty" }
+        if utf8.count > Self.maximumLength { return "longer than \(Self.maximumLength) bytes" }
+        if utf8.last != UInt8(ascii: "/") { return "must end with '/'" }
+        if utf8.first == UInt8(ascii: "/") { return "must not start with '/'" }
+        if text.contains("//") { return "empty segment" }
+        if utf8.contains(where: { $0 < 0x21 || $0 == 0x7f }) { return "space or control character" }
+        return nil
+    }
+}
+
+extension Topic {
+    /// `sys/health/<service>/`.
+    public static func health(_ service: String) throws -> Topic { try Topic(segments: "sys", "health", service) }
+    /// `sys/lifecycle/<service>/`.
+    public static func lifecycle(_ service: String) throws -> Topic { try Topic(segments: "sys", "lifecycle", service) }
+    /// `touch/<device>/`.
+    public static func touch(_ device: String) throws -> Topic { try Topic(segments: "touch", device) }
+}
