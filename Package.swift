@@ -16,18 +16,19 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CLinux"),
 
         // Pure libraries: no ZeroMQ, no SQLite, no clock reads.
         .target(name: "BusSchema"),
 
         // The bus and service plumbing.
         .target(name: "Bus", dependencies: ["CZeroMQ", "BusSchema"]),
-        .target(name: "ServiceSupport", dependencies: ["Bus", "BusSchema"]),
-        .target(name: "BusTools", dependencies: ["Bus", "BusSchema"]),
+        .target(name: "ServiceSupport", dependencies: ["Bus", "BusSchema", "CLinux"]),
+        .target(name: "BusTools", dependencies: ["Bus", "BusSchema", "ServiceSupport"]),
 
         // Thin executables.
-        .executableTarget(name: "bus-proxy", dependencies: ["Bus", "BusSchema", "ServiceSupport"]),
-        .executableTarget(name: "bus-tap", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
+        .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
+        .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),

@@ -65,12 +65,12 @@ public struct Health: BusMessage, Hashable {
     public var counters: HealthCounters
     /// Rejected and dead-lettered frames by reason (`truncated`, `unknown_major`, …).
     public var reasons: [(String, UInt64)]
-    /// Service-specific numbers (the proxy's `messages_forwarded`, …).
-    public var extra: [(String, UInt64)]?
+    /// Service-specific numbers (the proxy's `messages_forwarded`, a rate, …).
+    public var extra: ValueMap?
 
     public init(
         service: String, state: State, seq: UInt64, uptimeMs: UInt64, pid: Int, counters: HealthCounters,
-        reasons: [(String, UInt64)] = [], extra: [(String, UInt64)]? = nil
+        reasons: [(String, UInt64)] = [], extra: ValueMap? = nil
     ) {
         self.service = service
         self.state = state
@@ -99,7 +99,7 @@ public struct Health: BusMessage, Hashable {
         writer.writeCounts(self.reasons)
         if let extra = self.extra {
             writer.write("extra")
-            writer.writeCounts(extra)
+            writer.write(.map(extra))
         }
     }
 
@@ -111,7 +111,7 @@ public struct Health: BusMessage, Hashable {
         var pid: Int?
         var counters: HealthCounters?
         var reasons: [(String, UInt64)]?
-        var extra: [(String, UInt64)]?
+        var extra: ValueMap?
         try reader.readMap { reader, key in
             switch key {
             case "service": service = try reader.readString()
@@ -121,7 +121,11 @@ public struct Health: BusMessage, Hashable {
             case "pid": pid = try reader.readInteger()
             case "counters": counters = HealthCounters(try reader.readCounts())
             case "reasons": reasons = try reader.readCounts()
-            case "extra": extra = try reader.readCounts()
+            case "extra":
+                guard case .map(let map) = try reader.readValue() else {
+                    throw CodecError(.typeMismatch, offset: reader.offset, context: "extra")
+                }
+                extra = map
             default: try reader.skip()
             }
         }
@@ -139,7 +143,7 @@ public struct Health: BusMessage, Hashable {
         lhs.service == rhs.service && lhs.state == rhs.state && lhs.seq == rhs.seq && lhs.uptimeMs == rhs.uptimeMs
             && lhs.pid == rhs.pid && lhs.counters == rhs.counters
             && lhs.reasons.elementsEqual(rhs.reasons, by: ==)
-            && (lhs.extra ?? []).elementsEqual(rhs.extra ?? [], by: ==) && (lhs.extra == nil) == (rhs.extra == nil)
+            && lhs.extra == rhs.extra
     }
 
     public func hash(into hasher: inout Hasher) {

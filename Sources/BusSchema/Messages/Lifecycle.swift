@@ -4,10 +4,13 @@ public struct Lifecycle: BusMessage, Hashable {
     public static let fields: [FieldSpec] = [
         FieldSpec("service", "string"), FieldSpec("event", "string"), FieldSpec("epoch", "integer"),
         FieldSpec("pid", "integer"), FieldSpec("reason", "string", required: false),
+        FieldSpec("exit_code", "integer", required: false),
     ]
 
     public enum Event: String, Sendable, Hashable, CaseIterable {
         case started, ready, stopping, stopped, resync
+        case willResignActive = "will_resign_active"
+        case didBecomeActive = "did_become_active"
     }
 
     public var service: String
@@ -15,17 +18,20 @@ public struct Lifecycle: BusMessage, Hashable {
     public var epoch: UInt64
     public var pid: Int
     public var reason: String?
+    /// How a supervised child ended (with `stopped`).
+    public var exitCode: Int?
 
-    public init(service: String, event: Event, epoch: UInt64, pid: Int, reason: String? = nil) {
+    public init(service: String, event: Event, epoch: UInt64, pid: Int, reason: String? = nil, exitCode: Int? = nil) {
         self.service = service
         self.event = event
         self.epoch = epoch
         self.pid = pid
         self.reason = reason
+        self.exitCode = exitCode
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(self.reason == nil ? 4 : 5)
+        writer.writeMapHeader(4 + (self.reason == nil ? 0 : 1) + (self.exitCode == nil ? 0 : 1))
         writer.write("service")
         writer.write(self.service)
         writer.write("event", self.event)
@@ -37,6 +43,10 @@ public struct Lifecycle: BusMessage, Hashable {
             writer.write("reason")
             writer.write(reason)
         }
+        if let exitCode = self.exitCode {
+            writer.write("exit_code")
+            writer.write(exitCode)
+        }
     }
 
     public init(from reader: inout MessagePackReader) throws {
@@ -45,6 +55,7 @@ public struct Lifecycle: BusMessage, Hashable {
         var epoch: UInt64?
         var pid: Int?
         var reason: String?
+        var exitCode: Int?
         try reader.readMap { reader, key in
             switch key {
             case "service": service = try reader.readString()
@@ -52,11 +63,13 @@ public struct Lifecycle: BusMessage, Hashable {
             case "epoch": epoch = try reader.readUInt()
             case "pid": pid = try reader.readInteger()
             case "reason": reason = try reader.readString()
+            case "exit_code": exitCode = try reader.readInteger()
             default: try reader.skip()
             }
         }
         self.init(
             service: try reader.require(service, "service"), event: try reader.require(event, "event"),
-            epoch: try reader.require(epoch, "epoch"), pid: try reader.require(pid, "pid"), reason: reason)
+            epoch: try reader.require(epoch, "epoch"), pid: try reader.require(pid, "pid"), reason: reason,
+            exitCode: exitCode)
     }
 }

@@ -1,0 +1,76 @@
+import BusSchema
+import Foundation
+
+/// Where the bus is: the proxy's two endpoints, from `deploy/bus.json`.
+///
+/// ```json
+/// {"root": "..", "publish": "ipc://var/run/bus-in", "subscribe": "ipc://var/run/bus-out"}
+/// ```
+/// Relative `ipc://` paths are resolved against `root`, which is itself relative to the
+/// file's directory (default: the file's directory), so the file works from any cwd.
+public struct BusConfig: Sendable {
+    /// The endpoint a PUB connects to (the proxy's XSUB binds it).
+    public var publish: String
+    /// The endpoint a SUB connects to (the proxy's XPUB binds it).
+    public var subscribe: String
+    /// Every key of the file, endpoints resolved, for `bus-tap endpoints`.
+    public var document: ValueMap
+
+    public init(publish: String, subscribe: String) {
+        self.publish = publish
+        self.subscribe = subscribe
+        self.document = ["publish": .string(publish), "subscribe": .string(subscribe)]
+    }
+
+    /// The config used when no `--bus` is given: `UIBUS_BUS`, else `deploy/bus.json` here.
+    public static var defaultPath: String {
+        ProcessInfo.processInfo.environment["UIBUS_BUS"] ?? "deploy/bus.json"
+    }
+
+    /// Loads and checks a bus file.
+    ///
+    /// - Throws: ``BusError`` naming the file and what is wrong with it.
+    public static func load(_ path: String) throws -> BusConfig {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BusError(errno: ENOENT, call: "read bus config", context: path)
+        }
+        let document: Value
+        do {
+            document = try data.withUnsafeBytes { try JSONReader.parse($0) }
+        } catch {
+            throw BusError(errno: 0, call: "parse bus config", context: "\(path): \(error)")
+        }
+        guard var map = document.mapValue else {
+            throw BusError(errno: 0, call: "parse bus config", context: "\(path): not a JSON object")
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let root = directory.appendingPathComponent(map["root"]?.stringValue ?? ".").standardizedFileURL.path
+        var endpoints: [String] = []
+        for key in ["publish", "subscribe"] {
+            guard let endpoint = map[key]?.stringValue, !endpoint.isEmpty else {
+                throw BusError(errno: 0, call: "parse bus config", context: "\(path): missing string '\(key)'")
+            }
+            let resolved = Self.resolve(endpoint, root: root)
+            map[key] = .string(resolved)
+            endpoints.append(resolved)
+        }
+        var config = BusConfig(publish: endpoints[0], subscribe: endpoints[1])
+        config.document = map
+        return config
+    }
+
+    /// The file paths of the `ipc://` endpoints (abstract `@` names have none).
+    public var ipcPaths: [String] {
+        [self.publish, self.subscribe].compactMap { endpoint in
+            guard endpoint.hasPrefix("ipc://"), !endpoint.hasPrefix("ipc://@") else { return nil }
+            return String(endpoint.dropFirst("ipc://".count))
+        }
+    }
+
+    private static func resolve(_ endpoint: String, root: String) -> String {
+        guard endpoint.hasPrefix("ipc://") else { return endpoint }
+        let path = String(endpoint.dropFirst("ipc://".count))
+        if path.hasPrefix("/") || path.hasPrefix("@") { return endpoint }
+        return "ipc://" + URL(fileURLWithPath: root).appendingPathComponent(path).standardizedFileURL.path
+    }
+}

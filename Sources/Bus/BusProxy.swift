@@ -1,0 +1,137 @@
+import BusSchema
+import CZeroMQ
+import Glibc
+import Synchronization
+
+/// The bus's XSUB/XPUB forwarder: publishers connect to its input, subscribers to its output.
+///
+/// It forwards every message and every subscription (`ZMQ_XPUB_VERBOSE`, so each new
+/// subscriber's subscriptions reach the publishers), holds a single-instance lock next to
+/// its ipc endpoints, removes ipc files a dead proxy left, and publishes its own health
+/// (messages and bytes forwarded) on `sys/health/<name>/`.
+public final class BusProxy {
+    public let config: BusConfig
+    public let name: String
+    public let statistics = BusStatistics()
+    private let bytesForwarded = Atomic<UInt64>(0)
+    private let subscriptionsForwarded = Atomic<UInt64>(0)
+    private let input: ZMQSocket
+    private let output: ZMQSocket
+    private var lock: InstanceLock?
+    private var health: HealthReporter
+    private var stamper: EnvelopeStamper
+
+    /// Messages queued per peer before a slow one starts losing them (counted downstream as gaps).
+    public static let defaultHighWaterMark: Int32 = 100_000
+
+    /// Creates the proxy's sockets; ``bind()`` makes it reachable.
+    public init(
+        context: ZMQContext, config: BusConfig, name: String = "bus-proxy",
+        highWaterMark: Int32 = BusProxy.defaultHighWaterMark
+    ) throws {
+        self.config = config
+        self.name = name
+        self.input = try ZMQSocket(context, .xsub)
+        self.output = try ZMQSocket(context, .xpub)
+        try self.input.setOption(ZMQ_RCVHWM, highWaterMark)
+        try self.output.setOption(ZMQ_SNDHWM, highWaterMark)
+        try self.output.setOption(ZMQ_XPUB_VERBOSE, 1)
+        self.health = HealthReporter(service: name, statistics: self.statistics)
+        self.stamper = EnvelopeStamper(publisher: name)
+    }
+
+    /// Takes the instance lock, clears stale ipc files and binds both endpoints.
+    ///
+    /// - Throws: ``BusError`` if another proxy holds the lock or an endpoint cannot be bound.
+    public func bind() throws {
+        if let first = self.config.ipcPaths.first {
+            let directory = String(first[..<(first.lastIndex(of: "/") ?? first.startIndex)])
+            if !directory.isEmpty { try Self.makeDirectory(directory) }
+            self.lock = try InstanceLock(path: (directory.isEmpty ? "." : directory) + "/\(self.name).lock")
+            // We hold the lock, so any socket file here belongs to a proxy that died.
+            for path in self.config.ipcPaths { unlink(path) }
+        }
+        try self.input.bind(self.config.publish)
+        try self.output.bind(self.config.subscribe)
+    }
+
+    public var messagesForwarded: UInt64 { self.statistics.value(.sent) }
+    public var bytes: UInt64 { self.bytesForwarded.load(ordering: .relaxed) }
+
+    /// Forwards until `shouldStop` says so or `wakeDescriptor` becomes readable.
+    ///
+    /// - Parameters:
+    ///   - wakeDescriptor: a file descriptor (a signalfd) that ends the loop when readable.
+    ///   - healthIntervalMs: how often to publish health.
+    public func run(wakeDescriptor: Int32? = nil, healthIntervalMs: Int = 1000, shouldStop: () -> Bool = { false })
+        throws
+    {
+        var poller = Poller()
+        let inputIndex = try poller.add(self.input)
+        let outputIndex = try poller.add(self.output)
+        let wakeIndex = wakeDescriptor.map { poller.add(fileDescriptor: $0) }
+        var nextHealth = Clock.monotonicNs()
+        while !shouldStop() {
+            let now = Clock.monotonicNs()
+            if now >= nextHealth {
+                try self.publishHealth(state: .ready)
+                nextHealth = now + UInt64(healthIntervalMs) * 1_000_000
+            }
+            try poller.poll(timeoutMs: Int((nextHealth - min(nextHealth, Clock.monotonicNs())) / 1_000_000) + 1)
+            if let wakeIndex, poller.isReadable(wakeIndex) { break }
+            if poller.isReadable(outputIndex) { try self.forwardSubscriptions() }
+            if poller.isReadable(inputIndex) { try self.forwardMessages() }
+        }
+        try self.publishHealth(state: .stopping)
+    }
+
+    /// Closes both sockets and releases the lock (removing the ipc files).
+    public func close() {
+        self.input.close()
+        self.output.close()
+        for path in self.config.ipcPaths { unlink(path) }
+        self.lock?.release()
+        self.lock = nil
+    }
+
+    /// Drains a bounded batch so one busy side cannot starve the other or the health timer.
+    private func forwardMessages() throws {
+        for _ in 0..<4096 {
+            guard let moved = try self.input.forward(to: self.output) else { return }
+            self.statistics.add(.received)
+            self.statistics.add(.sent)
+            self.bytesForwarded.wrappingAdd(UInt64(moved.bytes), ordering: .relaxed)
+        }
+    }
+
+    private func forwardSubscriptions() throws {
+        while try self.output.forward(to: self.input) != nil {
+            self.subscriptionsForwarded.wrappingAdd(1, ordering: .relaxed)
+        }
+    }
+
+    private func publishHealth(state: Health.State) throws {
+        let report = self.health.report(
+            state: state,
+            extra: [
+                "messages_forwarded": Value(self.messagesForwarded), "bytes_forwarded": Value(self.bytes),
+                "subscriptions_forwarded": Value(self.subscriptionsForwarded.load(ordering: .relaxed)),
+            ])
+        let topic = try self.health.topic
+        self.stamper.payload.reset()
+        report.encode(to: &self.stamper.payload)
+        _ = self.stamper.stamp(Health.schema, on: topic)
+        try self.output.sendMessage(
+            topic: topic, header: self.stamper.header.bytes, payload: self.stamper.payload.bytes)
+    }
+
+    private static func makeDirectory(_ path: String) throws {
+        var built = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            built += "/" + component
+            if mkdir(built, 0o755) != 0 && errno != EEXIST {
+                throw BusError(errno: errno, call: "mkdir", context: built)
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import BusSchema
+
+/// Stamps outgoing messages: the publisher's name and epoch, a per-topic sequence number
+/// and both clocks, encoded into reusable header and payload buffers.
+public struct EnvelopeStamper: Sendable {
+    public let publisher: String
+    /// Random per process start, in 1..<2^53 so JSON readers keep it exact.
+    public let epoch: UInt64
+    private var sequences: [String: UInt64] = [:]
+    /// The encoded header of the last stamped message.
+    public private(set) var header = MessagePackWriter(capacity: 96)
+    /// The payload of the message being built.
+    public var payload = MessagePackWriter(capacity: 256)
+
+    public init(publisher: String, epoch: UInt64 = EnvelopeStamper.newEpoch()) {
+        self.publisher = publisher
+        self.epoch = epoch
+    }
+
+    /// A fresh random epoch.
+    public static func newEpoch() -> UInt64 {
+        UInt64.random(in: 1..<(1 << 53))
+    }
+
+    /// The sequence number the next message on `topic` will get.
+    public func nextSeq(on topic: Topic) -> UInt64 {
+        self.sequences[topic.rawValue, default: 0] + 1
+    }
+
+    /// Takes the next sequence number for `topic` and encodes the header for `schema`.
+    public mutating func stamp(_ schema: SchemaID, on topic: Topic) -> Envelope {
+        let seq = self.sequences[topic.rawValue, default: 0] + 1
+        self.sequences[topic.rawValue] = seq
+        let envelope = Envelope(
+            schema: schema, publisher: self.publisher, epoch: self.epoch, seq: seq, mono: Clock.monotonicNs(),
+            wall: Clock.wallNs())
+        self.header.reset()
+        envelope.encode(to: &self.header)
+        return envelope
+    }
+}

@@ -1,0 +1,30 @@
+import BusSchema
+import Glibc
+
+/// Builds a service's periodic ``Health`` message from its statistics.
+public struct HealthReporter: Sendable {
+    public let service: String
+    public let statistics: BusStatistics
+    public let startedNs: UInt64
+    public private(set) var seq: UInt64 = 0
+
+    public init(service: String, statistics: BusStatistics, startedNs: UInt64 = Clock.monotonicNs()) {
+        self.service = service
+        self.statistics = statistics
+        self.startedNs = startedNs
+    }
+
+    /// The topic health goes out on: `sys/health/<service>/`.
+    public var topic: Topic {
+        get throws { try Topic.health(self.service) }
+    }
+
+    /// The next health report, with `extra` service-specific numbers.
+    public mutating func report(state: Health.State, extra: ValueMap? = nil) -> Health {
+        self.seq += 1
+        return Health(
+            service: self.service, state: state, seq: self.seq,
+            uptimeMs: (Clock.monotonicNs() - self.startedNs) / 1_000_000, pid: Int(getpid()),
+            counters: self.statistics.counters, reasons: self.statistics.reasons, extra: extra)
+    }
+}

@@ -1,0 +1,102 @@
+import BusSchema
+import CZeroMQ
+
+/// Publishes typed messages on the bus: topic, stamped envelope, payload.
+///
+/// The socket is an XPUB connected to the proxy's input, so the publisher also sees which
+/// prefixes are subscribed and can wait for its first subscriber instead of sleeping.
+/// Use it from one thread only.
+public final class Publisher {
+    public let socket: ZMQSocket
+    public private(set) var stamper: EnvelopeStamper
+    public let statistics: BusStatistics
+    /// Prefixes some subscriber currently wants.
+    public private(set) var subscriptions: Set<String> = []
+    private var frames = Frames()
+    private var sendsSinceDrain = 0
+
+    /// Connects a publisher named `name` to `endpoint` (the proxy's publish side).
+    ///
+    /// - Parameter sendHighWaterMark: messages queued before ZeroMQ drops (counted as gaps downstream).
+    /// - Throws: ``BusError`` if the socket cannot be created or the endpoint is malformed.
+    public init(
+        context: ZMQContext, endpoint: String, name: String, statistics: BusStatistics = BusStatistics(),
+        sendHighWaterMark: Int32 = 10_000, epoch: UInt64 = EnvelopeStamper.newEpoch()
+    ) throws {
+        self.socket = try ZMQSocket(context, .xpub)
+        try self.socket.setOption(ZMQ_SNDHWM, sendHighWaterMark)
+        try self.socket.connect(endpoint)
+        self.stamper = EnvelopeStamper(publisher: name, epoch: epoch)
+        self.statistics = statistics
+    }
+
+    public var name: String { self.stamper.publisher }
+    public var epoch: UInt64 { self.stamper.epoch }
+
+    /// Publishes `message` on `topic`.
+    public func publish<M: BusMessage>(_ message: M, on topic: Topic) throws {
+        self.stamper.payload.reset()
+        message.encode(to: &self.stamper.payload)
+        try self.send(M.schema, on: topic)
+    }
+
+    /// Publishes an already encoded MessagePack payload under `schema`.
+    public func publish(payload: [UInt8], schema: SchemaID, on topic: Topic) throws {
+        try self.sendRaw(schema, on: topic, payload: payload)
+    }
+
+    /// Publishes a dynamic value as the payload of `schema`.
+    public func publish(_ value: Value, schema: SchemaID, on topic: Topic) throws {
+        self.stamper.payload.reset()
+        self.stamper.payload.write(value)
+        try self.send(schema, on: topic)
+    }
+
+    /// Waits until some subscriber wants `topic` (or any topic, if nil), up to `timeoutMs`.
+    ///
+    /// - Returns: whether a matching subscription arrived in time.
+    public func waitForSubscriber(matching topic: Topic? = nil, timeoutMs: Int) throws -> Bool {
+        let deadline = Clock.monotonicNs() + UInt64(max(timeoutMs, 0)) * 1_000_000
+        var poller = Poller()
+        try poller.add(self.socket)
+        while true {
+            try self.drainSubscriptions()
+            if self.hasSubscriber(for: topic) { return true }
+            let now = Clock.monotonicNs()
+            if now >= deadline { return false }
+            try poller.poll(timeoutMs: Int((deadline - now) / 1_000_000) + 1)
+        }
+    }
+
+    /// Whether a current subscription covers `topic` (any subscription, if nil).
+    public func hasSubscriber(for topic: Topic?) -> Bool {
+        guard let topic else { return !self.subscriptions.isEmpty }
+        return self.subscriptions.contains { topic.rawValue.hasPrefix($0) }
+    }
+
+    /// Reads the subscribe and unsubscribe notices that reached the socket.
+    public func drainSubscriptions() throws {
+        self.sendsSinceDrain = 0
+        while try self.socket.receive(into: &self.frames, dontWait: true) {
+            guard self.frames.count == 1 else { continue }
+            let frame = self.frames[0]
+            guard let kind = frame.first else { continue }
+            let prefix = String(decoding: frame.dropFirst(), as: UTF8.self)
+            if kind == 1 { self.subscriptions.insert(prefix) } else if kind == 0 { self.subscriptions.remove(prefix) }
+        }
+    }
+
+    private func send(_ schema: SchemaID, on topic: Topic) throws {
+        let payload = self.stamper.payload.bytes
+        try self.sendRaw(schema, on: topic, payload: payload)
+    }
+
+    private func sendRaw(_ schema: SchemaID, on topic: Topic, payload: [UInt8]) throws {
+        _ = self.stamper.stamp(schema, on: topic)
+        try self.socket.sendMessage(topic: topic, header: self.stamper.header.bytes, payload: payload)
+        self.statistics.add(.sent)
+        // Subscription notices queue up on the XPUB until read; read them now and then.
+        self.sendsSinceDrain += 1
+        if self.sendsSinceDrain >= 1024 { try self.drainSubscriptions() }
+    }
+}

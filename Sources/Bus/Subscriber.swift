@@ -1,0 +1,168 @@
+import BusSchema
+import CZeroMQ
+
+/// One message that passed the subscriber's checks.
+public struct Delivery: Sendable {
+    public var topic: String
+    public var envelope: Envelope
+    /// The payload frame: MessagePack as described by `envelope.schema`.
+    public var payload: [UInt8]
+    /// What this message meant for its (publisher, epoch, topic) stream.
+    public var sequence: SequenceTracker.Outcome
+}
+
+/// Receives bus messages, checks every frame and keeps the loss counters.
+///
+/// A bad frame never escapes as a crash or an exception: it is counted as rejected under a
+/// reason (`frame_count`, `bad_topic`, `oversized`, `bad_envelope`, `unknown_envelope_version`,
+/// `unknown_schema`), or as dead-lettered (`unknown_major`), described to ``onProblem`` and
+/// skipped. Use it from one thread only.
+public final class Subscriber {
+    /// The largest message (all frames) accepted by default.
+    public static let defaultMaximumMessageSize = 1 << 20
+
+    public let socket: ZMQSocket
+    public let statistics: BusStatistics
+    /// Messages larger than this are counted as `oversized` and skipped.
+    public let maximumMessageSize: Int
+    /// The schemas this subscriber reads; nil reads every schema (a tap).
+    public let filter: SchemaFilter?
+    /// Called with a one-line description of each rejected or dead-lettered message.
+    public var onProblem: ((String) -> Void)?
+    public private(set) var tracker = SequenceTracker()
+    private var frames = Frames()
+
+    /// Connects to `endpoint` (the proxy's subscribe side) and subscribes to `prefixes`.
+    ///
+    /// - Parameters:
+    ///   - receiveHighWaterMark: messages queued before ZeroMQ drops (seen here as gaps).
+    ///   - transportLimit: `ZMQ_MAXMSGSIZE`; a peer sending more is disconnected by libzmq,
+    ///     and what it sent shows up as gaps once it reconnects.
+    /// - Throws: ``BusError`` if the socket cannot be set up.
+    public init(
+        context: ZMQContext, endpoint: String, prefixes: [String], filter: SchemaFilter? = nil,
+        statistics: BusStatistics = BusStatistics(), maximumMessageSize: Int = Subscriber.defaultMaximumMessageSize,
+        receiveHighWaterMark: Int32 = 10_000, transportLimit: Int64 = 64 << 20
+    ) throws {
+        self.socket = try ZMQSocket(context, .sub)
+        try self.socket.setOption(ZMQ_RCVHWM, receiveHighWaterMark)
+        try self.socket.setOption(ZMQ_MAXMSGSIZE, int64: transportLimit)
+        for prefix in prefixes { try self.socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix) }
+        try self.socket.connect(endpoint)
+        self.statistics = statistics
+        self.maximumMessageSize = maximumMessageSize
+        self.filter = filter
+    }
+
+    /// Subscribes to one more prefix.
+    public func subscribe(_ prefix: String) throws {
+        try self.socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix)
+    }
+
+    /// Returns the next good message, skipping and counting bad ones.
+    ///
+    /// - Parameter timeoutMs: how long to wait for a message; 0 only takes what is queued.
+    /// - Returns: nil if no good message arrived in time.
+    public func receive(timeoutMs: Int) throws -> Delivery? {
+        let deadline = Clock.monotonicNs() + UInt64(max(timeoutMs, 0)) * 1_000_000
+        var poller = Poller()
+        try poller.add(self.socket)
+        while true {
+            while try self.socket.receive(into: &self.frames, dontWait: true) {
+                if let delivery = self.check() { return delivery }
+            }
+            let now = Clock.monotonicNs()
+            if now >= deadline { return nil }
+            try poller.poll(timeoutMs: Int((deadline - now + 999_999) / 1_000_000))
+        }
+    }
+
+    /// Reads one queued message without waiting: a delivery, nil for a skipped bad frame,
+    /// or false in `received` when nothing was queued.
+    public func receiveQueued() throws -> (received: Bool, delivery: Delivery?) {
+        guard try self.socket.receive(into: &self.frames, dontWait: true) else { return (false, nil) }
+        return (true, self.check())
+    }
+
+    /// Decodes a delivery's payload as `M`, counting a failure as a rejected `bad_payload`.
+    public func decode<M: BusMessage>(_ delivery: Delivery, as _: M.Type) -> M? {
+        do {
+            return try M(messagePack: delivery.payload)
+        } catch {
+            self.problem(.reject, "bad_payload", "\(delivery.envelope.schema) on \(delivery.topic): \(error)")
+            return nil
+        }
+    }
+
+    private enum Disposition {
+        case reject, deadLetter
+    }
+
+    private func problem(_ disposition: Disposition, _ reason: String, _ detail: String) {
+        switch disposition {
+        case .reject: self.statistics.reject(reason)
+        case .deadLetter: self.statistics.deadLetter(reason)
+        }
+        self.onProblem?("\(reason): \(detail)")
+    }
+
+    private func check() -> Delivery? {
+        self.statistics.add(.received)
+        guard self.frames.count == 3 else {
+            self.problem(.reject, "frame_count", "\(self.frames.count) frames, expected 3")
+            return nil
+        }
+        let size = self.frames.byteCount
+        guard size <= self.maximumMessageSize else {
+            self.problem(.reject, "oversized", "\(size) bytes, limit \(self.maximumMessageSize)")
+            return nil
+        }
+        let topicBytes = self.frames[0]
+        guard let topic = String(validating: topicBytes, as: UTF8.self), Topic.problem(in: topic) == nil else {
+            let shown = String(decoding: topicBytes.prefix(64), as: UTF8.self)
+            self.problem(.reject, "bad_topic", "'\(shown)': \(Topic.problem(in: shown) ?? "invalid UTF-8")")
+            return nil
+        }
+        let envelope: Envelope
+        do {
+            envelope = try self.frames.withFrame(1) { try Envelope(messagePack: $0) }
+        } catch {
+            self.problem(.reject, "bad_envelope", "on \(topic): \(error)")
+            return nil
+        }
+        guard envelope.version == Envelope.currentVersion else {
+            self.problem(
+                .reject, "unknown_envelope_version", "v\(envelope.version) on \(topic) from \(envelope.publisher)")
+            return nil
+        }
+        let outcome = self.track(envelope, topic)
+        if let filter = self.filter {
+            switch filter.verdict(id: envelope.schema, major: envelope.major) {
+            case .accept: break
+            case .unknownSchema:
+                self.problem(.reject, "unknown_schema", "\(envelope.schema) on \(topic) from \(envelope.publisher)")
+                return nil
+            case .unknownMajor:
+                self.problem(
+                    .deadLetter, "unknown_major",
+                    "\(envelope.schema) v\(envelope.major) on \(topic) from \(envelope.publisher)")
+                return nil
+            }
+        }
+        return Delivery(topic: topic, envelope: envelope, payload: self.frames[2], sequence: outcome)
+    }
+
+    private func track(_ envelope: Envelope, _ topic: String) -> SequenceTracker.Outcome {
+        let outcome = self.tracker.observe(
+            publisher: envelope.publisher, epoch: envelope.epoch, topic: topic, seq: envelope.seq)
+        switch outcome {
+        case .first, .inOrder: break
+        case .gap(let missing), .newEpoch(let missing): self.statistics.add(.gaps, missing)
+        case .duplicate: self.statistics.add(.duplicates)
+        case .reorder:
+            self.statistics.add(.reorders)
+            self.statistics.subtract(.gaps)
+        }
+        return outcome
+    }
+}

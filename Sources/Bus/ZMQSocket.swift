@@ -1,0 +1,182 @@
+import CZeroMQ
+
+/// One ZeroMQ socket, owned by the thread that created it.
+///
+/// libzmq's PUB/SUB/XPUB/XSUB sockets are not thread-safe, so a socket must never be used
+/// from two threads; the type is deliberately not `Sendable`. ``close()`` is idempotent and
+/// `deinit` closes a socket that is still open. Every socket gets a bounded linger so that
+/// closing it never blocks process exit for long.
+public final class ZMQSocket {
+    /// The ZeroMQ socket types UIBus uses.
+    public struct Kind: Sendable, Hashable {
+        let rawValue: Int32
+        public static let pub = Kind(rawValue: ZMQ_PUB)
+        public static let sub = Kind(rawValue: ZMQ_SUB)
+        public static let xpub = Kind(rawValue: ZMQ_XPUB)
+        public static let xsub = Kind(rawValue: ZMQ_XSUB)
+        public static let pair = Kind(rawValue: ZMQ_PAIR)
+    }
+
+    /// The linger every socket starts with, in milliseconds.
+    public static let defaultLingerMs: Int32 = 1000
+
+    private(set) var handle: UnsafeMutableRawPointer?
+    /// Keeps the context alive for as long as the socket exists.
+    private let context: ZMQContext
+
+    /// Creates a socket. The corresponding C function is `zmq_socket`.
+    ///
+    /// - Throws: ``BusError`` if libzmq refuses (too many sockets, terminated context).
+    public init(_ context: ZMQContext, _ kind: Kind) throws {
+        guard let handle = zmq_socket(context.handle, kind.rawValue) else {
+            throw BusError.last("zmq_socket")
+        }
+        self.handle = handle
+        self.context = context
+        try self.setOption(ZMQ_LINGER, Self.defaultLingerMs)
+    }
+
+    deinit {
+        self.close()
+    }
+
+    /// Closes the socket; later calls do nothing. The corresponding C function is `zmq_close`.
+    public func close() {
+        guard let handle = self.handle else { return }
+        zmq_close(handle)
+        self.handle = nil
+    }
+
+    public var isOpen: Bool { self.handle != nil }
+
+    /// Binds to `endpoint`. The corresponding C function is `zmq_bind`.
+    public func bind(_ endpoint: String) throws {
+        try self.check(zmq_bind(try self.open(), endpoint), "zmq_bind", endpoint)
+    }
+
+    /// Connects to `endpoint`; the connection completes in the background.
+    /// The corresponding C function is `zmq_connect`.
+    public func connect(_ endpoint: String) throws {
+        try self.check(zmq_connect(try self.open(), endpoint), "zmq_connect", endpoint)
+    }
+
+    /// Sets an integer option. The corresponding C function is `zmq_setsockopt`.
+    public func setOption(_ option: Int32, _ value: Int32) throws {
+        var value = value
+        let rc = zmq_setsockopt(try self.open(), option, &value, MemoryLayout<Int32>.size)
+        try self.check(rc, "zmq_setsockopt", "option \(option)")
+    }
+
+    /// Sets a 64-bit integer option (`ZMQ_MAXMSGSIZE`). The corresponding C function is `zmq_setsockopt`.
+    public func setOption(_ option: Int32, int64 value: Int64) throws {
+        var value = value
+        let rc = zmq_setsockopt(try self.open(), option, &value, MemoryLayout<Int64>.size)
+        try self.check(rc, "zmq_setsockopt", "option \(option)")
+    }
+
+    /// Sets a byte-string option (`ZMQ_SUBSCRIBE`). The corresponding C function is `zmq_setsockopt`.
+    public func setOption(_ option: Int32, bytes: String) throws {
+        var bytes = bytes
+        let rc = bytes.withUTF8 { zmq_setsockopt(self.handle, option, $0.baseAddress, $0.count) }
+        try self.check(rc, "zmq_setsockopt", "option \(option)")
+    }
+
+    /// Reads an integer option. The corresponding C function is `zmq_getsockopt`.
+    public func option(_ option: Int32) throws -> Int32 {
+        var value: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        try self.check(zmq_getsockopt(try self.open(), option, &value, &size), "zmq_getsockopt", "option \(option)")
+        return value
+    }
+
+    /// Sends one frame; `more` says another frame of the same message follows.
+    /// The corresponding C function is `zmq_send`; EINTR is retried.
+    ///
+    /// - Returns: false if `dontWait` was set and the socket could not take the frame now.
+    @discardableResult
+    public func send(_ bytes: UnsafeRawBufferPointer, more: Bool, dontWait: Bool = false) throws -> Bool {
+        let handle = try self.open()
+        let flags = (more ? ZMQ_SNDMORE : 0) | (dontWait ? ZMQ_DONTWAIT : 0)
+        while true {
+            if zmq_send(handle, bytes.baseAddress, bytes.count, flags) >= 0 { return true }
+            let error = BusError.last("zmq_send")
+            if error.isInterrupted { continue }
+            if error.wouldBlock && dontWait { return false }
+            throw error
+        }
+    }
+
+    /// Sends one frame from a byte array.
+    @discardableResult
+    public func send(_ bytes: [UInt8], more: Bool, dontWait: Bool = false) throws -> Bool {
+        try bytes.withUnsafeBytes { try self.send($0, more: more, dontWait: dontWait) }
+    }
+
+    /// Receives every frame of the next message into `frames`, reusing its buffers.
+    /// The corresponding C functions are `zmq_msg_init`, `zmq_msg_recv`, `zmq_msg_close`;
+    /// EINTR is retried, and a message is always read to its last frame.
+    ///
+    /// - Returns: false if `dontWait` was set and no message was waiting.
+    public func receive(into frames: inout Frames, dontWait: Bool = false) throws -> Bool {
+        let handle = try self.open()
+        frames.removeAll()
+        var message = zmq_msg_t()
+        zmq_msg_init(&message)
+        defer { zmq_msg_close(&message) }
+        var flags = dontWait ? ZMQ_DONTWAIT : 0
+        while true {
+            if zmq_msg_recv(&message, handle, flags) < 0 {
+                let error = BusError.last("zmq_msg_recv")
+                if error.isInterrupted { continue }
+                if error.wouldBlock && frames.count == 0 && dontWait { return false }
+                throw error
+            }
+            let data = UnsafeRawBufferPointer(start: zmq_msg_data(&message), count: zmq_msg_size(&message))
+            frames.append(data)
+            guard zmq_msg_more(&message) != 0 else { return true }
+            // The rest of a multipart message is already here: never wait for it.
+            flags = 0
+        }
+    }
+
+    /// Moves every frame of the next message on this socket to `destination` without copying.
+    /// The corresponding C functions are `zmq_msg_recv` and `zmq_msg_send`.
+    ///
+    /// - Returns: frames and bytes moved, or nil if no message was waiting.
+    public func forward(to destination: ZMQSocket) throws -> (frames: Int, bytes: Int)? {
+        let source = try self.open()
+        let target = try destination.open()
+        var message = zmq_msg_t()
+        zmq_msg_init(&message)
+        defer { zmq_msg_close(&message) }
+        var frames = 0
+        var bytes = 0
+        var receiveFlags = ZMQ_DONTWAIT
+        while true {
+            if zmq_msg_recv(&message, source, receiveFlags) < 0 {
+                let error = BusError.last("zmq_msg_recv")
+                if error.isInterrupted { continue }
+                if error.wouldBlock && frames == 0 { return nil }
+                throw error
+            }
+            let more = zmq_msg_more(&message) != 0
+            bytes += zmq_msg_size(&message)
+            frames += 1
+            while zmq_msg_send(&message, target, more ? ZMQ_SNDMORE : 0) < 0 {
+                let error = BusError.last("zmq_msg_send")
+                if !error.isInterrupted { throw error }
+            }
+            guard more else { return (frames, bytes) }
+            receiveFlags = 0
+        }
+    }
+
+    func open() throws -> UnsafeMutableRawPointer {
+        guard let handle = self.handle else { throw BusError(errno: ENOTSOCK, call: "socket", context: "closed") }
+        return handle
+    }
+
+    private func check(_ rc: Int32, _ call: String, _ context: String) throws {
+        if rc != 0 { throw BusError.last(call, context) }
+    }
+}

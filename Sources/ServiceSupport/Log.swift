@@ -1,0 +1,30 @@
+import Glibc
+
+/// Line-oriented output for services: `ready` and results on stdout, diagnostics on stderr.
+public enum Log {
+    /// Writes one line to stdout and flushes, so supervisors and pipes see it at once.
+    public static func out(_ line: String) {
+        Self.write(line + "\n", to: STDOUT_FILENO)
+    }
+
+    /// Writes one diagnostic line to stderr, prefixed with the tool's name.
+    public static func error(_ tool: String, _ line: String) {
+        Self.write("\(tool): \(line)\n", to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text`, retrying short writes and EINTR. The corresponding C function is `write`.
+    public static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+}

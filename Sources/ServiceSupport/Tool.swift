@@ -1,0 +1,50 @@
+import Bus
+import Glibc
+
+/// Runs a tool's body and turns what it throws into a message and an exit status.
+public enum Tool {
+    /// Exit status for a bad command line.
+    public static let usageStatus: Int32 = 2
+    /// Exit status for a permanent failure (bad config, unknown schema major): supervisors
+    /// do not restart a service that exits with it (sysexits' EX_CONFIG).
+    public static let permanentFailureStatus: Int32 = 78
+
+    /// Runs `body`; exits 0 if it returns, or prints the error and exits with its status.
+    public static func main(_ name: String, usage: String, _ body: () throws -> Void) -> Never {
+        do {
+            try body()
+            exit(0)
+        } catch let error as UsageError {
+            Log.error(name, "\(error)")
+            Log.write(usage + "\n", to: STDERR_FILENO)
+            exit(Self.usageStatus)
+        } catch let error as ConfigurationError {
+            Log.error(name, "\(error)")
+            exit(Self.permanentFailureStatus)
+        } catch {
+            Log.error(name, "\(error)")
+            exit(1)
+        }
+    }
+
+    /// Loads the bus config named by `--bus`, or the default one.
+    ///
+    /// - Throws: ``ConfigurationError`` if it cannot be read or makes no sense.
+    public static func busConfig(_ options: inout Options) throws -> BusConfig {
+        let path = options.string("bus") ?? BusConfig.defaultPath
+        do {
+            return try BusConfig.load(path)
+        } catch {
+            throw ConfigurationError("\(error)")
+        }
+    }
+}
+
+/// Configuration that cannot work; retrying will not help.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
