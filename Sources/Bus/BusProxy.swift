@@ -24,16 +24,25 @@ public final class BusProxy {
     /// Messages queued per peer before a slow one starts losing them (counted downstream as gaps).
     public static let defaultHighWaterMark: Int32 = 100_000
 
+    /// The largest message the proxy accepts from a publisher by default.
+    public static let defaultMaximumMessageSize: Int64 = 16 << 20
+
     /// Creates the proxy's sockets; ``bind()`` makes it reachable.
+    ///
+    /// - Parameter maximumMessageSize: `ZMQ_MAXMSGSIZE` on the input. libzmq disconnects a
+    ///   publisher that sends more; the publisher reconnects at once, and subscribers see what
+    ///   it lost as a gap in its sequence.
     public init(
         context: ZMQContext, config: BusConfig, name: String = "bus-proxy",
-        highWaterMark: Int32 = BusProxy.defaultHighWaterMark
+        highWaterMark: Int32 = BusProxy.defaultHighWaterMark,
+        maximumMessageSize: Int64 = BusProxy.defaultMaximumMessageSize
     ) throws {
         self.config = config
         self.name = name
         self.input = try ZMQSocket(context, .xsub)
         self.output = try ZMQSocket(context, .xpub)
         try self.input.setOption(ZMQ_RCVHWM, highWaterMark)
+        try self.input.setOption(ZMQ_MAXMSGSIZE, int64: maximumMessageSize)
         try self.output.setOption(ZMQ_SNDHWM, highWaterMark)
         try self.output.setOption(ZMQ_XPUB_VERBOSE, 1)
         self.health = HealthReporter(service: name, statistics: self.statistics)

@@ -34,19 +34,20 @@ public final class Subscriber {
 
     /// Connects to `endpoint` (the proxy's subscribe side) and subscribes to `prefixes`.
     ///
-    /// - Parameters:
-    ///   - receiveHighWaterMark: messages queued before ZeroMQ drops (seen here as gaps).
-    ///   - transportLimit: `ZMQ_MAXMSGSIZE`; a peer sending more is disconnected by libzmq,
-    ///     and what it sent shows up as gaps once it reconnects.
+    /// No `ZMQ_MAXMSGSIZE` here on purpose: libzmq drops a SUB's connection on an over-limit
+    /// message and never reconnects it, so one bad publisher would silence the subscriber for
+    /// good. The proxy enforces the transport limit on its input instead; here an oversized
+    /// message is counted and skipped.
+    ///
+    /// - Parameter receiveHighWaterMark: messages queued before ZeroMQ drops (seen here as gaps).
     /// - Throws: ``BusError`` if the socket cannot be set up.
     public init(
         context: ZMQContext, endpoint: String, prefixes: [String], filter: SchemaFilter? = nil,
         statistics: BusStatistics = BusStatistics(), maximumMessageSize: Int = Subscriber.defaultMaximumMessageSize,
-        receiveHighWaterMark: Int32 = 10_000, transportLimit: Int64 = 64 << 20
+        receiveHighWaterMark: Int32 = 10_000
     ) throws {
         self.socket = try ZMQSocket(context, .sub)
         try self.socket.setOption(ZMQ_RCVHWM, receiveHighWaterMark)
-        try self.socket.setOption(ZMQ_MAXMSGSIZE, int64: transportLimit)
         for prefix in prefixes { try self.socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix) }
         try self.socket.connect(endpoint)
         self.statistics = statistics

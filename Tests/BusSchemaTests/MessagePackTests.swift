@@ -1,0 +1,114 @@
+import BusSchema
+import Testing
+
+@Suite struct MessagePackTests {
+    static let samples: [Value] = [
+        .null, .bool(true), .bool(false), .int(0), .int(127), .int(128), .int(255), .int(256), .int(65_535),
+        .int(65_536), .int(Int64(UInt32.max)), .int(Int64(UInt32.max) + 1), .int(Int64.max), .int(-1), .int(-32),
+        .int(-33), .int(-128), .int(-129), .int(-32_768), .int(-32_769), .int(Int64(Int32.min)),
+        .int(Int64(Int32.min) - 1), .int(Int64.min), .uint(UInt64.max), .double(1.5), .double(-0.25),
+        .double(1e300), .string(""), .string("引き下げて…"), .string(String(repeating: "a", count: 31)),
+        .string(String(repeating: "b", count: 32)), .string(String(repeating: "c", count: 256)),
+        .string(String(repeating: "d", count: 70_000)), .binary([1, 2, 3]),
+        .binary([UInt8](repeating: 7, count: 300)), .array([]), .array((0..<16).map { .int($0) }),
+        .array((0..<70_000).map { _ in .null }), .map(["a": .int(1), "b": .array([.string("x")])]),
+        .map(ValueMap((0..<20).map { ("k\($0)", .int(Int64($0))) })),
+    ]
+
+    @Test(arguments: samples)
+    func everyValueRoundTripsUnchanged(_ value: Value) throws {
+        #expect(try Value(messagePack: value.messagePack) == value)
+    }
+
+    @Test func integersUseTheShortestEncoding() {
+        #expect(Value.int(5).messagePack == [0x05])
+        #expect(Value.int(-5).messagePack == [0xfb])
+        #expect(Value.int(200).messagePack == [0xcc, 200])
+        #expect(Value.int(-100).messagePack == [0xd0, 0x9c])
+        #expect(Value.int(1000).messagePack == [0xcd, 0x03, 0xe8])
+    }
+
+    @Test func truncatedInputIsAnErrorAtItsOffset() {
+        let bytes = Value.map(["text": .string("hello")]).messagePack
+        for length in 0..<bytes.count {
+            #expect(throws: CodecError.self) { try Value(messagePack: Array(bytes.prefix(length))) }
+        }
+    }
+
+    @Test func aLyingLengthIsRejectedWithoutAllocating() {
+        // An array header claiming 4 billion elements in a five-byte message.
+        let error = #expect(throws: CodecError.self) { try Value(messagePack: [0xdd, 0xff, 0xff, 0xff, 0xff]) }
+        #expect(error?.code == .truncated)
+    }
+
+    @Test func unusedTypeBytesAreRejected() {
+        let error = #expect(throws: CodecError.self) { try Value(messagePack: [0xc1]) }
+        #expect(error?.code == .invalidByte)
+        #expect(error?.offset == 0)
+    }
+
+    @Test func invalidUTF8IsRejected() {
+        let error = #expect(throws: CodecError.self) { try Value(messagePack: [0xa2, 0xff, 0xfe]) }
+        #expect(error?.code == .invalidUTF8)
+    }
+
+    @Test func nonStringMapKeysAreRejected() {
+        let error = #expect(throws: CodecError.self) { try Value(messagePack: [0x81, 0x01, 0x02]) }
+        #expect(error?.code == .nonStringKey)
+    }
+
+    @Test func nestingDeeperThanTheLimitIsRejected() {
+        let bytes = [UInt8](repeating: 0x91, count: 100) + [0xc0]
+        let error = #expect(throws: CodecError.self) { try Value(messagePack: bytes) }
+        #expect(error?.code == .tooDeep)
+    }
+
+    @Test func trailingBytesAreRejected() {
+        let error = #expect(throws: CodecError.self) { try Value(messagePack: [0x01, 0x02]) }
+        #expect(error?.code == .trailingBytes)
+        #expect(error?.offset == 1)
+    }
+
+    @Test func randomBytesNeverCrashTheDecoder() {
+        var generator = SplitMix64(seed: 42)
+        for _ in 0..<20_000 {
+            let count = Int(generator.next() % 40)
+            let bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            _ = try? Value(messagePack: bytes)
+            _ = try? TouchFrame(messagePack: bytes)
+            _ = try? bytes.withUnsafeBytes { try Envelope(messagePack: $0) }
+        }
+    }
+
+    @Test func mutatedValidFramesNeverCrashTheTypedDecoders() {
+        var generator = SplitMix64(seed: 7)
+        let frame = TouchFrame(
+            device: "d0", frame: 9, tNs: 123,
+            contacts: [TouchContact(id: 1, phase: .moved, x: 1, y: 2, pressure: 0.5, major: 3, tool: .finger)])
+        let valid = frame.messagePack
+        for _ in 0..<20_000 {
+            var bytes = valid
+            for _ in 0..<(1 + generator.next() % 3) {
+                bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            _ = try? TouchFrame(messagePack: bytes)
+        }
+    }
+}
+
+/// A small deterministic generator for fuzz loops (Vigna's SplitMix64).
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) {
+        self.state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        self.state &+= 0x9e37_79b9_7f4a_7c15
+        var z = self.state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,132 @@
+import Bus
+import BusSchema
+import CZeroMQ
+import Testing
+
+@Suite struct PublisherSubscriberTests {
+    static func frame(_ index: Int) -> TouchFrame {
+        TouchFrame(
+            device: "d0", frame: UInt64(index), tNs: Int64(index) * 1000,
+            contacts: [TouchContact(id: 0, phase: .moved, x: Double(index), y: 2)])
+    }
+
+    @Test func messagesArriveInOrderWithTheirEnvelope() throws {
+        let bus = try TestBus()
+        defer { try? bus.stop() }
+        let subscriber = try bus.subscriber(["touch/"])
+        let publisher = try bus.publisher("input-source")
+        let topic = try Topic.touch("d0")
+        #expect(try publisher.waitForSubscriber(matching: topic, timeoutMs: 5000))
+        for index in 1...100 { try publisher.publish(Self.frame(index), on: topic) }
+        let deliveries = try receive(subscriber, count: 100)
+        #expect(deliveries.count == 100)
+        #expect(deliveries.map(\.envelope.seq) == Array(1...100))
+        let first = try #require(deliveries.first)
+        #expect(first.topic == "touch/d0/")
+        #expect(first.envelope.schema == "touch.frame" && first.envelope.major == 1)
+        #expect(first.envelope.publisher == "input-source")
+        #expect(first.envelope.epoch == publisher.epoch)
+        #expect(first.envelope.mono > 0 && first.envelope.wall > first.envelope.mono)
+        #expect(subscriber.decode(first, as: TouchFrame.self) == Self.frame(1))
+        #expect(subscriber.statistics.counters.gaps == 0)
+        #expect(publisher.statistics.value(.sent) == 100)
+    }
+
+    @Test func prefixesNeverMatchALongerSegment() throws {
+        let bus = try TestBus()
+        defer { try? bus.stop() }
+        let subscriber = try bus.subscriber(["touch/d1/"])
+        let publisher = try bus.publisher()
+        #expect(try publisher.waitForSubscriber(matching: try Topic.touch("d1"), timeoutMs: 5000))
+        try publisher.publish(Self.frame(1), on: try Topic.touch("d10"))
+        try publisher.publish(Self.frame(2), on: try Topic.touch("d1"))
+        let deliveries = try receive(subscriber, count: 1)
+        #expect(deliveries.map(\.topic) == ["touch/d1/"])
+        #expect(try subscriber.receive(timeoutMs: 100) == nil)
+    }
+
+    @Test func aFloodIntoASlowSubscriberIsCountedReceivedPlusLostEqualsSent() throws {
+        let bus = try TestBus(highWaterMark: 50)
+        defer { try? bus.stop() }
+        let subscriber = try bus.subscriber(["touch/"], highWaterMark: 50)
+        let publisher = try bus.publisher(highWaterMark: 50)
+        let topic = try Topic.touch("d0")
+        #expect(try publisher.waitForSubscriber(matching: topic, timeoutMs: 5000))
+        // The subscriber reads nothing while 20 000 frames go out, so queues overflow and drop.
+        let flood = 20_000
+        for index in 1...flood { try publisher.publish(Self.frame(index), on: topic) }
+        var received = 0
+        while try subscriber.receive(timeoutMs: 300) != nil { received += 1 }
+        // Once drained, one last frame shows how many were skipped before it.
+        try publisher.publish(Self.frame(flood + 1), on: topic)
+        let last = try receive(subscriber, count: 1)
+        #expect(last.first?.envelope.seq == UInt64(flood + 1))
+        received += last.count
+        let lost = Int(subscriber.statistics.counters.gaps)
+        #expect(lost > 0, "the flood should have overflowed the tiny queues")
+        #expect(received + lost == flood + 1)
+        #expect(Int(subscriber.statistics.counters.received) == received)
+    }
+
+    @Test func aNewPublisherEpochIsReportedAndCounted() throws {
+        let bus = try TestBus()
+        defer { try? bus.stop() }
+        let subscriber = try bus.subscriber(["touch/"])
+        let topic = try Topic.touch("d0")
+        let first = try bus.publisher("input-source")
+        #expect(try first.waitForSubscriber(matching: topic, timeoutMs: 5000))
+        try first.publish(Self.frame(1), on: topic)
+        first.socket.close()
+        let second = try bus.publisher("input-source")
+        #expect(try second.waitForSubscriber(matching: topic, timeoutMs: 5000))
+        try second.publish(Self.frame(2), on: topic)
+        let deliveries = try receive(subscriber, count: 2)
+        #expect(deliveries.map(\.sequence) == [.first, .newEpoch(missing: 0)])
+        #expect(deliveries[0].envelope.epoch != deliveries[1].envelope.epoch)
+    }
+
+    @Test func waitingForASubscriberTimesOutWhenNobodyListens() throws {
+        let bus = try TestBus()
+        defer { try? bus.stop() }
+        let publisher = try bus.publisher()
+        #expect(try !publisher.waitForSubscriber(matching: try Topic.touch("nobody"), timeoutMs: 200))
+    }
+
+    @Test func theProxyPublishesItsHealthWithForwardingCounts() throws {
+        let bus = try TestBus()
+        defer { try? bus.stop() }
+        let subscriber = try bus.subscriber(["sys/health/bus-proxy/"])
+        var reports: [Health] = []
+        try waitUntil("two proxy health reports") {
+            if let delivery = try subscriber.receive(timeoutMs: 100),
+                let health = subscriber.decode(delivery, as: Health.self)
+            {
+                reports.append(health)
+            }
+            return reports.count >= 2
+        }
+        #expect(reports[0].service == "bus-proxy")
+        #expect(reports[1].seq == reports[0].seq + 1)
+        let forwarded = try #require(reports[1].extra?["messages_forwarded"]?.uintValue)
+        #expect(forwarded >= 0)
+        #expect(reports[1].extra?["bytes_forwarded"] != nil)
+    }
+
+    @Test func closingASocketTwiceIsHarmless() throws {
+        let context = try ZMQContext()
+        let socket = try ZMQSocket(context, .pub)
+        socket.close()
+        socket.close()
+        #expect(!socket.isOpen)
+        #expect(throws: BusError.self) { try socket.connect("ipc:///tmp/nowhere") }
+    }
+
+    @Test func errorsNameTheCallAndErrno() throws {
+        let context = try ZMQContext()
+        let socket = try ZMQSocket(context, .pub)
+        let error = #expect(throws: BusError.self) { try socket.bind("nonsense://x") }
+        #expect(error?.call == "zmq_bind")
+        #expect(error?.errno != 0)
+        #expect(error?.description.contains("nonsense://x") == true)
+    }
+}
