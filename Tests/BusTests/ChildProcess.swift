@@ -1,0 +1,112 @@
+import Bus
+import Foundation
+import Synchronization
+
+/// A built UIBus executable run as a child process, with its output collected.
+final class ChildProcess: Sendable {
+    /// Where the executables are: `UIBUS_BIN_DIR`, else the debug build directory.
+    static let binDirectory: String = {
+        if let directory = ProcessInfo.processInfo.environment["UIBUS_BIN_DIR"] { return directory }
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path + "/.build/debug"
+    }()
+
+    static let repositoryRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    private let process: Process
+    private let output = Mutex<(stdout: [UInt8], stderr: [UInt8])>(([], []))
+
+    /// Starts `tool` with `arguments`; `bus` is passed as `--bus`.
+    init(_ tool: String, _ arguments: [String], bus: String? = nil) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "\(Self.binDirectory)/\(tool)")
+        process.arguments = (bus.map { ["--bus", $0] } ?? []) + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: Self.repositoryRoot)
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        self.process = process
+        stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.output.withLock { $0.stdout.append(contentsOf: data) }
+        }
+        stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.output.withLock { $0.stderr.append(contentsOf: data) }
+        }
+        try process.run()
+    }
+
+    var stdout: String { self.output.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
+    var stderr: String { self.output.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+    var lines: [String] { self.stdout.split(separator: "\n").map(String.init) }
+    var isRunning: Bool { self.process.isRunning }
+    var pid: Int32 { self.process.processIdentifier }
+
+    /// Waits until the process printed a line equal to `line`.
+    func waitForLine(_ line: String, seconds: Double = 20) throws {
+        try waitUntil("'\(line)' from \(self.process.executableURL!.lastPathComponent): \(self.stderr)", seconds: seconds) {
+            if self.lines.contains(line) { return true }
+            guard self.isRunning else { throw TimedOut(description: "exited early: \(self.stderr)") }
+            return false
+        }
+    }
+
+    /// Waits for the process to exit and returns its status.
+    @discardableResult
+    func wait(seconds: Double = 20) throws -> Int32 {
+        try waitUntil("\(self.process.executableURL!.lastPathComponent) to exit; stderr: \(self.stderr)", seconds: seconds) {
+            !self.process.isRunning
+        }
+        self.process.waitUntilExit()
+        // Let the readability handlers take the last bytes.
+        try? waitUntil("output drained", seconds: 0.2) { false }
+        return self.process.terminationStatus
+    }
+
+    /// Sends `signal` to the process.
+    func signal(_ signal: Int32) {
+        kill(self.process.processIdentifier, signal)
+    }
+
+    /// Runs `tool` to completion and returns (status, stdout, stderr).
+    static func run(_ tool: String, _ arguments: [String], bus: String? = nil) throws -> (Int32, String, String) {
+        let child = try ChildProcess(tool, arguments, bus: bus)
+        let status = try child.wait()
+        return (status, child.stdout, child.stderr)
+    }
+}
+
+/// A real `bus-proxy` process on ipc endpoints in a temporary directory.
+final class ProxyProcess {
+    let directory: String
+    let busFile: String
+    let config: BusConfig
+    let process: ChildProcess
+
+    init() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "uibus-cli-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.directory = directory.path
+        self.busFile = directory.path + "/bus.json"
+        let json = #"{"publish": "ipc://run/in", "subscribe": "ipc://run/out"}"#
+        try json.write(toFile: self.busFile, atomically: true, encoding: .utf8)
+        self.config = try BusConfig.load(self.busFile)
+        self.process = try ChildProcess("bus-proxy", [], bus: self.busFile)
+        try self.process.waitForLine("ready")
+    }
+
+    func stop() throws {
+        self.process.signal(SIGTERM)
+        try self.process.wait()
+        try? FileManager.default.removeItem(atPath: self.directory)
+    }
+}

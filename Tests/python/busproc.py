@@ -1,0 +1,62 @@
+"""Start the built UIBus executables from Python tests: a private bus-proxy and bus-tap runs."""
+
+import json
+import os
+import pathlib
+import subprocess
+import tempfile
+import time
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+BIN = pathlib.Path(os.environ.get("UIBUS_BIN_DIR", REPO / ".build" / "debug"))
+
+
+def tool(name):
+    path = BIN / name
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: build first (swift build) or set UIBUS_BIN_DIR")
+    return str(path)
+
+
+class Proxy:
+    """A bus-proxy on ipc endpoints in a temporary directory; use as a context manager."""
+
+    def __enter__(self):
+        self.dir = tempfile.mkdtemp(prefix="uibus-py-")
+        self.bus = os.path.join(self.dir, "bus.json")
+        with open(self.bus, "w") as f:
+            json.dump({"publish": "ipc://in", "subscribe": "ipc://out"}, f)
+        self.proc = subprocess.Popen(
+            [tool("bus-proxy"), "--bus", self.bus], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        line = self.proc.stdout.readline().strip()
+        if line != "ready":
+            raise RuntimeError(f"bus-proxy did not start: {line!r} {self.proc.stderr.read()}")
+        endpoints = json.loads(self.tap("endpoints").stdout)
+        self.publish, self.subscribe = endpoints["publish"], endpoints["subscribe"]
+        return self
+
+    def tap(self, *args, check=True):
+        result = subprocess.run(
+            [tool("bus-tap"), "--bus", self.bus, *args], capture_output=True, text=True, timeout=60, cwd=REPO
+        )
+        if check and result.returncode != 0:
+            raise AssertionError(f"bus-tap {args[0]} failed ({result.returncode}): {result.stderr}")
+        return result
+
+    def __exit__(self, *exc):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+        for stream in (self.proc.stdout, self.proc.stderr):
+            stream.close()
+
+
+def receive_on(sock, topic, timeout_s=10.0):
+    """The next (header, payload) frames on exactly `topic`, skipping other topics."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if sock.poll(int(max(deadline - time.monotonic(), 0) * 1000) + 1):
+            frames = sock.recv_multipart()
+            if frames[0].decode() == topic:
+                return frames
+    raise TimeoutError(f"nothing on {topic} within {timeout_s} s")
