@@ -9,6 +9,10 @@ let package = Package(
         .library(name: "Bus", targets: ["Bus"]),
         .executable(name: "bus-proxy", targets: ["bus-proxy"]),
         .executable(name: "bus-tap", targets: ["bus-tap"]),
+        .library(name: "InputCore", targets: ["InputCore"]),
+        .library(name: "GestureCore", targets: ["GestureCore"]),
+        .executable(name: "input-source", targets: ["input-source"]),
+        .executable(name: "gesture-recognizer", targets: ["gesture-recognizer"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -19,6 +23,8 @@ let package = Package(
 
         // Pure libraries: no ZeroMQ, no SQLite, no clock reads.
         .target(name: "BusSchema"),
+        .target(name: "InputCore", dependencies: ["BusSchema"]),
+        .target(name: "GestureCore", dependencies: ["BusSchema"]),
 
         // The bus and service plumbing.
         .target(name: "Bus", dependencies: ["CZeroMQ", "BusSchema"]),
@@ -27,9 +33,13 @@ let package = Package(
 
         // Thin executables.
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "BusSchema", "ServiceSupport"]),
+        .executableTarget(name: "input-source", dependencies: ["InputCore", "BusSchema"]),
+        .executableTarget(name: "gesture-recognizer", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
         .executableTarget(name: "bus-tap", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
+        .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
+        .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
     ]
 )

@@ -1,0 +1,4 @@
+@main
+struct GestureRecognizerTool {
+    static func main() {}
+}
