@@ -39,38 +39,19 @@ struct InputSource {
         let device = options.value("--device") ?? "d0"
         let width = try options.double("--width")
         let height = try options.double("--height")
-        let frames: [TouchFrame]
+        let converted: (frames: [TouchFrame], problems: [InputProblem])
         if path.hasSuffix(".jsonl") {
-            let script = TouchScript.parse(try Self.read(path), bounds: width.flatMap { w in height.map { (w, $0) } })
-            let framed = TouchScriptFramer.frames(for: script)
-            Self.report(script.problems + framed.problems, path)
-            frames = framed.frames
+            converted = OfflineConversion.frames(
+                script: try Self.read(path), bounds: width.flatMap { w in height.map { (w, $0) } })
         } else {
-            var recording = EvemuRecording.parse(try Self.read(path))
             let descPath = options.value("--desc") ?? Self.descPath(nextTo: path)
-            if let descPath, FileManager.default.fileExists(atPath: descPath) {
-                let desc = EvemuRecording.parse(try Self.read(descPath))
-                Self.report(desc.problems, descPath)
-                if !recording.hasDescription { recording.description = desc.description }
-            }
-            Self.report(recording.problems, path)
-            var decoder = MultitouchDecoder(
-                device: device, description: recording.description,
-                mapper: CoordinateMapper(description: recording.description, sceneWidth: width, sceneHeight: height))
-            var decoded: [TouchFrame] = []
-            for event in recording.events {
-                if let frame = decoder.handle(.eventRead(event)) { decoded.append(frame) }
-            }
-            frames = decoded
+            converted = OfflineConversion.frames(
+                evemu: try Self.read(path), desc: try descPath.map { try Self.read($0) }, device: device,
+                sceneWidth: width, sceneHeight: height)
         }
-        // The stuck-touch guard cancels contacts left down when the file ends.
-        var guardian = StuckTouchGuard()
+        Self.report(converted.problems, path)
         var output = ""
-        func publish(_ effects: [StuckTouchGuard.Effect]) {
-            for case .publish(let frame) in effects { output += frame.value.json + "\n" }
-        }
-        for frame in frames { publish(guardian.handle(.frameArrived(frame))) }
-        if let deadline = guardian.nextDeadline { publish(guardian.handle(.timeElapsed(tNs: deadline))) }
+        for frame in converted.frames { output += frame.value.json + "\n" }
         FileHandle.standardOutput.write(Data(output.utf8))
     }
 
@@ -97,16 +78,8 @@ struct InputSource {
         FileHandle.standardOutput.write(Data(TouchScript(lines: lines).jsonLines.utf8))
     }
 
-    /// `X.events` → `X.desc`, and for `Device.gesture.events` also `Device.desc`.
     static func descPath(nextTo path: String) -> String? {
-        guard path.hasSuffix(".events") else { return nil }
-        var stem = String(path.dropLast(".events".count))
-        while true {
-            let candidate = stem + ".desc"
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
-            guard let dot = stem.lastIndex(of: "."), !stem[dot...].contains("/") else { return nil }
-            stem = String(stem[..<dot])
-        }
+        OfflineConversion.descCandidates(for: path).first { FileManager.default.fileExists(atPath: $0) }
     }
 
     static func read(_ path: String) throws -> String {
