@@ -43,6 +43,7 @@ struct GestureArena: Sendable {
     private let plan: ScenePlan
     private var slots: [Slot]
     private var touched: [Bool]
+    private var proposals: [Proposal?]
     private var receivers: [Int] = []
 
     init(device: String, plan: ScenePlan) {
@@ -53,6 +54,7 @@ struct GestureArena: Sendable {
             Slot(machine: RecognizerMachine(kind: $0.spec.kind, settings: $0.spec.settings, screen: screen))
         }
         self.touched = Array(repeating: false, count: plan.count)
+        self.proposals = Array(repeating: nil, count: plan.count)
     }
 
     /// The earliest recognizer timer, if any.
@@ -90,10 +92,17 @@ struct GestureArena: Sendable {
                 }
             }
         }
+        // Every recognizer sees the frame before any proposal is resolved, so the rules judge
+        // each proposal against the others' state after this frame, whatever the scene order.
         for index in self.slots.indices where self.touched[index] {
-            if let proposal = self.slots[index].machine.frameEnded(tNs: frame.tNs) {
-                self.resolve(index, proposal, tNs: frame.tNs, into: &events)
-            }
+            self.proposals[index] = self.slots[index].machine.frameEnded(tNs: frame.tNs)
+        }
+        for index in self.slots.indices where self.touched[index] {
+            guard let proposal = self.proposals[index] else { continue }
+            self.proposals[index] = nil
+            // A recognizer failed by an earlier resolution in this frame has nothing left to propose.
+            if self.slots[index].gate == .closed { continue }
+            self.resolve(index, proposal, tNs: frame.tNs, into: &events)
         }
         self.settle(tNs: frame.tNs, into: &events)
         for index in self.slots.indices where self.touched[index] { self.slots[index].machine.clearFrame() }
@@ -239,10 +248,16 @@ struct GestureArena: Sendable {
     private func event(_ index: Int, _ state: GestureEvent.State, tNs: Int64) -> GestureEvent {
         let machine = self.slots[index].machine
         let spec = self.plan.entries[index].spec
-        let (x, y) = machine.location
+        var (x, y) = machine.location
+        var touches = machine.touchCount
+        if state == .recognized, spec.kind == .tap || spec.kind == .doubleTap {
+            // A tap is where its fingers were down, with all of them (they lift one by one).
+            (x, y) = (machine.tapX, machine.tapY)
+            touches = spec.settings.touchesRequired
+        }
         var event = GestureEvent(
             tMs: Double(tNs) / 1e6, device: self.device, view: self.plan.viewID(of: index), recognizer: spec.kind,
-            state: state, x: x, y: y, touches: machine.touchCount, name: spec.name)
+            state: state, x: x, y: y, touches: touches, name: spec.name)
         guard state != .failed else { return event }
         switch spec.kind {
         case .pan, .edgePan:

@@ -23,7 +23,10 @@ extension RecognizerMachine {
                 self.tapDownNs = tNs
                 self.setDeadline(tNs + Int64(self.settings.maxTapDurationMs * 1e6))
             }
-            self.tapMaxTouches = max(self.tapMaxTouches, self.touches.count)
+            if self.touches.count > self.tapMaxTouches {
+                self.tapMaxTouches = self.touches.count
+                (self.tapX, self.tapY) = self.location
+            }
             if self.touches.count > self.settings.touchesRequired { return .fail }
         }
         if self.anyTouchMoved(beyond: self.settings.slop) { return .fail }
@@ -31,7 +34,7 @@ extension RecognizerMachine {
         // Every finger of this tap has lifted.
         guard self.tapMaxTouches == self.settings.touchesRequired else { return .fail }
         self.tapCount += 1
-        if self.tapCount == 1 { (self.firstTapX, self.firstTapY) = self.location }
+        if self.tapCount == 1 { (self.firstTapX, self.firstTapY) = (self.tapX, self.tapY) }
         if self.tapCount >= self.settings.tapsRequired { return .recognize }
         self.tapMaxTouches = 0
         // From now on tapDownNs is the lift time the next tap is measured from.

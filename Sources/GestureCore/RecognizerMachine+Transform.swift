@@ -10,14 +10,7 @@ extension RecognizerMachine {
     /// turned by more than `rotationSlop` (radians, unwrapped, positive turning +x toward +y). They
     /// end when fewer than two of the pair remain, and fail if every finger lifts first.
     mutating func transformFrame(tNs: Int64) -> Proposal? {
-        if let pair = self.pairIDs, !(self.follows(pair.0) && self.follows(pair.1)) {
-            self.pairIDs = nil
-            if self.phase == .active { return self.cancelledTouch ? .cancel : .end }
-        }
-        if self.cancelledTouch { return self.phase == .active ? .cancel : .fail }
-        if self.touches.isEmpty { return self.phase == .active ? .end : .fail }
-        if self.pairIDs == nil {
-            guard self.touches.count >= 2 else { return nil }
+        if self.pairIDs == nil, self.touches.count >= 2 {
             self.pairIDs = (self.touches[0].id, self.touches[1].id)
             self.startSpan = max(self.span, 1)
             self.lastAngle = self.angle
@@ -25,42 +18,50 @@ extension RecognizerMachine {
             self.scale = 1
             self.transformTracker.reset()
         }
-        let angle = self.angle
-        var turn = angle - self.lastAngle
-        if turn > Double.pi { turn -= 2 * Double.pi }
-        if turn < -Double.pi { turn += 2 * Double.pi }
-        self.rotation += turn
-        self.lastAngle = angle
-        let span = self.span
-        self.scale = span / self.startSpan
-        self.transformTracker.add(tNs: tNs, x: self.scale, y: self.rotation)
-        (self.velocityX, self.velocityY) = self.transformTracker.velocity(atNs: tNs)
+        if let pair = self.pairIDs {
+            // Positions include a finger lifted in this frame, so the last values are exact.
+            let angle = self.angle
+            var turn = angle - self.lastAngle
+            if turn > Double.pi { turn -= 2 * Double.pi }
+            if turn < -Double.pi { turn += 2 * Double.pi }
+            self.rotation += turn
+            self.lastAngle = angle
+            self.scale = self.span / self.startSpan
+            self.transformTracker.add(tNs: tNs, x: self.scale, y: self.rotation)
+            (self.velocityX, self.velocityY) = self.transformTracker.velocity(atNs: tNs)
+            if !(self.follows(pair.0) && self.follows(pair.1)) {
+                self.pairIDs = nil
+                if self.phase == .active { return self.cancelledTouch ? .cancel : .end }
+            }
+        }
+        if self.cancelledTouch { return self.phase == .active ? .cancel : .fail }
+        if self.touches.isEmpty { return self.phase == .active ? .end : .fail }
+        guard self.pairIDs != nil else { return nil }
         if self.phase == .active { return self.moved ? .change : nil }
         let started =
             self.kind == .pinch
-            ? abs(span - self.startSpan) > self.settings.pinchSlop
+            ? abs(self.span - self.startSpan) > self.settings.pinchSlop
             : abs(self.rotation) > self.settings.rotationSlop
         return started ? .begin : nil
     }
 
+    /// The pair's touches, still down or lifted in this frame.
     private var pair: (TrackedTouch, TrackedTouch)? {
-        guard let ids = self.pairIDs, let a = self.touches.first(where: { $0.id == ids.0 }),
-            let b = self.touches.first(where: { $0.id == ids.1 })
-        else { return nil }
+        guard let ids = self.pairIDs else { return nil }
+        let all = self.touches + self.lifted
+        guard let a = all.first(where: { $0.id == ids.0 }), let b = all.first(where: { $0.id == ids.1 }) else {
+            return nil
+        }
         return (a, b)
     }
 
     private var span: Double {
-        guard let (a, b) = self.pair ?? (self.touches.count >= 2 ? (self.touches[0], self.touches[1]) : nil) else {
-            return 0
-        }
+        guard let (a, b) = self.pair else { return 0 }
         return hypot(b.x - a.x, b.y - a.y)
     }
 
     private var angle: Double {
-        guard let (a, b) = self.pair ?? (self.touches.count >= 2 ? (self.touches[0], self.touches[1]) : nil) else {
-            return 0
-        }
+        guard let (a, b) = self.pair else { return 0 }
         return atan2(b.y - a.y, b.x - a.x)
     }
 }

@@ -59,6 +59,9 @@ struct RecognizerMachine: Sendable {
     var tapDownNs: Int64 = 0
     var firstTapX = 0.0
     var firstTapY = 0.0
+    /// Where the current tap's fingers were when the most of them were down.
+    var tapX = 0.0
+    var tapY = 0.0
 
     // Translation (pan, edgePan, swipe): translation = base + centroid − anchor.
     var anchorX = 0.0
@@ -94,7 +97,9 @@ struct RecognizerMachine: Sendable {
     }
 
     /// Whether the recognizer takes part in the current touch sequence (so others may wait for it).
-    var isParticipating: Bool { !self.touches.isEmpty || self.tapCount > 0 || self.phase != .possible }
+    var isParticipating: Bool {
+        !self.touches.isEmpty || !self.lifted.isEmpty || self.tapCount > 0 || self.phase != .possible
+    }
 
     func follows(_ id: Int) -> Bool { self.touches.contains { $0.id == id } }
 
