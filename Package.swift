@@ -38,6 +38,10 @@ let package = Package(
         .executableTarget(name: "bus-tap", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
+        // Benchmarks (release builds only; never timed in tests).
+        .executableTarget(
+            name: "gesture-bench", dependencies: ["GestureCore", "InputCore", "BusSchema"], path: "benchmarks/gestures"),
+
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),

@@ -57,17 +57,19 @@ struct GestureArena: Sendable {
         self.proposals = Array(repeating: nil, count: plan.count)
     }
 
-    /// The earliest recognizer timer, if any.
-    var nextDeadline: Int64? {
+    /// The earliest recognizer timer, if any (kept up to date by every mutating entry point).
+    private(set) var nextDeadline: Int64?
+
+    private mutating func updateDeadline() {
         var earliest: Int64?
         for slot in self.slots {
             if let deadline = slot.machine.deadlineNs, deadline < earliest ?? .max { earliest = deadline }
         }
-        return earliest
+        self.nextDeadline = earliest
     }
 
     /// Feeds one frame of this device; appends the gesture events it causes.
-    mutating func frameArrived(_ frame: TouchFrame, into events: inout [GestureEvent]) {
+    mutating func frameArrived(_ frame: TouchFrame, into events: inout [GestureEngine.Effect]) {
         self.timeElapsed(tNs: frame.tNs, into: &events)
         for index in self.touched.indices { self.touched[index] = false }
         for contact in frame.contacts {
@@ -106,10 +108,11 @@ struct GestureArena: Sendable {
         }
         self.settle(tNs: frame.tNs, into: &events)
         for index in self.slots.indices where self.touched[index] { self.slots[index].machine.clearFrame() }
+        self.updateDeadline()
     }
 
     /// Fires every recognizer timer due at or before `tNs`, in time order.
-    mutating func timeElapsed(tNs: Int64, into events: inout [GestureEvent]) {
+    mutating func timeElapsed(tNs: Int64, into events: inout [GestureEngine.Effect]) {
         while let deadline = self.nextDeadline, deadline <= tNs {
             for index in self.slots.indices where self.slots[index].machine.deadlineNs == deadline {
                 if let proposal = self.slots[index].machine.timeElapsed(tNs: deadline) {
@@ -117,6 +120,7 @@ struct GestureArena: Sendable {
                 }
             }
             self.settle(tNs: deadline, into: &events)
+            self.updateDeadline()
         }
     }
 
@@ -152,7 +156,9 @@ struct GestureArena: Sendable {
         self.slots[a].touchIDs.contains { self.slots[b].touchIDs.contains($0) }
     }
 
-    private mutating func resolve(_ index: Int, _ proposal: Proposal, tNs: Int64, into events: inout [GestureEvent]) {
+    private mutating func resolve(
+        _ index: Int, _ proposal: Proposal, tNs: Int64, into events: inout [GestureEngine.Effect]
+    ) {
         switch (proposal, self.slots[index].gate) {
         case (.begin, _), (.recognize, _):
             switch self.decide(index) {
@@ -161,16 +167,16 @@ struct GestureArena: Sendable {
             case .blocked: self.fail(index, tNs: tNs, into: &events)
             }
         case (.change, .open):
-            events.append(self.event(index, .changed, tNs: tNs))
+            events.append(.publish(self.event(index, .changed, tNs: tNs)))
         case (.end, .open):
             self.slots[index].gate = .closed
-            events.append(self.event(index, .ended, tNs: tNs))
+            events.append(.publish(self.event(index, .ended, tNs: tNs)))
         case (.end, .waiting(let held, _)):
             // Ended while held: published as began + ended when the wait is over.
             self.slots[index].gate = .waiting(held, ended: true)
         case (.cancel, .open):
             self.slots[index].gate = .closed
-            events.append(self.event(index, .cancelled, tNs: tNs))
+            events.append(.publish(self.event(index, .cancelled, tNs: tNs)))
         case (.cancel, _), (.fail, _):
             self.fail(index, tNs: tNs, into: &events)
         case (.change, _), (.end, _):
@@ -179,17 +185,19 @@ struct GestureArena: Sendable {
     }
 
     /// Publishes a begin or recognition and applies rules 3 and 4 to the others.
-    private mutating func start(_ index: Int, _ proposal: Proposal, tNs: Int64, into events: inout [GestureEvent]) {
+    private mutating func start(
+        _ index: Int, _ proposal: Proposal, tNs: Int64, into events: inout [GestureEngine.Effect]
+    ) {
         let ended: Bool
         if case .waiting(_, let wasEnded) = self.slots[index].gate { ended = wasEnded } else { ended = false }
         self.slots[index].succeeded = true
         if proposal == .recognize {
             self.slots[index].gate = .closed
-            events.append(self.event(index, .recognized, tNs: tNs))
+            events.append(.publish(self.event(index, .recognized, tNs: tNs)))
         } else {
             self.slots[index].gate = ended ? .closed : .open
-            events.append(self.event(index, .began, tNs: tNs))
-            if ended { events.append(self.event(index, .ended, tNs: tNs)) }
+            events.append(.publish(self.event(index, .began, tNs: tNs)))
+            if ended { events.append(.publish(self.event(index, .ended, tNs: tNs))) }
         }
         for other in self.slots.indices where other != index && !self.plan.isSimultaneous(index, other) {
             guard self.sharesTouch(index, other) else { continue }
@@ -204,20 +212,20 @@ struct GestureArena: Sendable {
             where self.slots[other].gate == .open && self.sharesTouch(index, other) {
                 self.slots[other].gate = .closed
                 self.slots[other].machine.forceDone()
-                events.append(self.event(other, .cancelled, tNs: tNs))
+                events.append(.publish(self.event(other, .cancelled, tNs: tNs)))
             }
         }
     }
 
-    private mutating func fail(_ index: Int, tNs: Int64, into events: inout [GestureEvent]) {
+    private mutating func fail(_ index: Int, tNs: Int64, into events: inout [GestureEngine.Effect]) {
         let wasOpen = self.slots[index].gate == .open
         self.slots[index].gate = .closed
         self.slots[index].machine.forceDone()
-        events.append(self.event(index, wasOpen ? .cancelled : .failed, tNs: tNs))
+        events.append(.publish(self.event(index, wasOpen ? .cancelled : .failed, tNs: tNs)))
     }
 
     /// Releases or fails waiting recognizers until nothing changes, then resets finished ones.
-    private mutating func settle(tNs: Int64, into events: inout [GestureEvent]) {
+    private mutating func settle(tNs: Int64, into events: inout [GestureEngine.Effect]) {
         var changed = true
         while changed {
             changed = false
@@ -246,37 +254,19 @@ struct GestureArena: Sendable {
     // MARK: - Events
 
     private func event(_ index: Int, _ state: GestureEvent.State, tNs: Int64) -> GestureEvent {
-        let machine = self.slots[index].machine
-        let spec = self.plan.entries[index].spec
-        var (x, y) = machine.location
-        var touches = machine.touchCount
-        if state == .recognized, spec.kind == .tap || spec.kind == .doubleTap {
+        // Read in place: copying the machine or the entry would retain every array inside them.
+        let kind = self.plan.entries[index].spec.kind
+        var (x, y) = self.slots[index].machine.location
+        var touches = self.slots[index].machine.touchCount
+        if state == .recognized, kind == .tap || kind == .doubleTap {
             // A tap is where its fingers were down, with all of them (they lift one by one).
-            (x, y) = (machine.tapX, machine.tapY)
-            touches = spec.settings.touchesRequired
+            (x, y) = (self.slots[index].machine.tapX, self.slots[index].machine.tapY)
+            touches = self.plan.entries[index].spec.settings.touchesRequired
         }
         var event = GestureEvent(
-            tMs: Double(tNs) / 1e6, device: self.device, view: self.plan.viewID(of: index), recognizer: spec.kind,
-            state: state, x: x, y: y, touches: touches, name: spec.name)
-        guard state != .failed else { return event }
-        switch spec.kind {
-        case .pan, .edgePan:
-            let translation = machine.translation
-            event.translation = GestureEvent.Vector(x: translation.x, y: translation.y)
-            event.velocity = GestureEvent.Vector(x: machine.velocityX, y: machine.velocityY)
-            event.edge = machine.edge
-        case .swipe:
-            event.direction = machine.direction
-            event.velocity = GestureEvent.Vector(x: machine.velocityX, y: machine.velocityY)
-        case .pinch:
-            event.scale = machine.scale
-            event.scaleVelocity = machine.velocityX
-        case .rotation:
-            event.rotation = machine.rotation
-            event.rotationVelocity = machine.velocityY
-        case .tap, .doubleTap, .longPress, .touchDown:
-            break
-        }
+            tMs: Double(tNs) / 1e6, device: self.device, view: self.plan.viewID(of: index), recognizer: kind,
+            state: state, x: x, y: y, touches: touches, name: self.plan.entries[index].spec.name)
+        if state != .failed { self.slots[index].machine.describe(into: &event) }
         return event
     }
 }

@@ -21,37 +21,53 @@ public struct GestureEngine: Sendable {
     }
 
     private let plan: ScenePlan
-    private var arenas: [String: GestureArena] = [:]
-    private var events: [GestureEvent] = []
+    private var arenas: [GestureArena] = []
+    private var arenaIndex: [String: Int] = [:]
+    /// The last device seen: consecutive frames usually come from the same one.
+    private var lastDevice: (name: String, index: Int)?
 
     public init(scene: GestureScene) {
         self.plan = ScenePlan(scene)
     }
 
     public mutating func handle(_ event: Event) -> [Effect] {
-        self.events.removeAll(keepingCapacity: true)
+        // Allocated only when something is published.
+        var effects: [Effect] = []
         var wake: Int64?
         switch event {
         case .frameArrived(let frame):
-            // The default-value subscript mutates the stored arena in place (no copy).
-            self.arenas[frame.device, default: GestureArena(device: frame.device, plan: self.plan)]
-                .frameArrived(frame, into: &self.events)
-            wake = self.arenas[frame.device]?.nextDeadline
+            let index = self.arena(for: frame.device)
+            self.arenas[index].frameArrived(frame, into: &effects)
+            wake = self.arenas[index].nextDeadline
         case .timeElapsed(let tNs):
-            for device in self.arenas.keys.sorted() {
-                guard let deadline = self.arenas[device]!.nextDeadline, deadline <= tNs else { continue }
-                self.arenas[device]!.timeElapsed(tNs: tNs, into: &self.events)
+            // Devices in the order they first appeared, so the output is deterministic.
+            for index in self.arenas.indices {
+                guard let deadline = self.arenas[index].nextDeadline, deadline <= tNs else { continue }
+                self.arenas[index].timeElapsed(tNs: tNs, into: &effects)
             }
             wake = self.nextDeadline
         }
-        var effects = self.events.map { Effect.publish($0) }
         if let wake { effects.append(.wake(atNs: wake)) }
         return effects
     }
 
     /// The earliest recognizer timer over all devices.
     public var nextDeadline: Int64? {
-        self.arenas.values.compactMap(\.nextDeadline).min()
+        self.arenas.lazy.compactMap(\.nextDeadline).min()
+    }
+
+    private mutating func arena(for device: String) -> Int {
+        if let last = self.lastDevice, last.name == device { return last.index }
+        let index: Int
+        if let known = self.arenaIndex[device] {
+            index = known
+        } else {
+            index = self.arenas.count
+            self.arenas.append(GestureArena(device: device, plan: self.plan))
+            self.arenaIndex[device] = index
+        }
+        self.lastDevice = (device, index)
+        return index
     }
 
     /// Gesture events for a whole recording, with time from the frames; timers still pending at

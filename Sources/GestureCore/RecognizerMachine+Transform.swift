@@ -47,12 +47,14 @@ extension RecognizerMachine {
 
     /// The pair's touches, still down or lifted in this frame.
     private var pair: (TrackedTouch, TrackedTouch)? {
-        guard let ids = self.pairIDs else { return nil }
-        let all = self.touches + self.lifted
-        guard let a = all.first(where: { $0.id == ids.0 }), let b = all.first(where: { $0.id == ids.1 }) else {
+        guard let ids = self.pairIDs, let a = self.touchOrLifted(ids.0), let b = self.touchOrLifted(ids.1) else {
             return nil
         }
         return (a, b)
+    }
+
+    private func touchOrLifted(_ id: Int) -> TrackedTouch? {
+        self.touches.first { $0.id == id } ?? self.lifted.first { $0.id == id }
     }
 
     private var span: Double {

@@ -254,6 +254,29 @@ struct RecognizerMachine: Sendable {
 
     /// Whether any followed touch moved farther than `distance` from where it landed.
     func anyTouchMoved(beyond distance: Double) -> Bool {
-        (self.touches + self.lifted).contains { hypot($0.x - $0.startX, $0.y - $0.startY) > distance }
+        let moved: (TrackedTouch) -> Bool = { hypot($0.x - $0.startX, $0.y - $0.startY) > distance }
+        return self.touches.contains(where: moved) || self.lifted.contains(where: moved)
+    }
+
+    /// Fills in the kind's own values (translation, velocity, scale, rotation, direction, edge).
+    func describe(into event: inout GestureEvent) {
+        switch self.kind {
+        case .pan, .edgePan:
+            let translation = self.translation
+            event.translation = GestureEvent.Vector(x: translation.x, y: translation.y)
+            event.velocity = GestureEvent.Vector(x: self.velocityX, y: self.velocityY)
+            event.edge = self.edge
+        case .swipe:
+            event.direction = self.direction
+            event.velocity = GestureEvent.Vector(x: self.velocityX, y: self.velocityY)
+        case .pinch:
+            event.scale = self.scale
+            event.scaleVelocity = self.velocityX
+        case .rotation:
+            event.rotation = self.rotation
+            event.rotationVelocity = self.velocityY
+        case .tap, .doubleTap, .longPress, .touchDown:
+            break
+        }
     }
 }

@@ -11,95 +11,100 @@ public struct VelocityTracker: Sendable, Hashable {
     public static let horizonNs: Int64 = 100_000_000
     public static let stoppedNs: Int64 = 40_000_000
 
-    private var times: [Int64] = []
-    private var xs: [Double] = []
-    private var ys: [Double] = []
-
-    public init() {
-        self.times.reserveCapacity(Self.historySize)
-        self.xs.reserveCapacity(Self.historySize)
-        self.ys.reserveCapacity(Self.historySize)
+    private struct Sample: Sendable, Hashable {
+        var tNs: Int64
+        var x: Double
+        var y: Double
     }
+
+    /// A ring of at most ``historySize`` samples; `newest` indexes the last one added.
+    private var samples: [Sample] = []
+    private var newest = -1
+
+    public init() {}
 
     /// Records a position at `tNs`; a pause of more than 40 ms since the last sample starts afresh.
     public mutating func add(tNs: Int64, x: Double, y: Double) {
-        if let last = self.times.last, tNs - last > Self.stoppedNs { self.reset() }
-        if let last = self.times.last, last == tNs {
-            self.xs[self.xs.count - 1] = x
-            self.ys[self.ys.count - 1] = y
-            return
+        if self.newest >= 0 {
+            let last = self.samples[self.newest].tNs
+            if tNs - last > Self.stoppedNs {
+                self.reset()
+            } else if tNs == last {
+                self.samples[self.newest] = Sample(tNs: tNs, x: x, y: y)
+                return
+            }
         }
-        if self.times.count == Self.historySize {
-            self.times.removeFirst()
-            self.xs.removeFirst()
-            self.ys.removeFirst()
+        if self.samples.count < Self.historySize {
+            if self.samples.isEmpty { self.samples.reserveCapacity(Self.historySize) }
+            self.samples.append(Sample(tNs: tNs, x: x, y: y))
+            self.newest = self.samples.count - 1
+        } else {
+            self.newest = (self.newest + 1) % Self.historySize
+            self.samples[self.newest] = Sample(tNs: tNs, x: x, y: y)
         }
-        self.times.append(tNs)
-        self.xs.append(x)
-        self.ys.append(y)
     }
 
     public mutating func reset() {
-        self.times.removeAll(keepingCapacity: true)
-        self.xs.removeAll(keepingCapacity: true)
-        self.ys.removeAll(keepingCapacity: true)
+        self.samples.removeAll(keepingCapacity: true)
+        self.newest = -1
     }
 
     /// The velocity in units per second as of `tNs` (normally the newest sample's or a lift's time).
     public func velocity(atNs tNs: Int64) -> (x: Double, y: Double) {
-        guard let newest = self.times.last, tNs - newest <= Self.stoppedNs else { return (0, 0) }
-        var first = self.times.count - 1
-        while first > 0, newest - self.times[first - 1] <= Self.horizonNs,
-            self.times[first] - self.times[first - 1] <= Self.stoppedNs
-        {
-            first -= 1
-        }
-        let count = self.times.count - first
-        guard count >= 2 else { return (0, 0) }
-        // Sums for the normal equations, t in seconds relative to the newest sample.
-        var s = [Double](repeating: 0, count: 5)
-        var sx = (0.0, 0.0, 0.0)
-        var sy = (0.0, 0.0, 0.0)
-        for index in first..<self.times.count {
-            let t = Double(self.times[index] - newest) / 1e9
+        guard self.newest >= 0 else { return (0, 0) }
+        let newestTime = self.samples[self.newest].tNs
+        guard tNs - newestTime <= Self.stoppedNs else { return (0, 0) }
+        // Sums for the normal equations, t in seconds relative to the newest sample, walking back
+        // until a sample is older than the horizon or follows a pause.
+        var (s0, s1, s2, s3, s4) = (0.0, 0.0, 0.0, 0.0, 0.0)
+        var (x0, x1, x2, y0, y1, y2) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        var index = self.newest
+        var previousTime = newestTime
+        for _ in 0..<self.samples.count {
+            let sample = self.samples[index]
+            if newestTime - sample.tNs > Self.horizonNs || previousTime - sample.tNs > Self.stoppedNs { break }
+            previousTime = sample.tNs
+            let t = Double(sample.tNs - newestTime) / 1e9
             let t2 = t * t
-            s[0] += 1
-            s[1] += t
-            s[2] += t2
-            s[3] += t2 * t
-            s[4] += t2 * t2
-            sx.0 += self.xs[index]
-            sx.1 += self.xs[index] * t
-            sx.2 += self.xs[index] * t2
-            sy.0 += self.ys[index]
-            sy.1 += self.ys[index] * t
-            sy.2 += self.ys[index] * t2
+            s0 += 1
+            s1 += t
+            s2 += t2
+            s3 += t2 * t
+            s4 += t2 * t2
+            x0 += sample.x
+            x1 += sample.x * t
+            x2 += sample.x * t2
+            y0 += sample.y
+            y1 += sample.y * t
+            y2 += sample.y * t2
+            index = index == 0 ? self.samples.count - 1 : index - 1
         }
-        if count == 2 {
-            return (Self.linearSlope(s, sx), Self.linearSlope(s, sy))
-        }
+        let s = (s0, s1, s2, s3, s4)
+        guard s0 >= 2 else { return (0, 0) }
+        if s0 == 2 { return (Self.linearSlope(s, x0, x1), Self.linearSlope(s, y0, y1)) }
         return (
-            Self.quadraticSlope(s, sx) ?? Self.linearSlope(s, sx), Self.quadraticSlope(s, sy) ?? Self.linearSlope(s, sy)
+            Self.quadraticSlope(s, x0, x1, x2) ?? Self.linearSlope(s, x0, x1),
+            Self.quadraticSlope(s, y0, y1, y2) ?? Self.linearSlope(s, y0, y1)
         )
     }
 
+    private typealias Sums = (Double, Double, Double, Double, Double)
+
     /// Slope of the least-squares line.
-    private static func linearSlope(_ s: [Double], _ v: (Double, Double, Double)) -> Double {
-        let det = s[0] * s[2] - s[1] * s[1]
+    private static func linearSlope(_ s: Sums, _ v0: Double, _ v1: Double) -> Double {
+        let det = s.0 * s.2 - s.1 * s.1
         guard det != 0 else { return 0 }
-        return (s[0] * v.1 - s[1] * v.0) / det
+        return (s.0 * v1 - s.1 * v0) / det
     }
 
     /// `b1` of the least-squares quadratic (Cramer's rule on the 3×3 normal equations), or nil if singular.
-    private static func quadraticSlope(_ s: [Double], _ v: (Double, Double, Double)) -> Double? {
+    private static func quadraticSlope(_ s: Sums, _ v0: Double, _ v1: Double, _ v2: Double) -> Double? {
         // | s0 s1 s2 |   | b0 |   | v0 |
         // | s1 s2 s3 | · | b1 | = | v1 |
         // | s2 s3 s4 |   | b2 |   | v2 |
-        let det =
-            s[0] * (s[2] * s[4] - s[3] * s[3]) - s[1] * (s[1] * s[4] - s[3] * s[2]) + s[2] * (s[1] * s[3] - s[2] * s[2])
+        let det = s.0 * (s.2 * s.4 - s.3 * s.3) - s.1 * (s.1 * s.4 - s.3 * s.2) + s.2 * (s.1 * s.3 - s.2 * s.2)
         guard abs(det) > 1e-30 else { return nil }
-        let detB1 =
-            s[0] * (v.1 * s[4] - s[3] * v.2) - v.0 * (s[1] * s[4] - s[3] * s[2]) + s[2] * (s[1] * v.2 - v.1 * s[2])
+        let detB1 = s.0 * (v1 * s.4 - s.3 * v2) - v0 * (s.1 * s.4 - s.3 * s.2) + s.2 * (s.1 * v2 - v1 * s.2)
         return detB1 / det
     }
 }
