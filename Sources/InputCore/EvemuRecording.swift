@@ -22,7 +22,10 @@ public struct EvemuRecording: Sendable {
     }
 
     /// Parses an evemu text; bad lines are recorded in ``problems`` and skipped, never fatal.
-    public static func parse(_ text: String) -> EvemuRecording {
+    ///
+    /// - Parameter description: the device's axes from a separate `.desc`; absolute values outside
+    ///   their ranges (or the ranges of the text's own `A:` lines) are reported as out of range.
+    public static func parse(_ text: String, description: DeviceDescription? = nil) -> EvemuRecording {
         var recording = EvemuRecording()
         var lastTime = Int64.min
         var number = 0
@@ -49,6 +52,7 @@ public struct EvemuRecording: Sendable {
             case "E:":
                 do throws(InputProblem) {
                     let event = try Self.event(fields, line: number)
+                    try Self.checkRange(event, description ?? recording.description, line: number)
                     guard event.tNs >= lastTime else {
                         throw InputProblem(
                             .timeWentBackwards, line: number, "event time \(fields[1]) is earlier than the one before")
@@ -81,6 +85,20 @@ public struct EvemuRecording: Sendable {
             minimum: numbers[0], maximum: numbers[1], fuzz: numbers[2], flat: numbers[3],
             resolution: numbers.count > 4 ? numbers[4] : 0)
         return (code, range)
+    }
+
+    /// Rejects an absolute value outside its axis range (a lift's tracking id −1 is in range).
+    private static func checkRange(
+        _ event: InputEvent, _ description: DeviceDescription, line: Int
+    ) throws(InputProblem) {
+        guard event.type == EventCode.absType, let range = description.axes[event.code] else { return }
+        if event.code == EventCode.mtTrackingID, event.value == -1 { return }
+        guard event.value >= range.minimum, event.value <= range.maximum else {
+            throw InputProblem(
+                .outOfRange, line: line,
+                "axis 0x\(String(event.code, radix: 16)) value \(event.value) is outside \(range.minimum)…\(range.maximum)"
+            )
+        }
     }
 
     private static func event(_ fields: [Substring], line: Int) throws(InputProblem) -> InputEvent {

@@ -9,13 +9,10 @@ public enum OfflineConversion {
         evemu eventsText: String, desc descText: String? = nil, device: String = "d0", sceneWidth: Double? = nil,
         sceneHeight: Double? = nil
     ) -> (frames: [TouchFrame], problems: [InputProblem]) {
-        var recording = EvemuRecording.parse(eventsText)
-        var problems = recording.problems
-        if let descText, !recording.hasDescription {
-            let desc = EvemuRecording.parse(descText)
-            problems += desc.problems
-            recording.description = desc.description
-        }
+        let desc = descText.map { EvemuRecording.parse($0) }
+        var recording = EvemuRecording.parse(eventsText, description: desc?.description)
+        var problems = (desc?.problems ?? []) + recording.problems
+        if let desc, !recording.hasDescription { recording.description = desc.description }
         var decoder = MultitouchDecoder(
             device: device, description: recording.description,
             mapper: CoordinateMapper(

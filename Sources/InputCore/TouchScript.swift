@@ -70,8 +70,8 @@ public struct TouchScript: Sendable {
         guard let device = try field("device").stringValue, !device.isEmpty else {
             throw InputProblem(.invalidValue, line: lineNumber, "field 'device' is not a non-empty string")
         }
-        guard let id = try field("id").intValue, let contactID = Int(exactly: id) else {
-            throw InputProblem(.invalidValue, line: lineNumber, "field 'id' is not an integer")
+        guard let id = try field("id").intValue, let contactID = Int(exactly: id), contactID >= 0 else {
+            throw InputProblem(.invalidValue, line: lineNumber, "field 'id' is not an integer ≥ 0")
         }
         guard let rawPhase = try field("phase").stringValue, let phase = TouchScriptLine.Phase(rawValue: rawPhase)
         else {

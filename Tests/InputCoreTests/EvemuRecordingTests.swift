@@ -30,6 +30,21 @@ import Testing
         #expect(recording.events == [InputEvent(tNs: 95_573_000, type: 3, code: 0x39, value: -1)])
     }
 
+    @Test func valuesOutsideTheAxisRangeAreReportedAndSkipped() {
+        let desc = EvemuRecording.parse(Fixtures.text("evemu/Atmel_maXTouch_Touchscreen.desc")).description
+        let recording = EvemuRecording.parse(
+            """
+            E: 0.000001 0003 0039 0003
+            E: 0.000001 0003 0035 0800
+            E: 0.000001 0003 0036 0479
+            E: 0.000002 0003 002f 0010
+            E: 0.000003 0003 0039 -001
+            """, description: desc)
+        #expect(recording.problems.map(\.line) == [2, 4])
+        #expect(recording.problems.allSatisfy { $0.code == .outOfRange })
+        #expect(recording.events.count == 3)
+    }
+
     @Test func garbageLinesAreReportedWithTheirNumbersAndSkipped() {
         let text = """
             # EVEMU 1.3

@@ -37,13 +37,15 @@ import Testing
             {"t_ms": 3, "device": "d0", "id": 0, "phase": "moved", "x": 3, "y": 24}
             {"t_ms": 6, "device": "d0", "id": 0, "phase": "moved", "x": 900, "y": 24}
             [1, 2]
+            {"t_ms": 7, "device": "d0", "id": -2, "phase": "moved", "x": 4, "y": 24}
             {"t_ms": 7, "device": "d0", "id": 0, "phase": "ended", "x": 4, "y": 24}
             """, bounds: (width: 800, height: 600))
         #expect(script.lines.count == 2)
-        #expect(script.problems.map(\.line) == [2, 4, 5, 6, 7, 8, 9])
+        #expect(script.problems.map(\.line) == [2, 4, 5, 6, 7, 8, 9, 10])
         #expect(
             script.problems.map(\.code) == [
                 .malformed, .invalidValue, .outOfRange, .missingField, .timeWentBackwards, .outOfRange, .malformed,
+                .invalidValue,
             ])
         #expect(script.problems[1].context.contains("wiggled"))
     }
