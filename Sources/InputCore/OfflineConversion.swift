@@ -11,15 +11,24 @@ public enum OfflineConversion {
     ) -> (frames: [TouchFrame], problems: [InputProblem]) {
         let desc = descText.map { EvemuRecording.parse($0) }
         var recording = EvemuRecording.parse(eventsText, description: desc?.description)
-        var problems = (desc?.problems ?? []) + recording.problems
+        let problems = (desc?.problems ?? []) + recording.problems
         if let desc, !recording.hasDescription { recording.description = desc.description }
+        let frames = Self.frames(
+            events: recording.events, description: recording.description, device: device, sceneWidth: sceneWidth,
+            sceneHeight: sceneHeight)
+        return (frames, problems)
+    }
+
+    /// Frames from decoded events, e.g. a raw `struct input_event` capture of `/dev/input/eventN`
+    /// (see ``InputEvent/decode(_:)``) with the device's axes.
+    public static func frames(
+        events: [InputEvent], description: DeviceDescription, device: String = "d0", sceneWidth: Double? = nil,
+        sceneHeight: Double? = nil
+    ) -> [TouchFrame] {
         var decoder = MultitouchDecoder(
-            device: device, description: recording.description,
-            mapper: CoordinateMapper(
-                description: recording.description, sceneWidth: sceneWidth, sceneHeight: sceneHeight)
-        )
-        let frames = recording.events.compactMap { decoder.handle(.eventRead($0)) }
-        return (Self.guarded(frames), problems)
+            device: device, description: description,
+            mapper: CoordinateMapper(description: description, sceneWidth: sceneWidth, sceneHeight: sceneHeight))
+        return Self.guarded(events.compactMap { decoder.handle(.eventRead($0)) })
     }
 
     /// Frames from a touch script (`.jsonl`); `bounds` rejects points outside the scene.

@@ -7,6 +7,9 @@ import InputCore
 /// Offline modes (no bus):
 /// - `input-source convert FILE.events|FILE.jsonl [--desc FILE.desc] [--width W --height H] [--device D]`
 ///   prints the touch frames as JSON lines; a `.desc` next to the `.events` is found by itself.
+/// - A `FILE.raw` is a binary capture of `struct input_event` records (`cat /dev/input/eventN`);
+///   its axes come from `--desc`.
+/// - `input-source flood --devices N --rate R --frames M` prints M frames of the flood generator.
 /// - `input-source scenario NAME [--device D]` prints a synthetic touch script (`tap`, `double-tap`,
 ///   `long-press`, `swipe-left|right|up|down`, `pan`, `pull-down`, `pinch-in`, `pinch-out`, `rotate`, `stroke`).
 /// Problems in the input go to stderr with their line numbers; the exit status is 0 unless the
@@ -22,6 +25,7 @@ struct InputSource {
             switch verb {
             case "convert": try Self.convert(&options)
             case "scenario": try Self.scenario(&options)
+            case "flood": try Self.flood(options)
             default: Self.fail(usage)
             }
         } catch {
@@ -32,6 +36,7 @@ struct InputSource {
     static let usage = """
         usage: input-source convert FILE.events|FILE.jsonl [--desc FILE.desc] [--width W --height H] [--device D]
                input-source scenario NAME [--device D]
+               input-source flood --devices N --rate R --frames M
         """
 
     static func convert(_ options: inout Options) throws {
@@ -43,6 +48,14 @@ struct InputSource {
         if path.hasSuffix(".jsonl") {
             converted = OfflineConversion.frames(
                 script: try Self.read(path), bounds: width.flatMap { w in height.map { (w, $0) } })
+        } else if path.hasSuffix(".raw") {
+            let desc = try options.value("--desc").map { EvemuRecording.parse(try Self.read($0)) }
+            let bytes = Array(FileManager.default.contents(atPath: path) ?? Data())
+            let events = bytes.withUnsafeBytes { InputEvent.decode($0).events }
+            let frames = OfflineConversion.frames(
+                events: events, description: desc?.description ?? DeviceDescription(), device: device,
+                sceneWidth: width, sceneHeight: height)
+            converted = (frames, desc?.problems ?? [])
         } else {
             let descPath = options.value("--desc") ?? Self.descPath(nextTo: path)
             converted = OfflineConversion.frames(
@@ -52,6 +65,17 @@ struct InputSource {
         Self.report(converted.problems, path)
         var output = ""
         for frame in converted.frames { output += frame.value.json + "\n" }
+        FileHandle.standardOutput.write(Data(output.utf8))
+    }
+
+    static func flood(_ options: Options) throws {
+        let devices = Int(try options.double("--devices") ?? 1)
+        let rate = try options.double("--rate") ?? 1000
+        let count = Int(try options.double("--frames") ?? 1000)
+        var output = ""
+        for frame in FloodGenerator(devices: devices, ratePerDevice: rate).prefix(count) {
+            output += frame.value.json + "\n"
+        }
         FileHandle.standardOutput.write(Data(output.utf8))
     }
 

@@ -30,6 +30,27 @@ import Testing
         #expect(small.named("longPress").states == [.began, .ended])
     }
 
+    @Test func durationIsConfigurable() {
+        // Flutter long_press_test "Should recognize long press with altered duration".
+        let scene = Replay.scene([Replay.recognizer("press", .longPress) { $0.minDurationMs = 100 }])
+        let press = Replay.events(Replay.generator.tap(x: 10, y: 10, holdMs: 150), scene: scene).named("press")
+        #expect(press.states == [.began, .ended])
+        #expect(press.first?.tMs == 100)
+    }
+
+    @Test func scrollBeginningFailsThePendingLongPress() {
+        // Chromium gesture_provider_unittest: a scroll cancels the pending long press; UIKit: the
+        // pan beginning fails the undecided long press it may not run with.
+        // The press tolerates 50 pt here, so only the pan's beginning can fail it.
+        let scene = Replay.scene([
+            Replay.recognizer("press", .longPress) { $0.allowableMovement = 50 }, Replay.recognizer("pan", .pan),
+        ])
+        let events = Replay.events(
+            Replay.generator.pan(fromX: 100, fromY: 100, toX: 100, toY: 300, durationMs: 200), scene: scene)
+        #expect(events.named("press").states == [.failed])
+        #expect(events.named("press").first?.tMs == events.named("pan").first?.tMs)
+    }
+
     @Test func liftBeforeTheDeadlineFailsIt() {
         // Flutter long_press_test "Up cancels long press".
         let events = Replay.events(Replay.generator.tap(x: 10, y: 10, holdMs: 499))

@@ -157,6 +157,16 @@ import Testing
         #expect(frames[1].contacts[0].x == 100)
     }
 
+    @Test func rawCaptureDecodesLikeItsEvemuRecording() {
+        // A binary capture of the same events (as read from /dev/input/eventN) gives the same frames.
+        let recording = Fixtures.recording("Atmel_maXTouch_Touchscreen.2-fingers-touch-release")
+        let raw = recording.events.flatMap(\.binary)
+        let events = raw.withUnsafeBytes { InputEvent.decode($0).events }
+        let frames = OfflineConversion.frames(events: events, description: recording.description)
+        #expect(
+            frames == OfflineConversion.guarded(Fixtures.frames("Atmel_maXTouch_Touchscreen.2-fingers-touch-release")))
+    }
+
     @Test func binaryInputEventsRoundTrip() {
         let events = [
             InputEvent(tNs: 1_357_751_027_090_934_000, type: evAbs, code: trackingID, value: -1),
