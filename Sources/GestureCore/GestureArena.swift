@@ -71,34 +71,7 @@ struct GestureArena: Sendable {
     /// Feeds one frame of this device; appends the gesture events it causes.
     mutating func frameArrived(_ frame: TouchFrame, into events: inout [GestureEngine.Effect]) {
         self.timeElapsed(tNs: frame.tNs, into: &events)
-        for index in self.touched.indices { self.touched[index] = false }
-        for contact in frame.contacts {
-            switch contact.phase {
-            case .began:
-                self.plan.receivers(x: contact.x, y: contact.y, into: &self.receivers)
-                for index in self.receivers where self.slots[index].machine.phase != .done {
-                    self.slots[index].machine.land(id: contact.id, x: contact.x, y: contact.y)
-                    self.slots[index].touchIDs.append(contact.id)
-                    self.touched[index] = true
-                }
-            case .moved, .stationary:
-                for index in self.slots.indices
-                where self.slots[index].machine.move(id: contact.id, x: contact.x, y: contact.y) {
-                    self.touched[index] = true
-                }
-            case .ended, .cancelled:
-                let cancelled = contact.phase == .cancelled
-                for index in self.slots.indices
-                where self.slots[index].machine.lift(id: contact.id, x: contact.x, y: contact.y, cancelled: cancelled) {
-                    self.touched[index] = true
-                }
-            }
-        }
-        // Every recognizer sees the frame before any proposal is resolved, so the rules judge
-        // each proposal against the others' state after this frame, whatever the scene order.
-        for index in self.slots.indices where self.touched[index] {
-            self.proposals[index] = self.slots[index].machine.frameEnded(tNs: frame.tNs)
-        }
+        self.deliver(frame)
         for index in self.slots.indices where self.touched[index] {
             guard let proposal = self.proposals[index] else { continue }
             self.proposals[index] = nil
@@ -109,6 +82,52 @@ struct GestureArena: Sendable {
         self.settle(tNs: frame.tNs, into: &events)
         for index in self.slots.indices where self.touched[index] { self.slots[index].machine.clearFrame() }
         self.updateDeadline()
+    }
+
+    /// Hands the frame's contacts to the recognizers following them (or receiving a new one) and
+    /// collects every touched recognizer's proposal. Every recognizer sees the frame before any
+    /// proposal is resolved, so the rules judge each proposal against the others' state after this
+    /// frame, whatever the scene order. The hot loop of the recognizer: slots are reached through
+    /// a buffer pointer, so no element is copied or checked for uniqueness on each access.
+    private mutating func deliver(_ frame: TouchFrame) {
+        var receivers: [Int] = []
+        swap(&receivers, &self.receivers)
+        defer { swap(&receivers, &self.receivers) }
+        let plan = self.plan
+        self.touched.withUnsafeMutableBufferPointer { touched in
+            self.proposals.withUnsafeMutableBufferPointer { proposals in
+                self.slots.withUnsafeMutableBufferPointer { slots in
+                    for index in touched.indices { touched[index] = false }
+                    for contact in frame.contacts {
+                        switch contact.phase {
+                        case .began:
+                            plan.receivers(x: contact.x, y: contact.y, into: &receivers)
+                            for index in receivers where slots[index].machine.phase != .done {
+                                slots[index].machine.land(id: contact.id, x: contact.x, y: contact.y)
+                                slots[index].touchIDs.append(contact.id)
+                                touched[index] = true
+                            }
+                        case .moved, .stationary:
+                            for index in slots.indices
+                            where slots[index].machine.move(id: contact.id, x: contact.x, y: contact.y) {
+                                touched[index] = true
+                            }
+                        case .ended, .cancelled:
+                            let cancelled = contact.phase == .cancelled
+                            for index in slots.indices
+                            where slots[index].machine.lift(
+                                id: contact.id, x: contact.x, y: contact.y, cancelled: cancelled)
+                            {
+                                touched[index] = true
+                            }
+                        }
+                    }
+                    for index in slots.indices where touched[index] {
+                        proposals[index] = slots[index].machine.frameEnded(tNs: frame.tNs)
+                    }
+                }
+            }
+        }
     }
 
     /// Fires every recognizer timer due at or before `tNs`, in time order.

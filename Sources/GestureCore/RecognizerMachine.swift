@@ -136,9 +136,9 @@ struct RecognizerMachine: Sendable {
 
     /// Called once after a frame's touches were delivered; returns the recognizer's proposal.
     mutating func frameEnded(tNs: Int64) -> Proposal? {
+        guard self.phase != .done else { return nil }
         (self.lastLocationX, self.lastLocationY) = self.location
         self.lastTouchCount = self.touchCount
-        guard self.phase != .done else { return nil }
         let proposal: Proposal?
         switch self.kind {
         case .tap, .doubleTap: proposal = self.tapFrame(tNs: tNs)
@@ -154,7 +154,7 @@ struct RecognizerMachine: Sendable {
 
     /// Forgets the frame's lifted touches and flags, after the arena has published its events.
     mutating func clearFrame() {
-        self.lifted.removeAll(keepingCapacity: true)
+        if !self.lifted.isEmpty { self.lifted.removeAll(keepingCapacity: true) }
         self.landedCount = 0
         self.cancelledTouch = false
         self.moved = false
