@@ -40,7 +40,8 @@ let package = Package(
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         // Benchmarks (release builds only; never timed in tests).
         .executableTarget(
-            name: "gesture-bench", dependencies: ["GestureCore", "InputCore", "BusSchema"], path: "benchmarks/gestures"),
+            name: "gesture-bench", dependencies: ["GestureCore", "InputCore", "BusSchema"], path: "benchmarks/gestures",
+            exclude: ["README.md"]),
 
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
