@@ -64,9 +64,12 @@ import Testing
         #expect((815_000_000...830_000_000).contains(time(7, .ended)!))
     }
 
-    @Test func ep0430FingersLandInTheSameFrame() {
-        let first = Fixtures.frames("EP0430M09.2-fingers-touch-release").first!
-        #expect(first.contacts.map(\.phase) == [.began, .began])
+    @Test func ep0430FingersLandInTheSameFrameAndLiftApart() {
+        let frames = Fixtures.frames("EP0430M09.2-fingers-touch-release")
+        #expect(frames.first!.contacts.map { "\($0.id) \($0.phase)" } == ["1 began", "2 began"])
+        // Tracking id 1 lifts at 513.464 ms, id 2 at 527.810 ms (the recording's -1 lines).
+        let ends = frames.flatMap { frame in frame.contacts.filter { $0.phase == .ended }.map { ($0.id, frame.tNs) } }
+        #expect(ends.map { "\($0.0)@\($0.1)" } == ["1@513464000", "2@527810000"])
     }
 
     @Test func fourFingerDragHasFourContacts() {
