@@ -76,7 +76,8 @@ extension RecognizerMachine {
         let (dx, dy) = self.translation
         let horizontal = abs(dx) >= abs(dy)
         let along = horizontal ? dx : dy
-        let speed = horizontal ? self.velocityX : self.velocityY
+        let velocity = self.tracker.velocity(atNs: tNs)
+        let speed = horizontal ? velocity.x : velocity.y
         let (direction, deviation) = Self.direction(dx, dy)
         guard abs(along) >= self.settings.minDistance, deviation <= self.settings.maxAngleDegrees,
             speed * along > 0, abs(speed) >= self.settings.minVelocity,

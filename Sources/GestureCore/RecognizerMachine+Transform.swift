@@ -28,7 +28,7 @@ extension RecognizerMachine {
             self.lastAngle = angle
             self.scale = self.span / self.startSpan
             self.transformTracker.add(tNs: tNs, x: self.scale, y: self.rotation)
-            (self.velocityX, self.velocityY) = self.transformTracker.velocity(atNs: tNs)
+            self.sampledNs = tNs
             if !(self.follows(pair.0) && self.follows(pair.1)) {
                 self.pairIDs = nil
                 if self.phase == .active { return self.cancelledTouch ? .cancel : .end }

@@ -87,8 +87,8 @@ struct RecognizerMachine: Sendable {
 
     var edge: GestureEvent.Edge?
     var direction: GestureEvent.Direction?
-    var velocityX = 0.0
-    var velocityY = 0.0
+    /// The time of the last tracked sample; velocities are fitted only when an event needs them.
+    var sampledNs: Int64 = 0
 
     init(kind: GestureEvent.Kind, settings: RecognizerSettings, screen: Rect) {
         self.kind = kind
@@ -238,7 +238,7 @@ struct RecognizerMachine: Sendable {
         }
         let translation = self.translation
         self.tracker.add(tNs: tNs, x: translation.x, y: translation.y)
-        (self.velocityX, self.velocityY) = self.tracker.velocity(atNs: tNs)
+        self.sampledNs = tNs
     }
 
     static func centroid<C: Collection>(_ touches: C) -> (x: Double, y: Double)? where C.Element == TrackedTouch {
@@ -263,18 +263,20 @@ struct RecognizerMachine: Sendable {
         switch self.kind {
         case .pan, .edgePan:
             let translation = self.translation
+            let velocity = self.tracker.velocity(atNs: self.sampledNs)
             event.translation = GestureEvent.Vector(x: translation.x, y: translation.y)
-            event.velocity = GestureEvent.Vector(x: self.velocityX, y: self.velocityY)
+            event.velocity = GestureEvent.Vector(x: velocity.x, y: velocity.y)
             event.edge = self.edge
         case .swipe:
+            let velocity = self.tracker.velocity(atNs: self.sampledNs)
             event.direction = self.direction
-            event.velocity = GestureEvent.Vector(x: self.velocityX, y: self.velocityY)
+            event.velocity = GestureEvent.Vector(x: velocity.x, y: velocity.y)
         case .pinch:
             event.scale = self.scale
-            event.scaleVelocity = self.velocityX
+            event.scaleVelocity = self.transformTracker.velocity(atNs: self.sampledNs).x
         case .rotation:
             event.rotation = self.rotation
-            event.rotationVelocity = self.velocityY
+            event.rotationVelocity = self.transformTracker.velocity(atNs: self.sampledNs).y
         case .tap, .doubleTap, .longPress, .touchDown:
             break
         }
