@@ -107,6 +107,9 @@ struct RecognizerMachine: Sendable {
 
     /// A touch the recognizer receives landed (only while it is not done).
     mutating func land(id: Int, x: Double, y: Double) {
+        // A source that begins a followed id again is inconsistent: treat it as a move, so the id
+        // is followed once and its one lift frees the recognizer.
+        if self.move(id: id, x: x, y: y) { return }
         self.touches.append(TrackedTouch(id: id, startX: x, startY: y, x: x, y: y))
         self.landedCount += 1
     }

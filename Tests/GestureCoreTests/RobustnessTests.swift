@@ -19,6 +19,9 @@ import Testing
             self.frame(80, [TouchContact(id: 7, phase: .ended, x: 1, y: 1)]),
             self.frame(90, [TouchContact(id: 1, phase: .cancelled, x: 1, y: 1)], device: "other"),
             self.frame(200, [TouchContact(id: 1, phase: .ended, x: 300, y: 10)]),
+            // Afterwards every recognizer is free again: a clean tap is recognized.
+            self.frame(2000, [TouchContact(id: 2, phase: .began, x: 50, y: 50)]),
+            self.frame(2050, [TouchContact(id: 2, phase: .ended, x: 50, y: 50)]),
         ]
         var events: [GestureEvent] = []
         for frame in frames {
@@ -30,6 +33,8 @@ import Testing
         #expect(events.allSatisfy { $0.device == "d0" })
         #expect(events.named("touchDown").first?.state == .began)
         #expect(engine.nextDeadline == nil)
+        #expect(events.named("tap").last.map { "\($0.tMs) \($0.state)" } == "2050.0 recognized")
+        #expect(events.named("touchDown").suffix(2).map(\.state) == [.began, .ended])
     }
 
     @Test func timersFireWithoutFrames() {
