@@ -7,8 +7,12 @@ let package = Package(
     products: [
         .library(name: "BusSchema", targets: ["BusSchema"]),
         .library(name: "Bus", targets: ["Bus"]),
+        .library(name: "InputCore", targets: ["InputCore"]),
+        .library(name: "GestureCore", targets: ["GestureCore"]),
         .executable(name: "bus-proxy", targets: ["bus-proxy"]),
         .executable(name: "bus-tap", targets: ["bus-tap"]),
+        .executable(name: "input-source", targets: ["input-source"]),
+        .executable(name: "gesture-recognizer", targets: ["gesture-recognizer"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -20,6 +24,8 @@ let package = Package(
 
         // Pure libraries: no ZeroMQ, no SQLite, no clock reads.
         .target(name: "BusSchema"),
+        .target(name: "InputCore", dependencies: ["BusSchema"]),
+        .target(name: "GestureCore", dependencies: ["BusSchema"]),
 
         // The bus and service plumbing.
         .target(name: "Bus", dependencies: ["CZeroMQ", "BusSchema"]),
@@ -29,8 +35,17 @@ let package = Package(
         // Thin executables.
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
+        .executableTarget(name: "input-source", dependencies: ["InputCore", "BusSchema"]),
+        .executableTarget(name: "gesture-recognizer", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
+
+        // Benchmarks (release builds only; never timed in tests).
+        .executableTarget(
+            name: "gesture-bench", dependencies: ["GestureCore", "InputCore", "BusSchema"], path: "benchmarks/gestures",
+            exclude: ["README.md"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
+        .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
+        .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
     ]
 )

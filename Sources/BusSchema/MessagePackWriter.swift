@@ -74,6 +74,17 @@ public struct MessagePackWriter: Sendable {
         self.appendBigEndian(value.bitPattern)
     }
 
+    /// Writes a whole number as an integer and any other number as a float64, so JSON shows `42`
+    /// rather than `42.0` and schemas that ask for a number accept either.
+    public mutating func writeNumber(_ value: Double) {
+        // Range-check first: Int64(_:) traps outside its range (and on NaN).
+        if value > -9.0e15, value < 9.0e15, Double(Int64(value)) == value {
+            self.write(Int64(value))
+        } else {
+            self.write(value)
+        }
+    }
+
     public mutating func write(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in

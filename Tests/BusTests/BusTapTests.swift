@@ -115,7 +115,8 @@ import Testing
     @Test func listShowsTopicsWithTheirSchemaAndPublisher() throws {
         let proxy = try ProxyProcess()
         defer { try? proxy.stop() }
-        let (status, stdout, _) = try ChildProcess.run("bus-tap", ["list", "--duration", "1.5", "--json"], bus: proxy.busFile)
+        let (status, stdout, _) = try ChildProcess.run(
+            "bus-tap", ["list", "--duration", "1.5", "--json"], bus: proxy.busFile)
         #expect(status == 0)
         let rows = try stdout.split(separator: "\n").map { try JSONReader.parse(String($0)) }
         let health = try #require(rows.first { $0["topic"] == .string("sys/health/bus-proxy/") })

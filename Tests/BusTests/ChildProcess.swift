@@ -52,7 +52,9 @@ final class ChildProcess: Sendable {
 
     /// Waits until the process printed a line equal to `line`.
     func waitForLine(_ line: String, seconds: Double = 20) throws {
-        try waitUntil("'\(line)' from \(self.process.executableURL!.lastPathComponent): \(self.stderr)", seconds: seconds) {
+        try waitUntil(
+            "'\(line)' from \(self.process.executableURL!.lastPathComponent): \(self.stderr)", seconds: seconds
+        ) {
             if self.lines.contains(line) { return true }
             guard self.isRunning else { throw TimedOut(description: "exited early: \(self.stderr)") }
             return false
@@ -62,7 +64,9 @@ final class ChildProcess: Sendable {
     /// Waits for the process to exit and returns its status.
     @discardableResult
     func wait(seconds: Double = 20) throws -> Int32 {
-        try waitUntil("\(self.process.executableURL!.lastPathComponent) to exit; stderr: \(self.stderr)", seconds: seconds) {
+        try waitUntil(
+            "\(self.process.executableURL!.lastPathComponent) to exit; stderr: \(self.stderr)", seconds: seconds
+        ) {
             !self.process.isRunning
         }
         self.process.waitUntilExit()

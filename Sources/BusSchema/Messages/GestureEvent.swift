@@ -1,0 +1,209 @@
+/// A gesture recognizer's state change (schema `gesture.event` v1), on
+/// `gesture/<device>/<view>/<recognizer>/`; also what `gesture-recognizer replay` prints.
+public struct GestureEvent: BusMessage, Hashable {
+    public static let schema = SchemaID("gesture.event", major: 1, minor: 0)
+    public static let fields: [FieldSpec] = [
+        FieldSpec("t_ms", "number"), FieldSpec("device", "string"), FieldSpec("view", "string"),
+        FieldSpec("recognizer", "string"), FieldSpec("state", "string"), FieldSpec("x", "number"),
+        FieldSpec("y", "number"), FieldSpec("touches", "integer"),
+        FieldSpec("direction", "string", required: false), FieldSpec("translation", "object", required: false),
+        FieldSpec("velocity", "object", required: false), FieldSpec("scale", "number", required: false),
+        FieldSpec("rotation", "number", required: false), FieldSpec("edge", "string", required: false),
+        FieldSpec("name", "string", required: false), FieldSpec("scale_velocity", "number", required: false),
+        FieldSpec("rotation_velocity", "number", required: false),
+    ]
+
+    /// The recognizer kinds (DESIGN.md spelling).
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case tap, doubleTap, longPress, pan, swipe, pinch, rotation, edgePan, touchDown
+    }
+
+    /// The UIKit state a recognizer reached.
+    public enum State: String, Sendable, Hashable, CaseIterable {
+        case began, changed, ended, cancelled, failed, recognized
+    }
+
+    public enum Direction: String, Sendable, Hashable, CaseIterable {
+        case left, right, up, down
+    }
+
+    public enum Edge: String, Sendable, Hashable, CaseIterable {
+        case left, right, top, bottom
+    }
+
+    /// A 2-D vector in points (translation) or points per second (velocity).
+    public struct Vector: Sendable, Hashable {
+        public var x: Double
+        public var y: Double
+
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// Time of the touch frame (or timer) that caused the event, in ms on the touch source's clock.
+    public var tMs: Double
+    public var device: String
+    public var view: String
+    public var recognizer: Kind
+    public var state: State
+    /// Gesture location (centroid of the touches) in scene points.
+    public var x: Double
+    public var y: Double
+    public var touches: Int
+    public var direction: Direction?
+    public var translation: Vector?
+    /// Points per second.
+    public var velocity: Vector?
+    public var scale: Double?
+    /// Radians since the start; positive turns +x toward +y.
+    public var rotation: Double?
+    public var edge: Edge?
+    /// The recognizer's instance name in the scene.
+    public var name: String?
+    public var scaleVelocity: Double?
+    public var rotationVelocity: Double?
+
+    public init(
+        tMs: Double, device: String, view: String, recognizer: Kind, state: State, x: Double, y: Double,
+        touches: Int, direction: Direction? = nil, translation: Vector? = nil, velocity: Vector? = nil,
+        scale: Double? = nil, rotation: Double? = nil, edge: Edge? = nil, name: String? = nil,
+        scaleVelocity: Double? = nil, rotationVelocity: Double? = nil
+    ) {
+        self.tMs = tMs
+        self.device = device
+        self.view = view
+        self.recognizer = recognizer
+        self.state = state
+        self.x = x
+        self.y = y
+        self.touches = touches
+        self.direction = direction
+        self.translation = translation
+        self.velocity = velocity
+        self.scale = scale
+        self.rotation = rotation
+        self.edge = edge
+        self.name = name
+        self.scaleVelocity = scaleVelocity
+        self.rotationVelocity = rotationVelocity
+    }
+
+    public func encode(to writer: inout MessagePackWriter) {
+        var optionals = 0
+        if self.direction != nil { optionals += 1 }
+        if self.translation != nil { optionals += 1 }
+        if self.velocity != nil { optionals += 1 }
+        if self.scale != nil { optionals += 1 }
+        if self.rotation != nil { optionals += 1 }
+        if self.edge != nil { optionals += 1 }
+        if self.name != nil { optionals += 1 }
+        if self.scaleVelocity != nil { optionals += 1 }
+        if self.rotationVelocity != nil { optionals += 1 }
+        writer.writeMapHeader(8 + optionals)
+        writer.write("t_ms")
+        writer.writeNumber(self.tMs)
+        writer.write("device")
+        writer.write(self.device)
+        writer.write("view")
+        writer.write(self.view)
+        writer.write("recognizer", self.recognizer)
+        writer.write("state", self.state)
+        writer.write("x")
+        writer.writeNumber(self.x)
+        writer.write("y")
+        writer.writeNumber(self.y)
+        writer.write("touches")
+        writer.write(self.touches)
+        if let direction = self.direction { writer.write("direction", direction) }
+        if let translation = self.translation { Self.write("translation", translation, to: &writer) }
+        if let velocity = self.velocity { Self.write("velocity", velocity, to: &writer) }
+        if let scale = self.scale {
+            writer.write("scale")
+            writer.writeNumber(scale)
+        }
+        if let rotation = self.rotation {
+            writer.write("rotation")
+            writer.writeNumber(rotation)
+        }
+        if let edge = self.edge { writer.write("edge", edge) }
+        if let name = self.name {
+            writer.write("name")
+            writer.write(name)
+        }
+        if let scaleVelocity = self.scaleVelocity {
+            writer.write("scale_velocity")
+            writer.writeNumber(scaleVelocity)
+        }
+        if let rotationVelocity = self.rotationVelocity {
+            writer.write("rotation_velocity")
+            writer.writeNumber(rotationVelocity)
+        }
+    }
+
+    private static func write(_ key: String, _ vector: Vector, to writer: inout MessagePackWriter) {
+        writer.write(key)
+        writer.writeMapHeader(2)
+        writer.write("x")
+        writer.writeNumber(vector.x)
+        writer.write("y")
+        writer.writeNumber(vector.y)
+    }
+
+    public init(from reader: inout MessagePackReader) throws {
+        var tMs: Double?
+        var device: String?
+        var view: String?
+        var recognizer: Kind?
+        var state: State?
+        var x: Double?
+        var y: Double?
+        var touches: Int?
+        var event = GestureEvent(tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
+        try reader.readMap { reader, key in
+            switch key {
+            case "t_ms": tMs = try reader.readDouble()
+            case "device": device = try reader.readString()
+            case "view": view = try reader.readString()
+            case "recognizer": recognizer = try reader.readEnum(Kind.self, field: "recognizer")
+            case "state": state = try reader.readEnum(State.self, field: "state")
+            case "x": x = try reader.readDouble()
+            case "y": y = try reader.readDouble()
+            case "touches": touches = try reader.readInteger()
+            case "direction": event.direction = try reader.readEnum(Direction.self, field: "direction")
+            case "translation": event.translation = try Self.readVector(&reader, field: "translation")
+            case "velocity": event.velocity = try Self.readVector(&reader, field: "velocity")
+            case "scale": event.scale = try reader.readDouble()
+            case "rotation": event.rotation = try reader.readDouble()
+            case "edge": event.edge = try reader.readEnum(Edge.self, field: "edge")
+            case "name": event.name = try reader.readString()
+            case "scale_velocity": event.scaleVelocity = try reader.readDouble()
+            case "rotation_velocity": event.rotationVelocity = try reader.readDouble()
+            default: try reader.skip()
+            }
+        }
+        event.tMs = try reader.require(tMs, "t_ms")
+        event.device = try reader.require(device, "device")
+        event.view = try reader.require(view, "view")
+        event.recognizer = try reader.require(recognizer, "recognizer")
+        event.state = try reader.require(state, "state")
+        event.x = try reader.require(x, "x")
+        event.y = try reader.require(y, "y")
+        event.touches = try reader.require(touches, "touches")
+        self = event
+    }
+
+    private static func readVector(_ reader: inout MessagePackReader, field: String) throws -> Vector {
+        var x: Double?
+        var y: Double?
+        try reader.readMap { reader, key in
+            switch key {
+            case "x": x = try reader.readDouble()
+            case "y": y = try reader.readDouble()
+            default: try reader.skip()
+            }
+        }
+        return Vector(x: try reader.require(x, "\(field).x"), y: try reader.require(y, "\(field).y"))
+    }
+}

@@ -1,0 +1,291 @@
+import BusSchema
+
+/// One device's recognizers and the rules that decide between them.
+///
+/// Recognizers propose transitions (``Proposal``); the arena turns them into published states with
+/// these rules, applied in scene order (views back to front, recognizers in declaration order) so
+/// the outcome never depends on anything but the input:
+///
+/// 1. **Receive.** A touch reaches the recognizers of the topmost view under its first point and
+///    of that view's ancestors, minus those whose receive region excludes the point.
+/// 2. **Require-to-fail.** A recognizer that wants to begin or recognize while a recognizer it
+///    requires to fail is still deciding waits; it fails if that one begins or recognizes, and
+///    goes ahead (at that moment, with its current values) once it fails. A recognizer that is
+///    not taking part in the touch sequence counts as failed.
+/// 3. **Exclusivity.** Unless declared simultaneous, a recognizer cannot begin while another one
+///    sharing a touch is in progress (first come wins), and when it begins or recognizes every
+///    other undecided recognizer sharing a touch with it fails.
+/// 4. **Cancels touches.** When a recognizer with `cancelsTouches` begins or recognizes, the
+///    touch-down recognizers of its view that share a touch and are in progress are cancelled:
+///    they stand for the view's own touch handling, which UIKit sends `touchesCancelled`.
+struct GestureArena: Sendable {
+    private enum Gate: Sendable, Hashable {
+        /// Nothing published in this touch sequence.
+        case idle
+        /// Wants to begin or recognize, held by rule 2; `ended` if its gesture ended meanwhile.
+        case waiting(Proposal, ended: Bool)
+        /// Began; changes and the end are published.
+        case open
+        /// Decided (recognized, ended, cancelled or failed) until its touches lift.
+        case closed
+    }
+
+    private struct Slot: Sendable {
+        var machine: RecognizerMachine
+        var gate = Gate.idle
+        /// Whether it began or recognized in this touch sequence.
+        var succeeded = false
+        /// Every touch it received in this touch sequence.
+        var touchIDs: [Int] = []
+    }
+
+    let device: String
+    private let plan: ScenePlan
+    private var slots: [Slot]
+    private var touched: [Bool]
+    private var proposals: [Proposal?]
+    private var receivers: [Int] = []
+
+    init(device: String, plan: ScenePlan) {
+        self.device = device
+        self.plan = plan
+        let screen = Rect(x: 0, y: 0, width: plan.scene.width, height: plan.scene.height)
+        self.slots = plan.entries.map {
+            Slot(machine: RecognizerMachine(kind: $0.spec.kind, settings: $0.spec.settings, screen: screen))
+        }
+        self.touched = Array(repeating: false, count: plan.count)
+        self.proposals = Array(repeating: nil, count: plan.count)
+    }
+
+    /// The earliest recognizer timer, if any (kept up to date by every mutating entry point).
+    private(set) var nextDeadline: Int64?
+
+    private mutating func updateDeadline() {
+        var earliest: Int64?
+        for slot in self.slots {
+            if let deadline = slot.machine.deadlineNs, deadline < earliest ?? .max { earliest = deadline }
+        }
+        self.nextDeadline = earliest
+    }
+
+    /// Feeds one frame of this device; appends the gesture events it causes.
+    mutating func frameArrived(_ frame: TouchFrame, into events: inout [GestureEngine.Effect]) {
+        self.timeElapsed(tNs: frame.tNs, into: &events)
+        self.deliver(frame)
+        for index in self.slots.indices where self.touched[index] {
+            guard let proposal = self.proposals[index] else { continue }
+            self.proposals[index] = nil
+            // A recognizer failed by an earlier resolution in this frame has nothing left to propose.
+            if self.slots[index].gate == .closed { continue }
+            self.resolve(index, proposal, tNs: frame.tNs, into: &events)
+        }
+        self.settle(tNs: frame.tNs, into: &events)
+        for index in self.slots.indices where self.touched[index] { self.slots[index].machine.clearFrame() }
+        self.updateDeadline()
+    }
+
+    /// Hands the frame's contacts to the recognizers following them (or receiving a new one) and
+    /// collects every touched recognizer's proposal. Every recognizer sees the frame before any
+    /// proposal is resolved, so the rules judge each proposal against the others' state after this
+    /// frame, whatever the scene order. The hot loop of the recognizer: slots are reached through
+    /// a buffer pointer, so no element is copied or checked for uniqueness on each access.
+    private mutating func deliver(_ frame: TouchFrame) {
+        var receivers: [Int] = []
+        swap(&receivers, &self.receivers)
+        defer { swap(&receivers, &self.receivers) }
+        let plan = self.plan
+        self.touched.withUnsafeMutableBufferPointer { touched in
+            self.proposals.withUnsafeMutableBufferPointer { proposals in
+                self.slots.withUnsafeMutableBufferPointer { slots in
+                    for index in touched.indices { touched[index] = false }
+                    for contact in frame.contacts {
+                        switch contact.phase {
+                        case .began:
+                            plan.receivers(x: contact.x, y: contact.y, into: &receivers)
+                            for index in receivers where slots[index].machine.phase != .done {
+                                slots[index].machine.land(id: contact.id, x: contact.x, y: contact.y)
+                                slots[index].touchIDs.append(contact.id)
+                                touched[index] = true
+                            }
+                        case .moved, .stationary:
+                            for index in slots.indices
+                            where slots[index].machine.move(id: contact.id, x: contact.x, y: contact.y) {
+                                touched[index] = true
+                            }
+                        case .ended, .cancelled:
+                            let cancelled = contact.phase == .cancelled
+                            for index in slots.indices
+                            where slots[index].machine.lift(
+                                id: contact.id, x: contact.x, y: contact.y, cancelled: cancelled)
+                            {
+                                touched[index] = true
+                            }
+                        }
+                    }
+                    for index in slots.indices where touched[index] {
+                        proposals[index] = slots[index].machine.frameEnded(tNs: frame.tNs)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Fires every recognizer timer due at or before `tNs`, in time order.
+    mutating func timeElapsed(tNs: Int64, into events: inout [GestureEngine.Effect]) {
+        while let deadline = self.nextDeadline, deadline <= tNs {
+            for index in self.slots.indices where self.slots[index].machine.deadlineNs == deadline {
+                if let proposal = self.slots[index].machine.timeElapsed(tNs: deadline) {
+                    self.resolve(index, proposal, tNs: deadline, into: &events)
+                }
+            }
+            self.settle(tNs: deadline, into: &events)
+            self.updateDeadline()
+        }
+    }
+
+    // MARK: - Rules
+
+    private enum Decision {
+        case go
+        case wait
+        case blocked
+    }
+
+    private func decide(_ index: Int) -> Decision {
+        // Rule 2: wait for the recognizers this one requires to fail.
+        var mustWait = false
+        for other in self.plan.requireToFail[index] {
+            let slot = self.slots[other]
+            if slot.succeeded || slot.gate == .open { return .blocked }
+            switch slot.gate {
+            case .waiting: mustWait = true
+            case .idle where slot.machine.isParticipating && slot.machine.phase != .done: mustWait = true
+            default: break
+            }
+        }
+        if mustWait { return .wait }
+        // Rule 3: first come wins against a gesture in progress it may not share touches with.
+        for other in self.slots.indices where other != index && self.slots[other].gate == .open {
+            if !self.plan.isSimultaneous(index, other), self.sharesTouch(index, other) { return .blocked }
+        }
+        return .go
+    }
+
+    private func sharesTouch(_ a: Int, _ b: Int) -> Bool {
+        self.slots[a].touchIDs.contains { self.slots[b].touchIDs.contains($0) }
+    }
+
+    private mutating func resolve(
+        _ index: Int, _ proposal: Proposal, tNs: Int64, into events: inout [GestureEngine.Effect]
+    ) {
+        switch (proposal, self.slots[index].gate) {
+        case (.begin, _), (.recognize, _):
+            switch self.decide(index) {
+            case .go: self.start(index, proposal, tNs: tNs, into: &events)
+            case .wait: self.slots[index].gate = .waiting(proposal, ended: false)
+            case .blocked: self.fail(index, tNs: tNs, into: &events)
+            }
+        case (.change, .open):
+            events.append(.publish(self.event(index, .changed, tNs: tNs)))
+        case (.end, .open):
+            self.slots[index].gate = .closed
+            events.append(.publish(self.event(index, .ended, tNs: tNs)))
+        case (.end, .waiting(let held, _)):
+            // Ended while held: published as began + ended when the wait is over.
+            self.slots[index].gate = .waiting(held, ended: true)
+        case (.cancel, .open):
+            self.slots[index].gate = .closed
+            events.append(.publish(self.event(index, .cancelled, tNs: tNs)))
+        case (.cancel, _), (.fail, _):
+            self.fail(index, tNs: tNs, into: &events)
+        case (.change, _), (.end, _):
+            break
+        }
+    }
+
+    /// Publishes a begin or recognition and applies rules 3 and 4 to the others.
+    private mutating func start(
+        _ index: Int, _ proposal: Proposal, tNs: Int64, into events: inout [GestureEngine.Effect]
+    ) {
+        let ended: Bool
+        if case .waiting(_, let wasEnded) = self.slots[index].gate { ended = wasEnded } else { ended = false }
+        self.slots[index].succeeded = true
+        if proposal == .recognize {
+            self.slots[index].gate = .closed
+            events.append(.publish(self.event(index, .recognized, tNs: tNs)))
+        } else {
+            self.slots[index].gate = ended ? .closed : .open
+            events.append(.publish(self.event(index, .began, tNs: tNs)))
+            if ended { events.append(.publish(self.event(index, .ended, tNs: tNs))) }
+        }
+        for other in self.slots.indices where other != index && !self.plan.isSimultaneous(index, other) {
+            guard self.sharesTouch(index, other) else { continue }
+            switch self.slots[other].gate {
+            case .waiting: self.fail(other, tNs: tNs, into: &events)
+            case .idle where self.slots[other].machine.phase != .done: self.fail(other, tNs: tNs, into: &events)
+            default: break
+            }
+        }
+        if self.plan.entries[index].spec.cancelsTouches {
+            for other in self.plan.touchDownSiblings(of: index)
+            where self.slots[other].gate == .open && self.sharesTouch(index, other) {
+                self.slots[other].gate = .closed
+                self.slots[other].machine.forceDone()
+                events.append(.publish(self.event(other, .cancelled, tNs: tNs)))
+            }
+        }
+    }
+
+    private mutating func fail(_ index: Int, tNs: Int64, into events: inout [GestureEngine.Effect]) {
+        let wasOpen = self.slots[index].gate == .open
+        self.slots[index].gate = .closed
+        self.slots[index].machine.forceDone()
+        events.append(.publish(self.event(index, wasOpen ? .cancelled : .failed, tNs: tNs)))
+    }
+
+    /// Releases or fails waiting recognizers until nothing changes, then resets finished ones.
+    private mutating func settle(tNs: Int64, into events: inout [GestureEngine.Effect]) {
+        var changed = true
+        while changed {
+            changed = false
+            for index in self.slots.indices {
+                guard case .waiting(let proposal, _) = self.slots[index].gate else { continue }
+                switch self.decide(index) {
+                case .go: self.start(index, proposal, tNs: tNs, into: &events)
+                case .blocked: self.fail(index, tNs: tNs, into: &events)
+                case .wait: continue
+                }
+                changed = true
+            }
+        }
+        for index in self.slots.indices {
+            if case .waiting = self.slots[index].gate { continue }
+            if self.slots[index].machine.resetIfFinished()
+                || (self.slots[index].gate == .idle && !self.slots[index].machine.isParticipating)
+            {
+                self.slots[index].gate = .idle
+                self.slots[index].succeeded = false
+                self.slots[index].touchIDs.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+
+    // MARK: - Events
+
+    private func event(_ index: Int, _ state: GestureEvent.State, tNs: Int64) -> GestureEvent {
+        // Read in place: copying the machine or the entry would retain every array inside them.
+        let kind = self.plan.entries[index].spec.kind
+        var (x, y) = self.slots[index].machine.location
+        var touches = self.slots[index].machine.touchCount
+        if state == .recognized, kind == .tap || kind == .doubleTap {
+            // A tap is where its fingers were down, with all of them (they lift one by one).
+            (x, y) = (self.slots[index].machine.tapX, self.slots[index].machine.tapY)
+            touches = self.plan.entries[index].spec.settings.touchesRequired
+        }
+        var event = GestureEvent(
+            tMs: Double(tNs) / 1e6, device: self.device, view: self.plan.viewID(of: index), recognizer: kind,
+            state: state, x: x, y: y, touches: touches, name: self.plan.entries[index].spec.name)
+        if state != .failed { self.slots[index].machine.describe(into: &event) }
+        return event
+    }
+}

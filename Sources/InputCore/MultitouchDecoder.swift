@@ -1,0 +1,242 @@
+import BusSchema
+
+/// Turns a device's raw evdev events into ``TouchFrame``s (Linux multitouch protocol B, with a
+/// fallback for protocol A devices).
+///
+/// Protocol B (`Documentation/input/multi-touch-protocol.rst`): `ABS_MT_SLOT` selects a slot,
+/// `ABS_MT_TRACKING_ID` ≥ 0 starts a contact in it and −1 lifts it, and `SYN_REPORT` ends a frame.
+/// Values that did not change are not re-sent, so each slot keeps its last values. After
+/// `SYN_DROPPED` every event up to the next `SYN_REPORT` is discarded and every contact in flight
+/// is cancelled; the same happens on device removal. A contact whose `ABS_MT_TOOL_TYPE` becomes
+/// `MT_TOOL_PALM` is cancelled and ignored until its slot gets a new tracking id.
+///
+/// Protocol A devices (no slots; `SYN_MT_REPORT` after each contact) are recognised by their first
+/// `SYN_MT_REPORT`; contacts are matched to the previous frame's by their order in the frame.
+public struct MultitouchDecoder: Sendable {
+    /// What happened on the device.
+    public enum Event: Sendable, Hashable {
+        /// The device (or recording) delivered one event.
+        case eventRead(InputEvent)
+        /// The device went away at the given time; every contact is cancelled.
+        case deviceRemoved(tNs: Int64)
+    }
+
+    private enum State: Sendable {
+        /// Events are applied to the slots.
+        case reading
+        /// `SYN_DROPPED` was seen: events are discarded until the next `SYN_REPORT`.
+        case droppingToReport
+    }
+
+    private struct Slot: Sendable {
+        var trackingID: Int32 = -1
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var pressure: Int32 = 0
+        var major: Int32 = 0
+        var tool: Int32 = EventCode.toolFinger
+        /// A value changed since the last frame.
+        var touched = false
+        /// The tracking id of the contact published as began and not yet ended.
+        var live: Int32?
+        /// A tracking id whose updates are ignored (cancelled as a palm or by a resync).
+        var suppressed: Int32?
+        var lastContact = TouchContact(id: 0, phase: .began, x: 0, y: 0)
+    }
+
+    private var state = State.reading
+    private let device: String
+    private let mapper: CoordinateMapper
+    private let reportsTool: Bool
+    private var slots: [Slot]
+    private var currentSlot = 0
+    /// Contacts lifted earlier in the frame being assembled (a slot can lift and restart in one frame).
+    private var pendingEnds: [TouchContact] = []
+    private var frameNumber: UInt64 = 0
+
+    private var usesProtocolA = false
+    private var packet = Slot()
+    private var packets: [Slot] = []
+    private var protocolAContacts: [TouchContact] = []
+    private var nextProtocolAID = 0
+
+    /// - Parameters:
+    ///   - device: the device name used in frames and topics (`d0`).
+    ///   - description: the device's axes (slot count, ranges for mapping to points).
+    ///   - mapper: how device units become scene points.
+    public init(device: String, description: DeviceDescription, mapper: CoordinateMapper) {
+        self.device = device
+        self.mapper = mapper
+        self.reportsTool = description.axes[EventCode.mtToolType] != nil
+        self.slots = Array(repeating: Slot(), count: min(max(description.slotCount ?? 16, 1), 64))
+    }
+
+    /// Applies one event; returns the frame it completed, if any.
+    public mutating func handle(_ event: Event) -> TouchFrame? {
+        switch (self.state, event) {
+        case (_, .deviceRemoved(let tNs)):
+            self.state = .reading
+            let frame = self.cancelAll(tNs: tNs, keepSuppressed: false)
+            self.slots = Array(repeating: Slot(), count: self.slots.count)
+            return frame
+        case (.droppingToReport, .eventRead(let input)):
+            guard input.type == EventCode.synType, input.code == EventCode.synReport else { return nil }
+            self.state = .reading
+            return self.cancelAll(tNs: input.tNs, keepSuppressed: true)
+        case (.reading, .eventRead(let input)):
+            return self.apply(input)
+        }
+    }
+
+    private mutating func apply(_ input: InputEvent) -> TouchFrame? {
+        switch input.type {
+        case EventCode.synType:
+            switch input.code {
+            case EventCode.synReport:
+                return self.usesProtocolA ? self.protocolAFrame(tNs: input.tNs) : self.frame(tNs: input.tNs)
+            case EventCode.synMTReport:
+                self.usesProtocolA = true
+                if self.packet.touched { self.packets.append(self.packet) }
+                self.packet = Slot()
+            case EventCode.synDropped:
+                self.state = .droppingToReport
+            default: break
+            }
+        case EventCode.absType:
+            if input.code == EventCode.mtSlot {
+                self.currentSlot = Int(input.value)
+                if (0..<64).contains(self.currentSlot), self.currentSlot >= self.slots.count {
+                    self.slots.append(contentsOf: repeatElement(Slot(), count: self.currentSlot + 1 - self.slots.count))
+                }
+                return nil
+            }
+            // Protocol A is only known at the first SYN_MT_REPORT, so every value also goes to the packet.
+            Self.set(input, in: &self.packet)
+            if !self.usesProtocolA, self.slots.indices.contains(self.currentSlot) { self.setSlotValue(input) }
+        default: break
+        }
+        return nil
+    }
+
+    private mutating func setSlotValue(_ input: InputEvent) {
+        var slot = self.slots[self.currentSlot]
+        if input.code == EventCode.mtTrackingID {
+            guard input.value != slot.trackingID else { return }
+            if slot.live != nil {
+                var ended = slot.lastContact
+                ended.phase = .ended
+                self.pendingEnds.append(ended)
+                slot.live = nil
+            }
+            slot.suppressed = nil
+            slot.trackingID = input.value
+            slot.touched = true
+        } else {
+            Self.set(input, in: &slot)
+        }
+        self.slots[self.currentSlot] = slot
+    }
+
+    /// Stores a per-contact axis value in `slot`.
+    private static func set(_ input: InputEvent, in slot: inout Slot) {
+        switch input.code {
+        case EventCode.mtPositionX: slot.x = input.value
+        case EventCode.mtPositionY: slot.y = input.value
+        case EventCode.mtPressure: slot.pressure = input.value
+        case EventCode.mtTouchMajor: slot.major = input.value
+        case EventCode.mtToolType: slot.tool = input.value
+        default: return
+        }
+        slot.touched = true
+    }
+
+    private mutating func frame(tNs: Int64) -> TouchFrame? {
+        var contacts = self.pendingEnds
+        self.pendingEnds.removeAll()
+        for index in self.slots.indices {
+            var slot = self.slots[index]
+            defer {
+                slot.touched = false
+                self.slots[index] = slot
+            }
+            guard slot.trackingID >= 0, slot.suppressed != slot.trackingID else { continue }
+            if slot.tool == EventCode.toolPalm {
+                // A palm is not a touch: cancel the contact if it was published, then ignore it.
+                if slot.live != nil {
+                    var cancelled = slot.lastContact
+                    cancelled.phase = .cancelled
+                    contacts.append(cancelled)
+                    slot.live = nil
+                }
+                slot.suppressed = slot.trackingID
+                continue
+            }
+            let phase: TouchContact.Phase = slot.live == nil ? .began : (slot.touched ? .moved : .stationary)
+            slot.live = slot.trackingID
+            slot.lastContact = self.contact(Int(slot.trackingID), phase, slot)
+            contacts.append(slot.lastContact)
+        }
+        return self.emit(contacts, tNs: tNs)
+    }
+
+    private mutating func protocolAFrame(tNs: Int64) -> TouchFrame? {
+        if self.packet.touched { self.packets.append(self.packet) }
+        self.packet = Slot()
+        var contacts: [TouchContact] = []
+        var current: [TouchContact] = []
+        for (index, packet) in self.packets.enumerated() {
+            if index < self.protocolAContacts.count {
+                let previous = self.protocolAContacts[index]
+                var moved = self.contact(previous.id, .moved, packet)
+                if moved.x == previous.x, moved.y == previous.y { moved.phase = .stationary }
+                current.append(moved)
+            } else {
+                current.append(self.contact(self.nextProtocolAID, .began, packet))
+                self.nextProtocolAID += 1
+            }
+        }
+        contacts = current
+        for var gone in self.protocolAContacts.dropFirst(self.packets.count) {
+            gone.phase = .ended
+            contacts.append(gone)
+        }
+        self.protocolAContacts = current
+        self.packets.removeAll()
+        return self.emit(contacts, tNs: tNs)
+    }
+
+    private func contact(_ id: Int, _ phase: TouchContact.Phase, _ slot: Slot) -> TouchContact {
+        TouchContact(
+            id: id, phase: phase, x: self.mapper.pointX(slot.x), y: self.mapper.pointY(slot.y),
+            pressure: self.mapper.pressure(slot.pressure),
+            major: slot.major > 0 ? self.mapper.points(major: slot.major) : nil,
+            tool: self.reportsTool ? (slot.tool == EventCode.toolPen ? .pen : .finger) : nil)
+    }
+
+    /// Cancels every published contact; with `keepSuppressed` their tracking ids stay ignored.
+    private mutating func cancelAll(tNs: Int64, keepSuppressed: Bool) -> TouchFrame? {
+        var contacts: [TouchContact] = []
+        self.pendingEnds.removeAll()
+        for index in self.slots.indices where self.slots[index].live != nil {
+            var cancelled = self.slots[index].lastContact
+            cancelled.phase = .cancelled
+            contacts.append(cancelled)
+            self.slots[index].live = nil
+            if keepSuppressed { self.slots[index].suppressed = self.slots[index].trackingID }
+        }
+        for var contact in self.protocolAContacts {
+            contact.phase = .cancelled
+            contacts.append(contact)
+        }
+        self.protocolAContacts.removeAll()
+        self.packets.removeAll()
+        self.packet = Slot()
+        return self.emit(contacts, tNs: tNs)
+    }
+
+    private mutating func emit(_ contacts: [TouchContact], tNs: Int64) -> TouchFrame? {
+        guard !contacts.isEmpty else { return nil }
+        self.frameNumber += 1
+        return TouchFrame(device: self.device, frame: self.frameNumber, tNs: tNs, contacts: contacts)
+    }
+}

@@ -1,0 +1,125 @@
+import BusSchema
+
+/// Cancels contacts that have had no event for too long, so no touch is ever stuck down.
+///
+/// A contact's own events are its `began` and `moved` phases (a finger held still on a real
+/// screen sends nothing). When a contact has been silent for ``timeoutNs``, the guard emits a
+/// frame for its device with the contact `cancelled` and drops every later report of that id
+/// until it ends. Time is an input: frames carry their own time, and ``Event/timeElapsed(tNs:)``
+/// tells the guard the time when nothing arrives; ``Effect/wake(atNs:)`` asks for that call.
+/// Frames leave the guard renumbered per device, so cancellation frames fit in the sequence.
+public struct StuckTouchGuard: Sendable {
+    public enum Event: Sendable, Hashable {
+        /// A frame arrived from the decoder or a script.
+        case frameArrived(TouchFrame)
+        /// Time passed with nothing arriving.
+        case timeElapsed(tNs: Int64)
+    }
+
+    public enum Effect: Sendable, Hashable {
+        /// Publish this frame.
+        case publish(TouchFrame)
+        /// Call ``handle(_:)`` with ``Event/timeElapsed(tNs:)`` at this time (the earliest deadline).
+        case wake(atNs: Int64)
+    }
+
+    private struct Tracked: Sendable {
+        var contact: TouchContact
+        var lastEventNs: Int64
+    }
+
+    private struct DeviceState: Sendable {
+        var frame: UInt64 = 0
+        var live: [Int: Tracked] = [:]
+        var order: [Int] = []
+        /// Ids cancelled here that the source still reports, until the source ends them.
+        var dead: Set<Int> = []
+    }
+
+    /// How long a contact may stay silent, in nanoseconds (default 10 s).
+    public let timeoutNs: Int64
+    private var devices: [String: DeviceState] = [:]
+
+    public init(timeoutNs: Int64 = 10_000_000_000) {
+        self.timeoutNs = timeoutNs
+    }
+
+    public mutating func handle(_ event: Event) -> [Effect] {
+        var effects: [Effect] = []
+        switch event {
+        case .frameArrived(let frame):
+            self.expire(before: frame.tNs, into: &effects)
+            self.forward(frame, into: &effects)
+        case .timeElapsed(let tNs):
+            self.expire(before: tNs, into: &effects)
+        }
+        if let deadline = self.nextDeadline { effects.append(.wake(atNs: deadline)) }
+        return effects
+    }
+
+    /// The earliest time at which some contact will be cancelled, if any is live.
+    public var nextDeadline: Int64? {
+        self.devices.values.lazy.flatMap { $0.live.values }.map { $0.lastEventNs + self.timeoutNs }.min()
+    }
+
+    private mutating func forward(_ frame: TouchFrame, into effects: inout [Effect]) {
+        var state = self.devices[frame.device] ?? DeviceState()
+        var contacts: [TouchContact] = []
+        contacts.reserveCapacity(frame.contacts.count)
+        for contact in frame.contacts {
+            if state.dead.contains(contact.id) {
+                // The source still reports a contact cancelled here: drop it until it ends or restarts.
+                if contact.phase == .began {
+                    state.dead.remove(contact.id)
+                } else {
+                    if contact.phase == .ended || contact.phase == .cancelled { state.dead.remove(contact.id) }
+                    continue
+                }
+            }
+            switch contact.phase {
+            case .began, .moved:
+                if state.live[contact.id] == nil { state.order.append(contact.id) }
+                state.live[contact.id] = Tracked(contact: contact, lastEventNs: frame.tNs)
+            case .stationary:
+                state.live[contact.id]?.contact = contact
+            case .ended, .cancelled:
+                state.live[contact.id] = nil
+                state.order.removeAll { $0 == contact.id }
+            }
+            contacts.append(contact)
+        }
+        if !contacts.isEmpty {
+            state.frame += 1
+            effects.append(
+                .publish(TouchFrame(device: frame.device, frame: state.frame, tNs: frame.tNs, contacts: contacts)))
+        }
+        self.devices[frame.device] = state
+    }
+
+    private mutating func expire(before tNs: Int64, into effects: inout [Effect]) {
+        for device in self.devices.keys.sorted() {
+            var state = self.devices[device]!
+            // Cancel at each distinct deadline in order, so the frames' times never go backwards.
+            while let deadline = state.live.values.map({ $0.lastEventNs + self.timeoutNs }).min(), deadline <= tNs {
+                var contacts: [TouchContact] = []
+                for id in state.order {
+                    guard let tracked = state.live[id] else { continue }
+                    var contact = tracked.contact
+                    if tracked.lastEventNs + self.timeoutNs <= deadline {
+                        contact.phase = .cancelled
+                        state.live[id] = nil
+                        state.dead.insert(id)
+                    } else {
+                        contact.phase = .stationary
+                    }
+                    contacts.append(contact)
+                }
+                state.order.removeAll { state.live[$0] == nil }
+                state.frame += 1
+                effects.append(
+                    .publish(TouchFrame(device: device, frame: state.frame, tNs: deadline, contacts: contacts)))
+            }
+            self.devices[device] = state
+        }
+    }
+}

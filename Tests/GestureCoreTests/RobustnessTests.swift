@@ -1,0 +1,51 @@
+import BusSchema
+import GestureCore
+import Testing
+
+/// Frames a broken source might send straight to the engine (not through the script checks).
+@Suite struct RobustnessTests {
+    private func frame(_ tMs: Int64, _ contacts: [TouchContact], device: String = "d0") -> TouchFrame {
+        TouchFrame(device: device, frame: 1, tNs: tMs * 1_000_000, contacts: contacts)
+    }
+
+    @Test func inconsistentFramesNeverCrashAndStayPerDevice() {
+        var engine = GestureEngine(scene: .standard())
+        let frames = [
+            self.frame(100, [TouchContact(id: 1, phase: .began, x: 10, y: 10)]),
+            // Time goes backwards, an unknown id moves, the same id begins twice.
+            self.frame(50, [TouchContact(id: 9, phase: .moved, x: 10, y: 10)]),
+            self.frame(60, [TouchContact(id: 1, phase: .began, x: 300, y: 10)]),
+            self.frame(70, []),
+            self.frame(80, [TouchContact(id: 7, phase: .ended, x: 1, y: 1)]),
+            self.frame(90, [TouchContact(id: 1, phase: .cancelled, x: 1, y: 1)], device: "other"),
+            self.frame(200, [TouchContact(id: 1, phase: .ended, x: 300, y: 10)]),
+            // Afterwards every recognizer is free again: a clean tap is recognized.
+            self.frame(2000, [TouchContact(id: 2, phase: .began, x: 50, y: 50)]),
+            self.frame(2050, [TouchContact(id: 2, phase: .ended, x: 50, y: 50)]),
+        ]
+        var events: [GestureEvent] = []
+        for frame in frames {
+            for case .publish(let event) in engine.handle(.frameArrived(frame)) { events.append(event) }
+        }
+        while let deadline = engine.nextDeadline {
+            for case .publish(let event) in engine.handle(.timeElapsed(tNs: deadline)) { events.append(event) }
+        }
+        #expect(events.allSatisfy { $0.device == "d0" })
+        #expect(events.named("touchDown").first?.state == .began)
+        #expect(engine.nextDeadline == nil)
+        #expect(events.named("tap").last.map { "\($0.tMs) \($0.state)" } == "2050.0 recognized")
+        #expect(events.named("touchDown").suffix(2).map(\.state) == [.began, .ended])
+    }
+
+    @Test func timersFireWithoutFrames() {
+        // A long press begins from the timer alone, at its own time.
+        var engine = GestureEngine(scene: .standard())
+        let effects = engine.handle(.frameArrived(self.frame(0, [TouchContact(id: 1, phase: .began, x: 5, y: 5)])))
+        #expect(effects.contains(.wake(atNs: 500_000_000)))
+        let fired = engine.handle(.timeElapsed(tNs: 500_000_000))
+        let states = fired.compactMap { effect -> String? in
+            if case .publish(let event) = effect { "\(event.name!) \(event.state)" } else { nil }
+        }
+        #expect(states == ["tap failed", "doubleTap failed", "longPress began"])
+    }
+}

@@ -1,0 +1,61 @@
+import BusSchema
+import InputCore
+import Testing
+
+@Suite struct StuckTouchGuardTests {
+    private func frame(_ tMs: Int64, _ contacts: [TouchContact], device: String = "d0") -> TouchFrame {
+        TouchFrame(device: device, frame: 0, tNs: tMs * 1_000_000, contacts: contacts)
+    }
+
+    private func published(_ effects: [StuckTouchGuard.Effect]) -> [TouchFrame] {
+        effects.compactMap { if case .publish(let frame) = $0 { frame } else { nil } }
+    }
+
+    @Test func silentContactIsCancelledAfterTheTimeout() {
+        var guardian = StuckTouchGuard(timeoutNs: 10_000_000_000)
+        let effects = guardian.handle(.frameArrived(self.frame(0, [TouchContact(id: 1, phase: .began, x: 5, y: 5)])))
+        #expect(effects.last == .wake(atNs: 10_000_000_000))
+        #expect(self.published(guardian.handle(.timeElapsed(tNs: 9_999_999_999))).isEmpty)
+        let cancelled = self.published(guardian.handle(.timeElapsed(tNs: 10_000_000_000)))
+        #expect(cancelled.map { $0.contacts.map(\.phase) } == [[.cancelled]])
+        #expect(cancelled.first?.frame == 2)
+        #expect(guardian.nextDeadline == nil)
+    }
+
+    @Test func movingContactStaysAndLaterReportsOfACancelledOneAreDropped() {
+        var guardian = StuckTouchGuard(timeoutNs: 1_000_000_000)
+        _ = guardian.handle(.frameArrived(self.frame(0, [TouchContact(id: 1, phase: .began, x: 5, y: 5)])))
+        _ = guardian.handle(
+            .frameArrived(
+                self.frame(
+                    500,
+                    [
+                        TouchContact(id: 1, phase: .stationary, x: 5, y: 5),
+                        TouchContact(id: 2, phase: .began, x: 9, y: 9),
+                    ])))
+        // At 1.2 s contact 1 has been silent for 1 s: it is cancelled before the frame is forwarded.
+        let effects = guardian.handle(
+            .frameArrived(
+                self.frame(
+                    1200,
+                    [
+                        TouchContact(id: 1, phase: .moved, x: 6, y: 5),
+                        TouchContact(id: 2, phase: .moved, x: 9, y: 10),
+                    ])))
+        let frames = self.published(effects)
+        #expect(frames.map { $0.contacts.map(\.phase) } == [[.cancelled, .stationary], [.moved]])
+        #expect(frames.map(\.tNs) == [1_000_000_000, 1_200_000_000])
+        #expect(frames.map(\.frame) == [3, 4])
+    }
+
+    @Test func devicesAreGuardedSeparately() {
+        var guardian = StuckTouchGuard(timeoutNs: 1_000)
+        _ = guardian.handle(.frameArrived(self.frame(0, [TouchContact(id: 1, phase: .began, x: 5, y: 5)], device: "a")))
+        let effects = guardian.handle(
+            .frameArrived(self.frame(1, [TouchContact(id: 1, phase: .began, x: 5, y: 5)], device: "b")))
+        let frames = self.published(effects)
+        #expect(frames.map(\.device) == ["a", "b"])
+        #expect(frames[0].contacts[0].phase == .cancelled)
+        #expect(frames[1].contacts[0].phase == .began)
+    }
+}
