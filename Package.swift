@@ -42,6 +42,9 @@ let package = Package(
         .executableTarget(
             name: "gesture-bench", dependencies: ["GestureCore", "InputCore", "BusSchema"], path: "benchmarks/gestures",
             exclude: ["README.md"]),
+        .executableTarget(
+            name: "bus-bench", dependencies: ["Bus", "BusSchema", "CZeroMQ"], path: "benchmarks/bus",
+            exclude: ["raw_hop.c"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),

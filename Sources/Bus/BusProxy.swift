@@ -131,7 +131,7 @@ public final class BusProxy {
         report.encode(to: &self.stamper.payload)
         _ = self.stamper.stamp(Health.schema, on: topic)
         try self.output.sendMessage(
-            topic: topic, header: self.stamper.header.bytes, payload: self.stamper.payload.bytes)
+            topic: topic, header: self.stamper.header, payload: self.stamper.payload)
     }
 
     private static func makeDirectory(_ path: String) throws {

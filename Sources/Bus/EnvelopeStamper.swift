@@ -7,6 +7,8 @@ public struct EnvelopeStamper: Sendable {
     /// Random per process start, in 1..<2^53 so JSON readers keep it exact.
     public let epoch: UInt64
     private var sequences: [String: UInt64] = [:]
+    /// The last topic and its sequence number, kept out of the dictionary for runs on one topic.
+    private var current: (topic: String, seq: UInt64)?
     /// The encoded header of the last stamped message.
     public private(set) var header = MessagePackWriter(capacity: 96)
     /// The payload of the message being built.
@@ -24,13 +26,20 @@ public struct EnvelopeStamper: Sendable {
 
     /// The sequence number the next message on `topic` will get.
     public func nextSeq(on topic: Topic) -> UInt64 {
-        self.sequences[topic.rawValue, default: 0] + 1
+        if let current = self.current, current.topic == topic.rawValue { return current.seq + 1 }
+        return self.sequences[topic.rawValue, default: 0] + 1
     }
 
     /// Takes the next sequence number for `topic` and encodes the header for `schema`.
     public mutating func stamp(_ schema: SchemaID, on topic: Topic) -> Envelope {
-        let seq = self.sequences[topic.rawValue, default: 0] + 1
-        self.sequences[topic.rawValue] = seq
+        let seq: UInt64
+        if let current = self.current, current.topic == topic.rawValue {
+            seq = current.seq + 1
+        } else {
+            if let current = self.current { self.sequences[current.topic] = current.seq }
+            seq = self.sequences[topic.rawValue, default: 0] + 1
+        }
+        self.current = (topic.rawValue, seq)
         let envelope = Envelope(
             schema: schema, publisher: self.publisher, epoch: self.epoch, seq: seq, mono: Clock.monotonicNs(),
             wall: Clock.wallNs())

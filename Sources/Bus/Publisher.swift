@@ -42,7 +42,13 @@ public final class Publisher {
 
     /// Publishes an already encoded MessagePack payload under `schema`.
     public func publish(payload: [UInt8], schema: SchemaID, on topic: Topic) throws {
-        try self.sendRaw(schema, on: topic, payload: payload)
+        _ = self.stamper.stamp(schema, on: topic)
+        try payload.withUnsafeBytes { payload in
+            try self.stamper.header.withUnsafeBytes { header in
+                try self.socket.sendMessage(topic: topic, header: header, payload: payload)
+            }
+        }
+        try self.countSent()
     }
 
     /// Publishes a dynamic value as the payload of `schema`.
@@ -87,13 +93,12 @@ public final class Publisher {
     }
 
     private func send(_ schema: SchemaID, on topic: Topic) throws {
-        let payload = self.stamper.payload.bytes
-        try self.sendRaw(schema, on: topic, payload: payload)
+        _ = self.stamper.stamp(schema, on: topic)
+        try self.socket.sendMessage(topic: topic, header: self.stamper.header, payload: self.stamper.payload)
+        try self.countSent()
     }
 
-    private func sendRaw(_ schema: SchemaID, on topic: Topic, payload: [UInt8]) throws {
-        _ = self.stamper.stamp(schema, on: topic)
-        try self.socket.sendMessage(topic: topic, header: self.stamper.header.bytes, payload: payload)
+    private func countSent() throws {
         self.statistics.add(.sent)
         // Subscription notices queue up on the XPUB until read; read them now and then.
         self.sendsSinceDrain += 1

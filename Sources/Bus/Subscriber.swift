@@ -39,17 +39,19 @@ public final class Subscriber {
     /// good. The proxy enforces the transport limit on its input instead; here an oversized
     /// message is counted and skipped.
     ///
-    /// - Parameter receiveHighWaterMark: messages queued before ZeroMQ drops (seen here as gaps).
+    /// - Parameters:
+    ///   - receiveHighWaterMark: messages queued before ZeroMQ drops (seen here as gaps).
+    ///   - bind: bind `endpoint` instead of connecting to it (a collector that publishers find).
     /// - Throws: ``BusError`` if the socket cannot be set up.
     public init(
         context: ZMQContext, endpoint: String, prefixes: [String], filter: SchemaFilter? = nil,
         statistics: BusStatistics = BusStatistics(), maximumMessageSize: Int = Subscriber.defaultMaximumMessageSize,
-        receiveHighWaterMark: Int32 = 10_000
+        receiveHighWaterMark: Int32 = 10_000, bind: Bool = false
     ) throws {
         self.socket = try ZMQSocket(context, .sub)
         try self.socket.setOption(ZMQ_RCVHWM, receiveHighWaterMark)
         for prefix in prefixes { try self.socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix) }
-        try self.socket.connect(endpoint)
+        if bind { try self.socket.bind(endpoint) } else { try self.socket.connect(endpoint) }
         self.statistics = statistics
         self.maximumMessageSize = maximumMessageSize
         self.filter = filter
@@ -118,10 +120,18 @@ public final class Subscriber {
             self.problem(.reject, "oversized", "\(size) bytes, limit \(self.maximumMessageSize)")
             return nil
         }
-        let topicBytes = self.frames[0]
-        guard let topic = String(validating: topicBytes, as: UTF8.self), Topic.problem(in: topic) == nil else {
-            let shown = String(decoding: topicBytes.prefix(64), as: UTF8.self)
-            self.problem(.reject, "bad_topic", "'\(shown)': \(Topic.problem(in: shown) ?? "invalid UTF-8")")
+        let topic: String
+        do {
+            topic = try self.frames.withFrame(0) { bytes in
+                if let problem = Topic.problem(inUTF8: bytes) {
+                    throw CodecError(.invalidValue, offset: 0, context: problem)
+                }
+                guard let topic = String(validatedUTF8: bytes) else { throw CodecError(.invalidUTF8, offset: 0) }
+                return topic
+            }
+        } catch {
+            let shown = String(decoding: self.frames[0].prefix(64), as: UTF8.self)
+            self.problem(.reject, "bad_topic", "'\(shown)': \((error as? CodecError)?.context ?? "\(error)")")
             return nil
         }
         let envelope: Envelope

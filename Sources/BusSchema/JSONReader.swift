@@ -110,7 +110,7 @@ public struct JSONReader {
             if byte == UInt8(ascii: "\"") {
                 let raw = UnsafeRawBufferPointer(rebasing: self.bytes[start..<self.offset])
                 self.offset += 1
-                guard let string = String(validating: raw, as: UTF8.self) else {
+                guard let string = String(validatedUTF8: raw) else {
                     throw CodecError(.invalidUTF8, offset: start, context: "JSON string")
                 }
                 return string

@@ -18,15 +18,15 @@ extension MessagePackReader {
     /// Reads a map of string keys to unsigned integers, in order.
     public mutating func readCounts() throws -> [(String, UInt64)] {
         var counts: [(String, UInt64)] = []
-        try self.readMap { reader, key in counts.append((key, try reader.readUInt())) }
+        try self.readMap { reader, key in counts.append((try key.string(), try reader.readUInt())) }
         return counts
     }
 }
 
 extension MessagePackWriter {
     /// Writes `key` followed by a string-backed enum's raw value.
-    public mutating func write<E: RawRepresentable>(_ key: String, _ value: E) where E.RawValue == String {
-        self.write(key)
+    public mutating func write<E: RawRepresentable>(_ key: StaticString, _ value: E) where E.RawValue == String {
+        self.writeKey(key)
         self.write(value.rawValue)
     }
 

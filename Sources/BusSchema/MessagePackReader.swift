@@ -124,8 +124,7 @@ public struct MessagePackReader {
     /// Reads a UTF-8 string, rejecting invalid UTF-8.
     public mutating func readString() throws -> String {
         let start = self.offset
-        let raw = try self.readStringBytes()
-        guard let string = String(validating: raw, as: UTF8.self) else {
+        guard let string = String(validatedUTF8: try self.readStringBytes()) else {
             throw CodecError(.invalidUTF8, offset: start)
         }
         return string

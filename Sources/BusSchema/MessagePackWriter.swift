@@ -1,27 +1,84 @@
 /// Appends MessagePack-encoded values to a reusable byte buffer.
 ///
 /// Keep one writer per publisher and call ``reset()`` between messages: the buffer keeps
-/// its capacity, so encoding allocates nothing once warm.
-public struct MessagePackWriter: Sendable {
-    public private(set) var bytes: [UInt8]
+/// its capacity, so encoding allocates nothing once warm. The buffer is raw memory written
+/// through a pointer (an `Array` append per byte cost more than the encoding itself); the
+/// writer is still a value: a copy that is written to gets its own buffer.
+public struct MessagePackWriter: @unchecked Sendable {
+    private var storage: ByteStorage
 
     /// Creates a writer whose buffer starts with room for `capacity` bytes.
     public init(capacity: Int = 256) {
-        self.bytes = []
-        self.bytes.reserveCapacity(capacity)
+        self.storage = ByteStorage(capacity: capacity)
+    }
+
+    /// How many bytes have been written.
+    public var count: Int { self.storage.count }
+
+    /// A copy of the bytes written so far.
+    public var bytes: [UInt8] {
+        self.withUnsafeBytes { Array($0) }
+    }
+
+    /// Calls `body` with the bytes written so far, without copying them.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: self.storage.base, count: self.storage.count))
     }
 
     /// Empties the buffer and keeps its capacity.
     public mutating func reset() {
-        self.bytes.removeAll(keepingCapacity: true)
+        if !isKnownUniquelyReferenced(&self.storage) { self.storage = ByteStorage(capacity: self.storage.capacity) }
+        self.storage.count = 0
+    }
+
+    /// Makes room for `count` more bytes and returns where they go.
+    @inline(__always)
+    private mutating func claim(_ count: Int) -> UnsafeMutableRawPointer {
+        if !isKnownUniquelyReferenced(&self.storage) { self.storage = self.storage.copy() }
+        if self.storage.count + count > self.storage.capacity { self.storage.grow(toHold: self.storage.count + count) }
+        let pointer = self.storage.base + self.storage.count
+        self.storage.count += count
+        return pointer
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8) {
+        self.claim(1).storeBytes(of: byte, as: UInt8.self)
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8, _ value: UInt16) {
+        let pointer = self.claim(3)
+        pointer.storeBytes(of: byte, as: UInt8.self)
+        pointer.storeBytes(of: value.bigEndian, toByteOffset: 1, as: UInt16.self)
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8, _ value: UInt32) {
+        let pointer = self.claim(5)
+        pointer.storeBytes(of: byte, as: UInt8.self)
+        pointer.storeBytes(of: value.bigEndian, toByteOffset: 1, as: UInt32.self)
+    }
+
+    @inline(__always)
+    private mutating func append(_ byte: UInt8, _ value: UInt64) {
+        let pointer = self.claim(9)
+        pointer.storeBytes(of: byte, as: UInt8.self)
+        pointer.storeBytes(of: value.bigEndian, toByteOffset: 1, as: UInt64.self)
+    }
+
+    @inline(__always)
+    private mutating func append(_ raw: UnsafeRawBufferPointer) {
+        guard let source = raw.baseAddress, raw.count > 0 else { return }
+        self.claim(raw.count).copyMemory(from: source, byteCount: raw.count)
     }
 
     public mutating func writeNil() {
-        self.bytes.append(0xc0)
+        self.append(0xc0)
     }
 
     public mutating func write(_ value: Bool) {
-        self.bytes.append(value ? 0xc3 : 0xc2)
+        self.append(value ? 0xc3 : 0xc2)
     }
 
     /// Writes `value` in the shortest MessagePack integer form.
@@ -29,19 +86,16 @@ public struct MessagePackWriter: Sendable {
         if value >= 0 {
             self.write(UInt64(value))
         } else if value >= -32 {
-            self.bytes.append(UInt8(bitPattern: Int8(value)))
+            self.append(UInt8(bitPattern: Int8(value)))
         } else if value >= Int64(Int8.min) {
-            self.bytes.append(0xd0)
-            self.bytes.append(UInt8(bitPattern: Int8(value)))
+            self.append(0xd0)
+            self.append(UInt8(bitPattern: Int8(value)))
         } else if value >= Int64(Int16.min) {
-            self.bytes.append(0xd1)
-            self.appendBigEndian(UInt16(bitPattern: Int16(value)))
+            self.append(0xd1, UInt16(bitPattern: Int16(value)))
         } else if value >= Int64(Int32.min) {
-            self.bytes.append(0xd2)
-            self.appendBigEndian(UInt32(bitPattern: Int32(value)))
+            self.append(0xd2, UInt32(bitPattern: Int32(value)))
         } else {
-            self.bytes.append(0xd3)
-            self.appendBigEndian(UInt64(bitPattern: value))
+            self.append(0xd3, UInt64(bitPattern: value))
         }
     }
 
@@ -52,26 +106,22 @@ public struct MessagePackWriter: Sendable {
     /// Writes `value` in the shortest MessagePack unsigned integer form.
     public mutating func write(_ value: UInt64) {
         if value < 0x80 {
-            self.bytes.append(UInt8(value))
+            self.append(UInt8(value))
         } else if value <= UInt64(UInt8.max) {
-            self.bytes.append(0xcc)
-            self.bytes.append(UInt8(value))
+            self.append(0xcc)
+            self.append(UInt8(value))
         } else if value <= UInt64(UInt16.max) {
-            self.bytes.append(0xcd)
-            self.appendBigEndian(UInt16(value))
+            self.append(0xcd, UInt16(value))
         } else if value <= UInt64(UInt32.max) {
-            self.bytes.append(0xce)
-            self.appendBigEndian(UInt32(value))
+            self.append(0xce, UInt32(value))
         } else {
-            self.bytes.append(0xcf)
-            self.appendBigEndian(value)
+            self.append(0xcf, value)
         }
     }
 
     /// Writes a float64; whole numbers are written as floats too, so the type survives.
     public mutating func write(_ value: Double) {
-        self.bytes.append(0xcb)
-        self.appendBigEndian(value.bitPattern)
+        self.append(0xcb, value.bitPattern)
     }
 
     /// Writes a whole number as an integer and any other number as a float64, so JSON shows `42`
@@ -89,49 +139,51 @@ public struct MessagePackWriter: Sendable {
         var value = value
         value.withUTF8 { utf8 in
             self.writeStringHeader(utf8.count)
-            self.bytes.append(contentsOf: utf8)
+            self.append(UnsafeRawBufferPointer(utf8))
         }
+    }
+
+    /// Writes a map key (or any constant string) straight from its static bytes.
+    @inline(__always)
+    public mutating func writeKey(_ key: StaticString) {
+        let count = key.utf8CodeUnitCount
+        self.writeStringHeader(count)
+        self.append(UnsafeRawBufferPointer(start: key.utf8Start, count: count))
     }
 
     /// Writes a bin value.
     public mutating func writeBinary(_ value: [UInt8]) {
         let count = value.count
         if count <= 0xff {
-            self.bytes.append(0xc4)
-            self.bytes.append(UInt8(count))
+            self.append(0xc4)
+            self.append(UInt8(count))
         } else if count <= 0xffff {
-            self.bytes.append(0xc5)
-            self.appendBigEndian(UInt16(count))
+            self.append(0xc5, UInt16(count))
         } else {
-            self.bytes.append(0xc6)
-            self.appendBigEndian(UInt32(count))
+            self.append(0xc6, UInt32(count))
         }
-        self.bytes.append(contentsOf: value)
+        value.withUnsafeBytes { self.append($0) }
     }
 
     /// Starts an array of `count` values; the caller writes them next.
     public mutating func writeArrayHeader(_ count: Int) {
         if count < 16 {
-            self.bytes.append(0x90 | UInt8(count))
+            self.append(0x90 | UInt8(count))
         } else if count <= 0xffff {
-            self.bytes.append(0xdc)
-            self.appendBigEndian(UInt16(count))
+            self.append(0xdc, UInt16(count))
         } else {
-            self.bytes.append(0xdd)
-            self.appendBigEndian(UInt32(count))
+            self.append(0xdd, UInt32(count))
         }
     }
 
     /// Starts a map of `count` pairs; the caller writes key, value, key, value, … next.
     public mutating func writeMapHeader(_ count: Int) {
         if count < 16 {
-            self.bytes.append(0x80 | UInt8(count))
+            self.append(0x80 | UInt8(count))
         } else if count <= 0xffff {
-            self.bytes.append(0xde)
-            self.appendBigEndian(UInt16(count))
+            self.append(0xde, UInt16(count))
         } else {
-            self.bytes.append(0xdf)
-            self.appendBigEndian(UInt32(count))
+            self.append(0xdf, UInt32(count))
         }
     }
 
@@ -157,23 +209,52 @@ public struct MessagePackWriter: Sendable {
         }
     }
 
+    @inline(__always)
     private mutating func writeStringHeader(_ count: Int) {
         if count < 32 {
-            self.bytes.append(0xa0 | UInt8(count))
+            self.append(0xa0 | UInt8(count))
         } else if count <= 0xff {
-            self.bytes.append(0xd9)
-            self.bytes.append(UInt8(count))
+            self.append(0xd9)
+            self.append(UInt8(count))
         } else if count <= 0xffff {
-            self.bytes.append(0xda)
-            self.appendBigEndian(UInt16(count))
+            self.append(0xda, UInt16(count))
         } else {
-            self.bytes.append(0xdb)
-            self.appendBigEndian(UInt32(count))
+            self.append(0xdb, UInt32(count))
         }
     }
+}
 
-    @inline(__always)
-    private mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.bigEndian) { self.bytes.append(contentsOf: $0) }
+/// The writer's growable buffer; only ever mutated through a uniquely referenced writer.
+final class ByteStorage {
+    private(set) var base: UnsafeMutableRawPointer
+    private(set) var capacity: Int
+    var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        self.base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
+    }
+
+    deinit {
+        self.base.deallocate()
+    }
+
+    /// A copy holding the same bytes, for a writer that was copied and is now written to.
+    func copy() -> ByteStorage {
+        let copy = ByteStorage(capacity: self.capacity)
+        copy.base.copyMemory(from: self.base, byteCount: self.count)
+        copy.count = self.count
+        return copy
+    }
+
+    /// Grows (doubling) until `size` bytes fit.
+    func grow(toHold size: Int) {
+        var capacity = self.capacity
+        while capacity < size { capacity *= 2 }
+        let base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        base.copyMemory(from: self.base, byteCount: self.count)
+        self.base.deallocate()
+        self.base = base
+        self.capacity = capacity
     }
 }

@@ -72,17 +72,17 @@ extension BusMessage {
 
 extension MessagePackReader {
     /// Reads a map, calling `field` with each key; `field` must read or ``skip()`` the value.
-    public mutating func readMap(_ field: (inout MessagePackReader, String) throws -> Void) throws {
+    public mutating func readMap(_ field: (inout MessagePackReader, MessagePackKey) throws -> Void) throws {
         let count = try self.readMapHeader()
         for _ in 0..<count {
             let keyOffset = self.offset
-            let key: String
+            let key: UnsafeRawBufferPointer
             do {
-                key = try self.readString()
+                key = try self.readStringBytes()
             } catch let error as CodecError where error.code == .typeMismatch {
                 throw CodecError(.nonStringKey, offset: keyOffset)
             }
-            try field(&self, key)
+            try field(&self, MessagePackKey(bytes: key, offset: keyOffset))
         }
     }
 

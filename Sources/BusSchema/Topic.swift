@@ -28,13 +28,23 @@ public struct Topic: Sendable, Hashable, CustomStringConvertible {
 
     /// Why `text` is not a valid topic, or nil if it is.
     public static func problem(in text: String) -> String? {
-        let utf8 = text.utf8
-        if utf8.isEmpty { return "empty" }
-        if utf8.count > Self.maximumLength { return "longer than \(Self.maximumLength) bytes" }
-        if utf8.last != UInt8(ascii: "/") { return "must end with '/'" }
-        if utf8.first == UInt8(ascii: "/") { return "must not start with '/'" }
-        if text.contains("//") { return "empty segment" }
-        if utf8.contains(where: { $0 < 0x21 || $0 == 0x7f }) { return "space or control character" }
+        var text = text
+        return text.withUTF8 { Self.problem(inUTF8: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Why these UTF-8 bytes are not a valid topic, or nil if they are: one pass, no String.
+    public static func problem(inUTF8 bytes: UnsafeRawBufferPointer) -> String? {
+        let slash = UInt8(ascii: "/")
+        guard let last = bytes.last else { return "empty" }
+        if bytes.count > Self.maximumLength { return "longer than \(Self.maximumLength) bytes" }
+        if last != slash { return "must end with '/'" }
+        if bytes[0] == slash { return "must not start with '/'" }
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte < 0x21 || byte == 0x7f { return "space or control character" }
+            if byte == slash && previous == slash { return "empty segment" }
+            previous = byte
+        }
         return nil
     }
 }

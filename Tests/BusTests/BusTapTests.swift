@@ -44,7 +44,11 @@ import Testing
         for seq in 1...sent {
             _ = stamper.stamp(TouchFrame.schema, on: topic)
             if seq % 10 == 0 && seq != sent { continue }
-            try socket.sendMessage(topic: topic, header: stamper.header.bytes, payload: payload)
+            try payload.withUnsafeBytes { payload in
+                try stamper.header.withUnsafeBytes {
+                    try socket.sendMessage(topic: topic, header: $0, payload: payload)
+                }
+            }
         }
         #expect(try hz.wait() == 0, "\(hz.stderr)")
         let summary = try JSONReader.parse(try #require(hz.lines.last))

@@ -1,4 +1,5 @@
 import Bus
+import BusSchema
 import Testing
 
 @Suite struct SequenceTrackerTests {
@@ -36,5 +37,27 @@ import Testing
         #expect(tracker.observe(publisher: "p", epoch: 1, topic: "b/", seq: 7) == .first)
         #expect(tracker.observe(publisher: "q", epoch: 1, topic: "a/", seq: 7) == .first)
         #expect(tracker.streamCount == 3)
+    }
+}
+
+@Suite struct InterleavedStreamTests {
+    @Test func interleavedStreamsKeepTheirOwnSequences() {
+        var tracker = SequenceTracker()
+        var outcomes: [SequenceTracker.Outcome] = []
+        for (topic, seq) in [("a/", 1), ("b/", 1), ("a/", 2), ("b/", 3), ("a/", 3), ("b/", 2), ("a/", 3)] {
+            outcomes.append(tracker.observe(publisher: "p", epoch: 1, topic: topic, seq: UInt64(seq)))
+        }
+        #expect(outcomes == [.first, .first, .inOrder, .gap(missing: 1), .inOrder, .reorder, .duplicate])
+        #expect(tracker.streamCount == 2)
+    }
+
+    @Test func theStamperCountsEachTopicSeparatelyWhenInterleaved() throws {
+        var stamper = EnvelopeStamper(publisher: "p")
+        let a = try Topic("a/")
+        let b = try Topic("b/")
+        let seqs = [a, a, b, a, b, b].map { stamper.stamp(Health.schema, on: $0).seq }
+        #expect(seqs == [1, 2, 1, 3, 2, 3])
+        #expect(stamper.nextSeq(on: a) == 4)
+        #expect(stamper.nextSeq(on: b) == 4)
     }
 }

@@ -102,42 +102,42 @@ public struct GestureEvent: BusMessage, Hashable {
         if self.scaleVelocity != nil { optionals += 1 }
         if self.rotationVelocity != nil { optionals += 1 }
         writer.writeMapHeader(8 + optionals)
-        writer.write("t_ms")
+        writer.writeKey("t_ms")
         writer.writeNumber(self.tMs)
-        writer.write("device")
+        writer.writeKey("device")
         writer.write(self.device)
-        writer.write("view")
+        writer.writeKey("view")
         writer.write(self.view)
         writer.write("recognizer", self.recognizer)
         writer.write("state", self.state)
-        writer.write("x")
+        writer.writeKey("x")
         writer.writeNumber(self.x)
-        writer.write("y")
+        writer.writeKey("y")
         writer.writeNumber(self.y)
-        writer.write("touches")
+        writer.writeKey("touches")
         writer.write(self.touches)
         if let direction = self.direction { writer.write("direction", direction) }
         if let translation = self.translation { Self.write("translation", translation, to: &writer) }
         if let velocity = self.velocity { Self.write("velocity", velocity, to: &writer) }
         if let scale = self.scale {
-            writer.write("scale")
+            writer.writeKey("scale")
             writer.writeNumber(scale)
         }
         if let rotation = self.rotation {
-            writer.write("rotation")
+            writer.writeKey("rotation")
             writer.writeNumber(rotation)
         }
         if let edge = self.edge { writer.write("edge", edge) }
         if let name = self.name {
-            writer.write("name")
+            writer.writeKey("name")
             writer.write(name)
         }
         if let scaleVelocity = self.scaleVelocity {
-            writer.write("scale_velocity")
+            writer.writeKey("scale_velocity")
             writer.writeNumber(scaleVelocity)
         }
         if let rotationVelocity = self.rotationVelocity {
-            writer.write("rotation_velocity")
+            writer.writeKey("rotation_velocity")
             writer.writeNumber(rotationVelocity)
         }
     }
@@ -145,9 +145,9 @@ public struct GestureEvent: BusMessage, Hashable {
     private static func write(_ key: String, _ vector: Vector, to writer: inout MessagePackWriter) {
         writer.write(key)
         writer.writeMapHeader(2)
-        writer.write("x")
+        writer.writeKey("x")
         writer.writeNumber(vector.x)
-        writer.write("y")
+        writer.writeKey("y")
         writer.writeNumber(vector.y)
     }
 

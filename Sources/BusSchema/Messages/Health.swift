@@ -84,21 +84,21 @@ public struct Health: BusMessage, Hashable {
 
     public func encode(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(self.extra == nil ? 7 : 8)
-        writer.write("service")
+        writer.writeKey("service")
         writer.write(self.service)
         writer.write("state", self.state)
-        writer.write("seq")
+        writer.writeKey("seq")
         writer.write(self.seq)
-        writer.write("uptime_ms")
+        writer.writeKey("uptime_ms")
         writer.write(self.uptimeMs)
-        writer.write("pid")
+        writer.writeKey("pid")
         writer.write(self.pid)
-        writer.write("counters")
+        writer.writeKey("counters")
         writer.writeCounts(self.counters.ordered)
-        writer.write("reasons")
+        writer.writeKey("reasons")
         writer.writeCounts(self.reasons)
         if let extra = self.extra {
-            writer.write("extra")
+            writer.writeKey("extra")
             writer.write(.map(extra))
         }
     }

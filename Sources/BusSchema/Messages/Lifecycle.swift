@@ -32,19 +32,19 @@ public struct Lifecycle: BusMessage, Hashable {
 
     public func encode(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(4 + (self.reason == nil ? 0 : 1) + (self.exitCode == nil ? 0 : 1))
-        writer.write("service")
+        writer.writeKey("service")
         writer.write(self.service)
         writer.write("event", self.event)
-        writer.write("epoch")
+        writer.writeKey("epoch")
         writer.write(self.epoch)
-        writer.write("pid")
+        writer.writeKey("pid")
         writer.write(self.pid)
         if let reason = self.reason {
-            writer.write("reason")
+            writer.writeKey("reason")
             writer.write(reason)
         }
         if let exitCode = self.exitCode {
-            writer.write("exit_code")
+            writer.writeKey("exit_code")
             writer.write(exitCode)
         }
     }

@@ -57,31 +57,31 @@ public struct TouchFrame: BusMessage, Hashable {
 
     public func encode(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(4)
-        writer.write("device")
+        writer.writeKey("device")
         writer.write(self.device)
-        writer.write("frame")
+        writer.writeKey("frame")
         writer.write(self.frame)
-        writer.write("t_ns")
+        writer.writeKey("t_ns")
         writer.write(self.tNs)
-        writer.write("contacts")
+        writer.writeKey("contacts")
         writer.writeArrayHeader(self.contacts.count)
         for contact in self.contacts {
             let optionals =
                 (contact.pressure == nil ? 0 : 1) + (contact.major == nil ? 0 : 1) + (contact.tool == nil ? 0 : 1)
             writer.writeMapHeader(4 + optionals)
-            writer.write("id")
+            writer.writeKey("id")
             writer.write(contact.id)
             writer.write("phase", contact.phase)
-            writer.write("x")
+            writer.writeKey("x")
             writer.write(contact.x)
-            writer.write("y")
+            writer.writeKey("y")
             writer.write(contact.y)
             if let pressure = contact.pressure {
-                writer.write("pressure")
+                writer.writeKey("pressure")
                 writer.write(pressure)
             }
             if let major = contact.major {
-                writer.write("major")
+                writer.writeKey("major")
                 writer.write(major)
             }
             if let tool = contact.tool { writer.write("tool", tool) }

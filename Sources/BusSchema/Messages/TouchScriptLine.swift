@@ -32,16 +32,16 @@ public struct TouchScriptLine: BusMessage, Hashable {
 
     public func encode(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(6)
-        writer.write("t_ms")
+        writer.writeKey("t_ms")
         writer.writeNumber(self.tMs)
-        writer.write("device")
+        writer.writeKey("device")
         writer.write(self.device)
-        writer.write("id")
+        writer.writeKey("id")
         writer.write(self.id)
         writer.write("phase", self.phase)
-        writer.write("x")
+        writer.writeKey("x")
         writer.writeNumber(self.x)
-        writer.write("y")
+        writer.writeKey("y")
         writer.writeNumber(self.y)
     }
 

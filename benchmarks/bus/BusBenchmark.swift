@@ -1,0 +1,127 @@
+import Bus
+import BusSchema
+import CZeroMQ
+import Foundation
+
+/// `bus-bench codec --iterations N` and `bus-bench hop --size S --count N --endpoint E`:
+/// the codec micro-benchmark and the one-hop peer of `raw_hop.c`. Prints JSON lines.
+@main
+enum BusBenchmark {
+    static func main() throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        func value(_ name: String, _ fallback: String) -> String {
+            guard let index = arguments.firstIndex(of: "--\(name)"), index + 1 < arguments.count else {
+                return fallback
+            }
+            return arguments[index + 1]
+        }
+        switch arguments.first {
+        case "codec": Self.codec(iterations: Int(value("iterations", "3000000"))!)
+        case "hop":
+            try Self.hop(
+                size: Int(value("size", "64"))!, count: Int(value("count", "1000000"))!,
+                endpoint: value("endpoint", "ipc:///tmp/uibus-bench-hop"))
+        default:
+            FileHandle.standardError.write(
+                "usage: bus-bench codec [--iterations N] | hop --size S --count N\n".data(using: .utf8)!)
+            exit(2)
+        }
+    }
+
+    /// Encode + decode of a two-contact touch frame (payload) and its envelope, on one core.
+    static func codec(iterations: Int) {
+        var frame = TouchFrame(
+            device: "d0", frame: 1, tNs: 1_000_000,
+            contacts: [
+                TouchContact(id: 0, phase: .moved, x: 120.5, y: 340.25, pressure: 0.5),
+                TouchContact(id: 1, phase: .moved, x: 200, y: 300, pressure: 0.7),
+            ])
+        var writer = MessagePackWriter(capacity: 256)
+        var checksum = 0.0
+        let start = Clock.monotonicNs()
+        for index in 0..<iterations {
+            frame.frame = UInt64(index)
+            writer.reset()
+            frame.encode(to: &writer)
+            let decoded = writer.bytes.withUnsafeBytes { raw -> TouchFrame? in
+                var reader = MessagePackReader(raw)
+                return try? TouchFrame(from: &reader)
+            }
+            checksum += decoded?.contacts[1].x ?? 0
+        }
+        let frameSeconds = Double(Clock.monotonicNs() - start) / 1e9
+        var envelope = Envelope(
+            schema: TouchFrame.schema, publisher: "input-source", epoch: 123_456_789, seq: 1, mono: 1, wall: 2)
+        let envelopeStart = Clock.monotonicNs()
+        for index in 0..<iterations {
+            envelope.seq = UInt64(index)
+            writer.reset()
+            envelope.encode(to: &writer)
+            let decoded = writer.bytes.withUnsafeBytes { raw -> Envelope? in try? Envelope(messagePack: raw) }
+            checksum += Double(decoded?.seq ?? 0)
+        }
+        let envelopeSeconds = Double(Clock.monotonicNs() - envelopeStart) / 1e9
+        print(
+            #"{"benchmark":"codec","iterations":\#(iterations),"touch_frame_per_s":\#(Int(Double(iterations) / frameSeconds)),"envelope_per_s":\#(Int(Double(iterations) / envelopeSeconds)),"bytes":\#(frame.messagePack.count),"checksum":\#(checksum > 0)}"#
+        )
+    }
+
+    /// One hop through Publisher and Subscriber: envelope stamping, decoding and sequence tracking.
+    static func hop(size: Int, count: Int, endpoint: String) throws {
+        let context = try ZMQContext()
+        // The subscriber binds and the publisher connects, as in raw_hop.c.
+        let received = Receiver(context: context, endpoint: endpoint, count: count)
+        let publisher = try Publisher(context: context, endpoint: endpoint, name: "bench")
+        try publisher.socket.setOption(ZMQ_XPUB_NODROP, 1)
+        received.start()
+        guard try publisher.waitForSubscriber(timeoutMs: 10_000) else { fatalError("no subscriber") }
+        let payload = [UInt8](repeating: 0x41, count: size)
+        let schema = SchemaID("bench.blob", major: 1)
+        let topic = try Topic("bench/d0/")
+        for _ in 0..<count { try publisher.publish(payload: payload, schema: schema, on: topic) }
+        let (seconds, gaps) = received.wait()
+        print(
+            #"{"peer":"uibus","size":\#(size),"count":\#(count),"rate_per_s":\#(Int(Double(count - 1) / seconds)),"gaps":\#(gaps)}"#
+        )
+    }
+}
+
+/// The receiving thread of the hop benchmark; its socket never leaves that thread.
+final class Receiver: @unchecked Sendable {
+    let context: ZMQContext
+    let endpoint: String
+    let count: Int
+    private let done = DispatchSemaphore(value: 0)
+    private var seconds = 0.0
+    private var gaps: UInt64 = 0
+
+    init(context: ZMQContext, endpoint: String, count: Int) {
+        self.context = context
+        self.endpoint = endpoint
+        self.count = count
+    }
+
+    func start() {
+        Thread {
+            do {
+                let subscriber = try Subscriber(
+                    context: self.context, endpoint: self.endpoint, prefixes: ["bench/"], bind: true)
+                var first: UInt64 = 0
+                for index in 0..<self.count {
+                    while try subscriber.receive(timeoutMs: 1000) == nil {}
+                    if index == 0 { first = Clock.monotonicNs() }
+                }
+                self.seconds = Double(Clock.monotonicNs() - first) / 1e9
+                self.gaps = subscriber.statistics.counters.gaps
+            } catch {
+                fatalError("receiver: \(error)")
+            }
+            self.done.signal()
+        }.start()
+    }
+
+    func wait() -> (Double, UInt64) {
+        self.done.wait()
+        return (self.seconds, self.gaps)
+    }
+}
