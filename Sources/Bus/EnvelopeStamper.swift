@@ -2,7 +2,7 @@ import BusSchema
 
 /// Stamps outgoing messages: the publisher's name and epoch, a per-topic sequence number
 /// and both clocks, encoded into reusable header and payload buffers.
-public struct EnvelopeStamper: Sendable {
+public struct EnvelopeStamper: ~Copyable, Sendable {
     public let publisher: String
     /// Random per process start, in 1..<2^53 so JSON readers keep it exact.
     public let epoch: UInt64

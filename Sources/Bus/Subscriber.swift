@@ -67,16 +67,20 @@ public final class Subscriber {
     /// - Parameter timeoutMs: how long to wait for a message; 0 only takes what is queued.
     /// - Returns: nil if no good message arrived in time.
     public func receive(timeoutMs: Int) throws -> Delivery? {
+        // Queued messages first: the poller (an allocation) is only built when we must wait.
+        while try self.socket.receive(into: &self.frames, dontWait: true) {
+            if let delivery = self.check() { return delivery }
+        }
         let deadline = Clock.monotonicNs() + UInt64(max(timeoutMs, 0)) * 1_000_000
         var poller = Poller()
         try poller.add(self.socket)
         while true {
-            while try self.socket.receive(into: &self.frames, dontWait: true) {
-                if let delivery = self.check() { return delivery }
-            }
             let now = Clock.monotonicNs()
             if now >= deadline { return nil }
             try poller.poll(timeoutMs: Int((deadline - now + 999_999) / 1_000_000))
+            while try self.socket.receive(into: &self.frames, dontWait: true) {
+                if let delivery = self.check() { return delivery }
+            }
         }
     }
 

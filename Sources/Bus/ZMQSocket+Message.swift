@@ -10,7 +10,9 @@ extension ZMQSocket {
     }
 
     /// Sends one bus message whose header and payload are in writers.
-    public func sendMessage(topic: Topic, header: MessagePackWriter, payload: MessagePackWriter) throws {
+    public func sendMessage(topic: Topic, header: borrowing MessagePackWriter, payload: borrowing MessagePackWriter)
+        throws
+    {
         try header.withUnsafeBytes { header in
             try payload.withUnsafeBytes { try self.sendMessage(topic: topic, header: header, payload: $0) }
         }

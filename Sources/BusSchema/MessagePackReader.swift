@@ -15,14 +15,21 @@ public struct MessagePackReader {
 
     public let bytes: UnsafeRawBufferPointer
     public private(set) var offset: Int
+    /// `bytes` as a plain pointer and length: every read checks against `count` itself, so the
+    /// buffer's own (slice-building, rebasing) accessors stay off the hot path.
+    private let base: UnsafeRawPointer
+    private let count: Int
 
     /// Creates a reader at the start of `bytes`; the bytes must outlive the reader.
     public init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
         self.offset = 0
+        self.count = bytes.count
+        // An empty buffer may have no address; nothing is ever read from it then.
+        self.base = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(bitPattern: 1)!
     }
 
-    public var isAtEnd: Bool { self.offset >= self.bytes.count }
+    public var isAtEnd: Bool { self.offset >= self.count }
 
     /// Throws unless every byte has been read.
     public func expectEnd() throws {
@@ -267,39 +274,40 @@ public struct MessagePackReader {
 
     @inline(__always)
     private func peekByte() throws -> UInt8 {
-        guard self.offset < self.bytes.count else { throw CodecError(.truncated, offset: self.offset) }
-        return self.bytes[self.offset]
+        guard self.offset < self.count else { throw CodecError(.truncated, offset: self.offset) }
+        return self.base.load(fromByteOffset: self.offset, as: UInt8.self)
     }
 
     @inline(__always)
     private mutating func readBigEndian<T: FixedWidthInteger>(_: T.Type) throws -> T {
         let size = MemoryLayout<T>.size
-        guard self.bytes.count - self.offset >= size else {
+        guard self.count - self.offset >= size else {
             throw CodecError(.truncated, offset: self.offset)
         }
-        let value = self.bytes.loadUnaligned(fromByteOffset: self.offset, as: T.self)
+        let value = self.base.loadUnaligned(fromByteOffset: self.offset, as: T.self)
         self.offset += size
         return T(bigEndian: value)
     }
 
+    @inline(__always)
     private mutating func take(_ count: Int) throws -> UnsafeRawBufferPointer {
-        guard self.bytes.count - self.offset >= count else {
+        guard self.count - self.offset >= count else {
             throw CodecError(.truncated, offset: self.offset)
         }
-        let slice = UnsafeRawBufferPointer(rebasing: self.bytes[self.offset..<(self.offset + count)])
+        let slice = UnsafeRawBufferPointer(start: self.base + self.offset, count: count)
         self.offset += count
         return slice
     }
 
     /// Every value takes at least one byte, so a count larger than what is left is a lie.
     private func checkPlausibleCount(_ count: Int) throws {
-        guard count <= self.bytes.count - self.offset else {
+        guard count <= self.count - self.offset else {
             throw CodecError(.truncated, offset: self.offset, context: "count \(count) exceeds input")
         }
     }
 
     private func mismatch(_ expected: String) -> CodecError {
-        let found = self.offset < self.bytes.count ? "0x\(String(self.bytes[self.offset], radix: 16))" : "end"
+        let found = self.offset < self.count ? "0x\(String(self.bytes[self.offset], radix: 16))" : "end"
         return CodecError(.typeMismatch, offset: self.offset, context: "expected \(expected), found \(found)")
     }
 }

@@ -2,9 +2,9 @@
 ///
 /// Keep one writer per publisher and call ``reset()`` between messages: the buffer keeps
 /// its capacity, so encoding allocates nothing once warm. The buffer is raw memory written
-/// through a pointer (an `Array` append per byte cost more than the encoding itself); the
-/// writer is still a value: a copy that is written to gets its own buffer.
-public struct MessagePackWriter: @unchecked Sendable {
+/// through a pointer (an `Array` append per byte cost more than the encoding itself), and the
+/// writer cannot be copied, so no write ever pays for a copy-on-write check: pass it `inout`.
+public struct MessagePackWriter: ~Copyable, @unchecked Sendable {
     private var storage: ByteStorage
 
     /// Creates a writer whose buffer starts with room for `capacity` bytes.
@@ -27,14 +27,12 @@ public struct MessagePackWriter: @unchecked Sendable {
 
     /// Empties the buffer and keeps its capacity.
     public mutating func reset() {
-        if !isKnownUniquelyReferenced(&self.storage) { self.storage = ByteStorage(capacity: self.storage.capacity) }
         self.storage.count = 0
     }
 
     /// Makes room for `count` more bytes and returns where they go.
     @inline(__always)
     private mutating func claim(_ count: Int) -> UnsafeMutableRawPointer {
-        if !isKnownUniquelyReferenced(&self.storage) { self.storage = self.storage.copy() }
         if self.storage.count + count > self.storage.capacity { self.storage.grow(toHold: self.storage.count + count) }
         let pointer = self.storage.base + self.storage.count
         self.storage.count += count
@@ -224,7 +222,7 @@ public struct MessagePackWriter: @unchecked Sendable {
     }
 }
 
-/// The writer's growable buffer; only ever mutated through a uniquely referenced writer.
+/// The writer's growable buffer, owned by exactly one (non-copyable) writer.
 final class ByteStorage {
     private(set) var base: UnsafeMutableRawPointer
     private(set) var capacity: Int
@@ -237,14 +235,6 @@ final class ByteStorage {
 
     deinit {
         self.base.deallocate()
-    }
-
-    /// A copy holding the same bytes, for a writer that was copied and is now written to.
-    func copy() -> ByteStorage {
-        let copy = ByteStorage(capacity: self.capacity)
-        copy.base.copyMemory(from: self.base, byteCount: self.count)
-        copy.count = self.count
-        return copy
     }
 
     /// Grows (doubling) until `size` bytes fit.

@@ -126,7 +126,7 @@ extension TouchContact {
         try reader.readMap { reader, key in
             switch key {
             case "id": id = try reader.readInteger()
-            case "phase": phase = try reader.readEnum(Phase.self, field: "contacts.phase")
+            case "phase": phase = try reader.readPhase()
             case "x": x = try reader.readDouble()
             case "y": y = try reader.readDouble()
             case "pressure": pressure = try reader.readDouble()
@@ -139,5 +139,22 @@ extension TouchContact {
             id: try reader.require(id, "contacts.id"), phase: try reader.require(phase, "contacts.phase"),
             x: try reader.require(x, "contacts.x"), y: try reader.require(y, "contacts.y"),
             pressure: pressure, major: major, tool: tool)
+    }
+}
+
+extension MessagePackReader {
+    /// Reads a contact phase by matching its bytes: a String switch per contact was a visible
+    /// share of decoding a touch frame.
+    fileprivate mutating func readPhase() throws -> TouchContact.Phase {
+        let start = self.offset
+        let key = MessagePackKey(bytes: try self.readStringBytes(), offset: start)
+        switch key {
+        case "moved": return .moved
+        case "stationary": return .stationary
+        case "began": return .began
+        case "ended": return .ended
+        case "cancelled": return .cancelled
+        default: throw CodecError(.invalidValue, offset: start, context: "contacts.phase: '\(key)'")
+        }
     }
 }
