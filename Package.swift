@@ -30,7 +30,7 @@ let package = Package(
         // The bus and service plumbing.
         .target(name: "Bus", dependencies: ["CZeroMQ", "BusSchema"]),
         .target(name: "ServiceSupport", dependencies: ["Bus", "BusSchema", "CLinux"]),
-        .target(name: "BusTools", dependencies: ["Bus", "BusSchema", "ServiceSupport"]),
+        .target(name: "BusTools", dependencies: ["Bus", "BusSchema", "CZeroMQ", "ServiceSupport"]),
 
         // Thin executables.
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),

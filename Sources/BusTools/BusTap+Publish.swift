@@ -1,5 +1,6 @@
 import Bus
 import BusSchema
+import CZeroMQ
 import ServiceSupport
 
 extension BusTap {
@@ -29,7 +30,7 @@ extension BusTap {
         try store.validate(payload, id: schemaID, major: major)
         let schema = SchemaID(schemaID, major: major, minor: try store.minor(schemaID, major: major))
 
-        let publisher = try Publisher(context: self.context, endpoint: self.config.publish, name: "bus-tap")
+        let publisher = try self.oneShotPublisher()
         if try !publisher.waitForSubscriber(matching: topic, timeoutMs: waitMs) {
             Log.error("bus-tap", "no subscriber for \(topic) after \(waitMs) ms; publishing anyway")
         }
@@ -93,7 +94,7 @@ extension BusTap {
         if rate < 0 { throw UsageError("--rate must be 0 (as fast as possible) or above") }
         let recording = try MCAPReader(path: path)
         guard let first = recording.messages.first else { throw ToolError("\(path) holds no messages") }
-        let publisher = try Publisher(context: self.context, endpoint: self.config.publish, name: "bus-tap")
+        let publisher = try self.oneShotPublisher()
         if try !publisher.waitForSubscriber(timeoutMs: waitMs) {
             Log.error("bus-tap", "no subscriber after \(waitMs) ms; replaying anyway")
         }
@@ -136,6 +137,14 @@ extension BusTap {
             try poller.poll(timeoutMs: Int((due - now) / 1_000_000))
             if poller.isReadable(index), self.signals.pending() != nil { return true }
         }
+    }
+
+    /// A publisher for a tool that sends and exits: it may linger up to 10 s so that what it
+    /// sent is delivered even on a loaded machine (services keep the 1 s default).
+    func oneShotPublisher() throws -> Publisher {
+        let publisher = try Publisher(context: self.context, endpoint: self.config.publish, name: "bus-tap")
+        try publisher.socket.setOption(ZMQ_LINGER, 10_000)
+        return publisher
     }
 
     static func schemaStore() throws -> SchemaStore {
