@@ -71,21 +71,6 @@ extension BusMessage {
 }
 
 extension MessagePackReader {
-    /// Reads a map, calling `field` with each key; `field` must read or ``skip()`` the value.
-    public mutating func readMap(_ field: (inout MessagePackReader, MessagePackKey) throws -> Void) throws {
-        let count = try self.readMapHeader()
-        for _ in 0..<count {
-            let keyOffset = self.offset
-            let key: UnsafeRawBufferPointer
-            do {
-                key = try self.readStringBytes()
-            } catch let error as CodecError where error.code == .typeMismatch {
-                throw CodecError(.nonStringKey, offset: keyOffset)
-            }
-            try field(&self, MessagePackKey(bytes: key, offset: keyOffset))
-        }
-    }
-
     /// Throws a ``CodecError/Code/missingField`` error unless `value` is present.
     public func require<T>(_ value: T?, _ field: String) throws -> T {
         guard let value else { throw CodecError(.missingField, offset: self.offset, context: field) }

@@ -91,13 +91,14 @@ def test_recordings_open_in_the_standard_mcap_reader(bus, tmp_path):
     proxy, _ = bus
     out = tmp_path / "session.mcap"
     record = subprocess.Popen(
-        [busproc.tool("bus-tap"), "--bus", proxy.bus, "record", str(out), "test/rec/", "--count", "2"],
+        # A prefix nobody else subscribes to, so `pub` waits for the recorder's own subscription.
+        [busproc.tool("bus-tap"), "--bus", proxy.bus, "record", str(out), "rec/", "--count", "2"],
         stderr=subprocess.PIPE,
         text=True,
     )
     example = schemalib.load_json(schemalib.example_paths("gesture.event")[0])
     for _ in range(2):
-        proxy.tap("pub", "test/rec/", "--schema", "gesture.event", "--json", json.dumps(example))
+        proxy.tap("pub", "rec/g/", "--schema", "gesture.event", "--json", json.dumps(example))
     record.communicate(timeout=20)
     assert record.returncode == 0
     with open(out, "rb") as f:
@@ -105,7 +106,7 @@ def test_recordings_open_in_the_standard_mcap_reader(bus, tmp_path):
     assert len(messages) == 2
     schema, channel, message = messages[0]
     assert schema.name == "gesture.event" and schema.encoding == "jsonschema"
-    assert channel.topic == "test/rec/" and channel.message_encoding == "json"
+    assert channel.topic == "rec/g/" and channel.message_encoding == "json"
     assert json.loads(message.data) == example
     jsonschema.Draft202012Validator(json.loads(schema.data)).validate(json.loads(message.data))
     # Each bus-tap pub is a new process: a new epoch, so its own channel, seq from 1 again.

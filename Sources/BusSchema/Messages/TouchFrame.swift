@@ -89,28 +89,41 @@ public struct TouchFrame: BusMessage, Hashable {
     }
 
     public init(from reader: inout MessagePackReader) throws {
-        var device: String?
-        var frame: UInt64?
-        var tNs: Int64?
-        var contacts: [TouchContact]?
+        self.init(device: "", frame: 0, tNs: 0, contacts: [])
+        try self.decode(from: &reader)
+    }
+
+    /// Decodes a payload into this frame, reusing its storage: a subscriber that decodes frame
+    /// after frame into one value allocates nothing once the contact array is big enough.
+    ///
+    /// - Throws: ``CodecError`` for malformed bytes or a missing required field; the frame's
+    ///   contents are unspecified then.
+    public mutating func decode(from reader: inout MessagePackReader) throws {
+        var seen: UInt8 = 0
         try reader.readMap { reader, key in
             switch key {
-            case "device": device = try reader.readString()
-            case "frame": frame = try reader.readUInt()
-            case "t_ns": tNs = try reader.readInt()
+            case "device":
+                self.device = try reader.readString()
+                seen |= 1
+            case "frame":
+                self.frame = try reader.readUInt()
+                seen |= 2
+            case "t_ns":
+                self.tNs = try reader.readInt()
+                seen |= 4
             case "contacts":
                 let count = try reader.readArrayHeader()
-                var list: [TouchContact] = []
-                list.reserveCapacity(count)
-                for _ in 0..<count { list.append(try TouchContact(from: &reader)) }
-                contacts = list
+                self.contacts.removeAll(keepingCapacity: true)
+                self.contacts.reserveCapacity(count)
+                for _ in 0..<count { self.contacts.append(try TouchContact(from: &reader)) }
+                seen |= 8
             default: try reader.skip()
             }
         }
-        self.device = try reader.require(device, "device")
-        self.frame = try reader.require(frame, "frame")
-        self.tNs = try reader.require(tNs, "t_ns")
-        self.contacts = try reader.require(contacts, "contacts")
+        if seen != 15 {
+            let missing = [(1, "device"), (2, "frame"), (4, "t_ns"), (8, "contacts")].first { seen & $0.0 == 0 }!
+            throw CodecError(.missingField, offset: reader.offset, context: missing.1)
+        }
     }
 }
 
