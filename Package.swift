@@ -26,6 +26,7 @@ let package = Package(
         .target(name: "BusSchema"),
         .target(name: "InputCore", dependencies: ["BusSchema"]),
         .target(name: "GestureCore", dependencies: ["BusSchema"]),
+        .target(name: "SupervisorCore"),
 
         // The bus and service plumbing.
         .target(name: "Bus", dependencies: ["CZeroMQ", "BusSchema"]),
@@ -50,5 +51,6 @@ let package = Package(
         .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
+        .testTarget(name: "SupervisorCoreTests", dependencies: ["SupervisorCore"]),
     ]
 )
