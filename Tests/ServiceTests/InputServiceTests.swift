@@ -2,6 +2,7 @@ import BusSchema
 import BusTestSupport
 import Foundation
 import InputCore
+import InputService
 import Testing
 
 /// `input-source run` on its own: the stuck-touch guard's timer, and scenes given to the recognizer.
@@ -62,5 +63,42 @@ import Testing
         #expect(lines.map { $0.payload["state"] } == [.string("began"), .string("ended")])
         health.signal(SIGTERM)
         try health.wait()
+    }
+
+    @Test func maxPaceSendsEveryFrameOfAScenarioAndExits() throws {
+        let pipeline = try Pipeline()
+        defer { try? pipeline.stop() }
+        let lines = try #require(ScenarioCatalog.lines(named: "pinch-out", device: "d0"))
+        let expected = TouchScriptFramer.frames(for: TouchScript(lines: lines)).frames
+        let frames = try pipeline.echo("touch/d0/", count: expected.count)
+        let source = try pipeline.runSource(["--scenario", "pinch-out", "--pace", "max"])
+        #expect(source.status == 0, "\(source.stderr)")
+        #expect(try frames.wait() == 0)
+        let received = try EchoLine.parse(frames).map(\.payload)
+        #expect(received == (try expected.map { try JSONReader.parse($0.value.json) }))
+    }
+
+    @Test func aFloodPublishesEveryDeviceOnItsOwnTopicUntilStopped() throws {
+        let pipeline = try Pipeline()
+        defer { try? pipeline.stop() }
+        let last = try pipeline.echo("touch/d2/", count: 5)
+        let source = try ChildProcess(
+            "input-source", ["run", "--flood", "--devices", "3", "--rate", "200"], bus: pipeline.busFile)
+        #expect(try last.wait() == 0)
+        #expect(try EchoLine.parse(last).map { $0.payload["frame"] } == (1...5).map { Value.int($0) })
+        source.signal(SIGTERM)
+        #expect(try source.wait() == 0, "\(source.stderr)")
+    }
+
+    @Test func badCommandLinesAreUsageErrors() throws {
+        let bus = ChildProcess.repositoryRoot + "/deploy/bus.json"
+        let none = try ChildProcess.run("input-source", ["run"], bus: bus)
+        #expect(none.0 == 2 && none.2.contains("run needs one of --script"))
+        let pace = try ChildProcess.run("input-source", ["run", "--scenario", "tap", "--pace", "slow"], bus: bus)
+        #expect(pace.0 == 2 && pace.2.contains("--pace is recorded or max"))
+        let scenario = try ChildProcess.run("input-source", ["run", "--scenario", "juggle"], bus: bus)
+        #expect(scenario.0 == 2 && scenario.2.contains("unknown scenario 'juggle'"))
+        let option = try ChildProcess.run("gesture-recognizer", ["--colour", "red"], bus: bus)
+        #expect(option.0 == 2 && option.2.contains("unknown option --colour"))
     }
 }
