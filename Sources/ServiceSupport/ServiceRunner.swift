@@ -4,7 +4,10 @@ import Glibc
 
 /// Runs one service: its publisher, its subscriptions, timers, health and clean shutdown.
 ///
-/// The loop is single-threaded: every socket lives on the thread that calls ``run()``.
+/// The loop is single-threaded: every socket lives on the thread that calls ``run()``. Besides
+/// subscriptions it serves repeating timers (``every(ms:_:)``), one-shot timers at absolute
+/// monotonic deadlines (``at(deadlineNs:_:)``, ``cancel(timer:)``) and raw file descriptors
+/// (``watch(fileDescriptor:_:)``, e.g. an evdev device), all from the same `zmq_poll`.
 /// A handler that throws is logged and counted (`handler_error`), never fatal; SIGTERM or
 /// SIGINT ends the loop, after which the service says `stopping`/`stopped` on the bus.
 public final class ServiceRunner {
