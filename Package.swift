@@ -62,6 +62,7 @@ let package = Package(
             name: "ServiceTests",
             dependencies: [
                 "InputService", "GestureService", "InputCore", "GestureCore", "Bus", "BusSchema", "BusTestSupport",
+                "ServiceSupport",
             ]),
     ]
 )
