@@ -27,6 +27,7 @@ public final class InputService {
 
     private let runner: ServiceRunner
     private let source: Source
+    private let subscriberWaitMs: Int
     private var pacer: FramePacer?
     private var guardian: StuckTouchGuard
     private var decoder: MultitouchDecoder?
@@ -45,8 +46,14 @@ public final class InputService {
     ///   - runner: the service's bus connection and loop.
     ///   - pace: how finite and flood sources are paced (a live device is never paced).
     ///   - stuckTimeoutMs: how long a contact may stay silent before it is cancelled.
-    public init(runner: ServiceRunner, source: Source, pace: FramePacer.Pace, stuckTimeoutMs: Int = 10_000) {
+    ///   - subscriberWaitMs: how long to wait for a subscriber of the first device's topic before
+    ///     announcing `ready` and sending.
+    public init(
+        runner: ServiceRunner, source: Source, pace: FramePacer.Pace, stuckTimeoutMs: Int = 10_000,
+        subscriberWaitMs: Int = 2000
+    ) {
         self.runner = runner
+        self.subscriberWaitMs = subscriberWaitMs
         self.source = source
         self.guardian = StuckTouchGuard(timeoutNs: Int64(stuckTimeoutMs) * 1_000_000)
         switch source {
@@ -79,7 +86,13 @@ public final class InputService {
         }
         // Timers fire only once the loop runs, after `ready`.
         if self.pacer != nil { self.runner.at(deadlineNs: 0) { [unowned self] in try self.sendDue() } }
-        try self.runner.run(subscriberTopic: try Topic.touch(firstDevice))
+        // A PUB drops what no subscription covers: wait for the recognizers (or a tap) first.
+        let topic = try Topic.touch(firstDevice)
+        if try !self.runner.publisher.waitForSubscriber(matching: topic, timeoutMs: self.subscriberWaitMs) {
+            Log.error(
+                self.runner.name, "no subscriber for \(topic) after \(self.subscriberWaitMs) ms; publishing anyway")
+        }
+        try self.runner.run(subscriberWaitMs: 0)
     }
 
     // MARK: - Paced sources

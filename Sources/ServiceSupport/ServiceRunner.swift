@@ -107,12 +107,10 @@ public final class ServiceRunner {
 
     /// Announces readiness and runs until a stop signal or ``stop()``.
     ///
-    /// - Parameters:
-    ///   - subscriberWaitMs: how long to wait for the bus to deliver subscriptions before
-    ///     announcing `ready`, so the first messages are not dropped by a PUB with no peers.
-    ///   - subscriberTopic: wait for a subscription covering this topic rather than for any.
-    public func run(subscriberWaitMs: Int = 2000, subscriberTopic: Topic? = nil) throws {
-        _ = try self.publisher.waitForSubscriber(matching: subscriberTopic, timeoutMs: subscriberWaitMs)
+    /// - Parameter subscriberWaitMs: how long to wait for the bus to deliver subscriptions
+    ///   before announcing `ready`, so the first messages are not dropped by a PUB with no peers.
+    public func run(subscriberWaitMs: Int = 2000) throws {
+        _ = try self.publisher.waitForSubscriber(timeoutMs: subscriberWaitMs)
         try self.announce(.started)
         self.state = .ready
         try self.publishHealth()

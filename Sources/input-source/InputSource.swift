@@ -8,7 +8,8 @@ import ServiceSupport
 /// `input-source`: reads touch input and publishes (or prints) touch frames.
 ///
 /// Service: `input-source [--bus FILE] run SOURCE [--scene FILE | --width W --height H]
-/// [--pace recorded|max] [--loop] [--stuck-timeout-ms MS] [--name D]`, where SOURCE is one of
+/// [--pace recorded|max] [--loop] [--stuck-timeout-ms MS] [--name D] [--subscriber-wait-ms MS]`
+/// (default 2000: how long to wait for a subscriber of `touch/<device>/` before sending), where SOURCE is one of
 /// `--script FILE.jsonl`, `--evemu FILE.events [--desc FILE.desc]`, `--device /dev/input/eventN
 /// [--desc FILE.desc]`, `--scenario NAME`, `--flood --devices N --rate R`; see ``InputService``.
 ///
@@ -26,7 +27,7 @@ struct InputSource {
         usage: input-source [--bus FILE] run (--script FILE.jsonl | --evemu FILE.events [--desc FILE.desc]
                    | --device /dev/input/eventN [--desc FILE.desc] | --scenario NAME | --flood --devices N --rate R)
                    [--scene FILE | --width W --height H] [--pace recorded|max] [--loop] [--stuck-timeout-ms MS]
-                   [--name D]
+                   [--name D] [--subscriber-wait-ms MS]
                input-source convert FILE.events|FILE.jsonl|FILE.raw [--desc FILE.desc] [--width W --height H] [--device D]
                input-source scenario NAME [--device D]
                input-source flood --devices N --rate R --frames M
@@ -60,6 +61,7 @@ struct InputSource {
         let loop = options.flag("loop")
         let stuckTimeoutMs = try options.int("stuck-timeout-ms") ?? 10_000
         guard stuckTimeoutMs > 0 else { throw UsageError("--stuck-timeout-ms must be above 0") }
+        let subscriberWaitMs = try options.int("subscriber-wait-ms") ?? 2000
         let name = options.string("name") ?? "d0"
         let descPath = options.string("desc")
         let source: InputService.Source
@@ -115,7 +117,8 @@ struct InputSource {
         try options.finish(maximumPositionals: 1)
         let runner = try ServiceRunner(name: "input-source", config: config, signals: signals)
         let service = InputService(
-            runner: runner, source: source, pace: pace ?? .recorded, stuckTimeoutMs: stuckTimeoutMs)
+            runner: runner, source: source, pace: pace ?? .recorded, stuckTimeoutMs: stuckTimeoutMs,
+            subscriberWaitMs: subscriberWaitMs)
         try service.run()
     }
 

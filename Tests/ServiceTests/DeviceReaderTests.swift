@@ -36,8 +36,7 @@ import Testing
         #expect(mkfifo(fifo, 0o600) == 0)
         let frames = try pipeline.echo("touch/d0/", count: expected.count)
         let taps = try pipeline.echo("gesture/d0/screen/tap/")
-        let source = try ChildProcess(
-            "input-source", ["run", "--device", fifo, "--desc", descPath], bus: pipeline.busFile)
+        let source = try pipeline.startSource(["--device", fifo, "--desc", descPath])
         try source.waitForLine("ready")
         #expect(source.stderr.contains("not an input device; axes from \(descPath)"))
 

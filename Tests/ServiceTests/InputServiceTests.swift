@@ -82,10 +82,9 @@ import Testing
         let pipeline = try Pipeline()
         defer { try? pipeline.stop() }
         let last = try pipeline.echo("touch/d2/", count: 5)
-        let source = try ChildProcess(
-            "input-source", ["run", "--flood", "--devices", "3", "--rate", "200"], bus: pipeline.busFile)
+        let source = try pipeline.startSource(["--flood", "--devices", "3", "--rate", "200"])
         #expect(try last.wait() == 0)
-        #expect(try EchoLine.parse(last).map { $0.payload["frame"] } == (1...5).map { Value.int($0) })
+        #expect(try EchoLine.parse(last).map { $0.payload["frame"] } == (1...5).map { Value.int($0) }, "\(last.stdout)")
         source.signal(SIGTERM)
         #expect(try source.wait() == 0, "\(source.stderr)")
     }

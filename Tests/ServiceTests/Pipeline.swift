@@ -1,6 +1,7 @@
 import Bus
 import BusSchema
 import BusTestSupport
+import CZeroMQ
 import Foundation
 import GestureCore
 import InputCore
@@ -11,7 +12,10 @@ final class Pipeline {
     let proxy: ProxyProcess
     let recognizer: ChildProcess
     private let context: ZMQContext
-    private let probe: Publisher
+    /// A raw XPUB on the proxy's input: counts every subscribe notice by prefix. The proxy and the
+    /// probe are both verbose, so a second subscriber of a prefix shows up as a second notice.
+    private let probe: ZMQSocket
+    private var notices: [String: Int] = [:]
 
     /// Starts the proxy and the recognizer (with `scene`, a file, if given) and waits for `ready`.
     init(scene: String? = nil) throws {
@@ -20,29 +24,48 @@ final class Pipeline {
             "gesture-recognizer", scene.map { ["--scene", $0] } ?? [], bus: self.proxy.busFile)
         try self.recognizer.waitForLine("ready")
         self.context = try ZMQContext()
-        self.probe = try Publisher(context: self.context, endpoint: self.proxy.config.publish, name: "probe")
+        self.probe = try ZMQSocket(self.context, .xpub)
+        try self.probe.setOption(ZMQ_XPUB_VERBOSE, 1)
+        try self.probe.connect(self.proxy.config.publish)
     }
 
     var busFile: String { self.proxy.busFile }
     var directory: String { self.proxy.directory }
 
-    /// Starts `bus-tap echo PREFIX --json [--count N]` and returns once its subscription has
-    /// reached the proxy (a publisher sees it), so nothing published afterwards is missed.
+    /// Starts `bus-tap echo PREFIX --json [--count N]` and returns once its own subscription
+    /// has reached the publishers (even if another subscriber already had the same prefix), so
+    /// nothing published afterwards is missed.
     func echo(_ prefix: String, count: Int? = nil) throws -> ChildProcess {
+        try self.readNotices()
+        let before = self.notices[prefix, default: 0]
         let echo = try ChildProcess(
             "bus-tap", ["echo", prefix, "--json"] + (count.map { ["--count", "\($0)"] } ?? []), bus: self.busFile)
-        let topic = try Topic(prefix + "probe/")
-        try waitUntil("echo \(prefix) subscribed") {
-            try self.probe.drainSubscriptions()
-            return self.probe.hasSubscriber(for: topic)
+        try waitUntil("echo \(prefix) subscribed", seconds: 30) {
+            try self.readNotices()
+            return self.notices[prefix, default: 0] > before
         }
         return echo
     }
 
+    private func readNotices() throws {
+        var frames = Frames()
+        while try self.probe.receive(into: &frames, dontWait: true) {
+            guard frames.count == 1, frames[0].first == 1 else { continue }
+            self.notices[String(decoding: frames[0].dropFirst(), as: UTF8.self), default: 0] += 1
+        }
+    }
+
+    /// Starts `input-source run ARGUMENTS`. It waits for the recognizer's subscription as long as
+    /// a loaded test machine may need before it sends (a PUB drops what no subscription covers).
+    func startSource(_ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess(
+            "input-source", ["run"] + arguments + ["--subscriber-wait-ms", "30000"], bus: self.busFile)
+    }
+
     /// Runs `input-source run ARGUMENTS` to completion; returns its exit status and stderr.
     func runSource(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
-        let source = try ChildProcess("input-source", ["run"] + arguments, bus: self.busFile)
-        let status = try source.wait(seconds: 30)
+        let source = try self.startSource(arguments)
+        let status = try source.wait(seconds: 60)
         return (status, source.stderr)
     }
 
@@ -55,7 +78,7 @@ final class Pipeline {
 
     /// Stops the recognizer and the proxy.
     func stop() throws {
-        self.probe.socket.close()
+        self.probe.close()
         self.recognizer.signal(SIGTERM)
         try self.recognizer.wait()
         try self.proxy.stop()

@@ -28,8 +28,7 @@ import Testing
         let pipeline = try Pipeline()
         defer { try? pipeline.stop() }
         let health = try pipeline.echo("sys/health/input-source/")
-        let source = try ChildProcess(
-            "input-source", ["run", "--scenario", "pan", "--loop"], bus: pipeline.busFile)
+        let source = try pipeline.startSource(["--scenario", "pan", "--loop"])
         try source.waitForLine("ready")
         let frames = try pipeline.echo("touch/d0/", count: 3)
         #expect(try frames.wait() == 0)
