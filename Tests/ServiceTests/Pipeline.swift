@@ -16,6 +16,8 @@ final class Pipeline {
     /// probe are both verbose, so a second subscriber of a prefix shows up as a second notice.
     private let probe: ZMQSocket
     private var notices: [String: Int] = [:]
+    /// Every echo and source started, so a failed test leaves none running.
+    private var children: [ChildProcess] = []
 
     /// Starts the proxy and the recognizer (with `scene`, a file, if given) and waits for `ready`.
     init(scene: String? = nil) throws {
@@ -40,6 +42,7 @@ final class Pipeline {
         let before = self.notices[prefix, default: 0]
         let echo = try ChildProcess(
             "bus-tap", ["echo", prefix, "--json"] + (count.map { ["--count", "\($0)"] } ?? []), bus: self.busFile)
+        self.children.append(echo)
         try waitUntil("echo \(prefix) subscribed", seconds: 30) {
             try self.readNotices()
             return self.notices[prefix, default: 0] > before
@@ -58,8 +61,10 @@ final class Pipeline {
     /// Starts `input-source run ARGUMENTS`. It waits for the recognizer's subscription as long as
     /// a loaded test machine may need before it sends (a PUB drops what no subscription covers).
     func startSource(_ arguments: [String]) throws -> ChildProcess {
-        try ChildProcess(
+        let source = try ChildProcess(
             "input-source", ["run"] + arguments + ["--subscriber-wait-ms", "30000"], bus: self.busFile)
+        self.children.append(source)
+        return source
     }
 
     /// Runs `input-source run ARGUMENTS` to completion; returns its exit status and stderr.
@@ -76,10 +81,11 @@ final class Pipeline {
         return path
     }
 
-    /// Stops the recognizer and the proxy.
+    /// Stops whatever is still running, the recognizer and the proxy.
     func stop() throws {
+        for child in self.children + [self.recognizer] where child.isRunning { child.signal(SIGTERM) }
+        for child in self.children { _ = try? child.wait() }
         self.probe.close()
-        self.recognizer.signal(SIGTERM)
         try self.recognizer.wait()
         try self.proxy.stop()
     }

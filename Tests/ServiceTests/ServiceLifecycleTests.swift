@@ -13,7 +13,7 @@ import Testing
 
     @Test func sigtermStopsTheRecognizerWithExitZeroAndAStoppingHealthReport() throws {
         let pipeline = try Pipeline()
-        defer { try? pipeline.proxy.stop() }
+        defer { try? pipeline.stop() }
         let health = try pipeline.echo("sys/health/gesture-recognizer/")
         pipeline.recognizer.signal(SIGTERM)
         #expect(try pipeline.recognizer.wait() == 0, "\(pipeline.recognizer.stderr)")
