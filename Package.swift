@@ -33,11 +33,21 @@ let package = Package(
         .target(name: "ServiceSupport", dependencies: ["Bus", "BusSchema", "CLinux"]),
         .target(name: "BusTools", dependencies: ["Bus", "BusSchema", "CZeroMQ", "ServiceSupport"]),
 
+        // Service logic the thin executables run, imported by tests.
+        .target(name: "InputService", dependencies: ["InputCore", "Bus", "BusSchema", "ServiceSupport", "CLinux"]),
+        .target(name: "GestureService", dependencies: ["GestureCore", "Bus", "BusSchema", "ServiceSupport"]),
+
+        // Child processes, a real proxy and deadline waits for cross-process tests.
+        .target(name: "BusTestSupport", dependencies: ["Bus"]),
+
         // Thin executables.
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
-        .executableTarget(name: "input-source", dependencies: ["InputCore", "BusSchema"]),
-        .executableTarget(name: "gesture-recognizer", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
+        .executableTarget(
+            name: "input-source", dependencies: ["InputCore", "InputService", "BusSchema", "ServiceSupport"]),
+        .executableTarget(
+            name: "gesture-recognizer",
+            dependencies: ["GestureCore", "GestureService", "InputCore", "BusSchema", "ServiceSupport"]),
 
         // Benchmarks (release builds only; never timed in tests).
         .executableTarget(
@@ -48,9 +58,16 @@ let package = Package(
             exclude: ["raw_hop.c"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
-        .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
+        .testTarget(
+            name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport", "BusTestSupport"]),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
         .testTarget(name: "SupervisorCoreTests", dependencies: ["SupervisorCore"]),
+        .testTarget(
+            name: "ServiceTests",
+            dependencies: [
+                "InputService", "GestureService", "InputCore", "GestureCore", "Bus", "BusSchema", "BusTestSupport",
+                "ServiceSupport",
+            ]),
     ]
 )

@@ -45,4 +45,11 @@ public struct Poller {
     public func isReadable(_ index: Int) -> Bool {
         self.items[index].revents & Int16(ZMQ_POLLIN) != 0
     }
+
+    /// Whether item `index` reported an error or a hang-up at the last ``poll(timeoutMs:)``:
+    /// `zmq_poll` maps a descriptor's `POLLERR`/`POLLHUP` (a removed device, a pipe whose writer
+    /// closed) to `ZMQ_POLLERR`, without `ZMQ_POLLIN` once no data is left.
+    public func hasError(_ index: Int) -> Bool {
+        self.items[index].revents & Int16(ZMQ_POLLERR) != 0
+    }
 }

@@ -4,7 +4,10 @@ import Glibc
 
 /// Runs one service: its publisher, its subscriptions, timers, health and clean shutdown.
 ///
-/// The loop is single-threaded: every socket lives on the thread that calls ``run()``.
+/// The loop is single-threaded: every socket lives on the thread that calls ``run()``. Besides
+/// subscriptions it serves repeating timers (``every(ms:_:)``), one-shot timers at absolute
+/// monotonic deadlines (``at(deadlineNs:_:)``, ``cancel(timer:)``) and raw file descriptors
+/// (``watch(fileDescriptor:_:)``, e.g. an evdev device), all from the same `zmq_poll`.
 /// A handler that throws is logged and counted (`handler_error`), never fatal; SIGTERM or
 /// SIGINT ends the loop, after which the service says `stopping`/`stopped` on the bus.
 public final class ServiceRunner {
@@ -20,7 +23,10 @@ public final class ServiceRunner {
     private let signals: SignalWatcher
     private var health: HealthReporter
     private var subscriptions: [(subscriber: Subscriber, handler: (Delivery, Subscriber) throws -> Void)] = []
-    private var timers: [(intervalNs: UInt64, next: UInt64, action: () throws -> Void)] = []
+    private var timers: [Timer] = []
+    private var watches: [Watch] = []
+    private var watchesChanged = false
+    private var nextID = 0
     private var problemsLogged = 0
     private var stopRequested = false
 
@@ -50,9 +56,48 @@ public final class ServiceRunner {
     }
 
     /// Calls `action` every `intervalMs` while the service runs.
-    public func every(ms intervalMs: Int, _ action: @escaping () throws -> Void) {
+    ///
+    /// - Returns: the timer's id, for ``cancel(timer:)``.
+    @discardableResult
+    public func every(ms intervalMs: Int, _ action: @escaping () throws -> Void) -> Int {
         let interval = UInt64(max(intervalMs, 1)) * 1_000_000
-        self.timers.append((interval, Clock.monotonicNs() + interval, action))
+        return self.addTimer(Timer(id: 0, intervalNs: interval, next: Clock.monotonicNs() + interval, action: action))
+    }
+
+    /// Calls `action` once, as soon as the loop runs at or after `deadlineNs` (CLOCK_MONOTONIC,
+    /// see ``Clock/monotonicNs()``). Deadlines are absolute, so a chain of them never drifts; the
+    /// loop wakes at most about a millisecond late (`zmq_poll` counts in milliseconds), never early.
+    /// A deadline already past fires on the next turn of the loop, after pending messages.
+    ///
+    /// - Returns: the timer's id, for ``cancel(timer:)``.
+    @discardableResult
+    public func at(deadlineNs: UInt64, _ action: @escaping () throws -> Void) -> Int {
+        self.addTimer(Timer(id: 0, intervalNs: nil, next: deadlineNs, action: action))
+    }
+
+    /// Cancels a timer from ``every(ms:_:)`` or ``at(deadlineNs:_:)``; an id that already fired
+    /// (one-shot) or was cancelled is ignored.
+    public func cancel(timer id: Int) {
+        self.timers.removeAll { $0.id == id }
+    }
+
+    /// Calls `handler` whenever `descriptor` (a device, a pipe) is readable, has hung up or reports
+    /// an error. The handler must read what is there (or ``unwatch(_:)`` the descriptor at end of
+    /// file), else the loop spins. It throws like a subscription handler: logged and counted.
+    ///
+    /// - Returns: the watch's id, for ``unwatch(_:)``.
+    @discardableResult
+    public func watch(fileDescriptor descriptor: Int32, _ handler: @escaping () throws -> Void) -> Int {
+        self.nextID += 1
+        self.watches.append(Watch(id: self.nextID, descriptor: descriptor, handler: handler))
+        self.watchesChanged = true
+        return self.nextID
+    }
+
+    /// Stops watching a descriptor (the caller still owns and closes it).
+    public func unwatch(_ id: Int) {
+        self.watches.removeAll { $0.id == id }
+        self.watchesChanged = true
     }
 
     /// Asks the loop to end after the current message.
@@ -77,13 +122,34 @@ public final class ServiceRunner {
         var indices: [Int] = []
         for subscription in self.subscriptions { indices.append(try poller.add(subscription.subscriber.socket)) }
         let signalIndex = poller.add(fileDescriptor: self.signals.descriptor)
+        let fixedItems = poller
+        var watched: [Watch] = []
         while !self.stopRequested {
+            if self.watchesChanged {
+                poller = fixedItems
+                watched = self.watches
+                for watch in watched { poller.add(fileDescriptor: watch.descriptor) }
+                self.watchesChanged = false
+            }
             let now = Clock.monotonicNs()
             let next = self.timers.map(\.next).min() ?? now + 1_000_000_000
-            try poller.poll(timeoutMs: Int((next - min(next, now)) / 1_000_000) + 1)
+            // Round up, so a timer never fires early; a due timer polls without waiting.
+            try poller.poll(timeoutMs: next <= now ? 0 : Int((next - now + 999_999) / 1_000_000))
             if poller.isReadable(signalIndex), self.signals.pending() != nil { break }
             for (position, index) in indices.enumerated() where poller.isReadable(index) {
                 try self.drain(self.subscriptions[position])
+            }
+            for (position, watch) in watched.enumerated() {
+                let index = signalIndex + 1 + position
+                guard poller.isReadable(index) || poller.hasError(index) else { continue }
+                // An earlier handler in this turn may have unwatched it.
+                guard self.watches.contains(where: { $0.id == watch.id }) else { continue }
+                do {
+                    try watch.handler()
+                } catch {
+                    self.statistics.countReason("handler_error")
+                    self.logProblem("handler_error: descriptor \(watch.descriptor): \(error)")
+                }
             }
             try self.fireTimers()
         }
@@ -119,11 +185,27 @@ public final class ServiceRunner {
         }
     }
 
+    private func addTimer(_ timer: Timer) -> Int {
+        self.nextID += 1
+        var timer = timer
+        timer.id = self.nextID
+        self.timers.append(timer)
+        return timer.id
+    }
+
+    /// Fires the timers due now; actions may add or cancel timers as they run.
     private func fireTimers() throws {
         let now = Clock.monotonicNs()
-        for index in self.timers.indices where self.timers[index].next <= now {
-            self.timers[index].next = now + self.timers[index].intervalNs
-            try self.timers[index].action()
+        let due = self.timers.filter { $0.next <= now }.sorted { $0.next < $1.next }.map(\.id)
+        for id in due where !self.stopRequested {
+            guard let index = self.timers.firstIndex(where: { $0.id == id }) else { continue }
+            let timer = self.timers[index]
+            if let interval = timer.intervalNs {
+                self.timers[index].next = now + interval
+            } else {
+                self.timers.remove(at: index)
+            }
+            try timer.action()
         }
     }
 
@@ -138,5 +220,19 @@ public final class ServiceRunner {
         if self.problemsLogged <= 20 || self.problemsLogged % 1000 == 0 {
             Log.error(self.name, "\(problem) (problem #\(self.problemsLogged))")
         }
+    }
+
+    private struct Timer {
+        var id: Int
+        /// Nil for a one-shot timer.
+        var intervalNs: UInt64?
+        var next: UInt64
+        var action: () throws -> Void
+    }
+
+    private struct Watch {
+        var id: Int
+        var descriptor: Int32
+        var handler: () throws -> Void
     }
 }

@@ -1,9 +1,15 @@
+import Bus
 import BusSchema
 import Foundation
 import GestureCore
+import GestureService
 import InputCore
+import ServiceSupport
 
 /// `gesture-recognizer`: recognizes gestures in touch frames.
+///
+/// Service: `gesture-recognizer [--bus FILE] [--scene FILE]` subscribes `touch/` and `ui/scene/`
+/// and publishes on `gesture/<device>/<view>/<recognizer>/`; see ``GestureService``.
 ///
 /// Offline mode (no bus): `gesture-recognizer replay --touches FILE [--scene S] [--desc D]`
 /// prints gesture events as JSON lines. FILE is a touch script (`.jsonl`) or an evemu recording
@@ -12,27 +18,40 @@ import InputCore
 /// Problems in the input go to stderr with their line numbers.
 @main
 struct GestureRecognizerTool {
+    static let usage = """
+        usage: gesture-recognizer [--bus FILE] [--scene FILE]
+               gesture-recognizer replay --touches FILE.jsonl|FILE.events [--scene S] [--desc D]
+        """
+
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        guard arguments.first == "replay" else { Self.fail(usage) }
-        var named: [String: String] = [:]
-        var index = 1
-        while index + 1 < arguments.count, arguments[index].hasPrefix("--") {
-            named[arguments[index]] = arguments[index + 1]
-            index += 2
-        }
-        guard index == arguments.count, let touches = named["--touches"] else { Self.fail(usage) }
-        do {
-            try Self.replay(touches: touches, scenePath: named["--scene"], descPath: named["--desc"])
-        } catch {
-            Self.fail("gesture-recognizer: \(error)")
+        let signals = SignalWatcher()
+        Tool.main("gesture-recognizer", usage: Self.usage) {
+            var options = try Options(Array(CommandLine.arguments.dropFirst()))
+            let scene = try options.string("scene").map { path in
+                do {
+                    return try GestureScene.load(json: try Self.read(path))
+                } catch {
+                    throw ConfigurationError("\(path): \(error)")
+                }
+            }
+            switch options.positionals.first {
+            case nil:
+                let config = try Tool.busConfig(&options)
+                try options.finish(maximumPositionals: 0)
+                let runner = try ServiceRunner(name: "gesture-recognizer", config: config, signals: signals)
+                try GestureService(runner: runner, scene: scene ?? GestureScene.standard()).run()
+            case "replay":
+                guard let touches = options.string("touches") else { throw UsageError("replay needs --touches FILE") }
+                let descPath = options.string("desc")
+                try options.finish(maximumPositionals: 1)
+                try Self.replay(touches: touches, scene: scene, descPath: descPath)
+            case let verb?:
+                throw UsageError("unknown verb '\(verb)'")
+            }
         }
     }
 
-    static let usage = "usage: gesture-recognizer replay --touches FILE.jsonl|FILE.events [--scene S] [--desc D]"
-
-    static func replay(touches path: String, scenePath: String?, descPath: String?) throws {
-        let scene = try scenePath.map { try GestureScene.load(json: try Self.read($0)) }
+    static func replay(touches path: String, scene: GestureScene?, descPath: String?) throws {
         let converted: (frames: [TouchFrame], problems: [InputProblem])
         if path.hasSuffix(".events") {
             let desc =
@@ -48,7 +67,7 @@ struct GestureRecognizerTool {
                 script: try Self.read(path), bounds: scene.map { ($0.width, $0.height) })
         }
         for problem in converted.problems {
-            FileHandle.standardError.write(Data("\(path): \(problem)\n".utf8))
+            Log.error("gesture-recognizer", "\(path): \(problem)")
         }
         var output = ""
         for event in GestureEngine.replay(converted.frames, scene: scene ?? GestureScene.standard()) {
@@ -58,17 +77,9 @@ struct GestureRecognizerTool {
     }
 
     static func read(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ReadError(path: path) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigurationError("cannot read \(path)")
+        }
         return String(decoding: data, as: UTF8.self)
-    }
-
-    struct ReadError: Error, CustomStringConvertible {
-        var path: String
-        var description: String { "cannot read \(self.path)" }
-    }
-
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-        exit(2)
     }
 }

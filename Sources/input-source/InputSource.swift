@@ -1,103 +1,185 @@
+import Bus
 import BusSchema
 import Foundation
 import InputCore
+import InputService
+import ServiceSupport
 
-/// `input-source`: reads touch input and prints or publishes touch frames.
+/// `input-source`: reads touch input and publishes (or prints) touch frames.
+///
+/// Service: `input-source [--bus FILE] run SOURCE [--scene FILE | --width W --height H]
+/// [--pace recorded|max] [--loop] [--stuck-timeout-ms MS] [--name D] [--subscriber-wait-ms MS]`
+/// (default 2000: how long to wait for a subscriber of `touch/<device>/` before sending), where SOURCE is one of
+/// `--script FILE.jsonl`, `--evemu FILE.events [--desc FILE.desc]`, `--device /dev/input/eventN
+/// [--desc FILE.desc]`, `--scenario NAME`, `--flood --devices N --rate R`; see ``InputService``.
 ///
 /// Offline modes (no bus):
-/// - `input-source convert FILE.events|FILE.jsonl [--desc FILE.desc] [--width W --height H] [--device D]`
+/// - `input-source convert FILE.events|FILE.jsonl|FILE.raw [--desc FILE.desc] [--width W --height H] [--device D]`
 ///   prints the touch frames as JSON lines; a `.desc` next to the `.events` is found by itself.
-/// - A `FILE.raw` is a binary capture of `struct input_event` records (`cat /dev/input/eventN`);
+///   A `FILE.raw` is a binary capture of `struct input_event` records (`cat /dev/input/eventN`);
 ///   its axes come from `--desc`.
 /// - `input-source flood --devices N --rate R --frames M` prints M frames of the flood generator.
-/// - `input-source scenario NAME [--device D]` prints a synthetic touch script (`tap`, `double-tap`,
-///   `long-press`, `swipe-left|right|up|down`, `pan`, `pull-down`, `pinch-in`, `pinch-out`, `rotate`, `stroke`).
-/// Problems in the input go to stderr with their line numbers; the exit status is 0 unless the
-/// file could not be read.
+/// - `input-source scenario NAME [--device D]` prints a synthetic touch script.
+/// Problems in the input go to stderr with their line numbers and are skipped.
 @main
 struct InputSource {
+    static let usage = """
+        usage: input-source [--bus FILE] run (--script FILE.jsonl | --evemu FILE.events [--desc FILE.desc]
+                   | --device /dev/input/eventN [--desc FILE.desc] | --scenario NAME | --flood --devices N --rate R)
+                   [--scene FILE | --width W --height H] [--pace recorded|max] [--loop] [--stuck-timeout-ms MS]
+                   [--name D] [--subscriber-wait-ms MS]
+               input-source convert FILE.events|FILE.jsonl|FILE.raw [--desc FILE.desc] [--width W --height H] [--device D]
+               input-source scenario NAME [--device D]
+               input-source flood --devices N --rate R --frames M
+        scenarios: \(ScenarioCatalog.names.joined(separator: " "))
+        """
+
     static func main() {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        guard let verb = arguments.first else { Self.fail(usage) }
-        arguments.removeFirst()
-        do {
-            var options = try Options(arguments)
-            switch verb {
+        let signals = SignalWatcher()
+        Tool.main("input-source", usage: Self.usage) {
+            var options = try Options(Array(CommandLine.arguments.dropFirst()), flags: ["loop", "flood"])
+            switch options.positionals.first {
+            case "run": try Self.run(&options, signals: signals)
             case "convert": try Self.convert(&options)
             case "scenario": try Self.scenario(&options)
-            case "flood": try Self.flood(options)
-            default: Self.fail(usage)
+            case "flood": try Self.flood(&options)
+            case let verb?: throw UsageError("unknown verb '\(verb)'")
+            case nil: throw UsageError("missing verb")
             }
-        } catch {
-            Self.fail("input-source: \(error)")
         }
     }
 
-    static let usage = """
-        usage: input-source convert FILE.events|FILE.jsonl [--desc FILE.desc] [--width W --height H] [--device D]
-               input-source scenario NAME [--device D]
-               input-source flood --devices N --rate R --frames M
-        """
+    static func run(_ options: inout Options, signals: SignalWatcher) throws {
+        let config = try Tool.busConfig(&options)
+        let size = try Self.sceneSize(&options)
+        let pace = try options.string("pace").map { text in
+            guard let pace = FramePacer.Pace(rawValue: text) else {
+                throw UsageError("--pace is recorded or max, not '\(text)'")
+            }
+            return pace
+        }
+        let loop = options.flag("loop")
+        let stuckTimeoutMs = try options.int("stuck-timeout-ms") ?? 10_000
+        guard stuckTimeoutMs > 0 else { throw UsageError("--stuck-timeout-ms must be above 0") }
+        let subscriberWaitMs = try options.int("subscriber-wait-ms") ?? 2000
+        let name = options.string("name") ?? "d0"
+        let descPath = options.string("desc")
+        let source: InputService.Source
+        if let path = options.string("script") {
+            let converted = SourceFiles.frames(script: try Self.read(path), bounds: size)
+            Self.report(converted.problems, path)
+            source = .frames(converted.frames, loop: loop)
+        } else if let path = options.string("evemu") {
+            let desc =
+                descPath
+                ?? OfflineConversion.descCandidates(for: path).first {
+                    FileManager.default.fileExists(atPath: $0)
+                }
+            let converted = SourceFiles.frames(
+                evemu: try Self.read(path), desc: try desc.map { try Self.read($0) }, device: name,
+                sceneWidth: size?.width, sceneHeight: size?.height)
+            Self.report(converted.problems, path)
+            source = .frames(converted.frames, loop: loop)
+        } else if let scenario = options.string("scenario") {
+            guard let lines = ScenarioCatalog.lines(named: scenario, device: name) else {
+                throw UsageError("unknown scenario '\(scenario)'")
+            }
+            source = .frames(TouchScriptFramer.frames(for: TouchScript(lines: lines)).frames, loop: loop)
+        } else if options.flag("flood") {
+            guard let devices = try options.int("devices"), devices > 0,
+                let rate = try options.double("rate"), rate > 0
+            else { throw UsageError("--flood needs --devices N and --rate R above 0") }
+            source = .flood(devices: devices, rate: rate)
+        } else if let path = options.string("device") {
+            let device: EvdevDevice
+            do {
+                device = try EvdevDevice(path: path)
+            } catch {
+                throw ConfigurationError("\(error)")
+            }
+            var description = device.description
+            if let problem = device.axesProblem {
+                if let descPath {
+                    description = EvemuRecording.parse(try Self.read(descPath)).description
+                    Log.error("input-source", "\(path): \(problem): not an input device; axes from \(descPath)")
+                } else {
+                    Log.error(
+                        "input-source",
+                        "\(path): \(problem): not an input device and no --desc; device units are taken as "
+                            + (size.map { "a \($0.width)×\($0.height) scene" } ?? "points"))
+                }
+            }
+            let mapper = CoordinateMapper(description: description, sceneWidth: size?.width, sceneHeight: size?.height)
+            source = .device(device, name: name, mapper: mapper, description: description)
+        } else {
+            throw UsageError("run needs one of --script, --evemu, --device, --scenario, --flood")
+        }
+        try options.finish(maximumPositionals: 1)
+        let runner = try ServiceRunner(name: "input-source", config: config, signals: signals)
+        let service = InputService(
+            runner: runner, source: source, pace: pace ?? .recorded, stuckTimeoutMs: stuckTimeoutMs,
+            subscriberWaitMs: subscriberWaitMs)
+        try service.run()
+    }
+
+    static func sceneSize(_ options: inout Options) throws -> (width: Double, height: Double)? {
+        let width = try options.double("width")
+        let height = try options.double("height")
+        if let path = options.string("scene") {
+            do {
+                return try SourceFiles.sceneSize(json: try Self.read(path))
+            } catch {
+                throw ConfigurationError("\(path): \(error)")
+            }
+        }
+        guard let width, let height else { return nil }
+        guard width > 0, height > 0 else { throw UsageError("--width and --height must be above 0") }
+        return (width, height)
+    }
 
     static func convert(_ options: inout Options) throws {
-        let path = try options.positional("FILE")
-        let device = options.value("--device") ?? "d0"
-        let width = try options.double("--width")
-        let height = try options.double("--height")
+        guard options.positionals.count == 2 else { throw UsageError("convert needs FILE") }
+        let path = options.positionals[1]
+        let device = options.string("device") ?? "d0"
+        let size = try Self.sceneSize(&options)
+        let descPath = options.string("desc")
+        try options.finish(maximumPositionals: 2)
         let converted: (frames: [TouchFrame], problems: [InputProblem])
         if path.hasSuffix(".jsonl") {
-            converted = OfflineConversion.frames(
-                script: try Self.read(path), bounds: width.flatMap { w in height.map { (w, $0) } })
+            converted = OfflineConversion.frames(script: try Self.read(path), bounds: size)
         } else if path.hasSuffix(".raw") {
-            let desc = try options.value("--desc").map { EvemuRecording.parse(try Self.read($0)) }
+            let desc = try descPath.map { EvemuRecording.parse(try Self.read($0)) }
             let bytes = Array(FileManager.default.contents(atPath: path) ?? Data())
             let events = bytes.withUnsafeBytes { InputEvent.decode($0).events }
             let frames = OfflineConversion.frames(
                 events: events, description: desc?.description ?? DeviceDescription(), device: device,
-                sceneWidth: width, sceneHeight: height)
+                sceneWidth: size?.width, sceneHeight: size?.height)
             converted = (frames, desc?.problems ?? [])
         } else {
-            let descPath = options.value("--desc") ?? Self.descPath(nextTo: path)
+            let desc = descPath ?? Self.descPath(nextTo: path)
             converted = OfflineConversion.frames(
-                evemu: try Self.read(path), desc: try descPath.map { try Self.read($0) }, device: device,
-                sceneWidth: width, sceneHeight: height)
+                evemu: try Self.read(path), desc: try desc.map { try Self.read($0) }, device: device,
+                sceneWidth: size?.width, sceneHeight: size?.height)
         }
         Self.report(converted.problems, path)
-        var output = ""
-        for frame in converted.frames { output += frame.value.json + "\n" }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        Self.print(converted.frames.map { $0.value.json })
     }
 
-    static func flood(_ options: Options) throws {
-        let devices = Int(try options.double("--devices") ?? 1)
-        let rate = try options.double("--rate") ?? 1000
-        let count = Int(try options.double("--frames") ?? 1000)
-        var output = ""
-        for frame in FloodGenerator(devices: devices, ratePerDevice: rate).prefix(count) {
-            output += frame.value.json + "\n"
-        }
-        FileHandle.standardOutput.write(Data(output.utf8))
+    static func flood(_ options: inout Options) throws {
+        let devices = try options.int("devices") ?? 1
+        let rate = try options.double("rate") ?? 1000
+        let count = try options.int("frames") ?? 1000
+        try options.finish(maximumPositionals: 1)
+        Self.print(FloodGenerator(devices: devices, ratePerDevice: rate).prefix(count).map { $0.value.json })
     }
 
     static func scenario(_ options: inout Options) throws {
-        let name = try options.positional("NAME")
-        let generator = ScenarioGenerator(device: options.value("--device") ?? "d0")
-        let lines: [TouchScriptLine]
-        switch name {
-        case "tap": lines = generator.tap(x: 200, y: 200)
-        case "double-tap": lines = generator.doubleTap(x: 200, y: 200)
-        case "long-press": lines = generator.longPress(x: 200, y: 200)
-        case "swipe-left": lines = generator.swipe(.left, x: 300, y: 200)
-        case "swipe-right": lines = generator.swipe(.right, x: 100, y: 200)
-        case "swipe-up": lines = generator.swipe(.up, x: 200, y: 300)
-        case "swipe-down": lines = generator.swipe(.down, x: 200, y: 100)
-        case "pan": lines = generator.pan(fromX: 100, fromY: 300, toX: 250, toY: 200)
-        case "pull-down": lines = generator.pullDown(x: 200, y: 100)
-        case "pinch-in": lines = generator.pinch(x: 200, y: 200, fromSpan: 200, toSpan: 80)
-        case "pinch-out": lines = generator.pinch(x: 200, y: 200, fromSpan: 80, toSpan: 200)
-        case "rotate": lines = generator.rotate(x: 200, y: 200, radians: Double.pi / 2)
-        case "stroke": lines = generator.stroke([(50, 50), (150, 80), (200, 200), (100, 250)])
-        default: throw OptionError(message: "unknown scenario '\(name)'")
+        guard options.positionals.count == 2 else { throw UsageError("scenario needs NAME") }
+        let name = options.positionals[1]
+        let device = options.string("device") ?? "d0"
+        try options.finish(maximumPositionals: 2)
+        guard let lines = ScenarioCatalog.lines(named: name, device: device) else {
+            throw UsageError("unknown scenario '\(name)'")
         }
         FileHandle.standardOutput.write(Data(TouchScript(lines: lines).jsonLines.utf8))
     }
@@ -108,17 +190,18 @@ struct InputSource {
 
     static func read(_ path: String) throws -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw OptionError(message: "cannot read \(path)")
+            throw ConfigurationError("cannot read \(path)")
         }
         return String(decoding: data, as: UTF8.self)
     }
 
     static func report(_ problems: [InputProblem], _ path: String) {
-        for problem in problems { FileHandle.standardError.write(Data("\(path): \(problem)\n".utf8)) }
+        for problem in problems { Log.error("input-source", "\(path): \(problem)") }
     }
 
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
-        exit(2)
+    static func print(_ lines: [String]) {
+        var output = ""
+        for line in lines { output += line + "\n" }
+        FileHandle.standardOutput.write(Data(output.utf8))
     }
 }

@@ -1,5 +1,6 @@
 import Bus
 import BusSchema
+import BusTestSupport
 import CZeroMQ
 import Testing
 

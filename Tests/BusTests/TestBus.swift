@@ -1,5 +1,6 @@
 import Bus
 import BusSchema
+import BusTestSupport
 import Foundation
 import Synchronization
 
@@ -59,19 +60,6 @@ final class TestBus: Sendable {
         try Subscriber(
             context: self.context, endpoint: self.config.subscribe, prefixes: prefixes, filter: filter,
             maximumMessageSize: maximumMessageSize, receiveHighWaterMark: highWaterMark)
-    }
-}
-
-struct TimedOut: Error, CustomStringConvertible {
-    var description: String
-}
-
-/// Polls `condition` until it holds, failing after `seconds`: a deadline, never a bare sleep.
-func waitUntil(_ what: String, seconds: Double = 10, _ condition: () throws -> Bool) throws {
-    let deadline = Clock.monotonicNs() + UInt64(seconds * 1e9)
-    while try !condition() {
-        guard Clock.monotonicNs() < deadline else { throw TimedOut(description: "timed out waiting for \(what)") }
-        _ = poll(nil, 0, 2)
     }
 }
 

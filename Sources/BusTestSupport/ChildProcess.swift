@@ -3,16 +3,16 @@ import Foundation
 import Synchronization
 
 /// A built UIBus executable run as a child process, with its output collected.
-final class ChildProcess: Sendable {
+public final class ChildProcess: Sendable {
     /// Where the executables are: `UIBUS_BIN_DIR`, else the debug build directory.
-    static let binDirectory: String = {
+    public static let binDirectory: String = {
         if let directory = ProcessInfo.processInfo.environment["UIBUS_BIN_DIR"] { return directory }
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path + "/.build/debug"
     }()
 
-    static let repositoryRoot: String = {
+    public static let repositoryRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
@@ -22,7 +22,7 @@ final class ChildProcess: Sendable {
     private let output = Mutex<(stdout: [UInt8], stderr: [UInt8])>(([], []))
 
     /// Starts `tool` with `arguments`; `bus` is passed as `--bus`.
-    init(_ tool: String, _ arguments: [String], bus: String? = nil) throws {
+    public init(_ tool: String, _ arguments: [String], bus: String? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "\(Self.binDirectory)/\(tool)")
         process.arguments = (bus.map { ["--bus", $0] } ?? []) + arguments
@@ -44,14 +44,14 @@ final class ChildProcess: Sendable {
         try process.run()
     }
 
-    var stdout: String { self.output.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
-    var stderr: String { self.output.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
-    var lines: [String] { self.stdout.split(separator: "\n").map(String.init) }
-    var isRunning: Bool { self.process.isRunning }
-    var pid: Int32 { self.process.processIdentifier }
+    public var stdout: String { self.output.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
+    public var stderr: String { self.output.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+    public var lines: [String] { self.stdout.split(separator: "\n").map(String.init) }
+    public var isRunning: Bool { self.process.isRunning }
+    public var pid: Int32 { self.process.processIdentifier }
 
     /// Waits until the process printed a line equal to `line`.
-    func waitForLine(_ line: String, seconds: Double = 20) throws {
+    public func waitForLine(_ line: String, seconds: Double = 20) throws {
         try waitUntil(
             "'\(line)' from \(self.process.executableURL!.lastPathComponent): \(self.stderr)", seconds: seconds
         ) {
@@ -63,7 +63,7 @@ final class ChildProcess: Sendable {
 
     /// Waits for the process to exit and returns its status.
     @discardableResult
-    func wait(seconds: Double = 20) throws -> Int32 {
+    public func wait(seconds: Double = 20) throws -> Int32 {
         try waitUntil(
             "\(self.process.executableURL!.lastPathComponent) to exit; stderr: \(self.stderr)", seconds: seconds
         ) {
@@ -76,12 +76,13 @@ final class ChildProcess: Sendable {
     }
 
     /// Sends `signal` to the process.
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         kill(self.process.processIdentifier, signal)
     }
 
     /// Runs `tool` to completion and returns (status, stdout, stderr).
-    static func run(_ tool: String, _ arguments: [String], bus: String? = nil) throws -> (Int32, String, String) {
+    public static func run(_ tool: String, _ arguments: [String], bus: String? = nil) throws -> (Int32, String, String)
+    {
         let child = try ChildProcess(tool, arguments, bus: bus)
         let status = try child.wait()
         return (status, child.stdout, child.stderr)
@@ -89,13 +90,13 @@ final class ChildProcess: Sendable {
 }
 
 /// A real `bus-proxy` process on ipc endpoints in a temporary directory.
-final class ProxyProcess {
-    let directory: String
-    let busFile: String
-    let config: BusConfig
-    let process: ChildProcess
+public final class ProxyProcess {
+    public let directory: String
+    public let busFile: String
+    public let config: BusConfig
+    public let process: ChildProcess
 
-    init() throws {
+    public init() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "uibus-cli-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -108,7 +109,7 @@ final class ProxyProcess {
         try self.process.waitForLine("ready")
     }
 
-    func stop() throws {
+    public func stop() throws {
         self.process.signal(SIGTERM)
         try self.process.wait()
         try? FileManager.default.removeItem(atPath: self.directory)

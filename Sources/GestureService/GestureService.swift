@@ -1,0 +1,79 @@
+import Bus
+import BusSchema
+import GestureCore
+import ServiceSupport
+
+/// `gesture-recognizer` on the bus: touch frames in, gesture events out.
+///
+/// Subscribes `touch/` (``TouchFrame``) and `ui/scene/` (a whole `scene` document replaces the
+/// scene), feeds ``DeviceLanes`` (one engine per device), carries out its wake-ups with one-shot
+/// timers of the loop, and publishes every ``GestureEvent`` on
+/// `gesture/<device>/<view>/<recognizer>/` (the recognizer's name in the scene, else its kind).
+/// A frame that does not decode is counted (`bad_payload`) and skipped.
+public final class GestureService {
+    /// The `scene` schema, published whole on `ui/scene/`.
+    public static let sceneSchema = SchemaID("scene", major: 1, minor: 0)
+
+    private let runner: ServiceRunner
+    private var lanes: DeviceLanes
+    private var timers: [String: Int] = [:]
+    private var topics: [String: Topic] = [:]
+    private var framesHandled: UInt64 = 0
+    private var eventsPublished: UInt64 = 0
+    private var scenesLoaded: UInt64 = 0
+
+    public init(runner: ServiceRunner, scene: GestureScene) {
+        self.runner = runner
+        self.lanes = DeviceLanes(scene: scene)
+    }
+
+    /// Runs until a stop signal.
+    public func run() throws {
+        self.runner.healthExtra = { [unowned self] in
+            [
+                "frames_handled": Value(self.framesHandled), "events_published": Value(self.eventsPublished),
+                "devices": Value(UInt64(self.lanes.devices.count)), "scenes_loaded": Value(self.scenesLoaded),
+            ]
+        }
+        try self.runner.subscribe(["touch/"], filter: SchemaFilter([TouchFrame.self])) {
+            [unowned self] delivery, subscriber in
+            guard let frame = subscriber.decode(delivery, as: TouchFrame.self) else { return }
+            self.framesHandled += 1
+            try self.apply(self.lanes.handle(.frameArrived(frame, monoNs: Clock.monotonicNs())))
+        }
+        try self.runner.subscribe(["ui/scene/"], filter: SchemaFilter([Self.sceneSchema])) {
+            [unowned self] delivery, _ in
+            let scene = try GestureScene.load(json: try Value(messagePack: delivery.payload).json)
+            self.scenesLoaded += 1
+            try self.apply(self.lanes.handle(.sceneChanged(scene)))
+        }
+        try self.runner.run()
+    }
+
+    private func apply(_ effects: [DeviceLanes.Effect]) throws {
+        for effect in effects {
+            switch effect {
+            case .publish(let event):
+                try self.runner.publisher.publish(event, on: try self.topic(for: event))
+                self.eventsPublished += 1
+            case .wake(let device, let monoNs):
+                if let timer = self.timers[device] { self.runner.cancel(timer: timer) }
+                self.timers[device] = self.runner.at(deadlineNs: monoNs) { [unowned self] in
+                    self.timers[device] = nil
+                    try self.apply(self.lanes.handle(.wakeDue(device: device, monoNs: Clock.monotonicNs())))
+                }
+            case .cancelWake(let device):
+                if let timer = self.timers.removeValue(forKey: device) { self.runner.cancel(timer: timer) }
+            }
+        }
+    }
+
+    private func topic(for event: GestureEvent) throws -> Topic {
+        let recognizer = event.name ?? event.recognizer.rawValue
+        let key = "\(event.device)/\(event.view)/\(recognizer)"
+        if let topic = self.topics[key] { return topic }
+        let topic = try Topic(segments: "gesture", event.device, event.view, recognizer)
+        self.topics[key] = topic
+        return topic
+    }
+}

@@ -1,0 +1,103 @@
+import BusSchema
+import BusTestSupport
+import Foundation
+import InputCore
+import InputService
+import Testing
+
+/// `input-source run` on its own: the stuck-touch guard's timer, and scenes given to the recognizer.
+@Suite struct InputServiceTests {
+    @Test func aContactSilentForTheStuckTimeoutIsCancelledByTheTimerBeforeTheNextFrame() throws {
+        let pipeline = try Pipeline()
+        defer { try? pipeline.stop() }
+        let lines = [
+            TouchScriptLine(tMs: 0, device: "d0", id: 0, phase: .began, x: 100, y: 100),
+            TouchScriptLine(tMs: 1000, device: "d0", id: 1, phase: .began, x: 300, y: 300),
+            TouchScriptLine(tMs: 1080, device: "d0", id: 1, phase: .ended, x: 300, y: 300),
+            TouchScriptLine(tMs: 1200, device: "d0", id: 0, phase: .ended, x: 100, y: 100),
+        ]
+        let path = try pipeline.write(TouchScript(lines: lines).jsonLines, name: "stuck.jsonl")
+        let frames = try pipeline.echo("touch/d0/", count: 4)
+        let health = try pipeline.echo("sys/health/input-source/")
+        let source = try pipeline.runSource(["--script", path, "--stuck-timeout-ms", "200"])
+        #expect(source.status == 0, "\(source.stderr)")
+        #expect(try frames.wait() == 0)
+        let received = try EchoLine.parse(frames).map(\.payload)
+        // Cancelled at 200 ms; the source's later reports of id 0 (stationary, ended) are dropped.
+        #expect(received.map { $0["t_ns"] } == [0, 200_000_000, 1_000_000_000, 1_080_000_000].map { Value.int($0) })
+        #expect(received.map { $0["frame"] } == [1, 2, 3, 4].map { Value.int($0) })
+        let cancel = received[1]["contacts"]?.arrayValue ?? []
+        #expect(cancel.map { $0["id"] } == [.int(0)])
+        #expect(cancel.map { $0["phase"] } == [.string("cancelled")])
+        #expect(received[2]["contacts"]?.arrayValue?.map { $0["id"] } == [.int(1)])
+        try waitUntil("the stopping report") {
+            try EchoLine.parse(health).contains { $0.payload["state"] == .string("stopping") }
+        }
+        let stopping = try #require(try EchoLine.parse(health).last { $0.payload["state"] == .string("stopping") })
+        #expect(stopping.payload["extra"]?["stuck_cancellation_frames"] == .int(1))
+        #expect(stopping.payload["extra"]?["frames_sent"] == .int(4))
+        health.signal(SIGTERM)
+        try health.wait()
+    }
+
+    @Test func aScenePublishedOnUISceneReplacesTheRecognizersScene() throws {
+        let pipeline = try Pipeline()
+        defer { try? pipeline.stop() }
+        let scene = try String(
+            contentsOfFile: ChildProcess.repositoryRoot + "/Tests/data/scenes/minimal.json", encoding: .utf8)
+        let health = try pipeline.echo("sys/health/gesture-recognizer/")
+        let (status, _, stderr) = try ChildProcess.run(
+            "bus-tap", ["pub", "ui/scene/", "--schema", "scene", "--json", scene], bus: pipeline.busFile)
+        #expect(status == 0, "\(stderr)")
+        try waitUntil("the scene loaded", seconds: 15) {
+            try EchoLine.parse(health).contains { $0.payload["extra"]?["scenes_loaded"] == .int(1) }
+        }
+        let gestures = try pipeline.echo("gesture/", count: 2)
+        let path = try pipeline.write(
+            TouchScript(lines: ScenarioGenerator().tap(x: 200, y: 50)).jsonLines, name: "pad-tap.jsonl")
+        let source = try pipeline.runSource(["--script", path])
+        #expect(source.status == 0, "\(source.stderr)")
+        #expect(try gestures.wait() == 0)
+        let lines = try EchoLine.parse(gestures)
+        #expect(lines.map(\.topic) == ["gesture/d0/pad/padDown/", "gesture/d0/pad/padDown/"])
+        #expect(lines.map { $0.payload["state"] } == [.string("began"), .string("ended")])
+        health.signal(SIGTERM)
+        try health.wait()
+    }
+
+    @Test func maxPaceSendsEveryFrameOfAScenarioAndExits() throws {
+        let pipeline = try Pipeline()
+        defer { try? pipeline.stop() }
+        let lines = try #require(ScenarioCatalog.lines(named: "pinch-out", device: "d0"))
+        let expected = TouchScriptFramer.frames(for: TouchScript(lines: lines)).frames
+        let frames = try pipeline.echo("touch/d0/", count: expected.count)
+        let source = try pipeline.runSource(["--scenario", "pinch-out", "--pace", "max"])
+        #expect(source.status == 0, "\(source.stderr)")
+        #expect(try frames.wait() == 0)
+        let received = try EchoLine.parse(frames).map(\.payload)
+        #expect(received == (try expected.map { try JSONReader.parse($0.value.json) }))
+    }
+
+    @Test func aFloodPublishesEveryDeviceOnItsOwnTopicUntilStopped() throws {
+        let pipeline = try Pipeline()
+        defer { try? pipeline.stop() }
+        let last = try pipeline.echo("touch/d2/", count: 5)
+        let source = try pipeline.startSource(["--flood", "--devices", "3", "--rate", "200"])
+        #expect(try last.wait() == 0)
+        #expect(try EchoLine.parse(last).map { $0.payload["frame"] } == (1...5).map { Value.int($0) }, "\(last.stdout)")
+        source.signal(SIGTERM)
+        #expect(try source.wait() == 0, "\(source.stderr)")
+    }
+
+    @Test func badCommandLinesAreUsageErrors() throws {
+        let bus = ChildProcess.repositoryRoot + "/deploy/bus.json"
+        let none = try ChildProcess.run("input-source", ["run"], bus: bus)
+        #expect(none.0 == 2 && none.2.contains("run needs one of --script"))
+        let pace = try ChildProcess.run("input-source", ["run", "--scenario", "tap", "--pace", "slow"], bus: bus)
+        #expect(pace.0 == 2 && pace.2.contains("--pace is recorded or max"))
+        let scenario = try ChildProcess.run("input-source", ["run", "--scenario", "juggle"], bus: bus)
+        #expect(scenario.0 == 2 && scenario.2.contains("unknown scenario 'juggle'"))
+        let option = try ChildProcess.run("gesture-recognizer", ["--colour", "red"], bus: bus)
+        #expect(option.0 == 2 && option.2.contains("unknown option --colour"))
+    }
+}

@@ -1,0 +1,111 @@
+import BusSchema
+import BusTestSupport
+import Foundation
+import GestureCore
+import InputCore
+import Testing
+
+/// Touch input through `input-source` → `gesture-recognizer` → `bus-tap echo`, all real processes.
+@Suite struct PipelineTests {
+    static let generator = ScenarioGenerator()
+
+    /// A tap, a long press held with no frame between landing and lifting, a pan and a swipe,
+    /// each well after the one before so every recognizer timer falls in a quiet gap.
+    static let script: [TouchScriptLine] =
+        Self.generator.tap(x: 200, y: 200)
+        + Self.generator.longPress(x: 200, y: 200, t0: 1000, holdMs: 800).filter { $0.phase != .moved }
+        + Self.generator.pan(fromX: 100, fromY: 300, toX: 250, toY: 200, t0: 2500)
+        + Self.generator.swipe(.right, x: 100, y: 200, t0: 4000)
+
+    @Test func aScriptThroughTheLivePipelineGivesTheOfflineGesturesWithALongPressFiringOnItsOwn() throws {
+        let pipeline = try Pipeline()
+        defer { try? pipeline.stop() }
+        let expected = try Offline.payloads(Offline.events(Self.script))
+        let gestures = try pipeline.echo("gesture/", count: expected.count)
+        let touches = try pipeline.echo("touch/")
+        let path = try pipeline.write(TouchScript(lines: Self.script).jsonLines, name: "gestures.jsonl")
+        let source = try pipeline.runSource(["--script", path])
+        #expect(source.status == 0, "\(source.stderr)")
+        #expect(try gestures.wait() == 0)
+        touches.signal(SIGTERM)
+        try touches.wait()
+
+        let lines = try EchoLine.parse(gestures)
+        #expect(lines.map(\.payload) == expected)
+        // Events of `recognizer` reaching `state` in the script's window for each gesture.
+        func find(_ recognizer: String, _ state: String, from: Double = 0, to: Double = 10_000) -> [EchoLine] {
+            lines.filter {
+                $0.payload["recognizer"] == .string(recognizer) && $0.payload["state"] == .string(state)
+                    && (from..<to).contains($0.payload["t_ms"]?.doubleValue ?? -1)
+            }
+        }
+        #expect(find("tap", "recognized").count == 1)
+        #expect(find("pan", "began", from: 2500, to: 3100).count == 1)
+        #expect(find("pan", "changed", from: 2500, to: 3100).count > 10)
+        #expect(find("pan", "ended", from: 2500, to: 3100).count == 1)
+        #expect(find("swipe", "recognized", from: 4000).first?.payload["direction"] == .string("right"))
+        #expect(lines.allSatisfy { $0.topic.hasPrefix("gesture/d0/screen/") })
+
+        // The long press began 500 ms (source time) after its touch landed, while no frame came:
+        // on the monotonic clock it is at least 500 ms after the landing frame and before the lift.
+        let longPress = try #require(find("longPress", "began").first)
+        #expect(longPress.payload["t_ms"]?.doubleValue == 1500)
+        let frames = try EchoLine.parse(touches)
+        let landing = try #require(frames.first { $0.payload["t_ns"] == .int(1_000_000_000) })
+        let lift = try #require(frames.first { $0.payload["t_ns"] == .int(1_800_000_000) })
+        #expect(longPress.mono >= landing.mono + 500_000_000)
+        #expect(longPress.mono < lift.mono)
+    }
+
+    @Test func theFastTapsRecordingThroughTheLivePipelineGivesNineTaps() throws {
+        let pipeline = try Pipeline()
+        defer { try? pipeline.stop() }
+        let recording =
+            ChildProcess.repositoryRoot + "/Tests/data/evemu/Atmel_maXTouch_Touchscreen.1-finger-fast-taps.events"
+        let gestures = try pipeline.echo("gesture/d0/screen/tap/")
+        let source = try pipeline.runSource(["--evemu", recording])
+        #expect(source.status == 0, "\(source.stderr)")
+        try waitUntil("nine taps") {
+            try EchoLine.parse(gestures).filter { $0.payload["state"] == .string("recognized") }.count >= 9
+        }
+        gestures.signal(SIGTERM)
+        try gestures.wait()
+        let taps = try EchoLine.parse(gestures).filter { $0.payload["state"] == .string("recognized") }
+        #expect(taps.count == 9)
+    }
+
+    @Test func twoDevicesInterleavedGiveEachItsOwnGestures() throws {
+        let pipeline = try Pipeline()
+        defer { try? pipeline.stop() }
+        // d0 taps twice while d1 pans: interleaved in time, independent in outcome.
+        let d0 = ScenarioGenerator(device: "d0")
+        let d1 = ScenarioGenerator(device: "d1")
+        let lines =
+            (d0.tap(x: 50, y: 50, t0: 100) + d0.tap(x: 300, y: 300, t0: 600)
+            + d1.pan(fromX: 100, fromY: 300, toX: 250, toY: 200, t0: 0))
+            .enumerated().sorted { ($0.element.tMs, $0.offset) < ($1.element.tMs, $1.offset) }.map(\.element)
+        let expected = [
+            "d0": try Offline.payloads(Offline.events(lines.filter { $0.device == "d0" })),
+            "d1": try Offline.payloads(Offline.events(lines.filter { $0.device == "d1" })),
+        ]
+        let gestures = try pipeline.echo("gesture/", count: expected.values.map(\.count).reduce(0, +))
+        let path = try pipeline.write(TouchScript(lines: lines).jsonLines, name: "two-devices.jsonl")
+        let source = try pipeline.runSource(["--script", path])
+        #expect(source.status == 0, "\(source.stderr)")
+        #expect(try gestures.wait() == 0)
+        let received = try EchoLine.parse(gestures)
+        for device in ["d0", "d1"] {
+            let mine = received.filter { $0.topic.hasPrefix("gesture/\(device)/") }
+            #expect(mine.map(\.payload) == expected[device], "\(device)")
+        }
+        #expect(
+            received.filter { $0.topic == "gesture/d0/screen/tap/" && $0.payload["state"] == .string("recognized") }
+                .count == 2)
+        #expect(received.contains { $0.topic == "gesture/d1/screen/pan/" && $0.payload["state"] == .string("ended") })
+        #expect(
+            !received.contains {
+                $0.topic.hasPrefix("gesture/d1/") && $0.payload["recognizer"] == .string("tap")
+                    && $0.payload["state"] == .string("recognized")
+            })
+    }
+}

@@ -1,0 +1,61 @@
+import Bus
+import BusTestSupport
+import Glibc
+import ServiceSupport
+import Testing
+
+/// The loop's one-shot timers and descriptor watches, run in-process against a real proxy.
+@Suite struct ServiceRunnerTests {
+    @Test func oneShotTimersFireInDeadlineOrderNeverEarlyAndACancelledOneNever() throws {
+        let proxy = try ProxyProcess()
+        defer { try? proxy.stop() }
+        let runner = try ServiceRunner(name: "timer-test", config: proxy.config, signals: SignalWatcher())
+        var fired: [(name: String, late: Bool)] = []
+        let start = Clock.monotonicNs()
+        let deadlines: [(String, UInt64)] = [("c", 30_000_000), ("a", 10_000_000), ("b", 20_000_000)]
+        for (name, offset) in deadlines {
+            runner.at(deadlineNs: start + offset) { fired.append((name, Clock.monotonicNs() >= start + offset)) }
+        }
+        let cancelled = runner.at(deadlineNs: start + 15_000_000) { fired.append(("x", true)) }
+        runner.cancel(timer: cancelled)
+        // A timer set from inside a timer, already due: it fires on the next turn.
+        runner.at(deadlineNs: start + 40_000_000) {
+            runner.at(deadlineNs: 0) {
+                fired.append(("d", true))
+                runner.stop()
+            }
+        }
+        try runner.run(subscriberWaitMs: 0)
+        #expect(fired.map(\.name) == ["a", "b", "c", "d"])
+        #expect(fired.filter { !$0.late }.isEmpty)
+    }
+
+    @Test func aWatchedPipeCallsItsHandlerForDataAndForTheHangUp() throws {
+        let proxy = try ProxyProcess()
+        defer { try? proxy.stop() }
+        let runner = try ServiceRunner(name: "watch-test", config: proxy.config, signals: SignalWatcher())
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let (reader, writer) = (ends[0], ends[1])
+        defer { close(reader) }
+        _ = fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) | O_NONBLOCK)
+        var received: [UInt8] = []
+        var watch = 0
+        watch = runner.watch(fileDescriptor: reader) {
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(reader, &buffer, buffer.count)
+            if count > 0 {
+                received += buffer[..<count]
+                // The writer hangs up once its bytes arrived; the hang-up must still reach us.
+                close(writer)
+            } else if count == 0 {
+                runner.unwatch(watch)
+                runner.stop()
+            }
+        }
+        let bytes: [UInt8] = [1, 2, 3]
+        runner.at(deadlineNs: 0) { _ = write(writer, bytes, bytes.count) }
+        try runner.run(subscriberWaitMs: 0)
+        #expect(received == [1, 2, 3])
+    }
+}
