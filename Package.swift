@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "Bus", targets: ["Bus"]),
         .executable(name: "bus-proxy", targets: ["bus-proxy"]),
         .executable(name: "bus-tap", targets: ["bus-tap"]),
+        .library(name: "RenderCore", targets: ["RenderCore"]),
+        .executable(name: "render-worker", targets: ["render-worker"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -19,6 +21,10 @@ let package = Package(
 
         // Pure libraries: no ZeroMQ, no SQLite, no clock reads.
         .target(name: "BusSchema"),
+        .target(
+            name: "RenderCore", dependencies: ["CPNG", "CFreeType"],
+            // The blur kernel's SIMD16 loops need AVX2 + FMA (present on the 2-core build machine).
+            swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"], .when(configuration: .release))]),
 
         // The bus and service plumbing.
         .target(name: "Bus", dependencies: ["CZeroMQ", "BusSchema"]),
@@ -29,7 +35,10 @@ let package = Package(
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "BusSchema", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
 
+        .executableTarget(name: "render-worker", dependencies: ["RenderCore"]),
+
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
+        .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"]),
     ]
 )
