@@ -33,8 +33,13 @@ public enum BlurMode: Sendable, Hashable {
                 throw RenderError(.invalidParameter, "sigma must be a finite number in 0...2000, got \(sigma)")
             }
         case .boxes(let size, let times):
-            guard size >= 0, size <= 1001, times >= 0, times <= 3 else {
-                throw RenderError(.invalidParameter, "boxes need size 0...1001 and times 0...3, got \(size)x\(times)")
+            // The integer cascade keeps exact UInt32 sums: 255 · dⁿ must stay below 2³².
+            let width = 2 * (max(size, 0) / 2) + 1
+            let exact = (0...3).contains(times) && (0..<times).reduce(255) { acc, _ in acc * width } < 1 << 32
+            guard size >= 0, size <= 4095, exact else {
+                throw RenderError(
+                    .invalidParameter,
+                    "boxes need size ≥ 0, times 0...3 and 255·width^times < 2^32, got \(size)x\(times)")
             }
         }
     }
