@@ -64,10 +64,12 @@ public final class BlurKernel: Sendable {
         run(columns)
     }
 
-    /// Splits a stage's blocks into contiguous runs, one per worker, each with its own scratch.
+    /// Splits a stage's blocks into contiguous runs, each with its own scratch. With more than
+    /// one thread there are four runs per thread, so a worker delayed by other load on the
+    /// machine does not hold up the whole stage.
     private func run(_ stage: BlurStage) {
         let blocks = stage.blockCount
-        let workers = min(threads, blocks)
+        let workers = min(threads == 1 ? 1 : 4 * threads, blocks)
         let scratch = (0..<workers).map { _ in
             (
                 pool.take(byteCount: stage.scratchBytes), pool.take(byteCount: stage.scratchBytes),

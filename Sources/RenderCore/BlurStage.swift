@@ -160,7 +160,7 @@ struct BlurStage: @unchecked Sendable {
             let leaving = input[first &+ i &- l &- 1]
             if i > 0 { sum += entering - leaving }
             let next = input[first &+ i &+ l &+ 1]
-            var v = (sum + alpha * (leaving + next)) * scale
+            var v = sum.addingProduct(alpha, leaving + next) * scale
             entering = next
             v.replace(with: lo, where: v .< lo)
             v.replace(with: hi, where: v .> hi)
@@ -189,7 +189,7 @@ struct BlurStage: @unchecked Sendable {
             let leaving = input[i &- l &- 1]
             sum += entering - leaving
             let next = input[i &+ l &+ 1]
-            emit(i, sum + alpha * (leaving + next))
+            emit(i, sum.addingProduct(alpha, leaving + next))
             entering = next
             i &+= 1
         }
