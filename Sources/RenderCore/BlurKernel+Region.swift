@@ -74,6 +74,41 @@ extension BlurKernel {
     }
 }
 
+extension BlurKernel {
+    /// Blurs the pixels under `mask` and blends them back by its coverage: the general form
+    /// of the rounded-rectangle region blur, for rotated or clipped regions. The blur sees only
+    /// the mask's bounding rectangle (clamped at its edges).
+    public func apply(_ mode: BlurMode, to image: inout Image, through mask: Mask) throws {
+        try mode.validate()
+        guard let rect = mask.rect.clipped(width: image.width, height: image.height) else { return }
+        let cascade = BoxCascade(mode, gaussianPasses: gaussianPasses)
+        if cascade == .identity { return }
+        let channels = image.channels
+        let stride = image.width * channels
+        let blurred = pool.take(byteCount: rect.width * rect.height * channels)
+        defer { pool.give(back: blurred) }
+        image.bytes.withUnsafeMutableBytes { bytes in
+            let origin = bytes.baseAddress! + rect.y * stride + rect.x * channels
+            blur(
+                cascade, src: UnsafeRawPointer(origin), srcStride: stride, dst: blurred.pointer,
+                dstStride: rect.width * channels, width: rect.width, height: rect.height, channels: channels)
+            let source = blurred.pointer.assumingMemoryBound(to: UInt8.self)
+            let target = origin.assumingMemoryBound(to: UInt8.self)
+            for y in 0..<rect.height {
+                for x in 0..<rect.width {
+                    let m = UInt32(mask.coverage(rect.x + x, rect.y + y))
+                    if m == 0 { continue }
+                    for c in 0..<channels {
+                        let i = y * rect.width * channels + x * channels + c
+                        let j = y * stride + x * channels + c
+                        target[j] = UInt8((UInt32(source[i]) * m + UInt32(target[j]) * (255 - m) + 127) / 255)
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Anti-aliased coverage of a pixel by a rounded rectangle.
 enum RoundedRectCoverage {
     /// Coverage (0…255) of pixel (x, y) by the rectangle [0, width]×[0, height] with corner
