@@ -1,23 +1,25 @@
 /// UIView block animations for the render worker: targets arrive with an optional duration,
 /// delay and curve; values are interpolated from what is on screen; a new target mid-flight
-/// restarts from the current value; each animation ends once, finished or interrupted.
+/// restarts from the current value; each (layer, property) animation ends once, finished or
+/// interrupted, as a `render.animation` completion.
 ///
 /// Time is an input (milliseconds on any monotonic scale); nothing here reads a clock.
 public struct Animator: Sendable {
-    /// A property the animator can interpolate.
+    /// An animatable property, named as in the `render.animation` schema. Position and size
+    /// carry two components (x, y / width, height); the others use `x` only.
     public enum Property: String, Sendable, Hashable, CaseIterable {
-        case x, y, width, height, opacity, rotation, scale
+        case position, size, opacity, rotation, scale
     }
 
     /// How a change is animated; nil options mean "apply at once".
     public struct Options: Sendable, Hashable {
-        /// Names the animation in its completion effect.
-        public var id: String
+        /// The animation id from the state change, echoed in its completions.
+        public var id: Int?
         public var durationMs: Double
         public var delayMs: Double
         public var curve: AnimationCurve
 
-        public init(id: String, durationMs: Double, delayMs: Double = 0, curve: AnimationCurve = .easeInOut) {
+        public init(id: Int? = nil, durationMs: Double, delayMs: Double = 0, curve: AnimationCurve = .easeInOut) {
             self.id = id
             self.durationMs = durationMs
             self.delayMs = delayMs
@@ -28,29 +30,43 @@ public struct Animator: Sendable {
     /// What happened.
     public enum Event: Sendable {
         /// New target values for a layer arrived at `atMs`, animated with `options` or at once.
-        case targetReceived(layer: String, values: [Property: Double], options: Options?, atMs: Double)
+        case targetReceived(layer: String, values: [Property: SIMD2<Double>], options: Options?, atMs: Double)
         /// A frame is about to be rendered at `atMs`.
         case frameStarted(atMs: Double)
     }
 
-    /// What the owner must do: publish `render/animation/` completion events.
+    /// A completion, the fields of a `render.animation` message.
+    public struct Completion: Sendable, Hashable {
+        public var layer: String
+        public var property: Property
+        /// True when it ran to the end, false when a new target interrupted it.
+        public var finished: Bool
+        /// When it ended: the planned end for finished animations, the new target's arrival
+        /// for interrupted ones.
+        public var atMs: Double
+        public var animationID: Int?
+        public var durationMs: Double
+    }
+
+    /// What the owner must do: publish a completion on `render/animation/`.
     public enum Effect: Sendable, Hashable {
-        case animationEnded(id: String, finished: Bool)
+        case publishCompletion(Completion)
     }
 
     private enum State: Sendable {
-        case resting(Double)
-        case moving(from: Double, to: Double, startMs: Double, options: Options)
+        case resting(SIMD2<Double>)
+        case moving(from: SIMD2<Double>, to: SIMD2<Double>, startMs: Double, options: Options)
     }
 
-    private struct Key: Hashable {
+    private struct Key: Hashable, Comparable {
         let layer: String
         let property: Property
+        static func < (a: Key, b: Key) -> Bool {
+            (a.layer, a.property.rawValue) < (b.layer, b.property.rawValue)
+        }
     }
 
     private var states: [Key: State] = [:]
-    /// Animations still running, with how many properties each still moves.
-    private var running: [String: Int] = [:]
 
     public init() {}
 
@@ -60,49 +76,52 @@ public struct Animator: Sendable {
         case .targetReceived(let layer, let values, let options, let now):
             var effects: [Effect] = []
             for property in Property.allCases {
-                guard let target = values[property], target.isFinite else { continue }
+                guard let target = values[property], target.x.isFinite, target.y.isFinite else { continue }
                 let key = Key(layer: layer, property: property)
                 let current = value(key, atMs: now)
                 if case .moving(_, _, _, let old) = states[key] {
-                    effects += release(old.id, finished: false)
+                    effects.append(completion(key, old, finished: false, atMs: now))
                 }
                 if let options, options.durationMs > 0 || options.delayMs > 0 {
                     states[key] = .moving(from: current ?? target, to: target, startMs: now, options: options)
-                    running[options.id, default: 0] += 1
                 } else {
                     states[key] = .resting(target)
+                    if let options { effects.append(completion(key, options, finished: true, atMs: now)) }
                 }
-            }
-            if let options, options.durationMs <= 0, options.delayMs <= 0 {
-                effects.append(.animationEnded(id: options.id, finished: true))
             }
             return effects
         case .frameStarted(let now):
             var effects: [Effect] = []
-            for (key, state) in states {
-                guard case .moving(_, let to, let start, let options) = state,
+            for key in states.keys.sorted() {
+                guard case .moving(_, let to, let start, let options) = states[key],
                     now >= start + options.delayMs + options.durationMs
                 else { continue }
                 states[key] = .resting(to)
-                effects += release(options.id, finished: true)
+                effects.append(
+                    completion(key, options, finished: true, atMs: start + options.delayMs + options.durationMs))
             }
-            return effects.sorted { "\($0)" < "\($1)" }
+            return effects
         }
     }
 
     /// The value of a layer's property at `atMs`, or nil when it was never set.
-    public func value(layer: String, _ property: Property, atMs now: Double) -> Double? {
+    public func value(layer: String, _ property: Property, atMs now: Double) -> SIMD2<Double>? {
         value(Key(layer: layer, property: property), atMs: now)
     }
 
     /// Every known property of a layer at `atMs`.
-    public func values(layer: String, atMs now: Double) -> [Property: Double] {
-        var result: [Property: Double] = [:]
+    public func values(layer: String, atMs now: Double) -> [Property: SIMD2<Double>] {
+        var result: [Property: SIMD2<Double>] = [:]
         for property in Property.allCases { result[property] = value(layer: layer, property, atMs: now) }
         return result
     }
 
-    private func value(_ key: Key, atMs now: Double) -> Double? {
+    /// True while any property is still moving (the worker keeps rendering frames).
+    public var isAnimating: Bool {
+        states.values.contains { if case .moving = $0 { true } else { false } }
+    }
+
+    private func value(_ key: Key, atMs now: Double) -> SIMD2<Double>? {
         switch states[key] {
         case nil: return nil
         case .resting(let value): return value
@@ -113,36 +132,25 @@ public struct Animator: Sendable {
         }
     }
 
-    /// One property of animation `id` stopped; reports the end once: interrupted at the first
-    /// interruption, finished when its last property arrives.
-    private mutating func release(_ id: String, finished: Bool) -> [Effect] {
-        guard let count = running[id] else { return [] }
-        if !finished {
-            running[id] = nil
-            return [.animationEnded(id: id, finished: false)]
-        }
-        if count <= 1 {
-            running[id] = nil
-            return [.animationEnded(id: id, finished: true)]
-        }
-        running[id] = count - 1
-        return []
+    private func completion(_ key: Key, _ options: Options, finished: Bool, atMs: Double) -> Effect {
+        .publishCompletion(
+            Completion(
+                layer: key.layer, property: key.property, finished: finished, atMs: atMs, animationID: options.id,
+                durationMs: options.durationMs))
     }
 }
 
 extension Layer {
-    /// The layer with animated values applied: position (x, y), size, opacity, and rotation
-    /// (radians) and scale as its transform.
-    public func applying(_ values: [Animator.Property: Double]) -> Layer {
+    /// The layer with animated values applied: position (frame origin), size, opacity, and
+    /// rotation (radians) and scale as its transform.
+    public func applying(_ values: [Animator.Property: SIMD2<Double>]) -> Layer {
         var layer = self
-        if let x = values[.x] { layer.frame.origin.x = x }
-        if let y = values[.y] { layer.frame.origin.y = y }
-        if let width = values[.width] { layer.frame.size.width = max(0, width) }
-        if let height = values[.height] { layer.frame.size.height = max(0, height) }
-        if let opacity = values[.opacity] { layer.opacity = min(max(opacity, 0), 1) }
+        if let position = values[.position] { layer.frame.origin = Point(position.x, position.y) }
+        if let size = values[.size] { layer.frame.size = Size(max(0, size.x), max(0, size.y)) }
+        if let opacity = values[.opacity] { layer.opacity = min(max(opacity.x, 0), 1) }
         if values[.rotation] != nil || values[.scale] != nil {
-            let s = values[.scale] ?? 1
-            layer.transform = AffineTransform.scale(s, s).concatenating(.rotation(values[.rotation] ?? 0))
+            let s = values[.scale]?.x ?? 1
+            layer.transform = AffineTransform.scale(s, s).concatenating(.rotation(values[.rotation]?.x ?? 0))
         }
         return layer
     }
