@@ -36,3 +36,14 @@ import Testing
         }
     }
 }
+
+@Suite struct ChecksumTests {
+    @Test func checksumIsSixteenHexDigitsAndFollowsThePixels() throws {
+        var image = try Image(width: 3, height: 2)
+        let empty = image.checksum
+        #expect(empty.count == 16 && empty.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+        #expect(try Image(width: 3, height: 2).checksum == empty)
+        image.setPixel(1, 1, RGBA8(1, 0, 0, 1))
+        #expect(image.checksum != empty)
+    }
+}
