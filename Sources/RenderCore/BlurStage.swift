@@ -229,14 +229,26 @@ struct BlurStage: @unchecked Sendable {
             for i in 0..<length { store(SIMD16<UInt8>(truncatingIfNeeded: line[i]), to: out + 64 * i) }
             return
         }
-        // (s + d/2) / d is exact in Double: the quotient is ≤ 255.5 and its fractional part, a
-        // multiple of 1/d, is never within 1e-9 of the next integer for d < 2^32.
-        let half = Double(divisor / 2)
-        let inverse = 1 / Double(divisor)
+        // q = ⌊(s + d/2) / d⌋ exactly: estimate in Float (off by at most one), then correct with
+        // the integer remainder. UInt32 → Float goes through two exact 16-bit halves and the
+        // 2^23 bit trick (generic SIMD conversions compile to slow scalar code).
+        let d = SIMD16<UInt32>(repeating: UInt32(divisor))
+        let half = SIMD16<UInt32>(repeating: UInt32(divisor / 2))
+        let inverse = SIMD16<Float>(repeating: 1 / Float(divisor))
+        let exponent = SIMD16<UInt32>(repeating: 0x4B00_0000)
+        let bias = SIMD16<Float>(repeating: 8_388_608)
+        let magic = SIMD16<Float>(repeating: 12_582_912)
+        let low16 = SIMD16<UInt32>(repeating: 0xFFFF)
         for i in 0..<length {
-            let sums = line[i]
-            var bytes = SIMD16<UInt8>()
-            for k in 0..<16 { bytes[k] = UInt8(((Double(sums[k]) + half) * inverse + 1e-9).rounded(.down)) }
+            let n = line[i] &+ half
+            let high = unsafeBitCast((n &>> 16) | exponent, to: SIMD16<Float>.self) - bias
+            let low = unsafeBitCast((n & low16) | exponent, to: SIMD16<Float>.self) - bias
+            let estimate = (high * 65_536 + low) * inverse + magic
+            var q = unsafeBitCast(estimate, to: SIMD16<UInt32>.self) & low16
+            let remainder = unsafeBitCast(n &- q &* d, to: SIMD16<Int32>.self)
+            q.replace(with: q &- 1, where: remainder .< 0)
+            q.replace(with: q &+ 1, where: remainder .>= unsafeBitCast(d, to: SIMD16<Int32>.self))
+            let bytes = SIMD16<UInt8>(truncatingIfNeeded: q)
             store(bytes, to: out + 64 * i)
         }
     }
