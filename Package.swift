@@ -22,7 +22,7 @@ let package = Package(
         // Pure libraries: no ZeroMQ, no SQLite, no clock reads.
         .target(name: "BusSchema"),
         .target(
-            name: "RenderCore", dependencies: ["CPNG", "CFreeType"],
+            name: "RenderCore", dependencies: ["BusSchema", "CPNG", "CFreeType"],
             // The blur kernel's SIMD16 loops need AVX2 + FMA (present on the 2-core build machine).
             swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"], .when(configuration: .release))]),
 
@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "BusSchema", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
 
-        .executableTarget(name: "render-worker", dependencies: ["RenderCore"]),
+        .executableTarget(name: "render-worker", dependencies: ["BusSchema", "RenderCore"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),

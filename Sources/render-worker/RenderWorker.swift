@@ -10,6 +10,7 @@ enum RenderWorker {
     static let usage = """
         usage: render-worker blur IN.png OUT.png (--sigma S | --level weak|default|strong) [--threads T]
                render-worker bench-blur --width W --height H --sigma S --runs N [--threads T] [--passes P]
+               render-worker render --scene S [--state STATE.json] OUT.png [--scale K]
                render-worker demo OUT.png [--scale S] [--runs N] [--threads T]
         """
 
@@ -22,6 +23,7 @@ enum RenderWorker {
             case "blur": try BlurCommand.run(options)
             case "bench-blur": print(try BenchBlur.run(options))
             case "demo": print(try DemoCommand.run(options))
+            case "render": try RenderCommand.run(options)
             case "-h", "--help", "help": print(usage)
             default: fail("unknown command '\(arguments[1])'\n\(usage)", status: 2)
             }
