@@ -62,6 +62,11 @@ public struct Canvas: Sendable {
         case .solid(let color): solid = color.premultiplied
         case .linear(let g, let toLocal): gradient = (g, toLocal)
         }
+        // An opaque colour at full coverage replaces the pixel outright.
+        let opaque: UInt32? =
+            gradient == nil && solid.w == 255 && opacity >= 1
+            ? UInt32(solid.x.rounded()) | UInt32(solid.y.rounded()) << 8 | UInt32(solid.z.rounded()) << 16 | 0xFF00_0000
+            : nil
         image.bytes.withUnsafeMutableBufferPointer { pixels in
             mask.bytes.withUnsafeBufferPointer { coverageBytes in
                 for y in max(r.y, 0)..<min(r.y + r.height, height) {
@@ -71,6 +76,11 @@ public struct Canvas: Sendable {
                         if let clip {
                             coverage *= Float(clip.coverage(x, y)) / 255
                             if coverage == 0 { continue }
+                        }
+                        if coverage == 255, let opaque {
+                            UnsafeMutableRawPointer(pixels.baseAddress! + 4 * (y * width + x))
+                                .storeBytes(of: opaque, as: UInt32.self)
+                            continue
                         }
                         var source = solid
                         if let (g, toLocal) = gradient {
