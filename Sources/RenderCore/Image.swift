@@ -12,8 +12,10 @@ public struct Image: Sendable, Equatable {
     /// `width * height * channels` bytes, row by row.
     public var bytes: [UInt8]
 
-    /// The largest side accepted anywhere (a 16384² RGBA image is 1 GiB).
+    /// The largest side accepted anywhere.
     public static let maxSide = 16384
+    /// The most pixels accepted anywhere (8192², 256 MiB as RGBA).
+    public static let maxPixels = 8192 * 8192
 
     /// An image filled with one pixel value (transparent black by default).
     /// - Throws: ``RenderError`` with code `invalidSize` for a zero, negative or huge size.
@@ -52,8 +54,9 @@ public struct Image: Sendable, Equatable {
         guard channels == 1 || channels == 4 else {
             throw RenderError(.invalidSize, "channels must be 1 or 4, got \(channels)")
         }
-        guard width > 0, height > 0, width <= maxSide, height <= maxSide else {
-            throw RenderError(.invalidSize, "size \(width)x\(height) is outside 1...\(maxSide)")
+        guard width > 0, height > 0, width <= maxSide, height <= maxSide, width * height <= maxPixels else {
+            throw RenderError(
+                .invalidSize, "size \(width)x\(height) is outside 1...\(maxSide) per side or above \(maxPixels) pixels")
         }
     }
 

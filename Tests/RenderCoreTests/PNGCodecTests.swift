@@ -47,3 +47,10 @@ import Testing
         #expect(image.checksum != empty)
     }
 }
+
+@Suite struct ImageSizeTests {
+    @Test(arguments: [(0, 10), (10, 0), (-1, 5), (16385, 1), (10_000, 10_000)])
+    func zeroNegativeAndHugeSizesAreErrors(width: Int, height: Int) {
+        #expect(throws: RenderError.self) { try Image(width: width, height: height) }
+    }
+}
