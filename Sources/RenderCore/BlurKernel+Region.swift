@@ -1,28 +1,3 @@
-/// A rectangle of whole pixels.
-public struct PixelRect: Sendable, Hashable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
-
-    /// The part of this rectangle inside `width`×`height`, or nil when nothing is left.
-    func clipped(width: Int, height: Int) -> PixelRect? {
-        let x0 = max(x, 0)
-        let y0 = max(y, 0)
-        let x1 = min(x + self.width, width)
-        let y1 = min(y + self.height, height)
-        guard x1 > x0, y1 > y0 else { return nil }
-        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-    }
-}
-
 extension BlurKernel {
     /// Blurs a sub-rectangle as SABlurImageView does and blends it back through an
     /// anti-aliased rounded-rectangle mask: inside the mask the blurred pixels, outside the
@@ -106,21 +81,5 @@ extension BlurKernel {
                 }
             }
         }
-    }
-}
-
-/// Anti-aliased coverage of a pixel by a rounded rectangle.
-enum RoundedRectCoverage {
-    /// Coverage (0…255) of pixel (x, y) by the rectangle [0, width]×[0, height] with corner
-    /// `radius`: 255 away from the corners, and in a corner 0.5 − (distance past the arc).
-    static func at(x: Int, y: Int, width: Int, height: Int, radius: Double) -> UInt8 {
-        let px = Double(x) + 0.5
-        let py = Double(y) + 0.5
-        let cx = px < radius ? radius : (px > Double(width) - radius ? Double(width) - radius : px)
-        let cy = py < radius ? radius : (py > Double(height) - radius ? Double(height) - radius : py)
-        if cx == px || cy == py { return 255 }
-        let distance = ((px - cx) * (px - cx) + (py - cy) * (py - cy)).squareRoot() - radius
-        let coverage = min(max(0.5 - distance, 0), 1)
-        return UInt8((coverage * 255).rounded())
     }
 }
