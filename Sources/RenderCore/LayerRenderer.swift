@@ -113,6 +113,9 @@ public final class LayerRenderer: Sendable {
         }
         let scale = m.meanScale
         let sigma = Shadow.sigmaPerRadius * shadow.radius * scale
+        guard sigma <= 500 else {
+            throw RenderError(.invalidParameter, "shadow radius \(shadow.radius) gives σ \(sigma) px, above 500")
+        }
         let pad = Int((3 * sigma).rounded(.up)) + 2
         var alpha = try Image(width: shape.rect.width + 2 * pad, height: shape.rect.height + 2 * pad, channels: 1)
         for y in 0..<shape.rect.height {
@@ -137,6 +140,11 @@ public final class LayerRenderer: Sendable {
         into canvas: inout Canvas
     ) throws {
         let density = m.meanScale
+        guard text.fontSize.isFinite, text.fontSize > 0, text.fontSize * density <= 2000, text.inset.isFinite,
+            layer.frame.width * density <= Double(Image.maxSide), layer.frame.height * density <= Double(Image.maxSide)
+        else {
+            throw RenderError(.invalidParameter, "text in layer '\(layer.name)' has a bad font size, inset or frame")
+        }
         let (w, h) = (Int((layer.frame.width * density).rounded(.up)), Int((layer.frame.height * density).rounded(.up)))
         guard w > 0, h > 0, let inverse = m.inverted else { return }
         let local = try TextLayout.render(text, font: font, width: w, height: h, pixelsPerPoint: density)

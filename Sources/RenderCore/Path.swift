@@ -38,7 +38,7 @@ public struct Path: Sendable, Hashable {
                 Point(rect.minX, rect.maxY),
             ]
         } else {
-            let steps = max(4, Int((r * 0.75).rounded(.up)))
+            let steps = max(4, Int(min(r * 0.75, 256).rounded(.up)))
             let corners = [
                 (Point(rect.maxX - r, rect.minY + r), -Double.pi / 2), (Point(rect.maxX - r, rect.maxY - r), 0.0),
                 (Point(rect.minX + r, rect.maxY - r), Double.pi / 2), (Point(rect.minX + r, rect.minY + r), Double.pi),
@@ -55,7 +55,7 @@ public struct Path: Sendable, Hashable {
 
     /// Adds an ellipse inscribed in `rect`.
     public mutating func addEllipse(in rect: Rect) {
-        let steps = max(16, Int((max(rect.width, rect.height) * 1.5).rounded(.up)))
+        let steps = max(16, Int(min(max(rect.width, rect.height) * 1.5, 1024).rounded(.up)))
         let (cx, cy) = (rect.minX + rect.width / 2, rect.minY + rect.height / 2)
         addPolygon(
             (0..<steps).map { k in

@@ -17,10 +17,11 @@ public enum Rasterizer {
             minY = min(minY, p.y)
             maxY = max(maxY, p.y)
         }
-        let x0 = max(0, Int(minX.rounded(.down)))
-        let y0 = max(0, Int(minY.rounded(.down)))
-        let x1 = min(width, Int(maxX.rounded(.up)))
-        let y1 = min(height, Int(maxY.rounded(.up)))
+        // Clamp before converting: far-away coordinates must not overflow Int.
+        let x0 = Int(min(max(minX, 0), Double(width)).rounded(.down))
+        let y0 = Int(min(max(minY, 0), Double(height)).rounded(.down))
+        let x1 = Int(min(max(maxX, 0), Double(width)).rounded(.up))
+        let y1 = Int(min(max(maxY, 0), Double(height)).rounded(.up))
         guard x1 > x0, y1 > y0 else { return .empty }
         let (w, h) = (x1 - x0, y1 - y0)
         let stride = w + 2
@@ -57,12 +58,14 @@ public enum Rasterizer {
         let slope = (bottom.x - top.x) / (bottom.y - top.y)
         let limit = Double(width)
         var x = top.x
-        var yStart = Int(top.y.rounded(.down))
-        if yStart < 0 {
+        if top.y >= Double(height) || bottom.y <= 0 { return }
+        var yStart = 0
+        if top.y < 0 {
             x -= top.y * slope
-            yStart = 0
+        } else {
+            yStart = Int(top.y.rounded(.down))
         }
-        let yEnd = min(height, Int(bottom.y.rounded(.up)))
+        let yEnd = Int(min(bottom.y, Double(height)).rounded(.up))
         if yStart >= yEnd { return }
         for y in yStart..<yEnd {
             let row = acc + y * stride

@@ -56,3 +56,41 @@ import Testing
         #expect(rotated.pixel(5, 5).a == 0)  // the unrotated corner is empty
     }
 }
+
+@Suite struct HostileGeometryTests {
+    @Test func farAwayAndHugeShapesAreClippedNotCrashes() throws {
+        #expect(
+            try Rasterizer.fill(Path(rect: Rect(x: 1e300, y: -1e300, width: 5, height: 5)), width: 8, height: 8)
+                == .empty)
+        let everything = try Rasterizer.fill(
+            Path(rect: Rect(x: -1e300, y: -1e300, width: 2e300, height: 2e300)), width: 8, height: 8)
+        #expect(everything.coverage(4, 4) == 255)
+    }
+
+    @Test func absurdLayerValuesAreErrorsOrClippedNotCrashes() throws {
+        var root = Layer(frame: Rect(x: 0, y: 0, width: 20, height: 20))
+        var huge = Layer(frame: Rect(x: -1e12, y: -1e12, width: 4e12, height: 4e12))
+        huge.cornerRadius = 1e300
+        huge.backgroundColor = .black
+        root.sublayers = [huge]
+        #expect(try LayerRenderer().render(root, width: 20, height: 20).pixel(10, 10) == RGBA8(0, 0, 0, 255))
+        var shadowed = Layer(frame: Rect(x: 2, y: 2, width: 5, height: 5))
+        shadowed.backgroundColor = .black
+        shadowed.shadow = Shadow(opacity: 1, radius: 1e300)
+        root.sublayers = [shadowed]
+        #expect(throws: RenderError.self) { try LayerRenderer().render(root, width: 20, height: 20) }
+        shadowed.shadow = Shadow(opacity: 1, radius: -2)
+        root.sublayers = [shadowed]
+        #expect(throws: RenderError.self) { try LayerRenderer().render(root, width: 20, height: 20) }
+    }
+
+    @Test func tinyImagesBlurWithoutTrouble() throws {
+        for (w, h) in [(1, 1), (1, 7), (9, 1)] {
+            var image = try Image(width: w, height: h, fill: RGBA8(10, 20, 30, 40))
+            try BlurKernel().apply(.gaussian(sigma: 100), to: &image)
+            try BlurKernel().apply(.strong, to: &image)
+            #expect(image.bytes.count == w * h * 4)
+            #expect(image.pixel(0, 0) == RGBA8(10, 20, 30, 40))
+        }
+    }
+}
