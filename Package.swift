@@ -39,6 +39,6 @@ let package = Package(
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
-        .testTarget(name: "RenderCoreTests", dependencies: ["RenderCore"], exclude: ["Golden"]),
+        .testTarget(name: "RenderCoreTests", dependencies: ["BusSchema", "RenderCore"], exclude: ["Golden"]),
     ]
 )
