@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "bus-tap", targets: ["bus-tap"]),
         .executable(name: "input-source", targets: ["input-source"]),
         .executable(name: "gesture-recognizer", targets: ["gesture-recognizer"]),
+        .library(name: "RenderCore", targets: ["RenderCore"]),
+        .executable(name: "render-worker", targets: ["render-worker"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -27,6 +29,10 @@ let package = Package(
         .target(name: "InputCore", dependencies: ["BusSchema"]),
         .target(name: "GestureCore", dependencies: ["BusSchema"]),
         .target(name: "SupervisorCore"),
+        .target(
+            name: "RenderCore", dependencies: ["BusSchema", "CPNG", "CFreeType"],
+            // The blur kernel's SIMD16 loops need AVX2 + FMA (present on the 2-core build machine).
+            swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"], .when(configuration: .release))]),
 
         // The bus and service plumbing.
         .target(name: "Bus", dependencies: ["CZeroMQ", "BusSchema"]),
@@ -57,6 +63,8 @@ let package = Package(
             name: "bus-bench", dependencies: ["Bus", "BusSchema", "CZeroMQ"], path: "benchmarks/bus",
             exclude: ["raw_hop.c"]),
 
+        .executableTarget(name: "render-worker", dependencies: ["BusSchema", "RenderCore"]),
+
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         .testTarget(
             name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport", "BusTestSupport"]),
@@ -69,5 +77,6 @@ let package = Package(
                 "InputService", "GestureService", "InputCore", "GestureCore", "Bus", "BusSchema", "BusTestSupport",
                 "ServiceSupport",
             ]),
+        .testTarget(name: "RenderCoreTests", dependencies: ["BusSchema", "RenderCore"], exclude: ["Golden"]),
     ]
 )

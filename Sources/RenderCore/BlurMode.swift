@@ -1,0 +1,97 @@
+/// What a ``BlurKernel`` does to an image.
+public enum BlurMode: Sendable, Hashable {
+    /// CIGaussianBlur behind a clamp: the image is padded by replicated edge pixels, blurred
+    /// with a Gaussian of standard deviation `sigma` pixels, and cropped, so edges never fade.
+    /// Approximated by a cascade of extended (fractional) boxes, O(1) work per pixel.
+    case gaussian(sigma: Double)
+    /// SABlurImageView: `times` box blurs of width `size` (forced odd, as SABlur does), each
+    /// pass clamped at the image edge (vImage `kvImageEdgeExtend`).
+    case boxes(size: Int, times: Int)
+
+    /// SABlurImageView's weak level: 25×2 (σ ≈ 10.2).
+    public static let weak = BlurMode.boxes(size: 25, times: 2)
+    /// SABlurImageView's default level: 50×2, a box width of 51 (σ ≈ 20.8).
+    public static let standard = BlurMode.boxes(size: 50, times: 2)
+    /// SABlurImageView's strong level: 100×3, a box width of 101 (σ ≈ 50.5).
+    public static let strong = BlurMode.boxes(size: 100, times: 3)
+
+    /// The preset for a level name as used on the command line: `weak`, `default` or `strong`.
+    public init?(level: String) {
+        switch level {
+        case "weak": self = .weak
+        case "default": self = .standard
+        case "strong": self = .strong
+        default: return nil
+        }
+    }
+
+    /// Rejects negative, non-finite or absurd parameters.
+    func validate() throws {
+        switch self {
+        case .gaussian(let sigma):
+            guard sigma.isFinite, sigma >= 0, sigma <= 2000 else {
+                throw RenderError(.invalidParameter, "sigma must be a finite number in 0...2000, got \(sigma)")
+            }
+        case .boxes(let size, let times):
+            // The integer cascade keeps exact UInt32 sums: 255 · dⁿ must stay below 2³².
+            let width = 2 * (max(size, 0) / 2) + 1
+            let exact = (0...3).contains(times) && (0..<times).reduce(255) { acc, _ in acc * width } < 1 << 32
+            guard size >= 0, size <= 4095, exact else {
+                throw RenderError(
+                    .invalidParameter,
+                    "boxes need size ≥ 0, times 0...3 and 255·width^times < 2^32, got \(size)x\(times)")
+            }
+        }
+    }
+}
+
+/// One extended box of Gwosdek et al.: weight 1 on offsets −l…l, `alpha` on ±(l+1).
+struct ExtendedBox: Equatable {
+    let l: Int
+    let alpha: Float
+    /// The kernel's total weight, 2l + 1 + 2α.
+    var weight: Float { Float(2 * l + 1) + 2 * alpha }
+
+    /// The box with variance `variance`, as in Pillow's `_gaussian_blur_radius` (Gwosdek 2011).
+    init(variance: Double) {
+        let l = Int(((12 * variance + 1).squareRoot() - 1) / 2)
+        let ll = Double(l)
+        let a = (2 * ll + 1) * (ll * (ll + 1) - 3 * variance) / (6 * (variance - (ll + 1) * (ll + 1)))
+        self.l = l
+        self.alpha = Float(a)
+    }
+}
+
+/// A blur mode turned into passes along one axis.
+enum BoxCascade: Equatable {
+    /// Fractional boxes in Float32, padded once by ``margin`` replicated pixels.
+    case extended([ExtendedBox])
+    /// `times` integer boxes of radius `radius` with exact UInt32 sums, clamped at every pass.
+    case integer(radius: Int, times: Int)
+    /// Nothing to do.
+    case identity
+
+    init(_ mode: BlurMode, gaussianPasses: Int) {
+        switch mode {
+        case .gaussian(let sigma):
+            if sigma < 0.05 {
+                self = .identity
+            } else {
+                let box = ExtendedBox(variance: sigma * sigma / Double(gaussianPasses))
+                self = .extended([ExtendedBox](repeating: box, count: gaussianPasses))
+            }
+        case .boxes(let size, let times):
+            let radius = size / 2
+            self = radius == 0 || times == 0 ? .identity : .integer(radius: radius, times: times)
+        }
+    }
+
+    /// Replicated pixels needed on each side of a line.
+    var margin: Int {
+        switch self {
+        case .extended(let boxes): boxes.reduce(0) { $0 + $1.l + 1 }
+        case .integer(let radius, _): radius + 1
+        case .identity: 0
+        }
+    }
+}

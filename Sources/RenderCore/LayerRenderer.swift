@@ -1,0 +1,203 @@
+/// Renders a layer tree into a premultiplied RGBA8 image: state in, image out.
+///
+/// Per layer, in Core Animation's order: shadow (beneath everything), background colour,
+/// gradient, backdrop blur, text, sublayers, border; a layer with opacity < 1 (or a shadow
+/// taken from its own alpha) is drawn as an offscreen group first. `masksToBounds` clips text,
+/// sublayers and the layer's own shadow to its rounded bounds.
+public final class LayerRenderer: Sendable {
+    public let blur: BlurKernel
+    public let font: FontFace?
+
+    /// - Parameters:
+    ///   - blur: the kernel for shadows and backdrop blurs (its pool is reused across frames).
+    ///   - font: the face for text; layers with text are skipped when nil.
+    public init(blur: BlurKernel = BlurKernel(), font: FontFace? = nil) {
+        self.blur = blur
+        self.font = font
+    }
+
+    /// Renders `root` on a `width`×`height` pixel canvas, `scale` pixels per point.
+    /// - Throws: ``RenderError`` for invalid sizes, NaN or infinite geometry, or bad blur parameters.
+    public func render(_ root: Layer, width: Int, height: Int, scale: Double = 1, background: Color = .clear) throws
+        -> Image
+    {
+        guard scale.isFinite, scale > 0 else { throw RenderError(.invalidParameter, "scale must be > 0, got \(scale)") }
+        var canvas = Canvas(image: try Image(width: width, height: height))
+        if background.alpha > 0 {
+            canvas.fill(
+                Mask(
+                    rect: PixelRect(x: 0, y: 0, width: width, height: height),
+                    bytes: [UInt8](repeating: 255, count: width * height)), with: .solid(background), clip: nil,
+                opacity: 1)
+        }
+        try draw(root, parent: .scale(scale, scale), clip: nil, into: &canvas)
+        return canvas.image
+    }
+
+    private func draw(_ layer: Layer, parent: AffineTransform, clip: Mask?, into canvas: inout Canvas) throws {
+        guard layer.frame.isFinite, layer.frame.width >= 0, layer.frame.height >= 0, layer.opacity.isFinite,
+            [
+                layer.transform.a, layer.transform.b, layer.transform.c, layer.transform.d, layer.transform.tx,
+                layer.transform.ty,
+            ].allSatisfy(\.isFinite)
+        else { throw RenderError(.invalidParameter, "layer '\(layer.name)' has non-finite or negative geometry") }
+        if layer.opacity <= 0 { return }
+        let (w, h) = (layer.frame.width, layer.frame.height)
+        let m = AffineTransform.translation(-w / 2, -h / 2).concatenating(layer.transform)
+            .concatenating(.translation(layer.frame.minX + w / 2, layer.frame.minY + h / 2)).concatenating(parent)
+        let shape = try Rasterizer.fill(
+            Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(m), width: canvas.image.width,
+            height: canvas.image.height)
+        let shadow = layer.shadow.flatMap { $0.opacity > 0 && $0.color.alpha > 0 ? $0 : nil }
+        let shadowClip = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
+        // A backdrop blur reads the canvas below, so such a layer is never drawn offscreen.
+        let grouped = (layer.opacity < 1 || (shadow != nil && shadow?.path == nil)) && layer.backdropBlur == nil
+        if grouped {
+            var group = Canvas(image: try Image(width: canvas.image.width, height: canvas.image.height))
+            try drawContents(layer, m, shape, clip: clip, into: &group)
+            let area = Self.opaqueBounds(of: group.image)
+            if let shadow {
+                let shadowShape =
+                    try shadow.path.map {
+                        try Rasterizer.fill($0.applying(m), width: canvas.image.width, height: canvas.image.height)
+                    } ?? Self.alpha(of: group.image, in: area)
+                try drawShadow(shadow, shape: shadowShape, m, clip: shadowClip, opacity: layer.opacity, into: &canvas)
+            }
+            canvas.draw(group.image, opacity: layer.opacity, within: area)
+            return
+        }
+        if let shadow, let path = shadow.path {
+            let mask = try Rasterizer.fill(path.applying(m), width: canvas.image.width, height: canvas.image.height)
+            try drawShadow(shadow, shape: mask, m, clip: shadowClip, opacity: 1, into: &canvas)
+        }
+        try drawContents(layer, m, shape, clip: clip, into: &canvas)
+    }
+
+    private func drawContents(
+        _ layer: Layer, _ m: AffineTransform, _ shape: Mask, clip: Mask?, into canvas: inout Canvas
+    )
+        throws
+    {
+        if let color = layer.backgroundColor { canvas.fill(shape, with: .solid(color), clip: clip, opacity: 1) }
+        if let gradient = layer.gradient, let inverse = m.inverted, layer.frame.width > 0, layer.frame.height > 0 {
+            let toUnit = inverse.concatenating(.scale(1 / layer.frame.width, 1 / layer.frame.height))
+            canvas.fill(shape, with: .linear(gradient, toLocal: toUnit), clip: clip, opacity: 1)
+        }
+        if let mode = layer.backdropBlur {
+            try blur.apply(mode, to: &canvas.image, through: clip.map { shape.intersected(with: $0) } ?? shape)
+        }
+        let inner = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
+        if let text = layer.text, let font { try drawText(text, layer, m, font: font, clip: inner, into: &canvas) }
+        for sublayer in layer.sublayers { try draw(sublayer, parent: m, clip: inner, into: &canvas) }
+        if layer.borderWidth > 0 {
+            var ring = Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius)
+            ring.addRoundedRect(
+                layer.bounds.insetBy(layer.borderWidth, layer.borderWidth),
+                cornerRadius: max(0, layer.cornerRadius - layer.borderWidth), reversed: true)
+            let mask = try Rasterizer.fill(ring.applying(m), width: canvas.image.width, height: canvas.image.height)
+            canvas.fill(mask, with: .solid(layer.borderColor), clip: clip, opacity: 1)
+        }
+    }
+
+    /// Blurs the shape's alpha alone (one channel, σ = k·radius·scale), offsets it and tints it.
+    private func drawShadow(
+        _ shadow: Shadow, shape: Mask, _ m: AffineTransform, clip: Mask?, opacity: Double, into canvas: inout Canvas
+    ) throws {
+        guard shape.rect.width > 0, shadow.radius.isFinite, shadow.radius >= 0, shadow.offset.width.isFinite,
+            shadow.offset.height.isFinite
+        else {
+            if !shadow.radius.isFinite || shadow.radius < 0 {
+                throw RenderError(.invalidParameter, "shadow radius must be finite and ≥ 0, got \(shadow.radius)")
+            }
+            return
+        }
+        let scale = m.meanScale
+        let sigma = Shadow.sigmaPerRadius * shadow.radius * scale
+        guard sigma <= 500 else {
+            throw RenderError(.invalidParameter, "shadow radius \(shadow.radius) gives σ \(sigma) px, above 500")
+        }
+        let pad = Int((3 * sigma).rounded(.up)) + 2
+        var alpha = try Image(width: shape.rect.width + 2 * pad, height: shape.rect.height + 2 * pad, channels: 1)
+        for y in 0..<shape.rect.height {
+            for x in 0..<shape.rect.width {
+                alpha.bytes[(y + pad) * alpha.width + x + pad] = shape.bytes[y * shape.rect.width + x]
+            }
+        }
+        try blur.apply(.gaussian(sigma: sigma), to: &alpha)
+        let dx = Int((shadow.offset.width * scale).rounded())
+        let dy = Int((shadow.offset.height * scale).rounded())
+        let mask = Mask(
+            rect: PixelRect(
+                x: shape.rect.x - pad + dx, y: shape.rect.y - pad + dy, width: alpha.width, height: alpha.height),
+            bytes: alpha.bytes)
+        canvas.fill(mask, with: .solid(shadow.color), clip: clip, opacity: shadow.opacity * opacity)
+    }
+
+    /// Lays the text out in the layer's space at device resolution, then maps it through the
+    /// layer's transform with bilinear sampling.
+    private func drawText(
+        _ text: TextContent, _ layer: Layer, _ m: AffineTransform, font: FontFace, clip: Mask?,
+        into canvas: inout Canvas
+    ) throws {
+        let density = m.meanScale
+        guard text.fontSize.isFinite, text.fontSize > 0, text.fontSize * density <= 2000, text.inset.isFinite,
+            layer.frame.width * density <= Double(Image.maxSide), layer.frame.height * density <= Double(Image.maxSide)
+        else {
+            throw RenderError(.invalidParameter, "text in layer '\(layer.name)' has a bad font size, inset or frame")
+        }
+        let (w, h) = (Int((layer.frame.width * density).rounded(.up)), Int((layer.frame.height * density).rounded(.up)))
+        guard w > 0, h > 0, let inverse = m.inverted else { return }
+        let local = try TextLayout.render(text, font: font, width: w, height: h, pixelsPerPoint: density)
+        let box = try Rasterizer.fill(
+            Path(rect: layer.bounds).applying(m), width: canvas.image.width, height: canvas.image.height)
+        var mask = Mask(rect: box.rect, bytes: [UInt8](repeating: 0, count: box.bytes.count))
+        for y in 0..<box.rect.height {
+            for x in 0..<box.rect.width {
+                let p = inverse.apply(Point(Double(box.rect.x + x) + 0.5, Double(box.rect.y + y) + 0.5))
+                mask.bytes[y * box.rect.width + x] = sample(local, p.x * density - 0.5, p.y * density - 0.5)
+            }
+        }
+        canvas.fill(mask, with: .solid(text.color), clip: clip, opacity: 1)
+    }
+
+    /// The smallest rectangle holding every pixel with alpha > 0.
+    private static func opaqueBounds(of image: Image) -> PixelRect {
+        var (x0, y0, x1, y1) = (image.width, image.height, 0, 0)
+        image.bytes.withUnsafeBufferPointer { bytes in
+            for y in 0..<image.height {
+                for x in 0..<image.width where bytes[4 * (y * image.width + x) + 3] != 0 {
+                    x0 = min(x0, x)
+                    x1 = max(x1, x + 1)
+                    y0 = min(y0, y)
+                    y1 = max(y1, y + 1)
+                }
+            }
+        }
+        return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+
+    /// The alpha channel of `area` as a mask.
+    private static func alpha(of image: Image, in area: PixelRect) -> Mask {
+        var bytes = [UInt8](repeating: 0, count: area.width * area.height)
+        for y in 0..<area.height {
+            for x in 0..<area.width {
+                bytes[y * area.width + x] = image.bytes[4 * ((area.y + y) * image.width + area.x + x) + 3]
+            }
+        }
+        return Mask(rect: area, bytes: bytes)
+    }
+
+    /// Bilinear sample of a one-channel image (0 outside).
+    private func sample(_ image: Image, _ x: Double, _ y: Double) -> UInt8 {
+        let x0 = Int(x.rounded(.down))
+        let y0 = Int(y.rounded(.down))
+        let fx = x - Double(x0)
+        let fy = y - Double(y0)
+        func at(_ x: Int, _ y: Int) -> Double {
+            x >= 0 && y >= 0 && x < image.width && y < image.height ? Double(image.bytes[y * image.width + x]) : 0
+        }
+        let top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx
+        let bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx
+        return UInt8(min(255, (top * (1 - fy) + bottom * fy).rounded()))
+    }
+}

@@ -1,0 +1,106 @@
+/// Anti-aliased scan conversion of polygons into coverage masks.
+///
+/// Each edge adds its signed area to an accumulation row (the method of font-rs / libart);
+/// a prefix sum along each row gives the winding-weighted coverage, and min(1, |sum|) is the
+/// non-zero rule: overlapping same-direction shapes saturate, a reversed subpath cancels to a hole.
+public enum Rasterizer {
+    /// The coverage of `path` (already in canvas pixels) on a `width`×`height` canvas.
+    /// - Throws: ``RenderError`` (`invalidParameter`) for NaN or infinite coordinates.
+    public static func fill(_ path: Path, width: Int, height: Int) throws -> Mask {
+        guard path.isFinite else { throw RenderError(.invalidParameter, "path has a NaN or infinite coordinate") }
+        let points = path.subpaths.joined()
+        guard let first = points.first else { return .empty }
+        var (minX, minY, maxX, maxY) = (first.x, first.y, first.x, first.y)
+        for p in points {
+            minX = min(minX, p.x)
+            maxX = max(maxX, p.x)
+            minY = min(minY, p.y)
+            maxY = max(maxY, p.y)
+        }
+        // Clamp before converting: far-away coordinates must not overflow Int.
+        let x0 = Int(min(max(minX, 0), Double(width)).rounded(.down))
+        let y0 = Int(min(max(minY, 0), Double(height)).rounded(.down))
+        let x1 = Int(min(max(maxX, 0), Double(width)).rounded(.up))
+        let y1 = Int(min(max(maxY, 0), Double(height)).rounded(.up))
+        guard x1 > x0, y1 > y0 else { return .empty }
+        let (w, h) = (x1 - x0, y1 - y0)
+        let stride = w + 2
+        var accumulation = [Float](repeating: 0, count: stride * h)
+        accumulation.withUnsafeMutableBufferPointer { acc in
+            for polygon in path.subpaths {
+                for i in polygon.indices {
+                    let a = polygon[i]
+                    let b = polygon[(i + 1) % polygon.count]
+                    line(
+                        from: Point(a.x - Double(x0), a.y - Double(y0)), to: Point(b.x - Double(x0), b.y - Double(y0)),
+                        width: w, height: h, stride: stride, into: acc.baseAddress!)
+                }
+            }
+        }
+        var bytes = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            var sum: Float = 0
+            for x in 0..<w {
+                sum += accumulation[y * stride + x]
+                bytes[y * w + x] = UInt8(min(abs(sum), 1) * 255 + 0.5)
+            }
+        }
+        return Mask(rect: PixelRect(x: x0, y: y0, width: w, height: h), bytes: bytes)
+    }
+
+    /// Adds one edge's signed coverage; x is clamped into the row (area left of the canvas
+    /// lands on column 0, where the prefix sum still carries it to the right).
+    private static func line(
+        from p0: Point, to p1: Point, width: Int, height: Int, stride: Int, into acc: UnsafeMutablePointer<Float>
+    ) {
+        if p0.y == p1.y { return }
+        let (direction, top, bottom): (Double, Point, Point) = p0.y < p1.y ? (1, p0, p1) : (-1, p1, p0)
+        let slope = (bottom.x - top.x) / (bottom.y - top.y)
+        let limit = Double(width)
+        var x = top.x
+        if top.y >= Double(height) || bottom.y <= 0 { return }
+        var yStart = 0
+        if top.y < 0 {
+            x -= top.y * slope
+        } else {
+            yStart = Int(top.y.rounded(.down))
+        }
+        let yEnd = Int(min(bottom.y, Double(height)).rounded(.up))
+        if yStart >= yEnd { return }
+        for y in yStart..<yEnd {
+            let row = acc + y * stride
+            let dy = min(Double(y + 1), bottom.y) - max(Double(y), top.y)
+            let xNext = x + slope * dy
+            let d = dy * direction
+            let lo = min(max(min(x, xNext), 0), limit)
+            let hi = min(max(max(x, xNext), 0), limit)
+            let loFloor = lo.rounded(.down)
+            let loIndex = Int(loFloor)
+            let hiCeil = hi.rounded(.up)
+            let hiIndex = Int(hiCeil)
+            if hiIndex <= loIndex + 1 {
+                let mid = 0.5 * (lo + hi) - loFloor
+                row[loIndex] += Float(d - d * mid)
+                row[loIndex + 1] += Float(d * mid)
+            } else {
+                let s = 1 / (hi - lo)
+                let loFraction = lo - loFloor
+                let a0 = 0.5 * s * (1 - loFraction) * (1 - loFraction)
+                let hiFraction = hi - hiCeil + 1
+                let am = 0.5 * s * hiFraction * hiFraction
+                row[loIndex] += Float(d * a0)
+                if hiIndex == loIndex + 2 {
+                    row[loIndex + 1] += Float(d * (1 - a0 - am))
+                } else {
+                    let a1 = s * (1.5 - loFraction)
+                    row[loIndex + 1] += Float(d * (a1 - a0))
+                    for xi in (loIndex + 2)..<(hiIndex - 1) { row[xi] += Float(d * s) }
+                    let a2 = a1 + Double(hiIndex - loIndex - 3) * s
+                    row[hiIndex - 1] += Float(d * (1 - a2 - am))
+                }
+                row[hiIndex] += Float(d * am)
+            }
+            x = xNext
+        }
+    }
+}

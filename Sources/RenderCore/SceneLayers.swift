@@ -1,0 +1,114 @@
+import BusSchema
+
+/// Builds the layer tree for a scene document (schema `scene`) and the latest component
+/// states (schemas `state.<kind>`): views become layers; memo boards draw their memos as
+/// rotated, scaled sticky notes with text and shadows; number pads draw their digit keys.
+/// Other component kinds draw as plain panels for now.
+public enum SceneLayers {
+    /// The scene's size in points and its layer tree.
+    /// - Parameter states: component states keyed by their `instance`.
+    /// - Throws: ``RenderError`` (`invalidParameter`) when the scene lacks a size or a view a frame.
+    public static func build(scene: Value, states: [String: Value]) throws -> (size: Size, root: Layer) {
+        guard let width = scene["width"]?.doubleValue, let height = scene["height"]?.doubleValue, width > 0,
+            height > 0, width.isFinite, height.isFinite
+        else { throw RenderError(.invalidParameter, "scene needs a positive width and height") }
+        var root = Layer(
+            name: scene["name"]?.stringValue ?? "scene", frame: Rect(x: 0, y: 0, width: width, height: height))
+        root.backgroundColor = scene["background"]?.stringValue.flatMap(color(hex:)) ?? .white
+        let views = (scene["views"]?.arrayValue ?? []).enumerated().sorted {
+            ($0.element["z"]?.intValue ?? 0, $0.offset) < ($1.element["z"]?.intValue ?? 0, $1.offset)
+        }
+        for (_, view) in views {
+            guard let frame = view["frame"], let x = frame["x"]?.doubleValue, let y = frame["y"]?.doubleValue,
+                let w = frame["width"]?.doubleValue, let h = frame["height"]?.doubleValue
+            else { throw RenderError(.invalidParameter, "view \(view["id"]?.stringValue ?? "?") needs a frame") }
+            var layer = Layer(name: view["id"]?.stringValue ?? "", frame: Rect(x: x, y: y, width: w, height: h))
+            let component = view["component"]
+            let state = component?["id"]?.stringValue.flatMap { states[$0] }
+            switch component?["kind"]?.stringValue {
+            case "memoBoard":
+                layer.backgroundColor = Color(hex: 0xC8A165)
+                layer.masksToBounds = true
+                if let state { layer.sublayers = memos(state) }
+            case "numberPad":
+                layer.backgroundColor = Color(hex: 0xD1D5DB)
+                layer.sublayers = keys(state, config: component?["config"], size: layer.frame.size)
+            case nil:
+                break
+            default:
+                layer.backgroundColor = Color(hex: 0xF2F2F7)
+            }
+            root.sublayers.append(layer)
+        }
+        return (Size(width, height), root)
+    }
+
+    /// Memo palette colours by name.
+    static let palette: [String: UInt32] = [
+        "yellow": 0xFFF3A0, "orange": 0xFFD8A8, "pink": 0xFFD1DC, "purple": 0xE5D4FF, "blue": 0xCDE7FF,
+        "green": 0xD3F5D0, "gray": 0xE2E2E2, "white": 0xFFFFFF,
+    ]
+
+    private static func memos(_ state: Value) -> [Layer] {
+        let selected = state["selected"]?.stringValue
+        let list = (state["memos"]?.arrayValue ?? []).filter { $0["minimized"]?.boolValue != true }
+        return list.sorted { ($0["z"]?.intValue ?? 0) < ($1["z"]?.intValue ?? 0) }.compactMap { memo in
+            guard let x = memo["x"]?.doubleValue, let y = memo["y"]?.doubleValue, let w = memo["width"]?.doubleValue,
+                let h = memo["height"]?.doubleValue
+            else { return nil }
+            var layer = Layer(name: memo["id"]?.stringValue ?? "memo", frame: Rect(x: x, y: y, width: w, height: h))
+            layer.backgroundColor = Color(hex: palette[memo["color"]?.stringValue ?? "yellow"] ?? 0xFFF3A0)
+            let scale = memo["scale"]?.doubleValue ?? 1
+            layer.transform = AffineTransform.scale(scale, scale).concatenating(
+                .rotation(memo["rotation"]?.doubleValue ?? 0))
+            layer.shadow = Shadow(opacity: 0.35, offset: Size(0, 3), radius: 4)
+            layer.cornerRadius = 2
+            let isSelected = selected != nil && memo["id"]?.stringValue == selected
+            layer.borderWidth = isSelected ? 2 : 0.5
+            layer.borderColor = isSelected ? Color(hex: 0x1A73E8) : Color(hex: 0x000000, alpha: 0.15)
+            layer.text = TextContent(
+                memo["text"]?.stringValue ?? "", fontSize: 15, color: Color(hex: 0x333333), inset: 8)
+            return layer
+        }
+    }
+
+    private static func keys(_ state: Value?, config: Value?, size: Size) -> [Layer] {
+        let layout = state?["layout"]?.stringValue ?? config?["layout"]?.stringValue ?? "phone"
+        let digits = layout == "startWithZero" ? Array(0...9) : Array(1...9) + [0]
+        let enabled = state?["enabled"]?.arrayValue.map { Set($0.compactMap { $0.intValue.map(Int.init) }) }
+        let highlighted = state?["highlighted"]?.intValue.map(Int.init)
+        let gap = 4.0
+        let width = (size.width - gap * Double(digits.count + 1)) / Double(digits.count)
+        return digits.enumerated().map { index, digit in
+            var key = Layer(
+                name: "key\(digit)",
+                frame: Rect(
+                    x: gap + Double(index) * (width + gap), y: gap, width: max(0, width),
+                    height: max(0, size.height - 2 * gap)))
+            key.cornerRadius = 6
+            key.backgroundColor = .white
+            if digit == highlighted {
+                key.gradient = LinearGradient(colors: [Color(hex: 0x5AA0F0), Color(hex: 0x1A5FC0)])
+            }
+            key.shadow = Shadow(
+                opacity: 0.3, offset: Size(0, 1), radius: 0.5, path: Path(roundedRect: key.bounds, cornerRadius: 6))
+            let isEnabled = enabled?.contains(digit) ?? true
+            let fontSize = min(key.frame.height * 0.5, width * 0.8)
+            key.text = TextContent(
+                "\(digit)", fontSize: fontSize,
+                color: digit == highlighted ? .white : (isEnabled ? .black : Color(hex: 0xA0A0A0)),
+                inset: max(0, (width - fontSize * 0.6) / 2))
+            return key
+        }
+    }
+
+    /// `#RRGGBB` or `#RRGGBBAA`.
+    static func color(hex text: String) -> Color? {
+        guard text.hasPrefix("#"), let value = UInt32(text.dropFirst(), radix: 16) else { return nil }
+        switch text.count {
+        case 7: return Color(hex: value)
+        case 9: return Color(hex: value >> 8, alpha: Double(value & 0xFF) / 255)
+        default: return nil
+        }
+    }
+}

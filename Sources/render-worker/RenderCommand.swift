@@ -1,0 +1,33 @@
+import BusSchema
+import RenderCore
+
+/// `render-worker render --scene S --state STATE.json OUT.png [--scale K]`: one frame of a
+/// scene with component states (one state object, an array of them, or JSON lines).
+enum RenderCommand {
+    static func run(_ options: Options) throws {
+        try options.check(allowed: ["scene", "state", "scale"])
+        guard options.positional.count == 1, let scenePath = options.string("scene") else {
+            throw Options.UsageError(description: "render needs --scene S [--state STATE.json] OUT.png")
+        }
+        let scale = try options.double("scale", in: 0.25...8) ?? 2
+        let scene = try JSONReader.parse(String(decoding: try Files.read(scenePath), as: UTF8.self))
+        var states: [String: Value] = [:]
+        if let statePath = options.string("state") {
+            let text = String(decoding: try Files.read(statePath), as: UTF8.self)
+            let documents: [Value]
+            if let whole = try? JSONReader.parse(text) {
+                documents = whole.arrayValue ?? [whole]
+            } else {
+                documents = try text.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
+                    .map { try JSONReader.parse(String($0)) }
+            }
+            for state in documents { if let instance = state["instance"]?.stringValue { states[instance] = state } }
+        }
+        let (size, root) = try SceneLayers.build(scene: scene, states: states)
+        let renderer = LayerRenderer(font: try FontFace.systemJapanese())
+        let image = try renderer.render(
+            root, width: Int((size.width * scale).rounded()), height: Int((size.height * scale).rounded()), scale: scale
+        )
+        try Files.writeAtomically(try PNGCodec.encode(image), to: options.positional[0])
+    }
+}

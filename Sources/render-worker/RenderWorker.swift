@@ -1,0 +1,42 @@
+import RenderCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The render worker's offline modes (the bus service is wired in by the integrator).
+@main
+enum RenderWorker {
+    static let usage = """
+        usage: render-worker blur IN.png OUT.png (--sigma S | --level weak|default|strong) [--threads T]
+               render-worker bench-blur --width W --height H --sigma S --runs N [--threads T] [--passes P]
+               render-worker render --scene S [--state STATE.json] OUT.png [--scale K]
+               render-worker demo OUT.png [--scale S] [--runs N] [--threads T]
+        """
+
+    static func main() {
+        let arguments = CommandLine.arguments
+        guard arguments.count >= 2 else { fail(usage, status: 2) }
+        do {
+            let options = try Options(arguments.dropFirst(2))
+            switch arguments[1] {
+            case "blur": try BlurCommand.run(options)
+            case "bench-blur": print(try BenchBlur.run(options))
+            case "demo": print(try DemoCommand.run(options))
+            case "render": try RenderCommand.run(options)
+            case "-h", "--help", "help": print(usage)
+            default: fail("unknown command '\(arguments[1])'\n\(usage)", status: 2)
+            }
+        } catch let error as Options.UsageError {
+            fail("render-worker: \(error.description)", status: 2)
+        } catch {
+            fail("render-worker: \(error)", status: 1)
+        }
+    }
+
+    static func fail(_ message: String, status: Int32) -> Never {
+        let line = Array((message + "\n").utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        exit(status)
+    }
+}

@@ -1,0 +1,56 @@
+import Testing
+
+@testable import RenderCore
+
+@Suite struct PNGCodecTests {
+    @Test func opaqueImagesRoundTripExactly() throws {
+        let image = try TestPattern.frame(width: 33, height: 21)
+        #expect(try PNGCodec.decode(PNGCodec.encode(image)) == image)
+    }
+
+    @Test func translucentPixelsRoundTripWithinPremultiplicationError() throws {
+        let image = Reference.random(width: 31, height: 17, seed: 31)
+        let decoded = try PNGCodec.decode(PNGCodec.encode(image))
+        #expect(zip(image.bytes, decoded.bytes).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
+    }
+
+    @Test func diskHoldsStraightAlpha() throws {
+        // Premultiplied (64, 0, 0, 128) is straight (128, 0, 0, 128).
+        let image = try Image(width: 2, height: 2, fill: RGBA8(64, 0, 0, 128))
+        var straight = image.bytes
+        PNGCodec.unpremultiply(&straight)
+        #expect(Array(straight.prefix(4)) == [128, 0, 0, 128])
+        PNGCodec.premultiply(&straight)
+        #expect(straight == image.bytes)
+    }
+
+    @Test(arguments: [[], [0x89, 0x50, 0x4E, 0x47], Array("not a png at all".utf8)])
+    func garbageIsABadPNGError(data: [UInt8]) {
+        #expect(throws: RenderError.self) { try PNGCodec.decode(data) }
+    }
+
+    @Test func truncatedPNGsAreErrorsNotCrashes() throws {
+        let data = try PNGCodec.encode(TestPattern.frame(width: 40, height: 30))
+        for cut in [8, 20, 33, data.count / 2, data.count - 13] {
+            #expect(throws: RenderError.self) { try PNGCodec.decode(Array(data.prefix(cut))) }
+        }
+    }
+}
+
+@Suite struct ChecksumTests {
+    @Test func checksumIsSixteenHexDigitsAndFollowsThePixels() throws {
+        var image = try Image(width: 3, height: 2)
+        let empty = image.checksum
+        #expect(empty.count == 16 && empty.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+        #expect(try Image(width: 3, height: 2).checksum == empty)
+        image.setPixel(1, 1, RGBA8(1, 0, 0, 1))
+        #expect(image.checksum != empty)
+    }
+}
+
+@Suite struct ImageSizeTests {
+    @Test(arguments: [(0, 10), (10, 0), (-1, 5), (16385, 1), (10_000, 10_000)])
+    func zeroNegativeAndHugeSizesAreErrors(width: Int, height: Int) {
+        #expect(throws: RenderError.self) { try Image(width: width, height: height) }
+    }
+}

@@ -1,0 +1,42 @@
+import BusSchema
+import Testing
+
+@testable import RenderCore
+
+@Suite struct SceneLayersTests {
+    static let scene = """
+        {"name":"t","width":200,"height":150,"background":"#102030","views":[
+         {"id":"board","frame":{"x":0,"y":0,"width":200,"height":100},"component":{"kind":"memoBoard","id":"b1"}},
+         {"id":"pad","frame":{"x":0,"y":100,"width":200,"height":50},"z":1,
+          "component":{"kind":"numberPad","id":"p1","config":{"layout":"startWithZero"}}}]}
+        """
+    static let board = """
+        {"instance":"b1","selected":null,"memos":[
+         {"id":"m1","x":10,"y":10,"width":80,"height":60,"scale":1,"rotation":0,"z":1,"color":"pink","text":"牛乳"},
+         {"id":"m2","x":100,"y":10,"width":80,"height":60,"scale":1,"rotation":0,"z":2,"color":"blue","text":"x",
+          "minimized":true}]}
+        """
+
+    @Test func memosBecomeColouredLayersAndMinimizedOnesAreHidden() throws {
+        let (size, root) = try SceneLayers.build(
+            scene: try JSONReader.parse(Self.scene), states: ["b1": try JSONReader.parse(Self.board)])
+        #expect(size == Size(200, 150))
+        let board = root.sublayers[0]
+        #expect(board.sublayers.map(\.name) == ["m1"])
+        #expect(board.sublayers[0].backgroundColor == Color(hex: 0xFFD1DC))
+        let image = try LayerRenderer().render(root, width: 200, height: 150)
+        #expect(image.pixel(80, 60) == RGBA8(255, 209, 220, 255))
+        #expect(image.pixel(150, 50) == RGBA8(200, 161, 101, 255))  // the board, no minimized memo
+    }
+
+    @Test func numberPadDrawsTenKeysInTheConfiguredOrder() throws {
+        let (_, root) = try SceneLayers.build(scene: try JSONReader.parse(Self.scene), states: [:])
+        #expect(root.sublayers[1].sublayers.map(\.name) == (0...9).map { "key\($0)" })
+    }
+
+    @Test func sceneWithoutSizeIsRejected() throws {
+        #expect(throws: RenderError.self) {
+            try SceneLayers.build(scene: try JSONReader.parse("{\"views\":[]}"), states: [:])
+        }
+    }
+}
