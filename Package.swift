@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "GestureCore", targets: ["GestureCore"]),
         .executable(name: "bus-proxy", targets: ["bus-proxy"]),
         .executable(name: "bus-tap", targets: ["bus-tap"]),
+        .executable(name: "uibus-supervisor", targets: ["uibus-supervisor"]),
         .executable(name: "input-source", targets: ["input-source"]),
         .executable(name: "gesture-recognizer", targets: ["gesture-recognizer"]),
         .library(name: "RenderCore", targets: ["RenderCore"]),
@@ -43,12 +44,15 @@ let package = Package(
         .target(name: "InputService", dependencies: ["InputCore", "Bus", "BusSchema", "ServiceSupport", "CLinux"]),
         .target(name: "GestureService", dependencies: ["GestureCore", "Bus", "BusSchema", "ServiceSupport"]),
 
+        .target(name: "Supervisor", dependencies: ["SupervisorCore", "Bus", "BusSchema", "ServiceSupport"]),
+
         // Child processes, a real proxy and deadline waits for cross-process tests.
         .target(name: "BusTestSupport", dependencies: ["Bus"]),
 
         // Thin executables.
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
+        .executableTarget(name: "uibus-supervisor", dependencies: ["Supervisor", "ServiceSupport"]),
         .executableTarget(
             name: "input-source", dependencies: ["InputCore", "InputService", "BusSchema", "ServiceSupport"]),
         .executableTarget(
@@ -71,6 +75,7 @@ let package = Package(
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
         .testTarget(name: "SupervisorCoreTests", dependencies: ["SupervisorCore"]),
+        .testTarget(name: "SupervisorTests", dependencies: ["BusSchema", "BusTestSupport"]),
         .testTarget(
             name: "ServiceTests",
             dependencies: [

@@ -1,7 +1,8 @@
 import CLinux
 import Glibc
 
-/// Turns SIGTERM, SIGINT and SIGHUP into a readable file descriptor for the poll loop.
+/// Turns signals (by default SIGTERM, SIGINT and SIGHUP) into a readable file descriptor for
+/// the poll loop.
 ///
 /// Create it first thing in `main`, before any thread exists (libzmq starts I/O threads with
 /// its context): the signals are blocked in the creating thread and every thread it starts
@@ -9,12 +10,12 @@ import Glibc
 public final class SignalWatcher {
     public let descriptor: Int32
 
-    /// Blocks the stop signals and opens a signalfd for them.
+    /// Blocks `signals` and opens a signalfd for them.
     /// The corresponding C functions are `pthread_sigmask` and `signalfd`.
-    public init() {
+    public init(signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]) {
         var mask = sigset_t()
         sigemptyset(&mask)
-        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&mask, signal) }
+        for signal in signals { sigaddset(&mask, signal) }
         pthread_sigmask(SIG_BLOCK, &mask, nil)
         self.descriptor = signalfd(-1, &mask, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
         // A broken pipe on stdout (bus-tap | head) must end the tool quietly, not kill it mid-write.

@@ -86,6 +86,12 @@ public struct Supervision: Sendable {
         self.random = SplitMix64(seed: seed)
     }
 
+    /// Whether start-up is complete (every service has been ready once and no stop began).
+    public var isUp: Bool {
+        if case .running = self.phase { return true }
+        return false
+    }
+
     /// Whether the group has finished (every service stopped).
     public var isFinished: Bool {
         if case .finished = self.phase { return true }

@@ -1,0 +1,86 @@
+import BusSchema
+import Foundation
+import SupervisorCore
+
+/// The services to run and the supervision policy, from `deploy/services.json`.
+///
+/// ```json
+/// {"policy": {"watchdog_ms": 3000},
+///  "services": [{"name": "bus-proxy", "command": ["bus-proxy"]}, …]}
+/// ```
+/// A command word without a `/` names an executable in the build directory (`--bin`).
+public struct SupervisorConfig: Sendable {
+    public var services: [ServiceSpec]
+    public var policy: SupervisionPolicy
+
+    public init(services: [ServiceSpec], policy: SupervisionPolicy) {
+        self.services = services
+        self.policy = policy
+    }
+
+    /// Loads and checks a services file, resolving commands against `binDirectory`.
+    ///
+    /// - Throws: ``SupervisorError`` naming the file and the field that is wrong.
+    public static func load(_ path: String, binDirectory: String) throws -> SupervisorConfig {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SupervisorError("cannot read \(path)")
+        }
+        let document: Value
+        do {
+            document = try data.withUnsafeBytes { try JSONReader.parse($0) }
+        } catch {
+            throw SupervisorError("\(path) is not valid JSON: \(error)")
+        }
+        var policy = SupervisionPolicy()
+        if let overrides = document["policy"]?.mapValue {
+            for (key, value) in overrides {
+                guard let number = value.intValue else {
+                    throw SupervisorError("\(path): policy.\(key) must be an integer")
+                }
+                switch key {
+                case "initial_backoff_ms": policy.initialBackoffMs = number
+                case "maximum_backoff_ms": policy.maximumBackoffMs = number
+                case "stable_after_ms": policy.stableAfterMs = number
+                case "maximum_restarts": policy.maximumRestarts = Int(number)
+                case "intensity_window_ms": policy.intensityWindowMs = number
+                case "watchdog_ms": policy.watchdogMs = number
+                case "start_timeout_ms": policy.startTimeoutMs = number
+                case "stop_timeout_ms": policy.stopTimeoutMs = number
+                default: throw SupervisorError("\(path): unknown policy setting '\(key)'")
+                }
+            }
+        }
+        guard let entries = document["services"]?.arrayValue, !entries.isEmpty else {
+            throw SupervisorError("\(path): 'services' must be a non-empty list")
+        }
+        var services: [ServiceSpec] = []
+        for (index, entry) in entries.enumerated() {
+            let place = "\(path): services[\(index)]"
+            guard let name = entry["name"]?.stringValue, !name.isEmpty, !name.contains("/") else {
+                throw SupervisorError("\(place).name must be a non-empty name without '/'")
+            }
+            guard let words = entry["command"]?.arrayValue?.compactMap(\.stringValue), let program = words.first else {
+                throw SupervisorError("\(place).command must be a list of strings, the program first")
+            }
+            if services.contains(where: { $0.name == name }) { throw SupervisorError("\(place): '\(name)' twice") }
+            let resolved = program.contains("/") ? program : "\(binDirectory)/\(program)"
+            guard FileManager.default.isExecutableFile(atPath: resolved) else {
+                throw SupervisorError("\(place).command: \(resolved) is not an executable (build first?)")
+            }
+            services.append(
+                ServiceSpec(
+                    name: name, command: [resolved] + words.dropFirst(),
+                    watchdog: entry["watchdog"]?.boolValue ?? true))
+        }
+        return SupervisorConfig(services: services, policy: policy)
+    }
+}
+
+/// A supervisor failure with a message for the person at the terminal.
+public struct SupervisorError: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
