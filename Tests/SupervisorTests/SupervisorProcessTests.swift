@@ -42,7 +42,11 @@ final class SupervisorRun {
     }
 
     deinit {
-        if self.process.isRunning { self.process.signal(SIGKILL) }
+        // SIGTERM lets the supervisor stop its children; SIGKILL would orphan them.
+        if self.process.isRunning {
+            self.process.signal(SIGTERM)
+            if (try? self.process.wait(seconds: 30)) == nil { self.process.signal(SIGKILL) }
+        }
         try? FileManager.default.removeItem(atPath: self.directory)
     }
 }
