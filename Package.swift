@@ -9,10 +9,12 @@ let package = Package(
         .library(name: "Bus", targets: ["Bus"]),
         .library(name: "InputCore", targets: ["InputCore"]),
         .library(name: "GestureCore", targets: ["GestureCore"]),
+        .library(name: "ComponentCore", targets: ["ComponentCore"]),
         .executable(name: "bus-proxy", targets: ["bus-proxy"]),
         .executable(name: "bus-tap", targets: ["bus-tap"]),
         .executable(name: "input-source", targets: ["input-source"]),
         .executable(name: "gesture-recognizer", targets: ["gesture-recognizer"]),
+        .executable(name: "component-host", targets: ["component-host"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -26,6 +28,7 @@ let package = Package(
         .target(name: "BusSchema"),
         .target(name: "InputCore", dependencies: ["BusSchema"]),
         .target(name: "GestureCore", dependencies: ["BusSchema"]),
+        .target(name: "ComponentCore", dependencies: ["BusSchema", "GestureCore"]),
 
         // The bus and service plumbing.
         .target(name: "Bus", dependencies: ["CZeroMQ", "BusSchema"]),
@@ -37,6 +40,7 @@ let package = Package(
         .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
         .executableTarget(name: "input-source", dependencies: ["InputCore", "BusSchema"]),
         .executableTarget(name: "gesture-recognizer", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
+        .executableTarget(name: "component-host", dependencies: ["ComponentCore", "BusSchema"]),
 
         // Benchmarks (release builds only; never timed in tests).
         .executableTarget(
@@ -47,5 +51,6 @@ let package = Package(
         .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
+        .testTarget(name: "ComponentCoreTests", dependencies: ["ComponentCore", "GestureCore", "BusSchema"]),
     ]
 )

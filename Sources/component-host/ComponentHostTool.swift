@@ -1,0 +1,4 @@
+@main
+struct ComponentHostTool {
+    static func main() {}
+}
