@@ -27,6 +27,8 @@ public struct CanvasMachine: Sendable {
         /// A second finger landed, or the app resigned active.
         case touchCancelled(tMs: Double)
         case zoomScaleChanged(Double, tMs: Double)
+        /// The `clear` command: every stroke goes.
+        case clearRequested(tMs: Double)
     }
 
     private enum State: Sendable {
@@ -68,6 +70,10 @@ public struct CanvasMachine: Sendable {
             return [self.publish(tMs)]
         case (.drawing, .touchCancelled(let tMs)):
             self.strokes.removeLast()
+            self.state = .idle
+            return [self.publish(tMs)]
+        case (_, .clearRequested(let tMs)):
+            self.strokes = []
             self.state = .idle
             return [self.publish(tMs)]
         case (_, .zoomScaleChanged(let scale, _)):

@@ -51,6 +51,8 @@ public struct ScrollViewMachine: Sendable {
         case pinchEnded(tMs: Double)
         case timeElapsed(Double)
         case appWillResignActive(tMs: Double)
+        /// The `reset_zoom` command: back to the smallest scale.
+        case zoomResetRequested(tMs: Double)
     }
 
     private enum State: Sendable {
@@ -126,6 +128,10 @@ public struct ScrollViewMachine: Sendable {
             return [self.publish(tMs)]
         case (.zooming, .pinchEnded(let tMs)), (.zooming, .appWillResignActive(let tMs)):
             self.zoomScale = min(max(self.zoomScale, self.config.minScale), self.config.maxScale)
+            self.updateBounds()
+            return self.startMoving(tMs)
+        case (.resting, .zoomResetRequested(let tMs)), (.decelerating, .zoomResetRequested(let tMs)):
+            self.zoomScale = self.config.minScale
             self.updateBounds()
             return self.startMoving(tMs)
         default:
@@ -206,7 +212,8 @@ extension ScrollViewMachine.Event {
     var tMs: Double {
         switch self {
         case .panBegan(let t), .panChanged(_, let t), .panEnded(_, let t), .panCancelled(let t), .pinchBegan(let t),
-            .pinchChanged(_, let t), .pinchEnded(let t), .timeElapsed(let t), .appWillResignActive(let t):
+            .pinchChanged(_, let t), .pinchEnded(let t), .timeElapsed(let t), .appWillResignActive(let t),
+            .zoomResetRequested(let t):
             t
         }
     }

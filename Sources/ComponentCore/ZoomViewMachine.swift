@@ -32,6 +32,8 @@ public struct ZoomViewMachine: Sendable {
         case panEnded(tMs: Double)
         case doubleTapRecognized(tMs: Double)
         case appWillResignActive(tMs: Double)
+        /// The `reset_zoom` command.
+        case resetRequested(tMs: Double)
     }
 
     private enum State: Sendable {
@@ -80,6 +82,11 @@ public struct ZoomViewMachine: Sendable {
         case (.panning, .panEnded), (.panning, .appWillResignActive):
             self.state = .idle
             return []
+        case (_, .resetRequested(let tMs)):
+            self.state = .idle
+            self.scale = self.config.minScale
+            self.clampOffset()
+            return [self.publish(tMs)]
         case (.idle, .doubleTapRecognized(let tMs)):
             self.scale =
                 self.scale > self.config.minScale
