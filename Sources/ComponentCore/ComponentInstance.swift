@@ -60,7 +60,7 @@ public enum ComponentInstance: Sendable {
                             release: try labels?.optionalString("release") ?? defaults.release,
                             refreshing: try labels?.optionalString("refreshing") ?? defaults.refreshing,
                             offline: try labels?.optionalString("offline") ?? defaults.offline),
-                        viewportHeight: frame.height)))
+                        viewportHeight: component.scrollFrame?.height ?? frame.height)))
         case .pager:
             let labels = try config.object("labels")
             let defaults = PagerMachine.Labels()

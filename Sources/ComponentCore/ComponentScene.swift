@@ -18,6 +18,9 @@ public struct ComponentScene: Sendable {
         public var config: Value
         /// Where it sits in the file, e.g. `views[3].component`.
         public var path: String
+        /// For a pull-to-refresh header: the frame of the scroll view whose pan drives it
+        /// (`scroll_view`, else the parent view).
+        public var scrollFrame: Rect?
     }
 
     /// The views, frames and recognizers, as the gesture recognizer loads them.
@@ -102,6 +105,10 @@ public struct ComponentScene: Sendable {
         for (path, instance) in targetPaths where instances[instance] == nil {
             throw SceneError(.badReference, field: path, "no component has id '\(instance)'")
         }
+        for index in components.indices where components[index].kind == .pullToRefresh {
+            let view = components[index].config["scroll_view"]?.stringValue ?? components[index].view.parent
+            components[index].scrollFrame = view.flatMap { viewsByID[$0]?.frame }
+        }
         let scene = ComponentScene(
             gesture: gesture, components: components, targets: targets, recognizerNames: recognizerNames)
         try scene.checkConfigReferences(viewIDs: Set(viewsByID.keys), instances: instances)
@@ -131,7 +138,8 @@ public struct ComponentScene: Sendable {
         guard config.mapValue != nil else {
             throw SceneError(.invalidValue, field: "\(path).config", "expected an object")
         }
-        let component = Component(kind: kind, instance: instance, view: view, config: config, path: path)
+        let component = Component(
+            kind: kind, instance: instance, view: view, config: config, path: path, scrollFrame: nil)
         _ = try ComponentInstance(component)
         return component
     }

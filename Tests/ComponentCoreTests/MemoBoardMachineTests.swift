@@ -59,7 +59,8 @@ import Testing
         var trashed = Self.record("m9", x: 0, y: 0, z: 3)
         trashed.trashedAt = 1000
         let last = MemoSnapshotChunk(
-            requestID: "board1:1", chunk: 1, last: true, seq: 4, memos: [trashed], settings: MemoSettings(arrangeOrder: .text))
+            requestID: "board1:1", chunk: 1, last: true, seq: 4, memos: [trashed],
+            settings: MemoSettings(arrangeOrder: .text))
         let state = try #require(Self.state(machine.handle(.snapshotChunkReceived(last, epoch: Self.epoch, tMs: 2))))
         #expect(state.memos.map(\.id) == ["m1"])
         #expect(state.trash?.map(\.id) == ["m9"])
@@ -72,7 +73,8 @@ import Testing
     @Test func memoBoard_missingSnapshotChunk_asksAgain() {
         var machine = Self.machine()
         _ = machine.handle(.started(tMs: 0))
-        let skipped = MemoSnapshotChunk(requestID: "board1:1", chunk: 1, last: true, seq: 4, memos: [], settings: MemoSettings())
+        let skipped = MemoSnapshotChunk(
+            requestID: "board1:1", chunk: 1, last: true, seq: 4, memos: [], settings: MemoSettings())
         let effects = machine.handle(.snapshotChunkReceived(skipped, epoch: Self.epoch, tMs: 1))
         #expect(Effects.commands(effects).map(\.cmdID) == ["board1:2"])
         #expect(machine.snapshot(tMs: 1).pendingCommands == 1)
@@ -81,7 +83,8 @@ import Testing
     @Test func memoBoard_chunkOfAnotherRequest_isIgnored() {
         var machine = Self.machine()
         _ = machine.handle(.started(tMs: 0))
-        let other = MemoSnapshotChunk(requestID: "x:1", chunk: 0, last: true, seq: 4, memos: [], settings: MemoSettings())
+        let other = MemoSnapshotChunk(
+            requestID: "x:1", chunk: 0, last: true, seq: 4, memos: [], settings: MemoSettings())
         #expect(machine.handle(.snapshotChunkReceived(other, epoch: Self.epoch, tMs: 1)).isEmpty)
     }
 
@@ -232,7 +235,9 @@ import Testing
         }
         // 100, 200, 400, then capped at 800 ms.
         #expect(resends.prefix(5) == [1100, 1300, 1700, 2500, 3300])
-        let acked = machine.handle(.ackReceived(MemoAck(cmdID: command.cmdID, status: .ok, seq: 11, memoID: command.memoID, version: 1), tMs: 5000))
+        let acked = machine.handle(
+            .ackReceived(
+                MemoAck(cmdID: command.cmdID, status: .ok, seq: 11, memoID: command.memoID, version: 1), tMs: 5000))
         #expect(acked.contains(.cancelTimer))
         #expect(machine.handle(.timeElapsed(9000)).isEmpty)
         // The store applied it once; a duplicate ack for a resend changes nothing.
@@ -251,7 +256,8 @@ import Testing
         var machine = Self.synced()
         let edit = try #require(Effects.commands(machine.handle(.editRequested(memoID: "m1", text: "x", tMs: 0))).first)
         #expect(edit.payload["base_version"] == .int(1))
-        let effects = machine.handle(.ackReceived(MemoAck(cmdID: edit.cmdID, status: .conflict, seq: 10, version: 3), tMs: 10))
+        let effects = machine.handle(
+            .ackReceived(MemoAck(cmdID: edit.cmdID, status: .conflict, seq: 10, version: 3), tMs: 10))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
     }
 
@@ -261,10 +267,11 @@ import Testing
         _ = machine.handle(.trashRequested(memoID: "m2", tMs: 20))
         let state = try #require(Self.state(machine.handle(.searchRequested(query: "メモ", tMs: 30))))
         let search = try #require(state.search ?? nil)
-        #expect(search.matches == [
-            MemoBoardState.Match(memoID: "m1", trashed: false, ranges: [3..<5]),
-            MemoBoardState.Match(memoID: "m2", trashed: true, ranges: [2..<4]),
-        ])
+        #expect(
+            search.matches == [
+                MemoBoardState.Match(memoID: "m1", trashed: false, ranges: [3..<5]),
+                MemoBoardState.Match(memoID: "m2", trashed: true, ranges: [2..<4]),
+            ])
         #expect(Self.state(machine.handle(.searchRequested(query: "", tMs: 40)))?.search == .some(nil))
     }
 
@@ -272,7 +279,8 @@ import Testing
         var machine = Self.synced()
         let search = try #require(Effects.commands(machine.handle(.searchRequested(query: "買", tMs: 0))).first)
         let results = [MemoBoardState.Match(memoID: "m7", trashed: true, ranges: [0..<1])]
-        let state = Self.state(machine.handle(.ackReceived(MemoAck(cmdID: search.cmdID, status: .ok, seq: 10, results: results), tMs: 5)))
+        let state = Self.state(
+            machine.handle(.ackReceived(MemoAck(cmdID: search.cmdID, status: .ok, seq: 10, results: results), tMs: 5)))
         #expect(state?.search == .some(MemoBoardState.Search(query: "買", matches: results)))
     }
 
