@@ -34,13 +34,15 @@ let package = Package(
         .target(name: "Bus", dependencies: ["CZeroMQ", "BusSchema"]),
         .target(name: "ServiceSupport", dependencies: ["Bus", "BusSchema", "CLinux"]),
         .target(name: "BusTools", dependencies: ["Bus", "BusSchema", "ServiceSupport"]),
+        .target(name: "ComponentHost", dependencies: ["ComponentCore", "Bus", "BusSchema", "ServiceSupport"]),
 
         // Thin executables.
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
         .executableTarget(name: "input-source", dependencies: ["InputCore", "BusSchema"]),
         .executableTarget(name: "gesture-recognizer", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
-        .executableTarget(name: "component-host", dependencies: ["ComponentCore", "BusSchema"]),
+        .executableTarget(
+            name: "component-host", dependencies: ["ComponentHost", "ComponentCore", "BusSchema", "ServiceSupport"]),
 
         // Benchmarks (release builds only; never timed in tests).
         .executableTarget(

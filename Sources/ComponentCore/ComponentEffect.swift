@@ -74,4 +74,34 @@ public enum ComponentState: Sendable, Hashable {
 
     /// The payload map (what `replay` prints and the bus carries).
     public var payload: Value { self.message.payload }
+
+    /// The component's kind: the `<kind>` topic segment.
+    public var kind: ComponentScene.Kind {
+        switch self {
+        case .scrollView: .scrollView
+        case .pullToRefresh: .pullToRefresh
+        case .pager: .pager
+        case .slideTable: .slideTable
+        case .drawer: .drawer
+        case .numberPad: .numberPad
+        case .canvas: .canvas
+        case .zoomView: .zoomView
+        case .memoBoard: .memoBoard
+        }
+    }
+
+    /// The instance id: the `<instance>` topic segment.
+    public var instance: String {
+        switch self {
+        case .scrollView(let state): state.instance
+        case .pullToRefresh(let state): state.instance
+        case .pager(let state): state.instance
+        case .slideTable(let state): state.instance
+        case .drawer(let state): state.instance
+        case .numberPad(let state): state.instance
+        case .canvas(let state): state.instance
+        case .zoomView(let state): state.instance
+        case .memoBoard(let state): state.instance
+        }
+    }
 }
