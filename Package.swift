@@ -49,6 +49,10 @@ let package = Package(
             name: "gesture-bench", dependencies: ["GestureCore", "InputCore", "BusSchema"], path: "benchmarks/gestures",
             exclude: ["README.md"]),
 
+        .executableTarget(
+            name: "component-bench", dependencies: ["ComponentCore", "BusSchema"], path: "benchmarks/components",
+            exclude: ["README.md"]),
+
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
