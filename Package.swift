@@ -58,5 +58,6 @@ let package = Package(
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
         .testTarget(name: "ComponentCoreTests", dependencies: ["ComponentCore", "GestureCore", "BusSchema"]),
+        .testTarget(name: "ComponentHostTests", dependencies: ["ComponentHost", "Bus", "BusSchema"]),
     ]
 )

@@ -1,0 +1,106 @@
+import Bus
+import BusSchema
+import Foundation
+import Testing
+
+/// The live `component-host` against a real `bus-proxy`, with the test playing the memo store.
+@Suite(.serialized) struct ComponentHostServiceTests {
+    static let scene = #"""
+        {"name": "board", "width": 800, "height": 600, "views": [
+          {"id": "memos", "frame": {"x": 0, "y": 0, "width": 800, "height": 600},
+           "component": {"kind": "memoBoard", "id": "board1",
+                         "config": {"client": "board1", "retry_initial_ms": 100, "retry_max_ms": 400}}}]}
+        """#
+
+    /// A bus proxy and a component host on ipc endpoints in a fresh directory.
+    struct Harness {
+        let directory: String
+        let config: BusConfig
+        let proxy: ServiceProcess
+        let host: ServiceProcess
+        let context: ZMQContext
+        let commands: Subscriber
+        let store: Publisher
+
+        init() throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "uibus-components-\(UUID().uuidString.prefix(8))"
+            ).path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let busFile = "\(directory)/bus.json"
+            try #"{"publish": "ipc://\#(directory)/in", "subscribe": "ipc://\#(directory)/out"}"#
+                .write(toFile: busFile, atomically: true, encoding: .utf8)
+            try ComponentHostServiceTests.scene.write(
+                toFile: "\(directory)/scene.json", atomically: true, encoding: .utf8)
+            self.directory = directory
+            self.config = try BusConfig.load(busFile)
+            self.proxy = try ServiceProcess("bus-proxy", ["--bus", busFile])
+            try self.proxy.waitUntilReady()
+            self.context = try ZMQContext()
+            self.commands = try Subscriber(
+                context: self.context, endpoint: self.config.subscribe, prefixes: ["memo/cmd/"],
+                filter: SchemaFilter([SchemaID("memo.command", major: 1)]))
+            self.store = try Publisher(context: self.context, endpoint: self.config.publish, name: "memo-store")
+            self.host = try ServiceProcess("component-host", ["--bus", busFile, "--scene", "\(directory)/scene.json"])
+            try self.host.waitUntilReady()
+        }
+
+        /// The next memo command within `ms`, as its payload.
+        func nextCommand(withinMs ms: Int) throws -> Value? {
+            guard let delivery = try self.commands.receive(timeoutMs: ms) else { return nil }
+            return try Value(messagePack: delivery.payload)
+        }
+
+        func ack(_ cmdID: String, seq: Int) throws {
+            let ack: Value = .map(["cmd_id": .string(cmdID), "status": .string("ok"), "seq": .int(Int64(seq))])
+            try self.store.publish(ack, schema: SchemaID("memo.ack", major: 1), on: try Topic("memo/ack/board1/"))
+        }
+
+        func stop() throws {
+            #expect(try self.host.stop() == 0)
+            self.commands.socket.close()
+            self.store.socket.close()
+            _ = try self.proxy.stop()
+            try? FileManager.default.removeItem(atPath: self.directory)
+        }
+    }
+
+    @Test func droppedAcks_theSameCommandIsResentUntilAcknowledged() throws {
+        let harness = try Harness()
+        // The board asks for a snapshot first; the store acknowledges that one at once.
+        var snapshot: Value?
+        try waitFor("the snapshot command", seconds: 10) {
+            snapshot = try harness.nextCommand(withinMs: 100)
+            return snapshot?["op"] == .string("snapshot")
+        }
+        try harness.ack(try #require(snapshot?["cmd_id"]?.stringValue), seq: 0)
+        let command = try Topic("cmd/ui/board1/")
+        #expect(try harness.store.waitForSubscriber(matching: command, timeoutMs: 5000))
+        let create: Value = .map([
+            "instance": .string("board1"), "command": .string("create"),
+            "args": .map(["text": .string("牛乳"), "x": .int(10), "y": .int(20)]),
+        ])
+        try harness.store.publish(create, schema: ComponentCommand.schema, on: command)
+        // Drop the acks of the first three copies: each is resent with the same cmd_id.
+        var copies: [Value] = []
+        try waitFor("three copies of the create command", seconds: 10) {
+            if let next = try harness.nextCommand(withinMs: 100), next["op"] == .string("create") {
+                copies.append(next)
+            }
+            return copies.count == 3
+        }
+        let cmdID = try #require(copies[0]["cmd_id"]?.stringValue)
+        #expect(copies.allSatisfy { $0["cmd_id"] == .string(cmdID) })
+        #expect(copies.allSatisfy { $0 == copies[0] })
+        try harness.ack(cmdID, seq: 1)
+        // Acknowledged: no more copies during several resend intervals (cap 400 ms).
+        var late = 0
+        let deadline = Date().addingTimeInterval(1.5)
+        while Date() < deadline {
+            if let next = try harness.nextCommand(withinMs: 100), next["cmd_id"] == .string(cmdID) { late += 1 }
+        }
+        // One copy may already have been on its way when the ack was sent.
+        #expect(late <= 1)
+        try harness.stop()
+    }
+}
