@@ -162,6 +162,8 @@ extension ComponentInstance {
             self.update(&machine, .appDidBecomeActive(tMs: tMs), ComponentInstance.pullToRefresh)
         case (.pager(var machine), false):
             self.update(&machine, .appWillResignActive(tMs: tMs), ComponentInstance.pager)
+        case (.pager(var machine), true):
+            self.update(&machine, .appDidBecomeActive(tMs: tMs), ComponentInstance.pager)
         case (.numberPad(var machine), false):
             self.update(&machine, .touchCancelled(tMs: tMs), ComponentInstance.numberPad)
         case (.canvas(var machine), false):

@@ -56,6 +56,7 @@ public struct PagerMachine: Sendable {
         case refreshDone(tMs: Double)
         case timeElapsed(Double)
         case appWillResignActive(tMs: Double)
+        case appDidBecomeActive(tMs: Double)
     }
 
     private enum State: Sendable {
@@ -65,6 +66,8 @@ public struct PagerMachine: Sendable {
         case paging(startPage: Int)
         case scrolling(startScroll: Double)
         case loading(startMs: Double)
+        /// The app resigned active during a load: progress holds until it is active again.
+        case loadingPaused(elapsedMs: Double)
     }
 
     /// Progress ticks every this many ms while loading.
@@ -144,8 +147,14 @@ public struct PagerMachine: Sendable {
             self.progress = min(100, (tMs - startMs) / self.config.loadDurationMs * 100)
             if self.progress >= 100 { return self.finishLoading(tMs) }
             return [self.publish(tMs), .scheduleTimer(at: tMs + Self.progressTickMs)]
-        case (.loading, .refreshDone(let tMs)):
+        case (.loading, .refreshDone(let tMs)), (.loadingPaused, .refreshDone(let tMs)):
             return [.cancelTimer] + self.finishLoading(tMs)
+        case (.loading(let startMs), .appWillResignActive(let tMs)):
+            self.state = .loadingPaused(elapsedMs: tMs - startMs)
+            return [.cancelTimer]
+        case (.loadingPaused(let elapsed), .appDidBecomeActive(let tMs)):
+            self.state = .loading(startMs: tMs - elapsed)
+            return [.scheduleTimer(at: tMs + Self.progressTickMs)]
         default:
             return []
         }
@@ -181,7 +190,10 @@ public struct PagerMachine: Sendable {
     public func snapshot(tMs: Double) -> PagerState {
         let pulled = max(0, -self.scrollOffset)
         let loading: Bool
-        if case .loading = self.state { loading = true } else { loading = false }
+        switch self.state {
+        case .loading, .loadingPaused: loading = true
+        default: loading = false
+        }
         let labels = self.config.labels
         let label = loading ? labels.loading : pulled >= self.config.pullThreshold ? labels.release : labels.pulling
         return PagerState(

@@ -104,6 +104,17 @@ import Testing
         #expect(Self.state(effects)?.progress == 100)
     }
 
+    @Test func pager_appWillResignActive_pausesTheLoadAndDidBecomeActiveResumesIt() {
+        var machine = Self.machine()
+        _ = Self.pan(&machine, vector(0, 600), velocity: vector(0, 0), at: 0)
+        _ = machine.handle(.timeElapsed(300))
+        #expect(machine.handle(.appWillResignActive(tMs: 400)) == [.cancelTimer])
+        #expect(machine.snapshot(tMs: 5000).loading)
+        #expect(machine.handle(.appDidBecomeActive(tMs: 5000)) == [.scheduleTimer(at: 5100)])
+        #expect(Self.state(machine.handle(.timeElapsed(5100)))?.progress == 40)
+        #expect(machine.handle(.appDidBecomeActive(tMs: 5200)).isEmpty)
+    }
+
     @Test func pager_releaseShortOfTheThreshold_doesNotLoad() {
         var machine = Self.machine()
         let state = Self.state(Self.pan(&machine, vector(0, 100), velocity: vector(0, 0), at: 0))
