@@ -146,7 +146,8 @@ public struct ScrollViewMachine: Sendable {
             return [self.publish(tMs)]
         }
         self.state = .decelerating(lastMs: tMs)
-        return [self.publish(tMs), .scheduleTimer(at: tMs + Self.frameMs)]
+        // Frame times kept to the microsecond, so they print without float residue.
+        return [self.publish(tMs), .scheduleTimer(at: ((tMs + Self.frameMs) * 1000).rounded() / 1000)]
     }
 
     /// Past the bounds a pinch meets resistance: a tenth of the excess ratio.
