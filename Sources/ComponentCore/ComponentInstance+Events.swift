@@ -164,6 +164,8 @@ extension ComponentInstance {
             self.update(&machine, .appWillResignActive(tMs: tMs), ComponentInstance.pager)
         case (.pager(var machine), true):
             self.update(&machine, .appDidBecomeActive(tMs: tMs), ComponentInstance.pager)
+        case (.slideTable(var machine), false):
+            self.update(&machine, .appWillResignActive(tMs: tMs), ComponentInstance.slideTable)
         case (.numberPad(var machine), false):
             self.update(&machine, .touchCancelled(tMs: tMs), ComponentInstance.numberPad)
         case (.canvas(var machine), false):

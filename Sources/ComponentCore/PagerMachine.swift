@@ -80,7 +80,8 @@ public struct PagerMachine: Sendable {
     private var state: State = .idle
     private var page = 0
     private var pageOffset = 0.0
-    private var scrollOffset = 0.0
+    /// Vertical scroll of each page visited (the current page's drives the header).
+    private var scrollOffsets: [Int: Double] = [:]
     private var progress = 0.0
     /// The page a gesture started on and when it ended: a swipe and a pan of one gesture flip once.
     private var lastGesture: (startPage: Int, endMs: Double)?
@@ -160,6 +161,11 @@ public struct PagerMachine: Sendable {
         }
     }
 
+    private var scrollOffset: Double {
+        get { self.scrollOffsets[self.page] ?? 0 }
+        set { self.scrollOffsets[self.page] = newValue }
+    }
+
     private var maxScroll: Double { max(0, self.config.contentHeight - self.config.viewportHeight) }
 
     private func scrolled(_ raw: Double) -> Double {
@@ -173,7 +179,6 @@ public struct PagerMachine: Sendable {
         if case .panning = self.state { self.state = .idle }
         self.page = min(max(target, 0), self.config.pageCount - 1)
         self.pageOffset = Double(self.page)
-        if self.page != startPage { self.scrollOffset = 0 }
         self.lastGesture = (startPage, tMs)
         return [self.publish(tMs)]
     }

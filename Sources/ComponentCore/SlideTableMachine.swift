@@ -36,6 +36,7 @@ public struct SlideTableMachine: Sendable {
         case panChanged(translationY: Double, tMs: Double)
         case panEnded(tMs: Double)
         case timeElapsed(Double)
+        case appWillResignActive(tMs: Double)
     }
 
     private enum State: Sendable {
@@ -76,7 +77,7 @@ public struct SlideTableMachine: Sendable {
                 minimum: 0, maximum: self.maxScroll, viewport: self.config.viewportHeight, position: start)
             self.scrollOffset = axis.dragged(to: start - translationY, bounces: true)
             return [self.publish(tMs)]
-        case (.scrolling, .panEnded(let tMs)):
+        case (.scrolling, .panEnded(let tMs)), (.scrolling, .appWillResignActive(let tMs)):
             self.state = .idle
             self.scrollOffset = min(max(self.scrollOffset, 0), self.maxScroll)
             return [self.publish(tMs)]

@@ -68,6 +68,15 @@ import Testing
         #expect(gone?.scrollOffset == 400)
     }
 
+    @Test func pager_eachPage_keepsItsOwnVerticalScroll() {
+        var machine = Self.machine()
+        _ = Self.pan(&machine, vector(0, -400), velocity: vector(0, 0), at: 0)
+        #expect(Self.state(machine.handle(.swipeRecognized(.left, tMs: 500)))?.headerOffset == 0)
+        let back = Self.state(machine.handle(.swipeRecognized(.right, tMs: 1000)))
+        #expect(back?.scrollOffset == 400)
+        #expect(back?.headerOffset == 108)
+    }
+
     @Test func pager_pullPastTheTop_stretchesTheProgressAreaAndChangesTheLabel() {
         var machine = Self.machine()
         _ = machine.handle(.panBegan(tMs: 0))

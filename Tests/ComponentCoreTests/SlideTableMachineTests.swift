@@ -111,11 +111,20 @@ import Testing
         #expect(state.offsets.filter { $0 > 0 } == [400])
     }
 
+    @Test func slideCell_appWillResignActive_endsTheScrollInsideTheBounds() {
+        var machine = Self.machine()
+        _ = machine.handle(.panBegan(tMs: 0))
+        _ = machine.handle(.panChanged(translationY: 200, tMs: 10))
+        #expect(Self.state(machine.handle(.appWillResignActive(tMs: 20)))?.scrollOffset == 0)
+        #expect(machine.handle(.panChanged(translationY: 300, tMs: 30)).isEmpty)
+    }
+
     @Test func slideCell_eventsThatDoNotFitTheState_areIgnored() {
         var machine = Self.machine()
         #expect(machine.handle(.panChanged(translationY: 10, tMs: 0)).isEmpty)
         #expect(machine.handle(.panEnded(tMs: 0)).isEmpty)
         #expect(machine.handle(.timeElapsed(10)).isEmpty)
+        #expect(machine.handle(.appWillResignActive(tMs: 10)).isEmpty)
         _ = machine.handle(.panBegan(tMs: 10))
         #expect(machine.handle(.panBegan(tMs: 11)).isEmpty)
     }
