@@ -65,6 +65,33 @@ import Testing
         }
     }
 
+    @Test func malformedGesture_isCountedAndSkippedAndTheHostKeepsWorking() throws {
+        let harness = try Harness()
+        let health = try Subscriber(
+            context: harness.context, endpoint: harness.config.subscribe, prefixes: ["sys/health/component-host/"],
+            filter: SchemaFilter([Health.self]))
+        defer { health.socket.close() }
+        let topic = try Topic("gesture/d0/memos/memoTap/")
+        #expect(try harness.store.waitForSubscriber(matching: topic, timeoutMs: 5000))
+        try harness.store.publish(.map(["t_ms": .int(1)]), schema: GestureEvent.schema, on: topic)
+        var report: Value?
+        try waitFor("a health report counting the malformed gesture", seconds: 10) {
+            guard let delivery = try health.receive(timeoutMs: 100) else { return false }
+            report = try Value(messagePack: delivery.payload)
+            return report?["extra"]?["malformed_gestures"] == .int(1)
+        }
+        #expect(report?["reasons"]?["bad_payload"] == .int(1))
+        let tap = GestureEvent(
+            tMs: 5, device: "d0", view: "memos", recognizer: .tap, state: .recognized, x: 10, y: 10, touches: 1,
+            name: "memoTap")
+        try harness.store.publish(tap, on: topic)
+        try waitFor("the gesture counted after the bad one", seconds: 10) {
+            guard let delivery = try health.receive(timeoutMs: 100) else { return false }
+            return try Value(messagePack: delivery.payload)["extra"]?["gestures"] == .int(1)
+        }
+        try harness.stop()
+    }
+
     @Test func droppedAcks_theSameCommandIsResentUntilAcknowledged() throws {
         let harness = try Harness()
         // The board asks for a snapshot first; the store acknowledges that one at once.
