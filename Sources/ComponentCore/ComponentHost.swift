@@ -93,6 +93,16 @@ public struct ComponentHost: Sendable {
         return outputs
     }
 
+    /// Every component's state now, for a subscriber that joined late or lost its place.
+    public mutating func allStates(tMs: Double) -> [HostOutput] {
+        var outputs = self.advance(to: tMs)
+        for instance in self.instances {
+            outputs.append(.state(instance.snapshot(tMs: self.now)))
+            self.counters.states += 1
+        }
+        return outputs
+    }
+
     /// Routes a gesture event to the components its recognizer targets.
     public mutating func handle(_ gesture: GestureEvent) -> [HostOutput] {
         var outputs = self.advance(to: gesture.tMs)

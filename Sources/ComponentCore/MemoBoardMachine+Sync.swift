@@ -19,6 +19,9 @@ struct MemoSync: Sendable {
     var storeEpoch: UInt64?
     /// The snapshot being received: its request id, the next chunk and the memos so far.
     var snapshotRequest: String?
+    /// Once the store acknowledged the snapshot command, the next chunk must come by then, or
+    /// the board asks again.
+    var snapshotDeadline: Double?
     var expectedChunk = 0
     var snapshotRecords: [MemoRecord] = []
     /// Changes that arrived while a snapshot was on its way.
@@ -41,15 +44,20 @@ extension MemoBoardMachine {
     }
 
     private var timerEffect: ComponentEffect {
-        guard let due = self.sync.pending.map(\.dueMs).min() else { return .cancelTimer }
+        let dues = self.sync.pending.map(\.dueMs) + (self.sync.snapshotDeadline.map { [$0] } ?? [])
+        guard let due = dues.min() else { return .cancelTimer }
         return .scheduleTimer(at: due)
     }
+
+    /// How long the board waits for the next snapshot chunk once the store has answered.
+    private var chunkTimeoutMs: Double { self.config.retryMaxMs * 2 }
 
     /// Asks the store for a snapshot; changes are buffered until it is complete.
     mutating func requestSnapshot(_ tMs: Double) -> [ComponentEffect] {
         self.sync.pending.removeAll { $0.request.op == .snapshot }
         let effects = self.send(.snapshot, at: tMs)
         self.sync.snapshotRequest = self.sync.pending.last?.request.cmdID
+        self.sync.snapshotDeadline = nil
         self.sync.expectedChunk = 0
         self.sync.snapshotRecords = []
         return effects
@@ -57,6 +65,9 @@ extension MemoBoardMachine {
 
     /// Resends every command whose time has come, doubling its delay up to the cap.
     mutating func resendDue(_ tMs: Double) -> [ComponentEffect] {
+        if let deadline = self.sync.snapshotDeadline, deadline <= tMs {
+            return self.requestSnapshot(tMs)
+        }
         var effects: [ComponentEffect] = []
         for index in self.sync.pending.indices where self.sync.pending[index].dueMs <= tMs {
             effects.append(.sendMemoCommand(self.sync.pending[index].request))
@@ -89,6 +100,9 @@ extension MemoBoardMachine {
         guard let index = self.sync.pending.firstIndex(where: { $0.request.cmdID == ack.cmdID }) else { return [] }
         let request = self.sync.pending.remove(at: index).request
         var effects: [ComponentEffect] = []
+        if request.cmdID == self.sync.snapshotRequest, ack.status == .ok || ack.status == .duplicate {
+            self.sync.snapshotDeadline = tMs + self.chunkTimeoutMs
+        }
         if let results = ack.results, request.op == .search, let query = self.search?.query,
             request.fields["query"] == .string(query)
         {
@@ -135,7 +149,11 @@ extension MemoBoardMachine {
         guard chunk.chunk == self.sync.expectedChunk else { return self.requestSnapshot(tMs) }
         self.sync.snapshotRecords += chunk.memos
         self.sync.expectedChunk += 1
-        guard chunk.last else { return [] }
+        guard chunk.last else {
+            self.sync.snapshotDeadline = tMs + self.chunkTimeoutMs
+            return [self.timerEffect]
+        }
+        self.sync.snapshotDeadline = nil
         self.records = Dictionary(self.sync.snapshotRecords.map { ($0.memo.id, $0) }, uniquingKeysWith: { $1 })
         self.settings = chunk.settings
         self.sync.storeSeq = chunk.seq

@@ -8,7 +8,8 @@ import ServiceSupport
 /// Subscribes `gesture/`, `cmd/ui/`, `sys/lifecycle/`, `sys/network/`, `memo/changed/` and, per
 /// memo board, `memo/ack/<client>/` and `memo/snapshot/<client>/`; publishes each component's
 /// full state on `ui/<kind>/<instance>/`, memo commands on `memo/cmd/` and the interface-derived
-/// connectivity on `sys/network/`. Time is the service's monotonic clock in ms: gesture events
+/// connectivity on `sys/network/`. When another service says `ready` or `resync` on
+/// `sys/lifecycle/`, every state is published again. Time is the service's monotonic clock in ms: gesture events
 /// are restamped on arrival, so machine timers and inputs share one clock.
 public final class ComponentHostService {
     public static let memoCommandSchema = SchemaID("memo.command", major: 1)
@@ -60,6 +61,10 @@ public final class ComponentHostService {
             switch message.event {
             case .willResignActive: try self.publish(self.host.appActiveChanged(false, tMs: self.nowMs))
             case .didBecomeActive: try self.publish(self.host.appActiveChanged(true, tMs: self.nowMs))
+            case .ready,
+                .resync where message.service != self.runner.name:
+                // A service joined or lost its place: give it every state at once.
+                try self.publish(self.host.allStates(tMs: self.nowMs))
             default: break
             }
         }

@@ -176,6 +176,16 @@ import Testing
         #expect(header.offline == true)
     }
 
+    @Test func host_allStates_givesEveryComponentAtTheCurrentTime() throws {
+        var host = try Self.host()
+        _ = host.handle(Self.gesture(40, "plain", .tap, .recognized, name: "plainTap"))
+        let outputs = host.allStates(tMs: 50)
+        #expect(
+            Set(outputs.compactMap { if case .state(let state) = $0 { state.instance } else { nil } })
+                == Set(host.instanceIDs))
+        #expect(host.now == 50)
+    }
+
     @Test func host_memoAck_goesToTheBoardOfItsClient() throws {
         var host = try Self.host()
         let started = host.start(tMs: 0)

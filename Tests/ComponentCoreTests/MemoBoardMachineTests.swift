@@ -55,7 +55,7 @@ import Testing
         let first = MemoSnapshotChunk(
             requestID: "board1:1", chunk: 0, last: false, seq: 4, memos: [Self.record("m1", x: 0, y: 0, z: 1)],
             settings: MemoSettings())
-        #expect(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, tMs: 1)).isEmpty)
+        #expect(Effects.states(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, tMs: 1))).isEmpty)
         var trashed = Self.record("m9", x: 0, y: 0, z: 3)
         trashed.trashedAt = 1000
         let last = MemoSnapshotChunk(
@@ -78,6 +78,20 @@ import Testing
         let effects = machine.handle(.snapshotChunkReceived(skipped, epoch: Self.epoch, tMs: 1))
         #expect(Effects.commands(effects).map(\.cmdID) == ["board1:2"])
         #expect(machine.snapshot(tMs: 1).pendingCommands == 1)
+    }
+
+    @Test func memoBoard_snapshotChunksThatNeverCome_areAskedForAgain() throws {
+        var machine = Self.machine()
+        _ = machine.handle(.started(tMs: 0))
+        let acked = machine.handle(.ackReceived(MemoAck(cmdID: "board1:1", status: .ok, seq: 4), tMs: 10))
+        #expect(Effects.timer(acked) == 1610)
+        let first = MemoSnapshotChunk(
+            requestID: "board1:1", chunk: 0, last: false, seq: 4, memos: [], settings: MemoSettings())
+        #expect(Effects.timer(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, tMs: 100))) == 1700)
+        #expect(Effects.commands(machine.handle(.timeElapsed(1610))).isEmpty)
+        let again = machine.handle(.timeElapsed(1700))
+        #expect(Effects.commands(again).map(\.cmdID) == ["board1:2"])
+        #expect(Effects.commands(again).map(\.op) == [.snapshot])
     }
 
     @Test func memoBoard_chunkOfAnotherRequest_isIgnored() {
