@@ -75,6 +75,21 @@ public enum ComponentState: Sendable, Hashable {
     /// The payload map (what `replay` prints and the bus carries).
     public var payload: Value { self.message.payload }
 
+    /// Appends the payload, without going through a ``Value``.
+    public func encode(to writer: inout MessagePackWriter) {
+        switch self {
+        case .scrollView(let state): state.encode(to: &writer)
+        case .pullToRefresh(let state): state.encode(to: &writer)
+        case .pager(let state): state.encode(to: &writer)
+        case .slideTable(let state): state.encode(to: &writer)
+        case .drawer(let state): state.encode(to: &writer)
+        case .numberPad(let state): state.encode(to: &writer)
+        case .canvas(let state): state.encode(to: &writer)
+        case .zoomView(let state): state.encode(to: &writer)
+        case .memoBoard(let state): state.encode(to: &writer)
+        }
+    }
+
     /// The component's kind: the `<kind>` topic segment.
     public var kind: ComponentScene.Kind {
         switch self {

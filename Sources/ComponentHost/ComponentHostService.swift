@@ -24,6 +24,8 @@ public final class ComponentHostService {
     private let clients: [String]
     private var connectivity: Connectivity?
     private var malformed = 0
+    /// Reused for every state payload.
+    private var writer = MessagePackWriter(capacity: 4096)
 
     /// Connects to the bus and builds the machines.
     ///
@@ -139,8 +141,10 @@ public final class ComponentHostService {
         for output in outputs {
             switch output {
             case .state(let state):
+                self.writer.reset()
+                state.encode(to: &self.writer)
                 try self.runner.publisher.publish(
-                    payload: state.payload.messagePack, schema: type(of: state.message).schema,
+                    payload: self.writer.bytes, schema: type(of: state.message).schema,
                     on: try Topic(segments: "ui", state.kind.rawValue, state.instance))
             case .memoCommand(let request):
                 try self.runner.publisher.publish(

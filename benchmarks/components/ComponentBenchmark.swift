@@ -13,11 +13,16 @@ import Foundation
 struct ComponentBenchmark {
     static func main() throws {
         var events = 1_000_000
+        var encode = true
         var arguments = Array(CommandLine.arguments.dropFirst())
         while let flag = arguments.first {
             arguments.removeFirst()
+            if flag == "--no-encode" {
+                encode = false
+                continue
+            }
             guard flag == "--events", let value = arguments.first.flatMap(Int.init) else {
-                FileHandle.standardError.write(Data("usage: component-bench [--events N] [--scene FILE]\n".utf8))
+                FileHandle.standardError.write(Data("usage: component-bench [--events N] [--no-encode]\n".utf8))
                 exit(2)
             }
             arguments.removeFirst()
@@ -30,6 +35,7 @@ struct ComponentBenchmark {
         }
         let scene = try ComponentScene.load(json: String(decoding: data, as: UTF8.self), file: scenePath)
         var host = try ComponentHost(scene: scene)
+        var writer = MessagePackWriter(capacity: 4096)
         let cycle = Self.cycle()
         var states = 0
         var bytes = 0
@@ -47,7 +53,11 @@ struct ComponentBenchmark {
                     switch output {
                     case .state(let state):
                         states += 1
-                        bytes += state.payload.messagePack.count
+                        if encode {
+                            writer.reset()
+                            state.encode(to: &writer)
+                            bytes += writer.bytes.count
+                        }
                     case .memoCommand(let request):
                         // The memo store acknowledges at once.
                         let ack = MemoAck(cmdID: request.cmdID, status: .ok, seq: 0)

@@ -38,18 +38,27 @@ public struct CanvasState: ValueMessage, Hashable {
         self.zoomScale = zoomScale
     }
 
-    public var payload: Value {
-        let strokes: [Value] = self.strokes.map { stroke in
-            .map([
-                "id": .int(Int64(stroke.id)),
-                "points": .array(stroke.points.map { .array([.number($0.x), .number($0.y)]) }),
-                "width": .number(stroke.width), "color": .string(stroke.color),
-            ])
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(3 + (self.active == nil ? 0 : 1) + (self.zoomScale == nil ? 0 : 1))
+        writer.writeField("instance", self.instance)
+        writer.writeField("t_ms", number: self.tMs)
+        writer.write("strokes")
+        writer.writeArrayHeader(self.strokes.count)
+        for stroke in self.strokes {
+            writer.writeMapHeader(4)
+            writer.writeField("id", int: stroke.id)
+            writer.write("points")
+            writer.writeArrayHeader(stroke.points.count)
+            for point in stroke.points {
+                writer.writeArrayHeader(2)
+                writer.writeNumber(point.x)
+                writer.writeNumber(point.y)
+            }
+            writer.writeField("width", number: stroke.width)
+            writer.writeField("color", stroke.color)
         }
-        var map: ValueMap = ["instance": .string(self.instance), "t_ms": .number(self.tMs), "strokes": .array(strokes)]
-        if let active = self.active { map["active"] = .optional(active) }
-        if let zoomScale = self.zoomScale { map["zoom_scale"] = .number(zoomScale) }
-        return .map(map)
+        if let active = self.active { writer.writeField("active", int: active) }
+        if let zoomScale = self.zoomScale { writer.writeField("zoom_scale", number: zoomScale) }
     }
 
     public init(payload: Value) throws {

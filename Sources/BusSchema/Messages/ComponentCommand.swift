@@ -16,10 +16,14 @@ public struct ComponentCommand: ValueMessage, Hashable {
         self.args = args
     }
 
-    public var payload: Value {
-        var map: ValueMap = ["instance": .string(self.instance), "command": .string(self.command)]
-        if let args = self.args { map["args"] = .map(args) }
-        return .map(map)
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(2 + (self.args == nil ? 0 : 1))
+        writer.writeField("instance", self.instance)
+        writer.writeField("command", self.command)
+        if let args = self.args {
+            writer.write("args")
+            writer.write(Value.map(args))
+        }
     }
 
     public init(payload: Value) throws {

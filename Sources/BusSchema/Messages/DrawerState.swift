@@ -35,14 +35,15 @@ public struct DrawerState: ValueMessage, Hashable {
         self.width = width
     }
 
-    public var payload: Value {
-        var map: ValueMap = [
-            "instance": .string(self.instance), "t_ms": .number(self.tMs), "open": .bool(self.open),
-            "progress": .number(self.progress), "listening_direction": .string(self.listeningDirection.rawValue),
-        ]
-        if let edge = self.edge { map["edge"] = .string(edge.rawValue) }
-        if let width = self.width { map["width"] = .number(width) }
-        return .map(map)
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(5 + (self.edge == nil ? 0 : 1) + (self.width == nil ? 0 : 1))
+        writer.writeField("instance", self.instance)
+        writer.writeField("t_ms", number: self.tMs)
+        writer.writeField("open", bool: self.open)
+        writer.writeField("progress", number: self.progress)
+        writer.write("listening_direction", self.listeningDirection)
+        if let edge = self.edge { writer.write("edge", edge) }
+        if let width = self.width { writer.writeField("width", number: width) }
     }
 
     public init(payload: Value) throws {

@@ -116,42 +116,70 @@ public struct MemoBoardState: ValueMessage, Hashable {
         self.syncing = syncing
     }
 
-    public var payload: Value {
-        var map: ValueMap = [
-            "instance": .string(self.instance), "t_ms": .number(self.tMs),
-            "memos": .array(self.memos.map(Self.payload)), "selected": .optional(self.selected),
-            "arrange_order": .string(self.arrangeOrder.rawValue), "background": .optional(self.background),
-        ]
-        if let editing = self.editing { map["editing"] = .optional(editing) }
-        if let trash = self.trash { map["trash"] = .array(trash.map(Self.payload)) }
-        if let search = self.search { map["search"] = search.map(Self.payload) ?? .null }
-        if let storeSeq = self.storeSeq { map["store_seq"] = .int(Int64(storeSeq)) }
-        if let pendingCommands = self.pendingCommands { map["pending_commands"] = .int(Int64(pendingCommands)) }
-        if let syncing = self.syncing { map["syncing"] = .bool(syncing) }
-        return .map(map)
-    }
-
-    private static func payload(_ memo: Memo) -> Value {
-        var map: ValueMap = [
-            "id": .string(memo.id), "x": .number(memo.x), "y": .number(memo.y), "width": .number(memo.width),
-            "height": .number(memo.height), "scale": .number(memo.scale), "rotation": .number(memo.rotation),
-            "z": .int(Int64(memo.z)), "color": .string(memo.color.rawValue), "minimized": .bool(memo.minimized),
-            "text": .string(memo.text),
-        ]
-        if let version = memo.version { map["version"] = .int(Int64(version)) }
-        if let pending = memo.pending { map["pending"] = .bool(pending) }
-        return .map(map)
-    }
-
-    private static func payload(_ search: Search) -> Value {
-        let matches: [Value] = search.matches.map { match in
-            .map([
-                "memo_id": .string(match.memoID), "trashed": .bool(match.trashed),
-                "ranges": .array(
-                    match.ranges.map { .array([.int(Int64($0.lowerBound)), .int(Int64($0.upperBound))]) }),
-            ])
+    public func encode(to writer: inout MessagePackWriter) {
+        let optionals = [
+            self.editing != nil, self.trash != nil, self.search != nil, self.storeSeq != nil,
+            self.pendingCommands != nil, self.syncing != nil,
+        ].filter { $0 }.count
+        writer.writeMapHeader(6 + optionals)
+        writer.writeField("instance", self.instance)
+        writer.writeField("t_ms", number: self.tMs)
+        writer.write("memos")
+        Self.write(self.memos, to: &writer)
+        writer.writeField("selected", self.selected)
+        writer.write("arrange_order", self.arrangeOrder)
+        writer.writeField("background", self.background)
+        if let editing = self.editing { writer.writeField("editing", editing) }
+        if let trash = self.trash {
+            writer.write("trash")
+            Self.write(trash, to: &writer)
         }
-        return .map(["query": .string(search.query), "matches": .array(matches)])
+        if let search = self.search {
+            writer.write("search")
+            if let search { Self.write(search, to: &writer) } else { writer.writeNil() }
+        }
+        if let storeSeq = self.storeSeq { writer.writeField("store_seq", int: storeSeq) }
+        if let pendingCommands = self.pendingCommands { writer.writeField("pending_commands", int: pendingCommands) }
+        if let syncing = self.syncing { writer.writeField("syncing", bool: syncing) }
+    }
+
+    private static func write(_ memos: [Memo], to writer: inout MessagePackWriter) {
+        writer.writeArrayHeader(memos.count)
+        for memo in memos {
+            writer.writeMapHeader(11 + (memo.version == nil ? 0 : 1) + (memo.pending == nil ? 0 : 1))
+            writer.writeField("id", memo.id)
+            writer.writeField("x", number: memo.x)
+            writer.writeField("y", number: memo.y)
+            writer.writeField("width", number: memo.width)
+            writer.writeField("height", number: memo.height)
+            writer.writeField("scale", number: memo.scale)
+            writer.writeField("rotation", number: memo.rotation)
+            writer.writeField("z", int: memo.z)
+            writer.write("color", memo.color)
+            writer.writeField("minimized", bool: memo.minimized)
+            writer.writeField("text", memo.text)
+            if let version = memo.version { writer.writeField("version", int: version) }
+            if let pending = memo.pending { writer.writeField("pending", bool: pending) }
+        }
+    }
+
+    private static func write(_ search: Search, to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(2)
+        writer.writeField("query", search.query)
+        writer.write("matches")
+        writer.writeArrayHeader(search.matches.count)
+        for match in search.matches {
+            writer.writeMapHeader(3)
+            writer.writeField("memo_id", match.memoID)
+            writer.writeField("trashed", bool: match.trashed)
+            writer.write("ranges")
+            writer.writeArrayHeader(match.ranges.count)
+            for range in match.ranges {
+                writer.writeArrayHeader(2)
+                writer.write(range.lowerBound)
+                writer.write(range.upperBound)
+            }
+        }
     }
 
     public init(payload: Value) throws {

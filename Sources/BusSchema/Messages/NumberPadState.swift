@@ -54,17 +54,25 @@ public struct NumberPadState: ValueMessage, Hashable {
         self.sequentialString = sequentialString
     }
 
-    public var payload: Value {
-        let popup: Value =
-            self.popup.map {
-                .map(["kind": .string($0.kind.rawValue), "digit": .int(Int64($0.digit))])
-            } ?? .null
-        return .map([
-            "instance": .string(self.instance), "t_ms": .number(self.tMs), "layout": .string(self.layout.rawValue),
-            "enabled": .array(self.enabled.map { .int(Int64($0)) }), "highlighted": .optional(self.highlighted),
-            "popup": popup, "touched_string": .string(self.touchedString),
-            "sequential_string": .string(self.sequentialString),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(8)
+        writer.writeField("instance", self.instance)
+        writer.writeField("t_ms", number: self.tMs)
+        writer.write("layout", self.layout)
+        writer.write("enabled")
+        writer.writeArrayHeader(self.enabled.count)
+        for digit in self.enabled { writer.write(digit) }
+        writer.writeField("highlighted", int: self.highlighted)
+        writer.write("popup")
+        if let popup = self.popup {
+            writer.writeMapHeader(2)
+            writer.write("kind", popup.kind)
+            writer.writeField("digit", int: popup.digit)
+        } else {
+            writer.writeNil()
+        }
+        writer.writeField("touched_string", self.touchedString)
+        writer.writeField("sequential_string", self.sequentialString)
     }
 
     public init(payload: Value) throws {

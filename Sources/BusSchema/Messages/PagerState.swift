@@ -44,16 +44,20 @@ public struct PagerState: ValueMessage, Hashable {
         self.scrollOffset = scrollOffset
     }
 
-    public var payload: Value {
-        var map: ValueMap = [
-            "instance": .string(self.instance), "t_ms": .number(self.tMs), "page": .int(Int64(self.page)),
-            "page_count": .int(Int64(self.pageCount)), "header_offset": .number(self.headerOffset),
-            "progress": .number(self.progress), "label": .string(self.label), "loading": .bool(self.loading),
-        ]
-        if let pageOffset = self.pageOffset { map["page_offset"] = .number(pageOffset) }
-        if let pullOffset = self.pullOffset { map["pull_offset"] = .number(pullOffset) }
-        if let scrollOffset = self.scrollOffset { map["scroll_offset"] = .number(scrollOffset) }
-        return .map(map)
+    public func encode(to writer: inout MessagePackWriter) {
+        let optionals = [self.pageOffset, self.pullOffset, self.scrollOffset].filter { $0 != nil }.count
+        writer.writeMapHeader(8 + optionals)
+        writer.writeField("instance", self.instance)
+        writer.writeField("t_ms", number: self.tMs)
+        writer.writeField("page", int: self.page)
+        writer.writeField("page_count", int: self.pageCount)
+        writer.writeField("header_offset", number: self.headerOffset)
+        writer.writeField("progress", number: self.progress)
+        writer.writeField("label", self.label)
+        writer.writeField("loading", bool: self.loading)
+        if let pageOffset = self.pageOffset { writer.writeField("page_offset", number: pageOffset) }
+        if let pullOffset = self.pullOffset { writer.writeField("pull_offset", number: pullOffset) }
+        if let scrollOffset = self.scrollOffset { writer.writeField("scroll_offset", number: scrollOffset) }
     }
 
     public init(payload: Value) throws {

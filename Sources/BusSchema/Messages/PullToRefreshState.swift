@@ -41,15 +41,17 @@ public struct PullToRefreshState: ValueMessage, Hashable {
         self.headerHeight = headerHeight
     }
 
-    public var payload: Value {
-        var map: ValueMap = [
-            "instance": .string(self.instance), "t_ms": .number(self.tMs), "phase": .string(self.phase.rawValue),
-            "offset": .number(self.offset), "threshold": .number(self.threshold), "label": .string(self.label),
-            "arrow_angle": .number(self.arrowAngle),
-        ]
-        if let offline = self.offline { map["offline"] = .bool(offline) }
-        if let headerHeight = self.headerHeight { map["header_height"] = .number(headerHeight) }
-        return .map(map)
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(7 + (self.offline == nil ? 0 : 1) + (self.headerHeight == nil ? 0 : 1))
+        writer.writeField("instance", self.instance)
+        writer.writeField("t_ms", number: self.tMs)
+        writer.write("phase", self.phase)
+        writer.writeField("offset", number: self.offset)
+        writer.writeField("threshold", number: self.threshold)
+        writer.writeField("label", self.label)
+        writer.writeField("arrow_angle", number: self.arrowAngle)
+        if let offline = self.offline { writer.writeField("offline", bool: offline) }
+        if let headerHeight = self.headerHeight { writer.writeField("header_height", number: headerHeight) }
     }
 
     public init(payload: Value) throws {

@@ -62,21 +62,28 @@ public struct ScrollViewState: ValueMessage, Hashable {
         self.page = page
     }
 
-    public var payload: Value {
-        var map: ValueMap = [
-            "instance": .string(self.instance), "t_ms": .number(self.tMs), "offset": .point(self.offsetX, self.offsetY),
-            "content_size": .map(["width": .number(self.contentWidth), "height": .number(self.contentHeight)]),
-            "insets": .map([
-                "top": .number(self.insets.top), "left": .number(self.insets.left),
-                "bottom": .number(self.insets.bottom), "right": .number(self.insets.right),
-            ]),
-            "zoom_scale": .number(self.zoomScale), "dragging": .bool(self.dragging),
-            "decelerating": .bool(self.decelerating), "zooming": .bool(self.zooming),
-            "overlays_visible": .bool(self.overlaysVisible),
-        ]
-        if let velocity = self.velocity { map["velocity"] = .point(velocity.x, velocity.y) }
-        if let page = self.page { map["page"] = .int(Int64(page)) }
-        return .map(map)
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(10 + (self.velocity == nil ? 0 : 1) + (self.page == nil ? 0 : 1))
+        writer.writeField("instance", self.instance)
+        writer.writeField("t_ms", number: self.tMs)
+        writer.writeField("offset", x: self.offsetX, y: self.offsetY)
+        writer.write("content_size")
+        writer.writeMapHeader(2)
+        writer.writeField("width", number: self.contentWidth)
+        writer.writeField("height", number: self.contentHeight)
+        writer.write("insets")
+        writer.writeMapHeader(4)
+        writer.writeField("top", number: self.insets.top)
+        writer.writeField("left", number: self.insets.left)
+        writer.writeField("bottom", number: self.insets.bottom)
+        writer.writeField("right", number: self.insets.right)
+        writer.writeField("zoom_scale", number: self.zoomScale)
+        writer.writeField("dragging", bool: self.dragging)
+        writer.writeField("decelerating", bool: self.decelerating)
+        writer.writeField("zooming", bool: self.zooming)
+        writer.writeField("overlays_visible", bool: self.overlaysVisible)
+        if let velocity = self.velocity { writer.writeField("velocity", x: velocity.x, y: velocity.y) }
+        if let page = self.page { writer.writeField("page", int: page) }
     }
 
     public init(payload: Value) throws {

@@ -32,14 +32,17 @@ public struct SlideTableState: ValueMessage, Hashable {
         self.animatingRow = animatingRow
     }
 
-    public var payload: Value {
-        var map: ValueMap = [
-            "instance": .string(self.instance), "t_ms": .number(self.tMs), "rows": .int(Int64(self.rows)),
-            "open_row": .optional(self.openRow), "offsets": .array(self.offsets.map(Value.number)),
-        ]
-        if let scrollOffset = self.scrollOffset { map["scroll_offset"] = .number(scrollOffset) }
-        if let animatingRow = self.animatingRow { map["animating_row"] = .optional(animatingRow) }
-        return .map(map)
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(5 + (self.scrollOffset == nil ? 0 : 1) + (self.animatingRow == nil ? 0 : 1))
+        writer.writeField("instance", self.instance)
+        writer.writeField("t_ms", number: self.tMs)
+        writer.writeField("rows", int: self.rows)
+        writer.writeField("open_row", int: self.openRow)
+        writer.write("offsets")
+        writer.writeArrayHeader(self.offsets.count)
+        for offset in self.offsets { writer.writeNumber(offset) }
+        if let scrollOffset = self.scrollOffset { writer.writeField("scroll_offset", number: scrollOffset) }
+        if let animatingRow = self.animatingRow { writer.writeField("animating_row", int: animatingRow) }
     }
 
     public init(payload: Value) throws {

@@ -1,11 +1,9 @@
-/// A message whose payload is built as a ``Value`` map and read back from one.
+/// A message written straight to MessagePack and read back through a ``Value`` map.
 ///
-/// Component states are published in full on every change and read mostly by tools and the
-/// render worker, so one ``Value`` form serves the MessagePack payload and the JSON lines of
-/// `component-host replay` alike.
+/// Component states are encoded on every change (the hot path); they are read mostly by tools
+/// and tests, so decoding goes through one ``Value`` and ``PayloadFields``, and ``payload`` (the
+/// JSON lines of `component-host replay`) is the decoded encoding, so the two never disagree.
 public protocol ValueMessage: BusMessage {
-    /// The payload map.
-    var payload: Value { get }
     /// Reads the payload map, ignoring unknown keys.
     ///
     /// - Throws: ``CodecError`` for a missing required field or a value of the wrong type.
@@ -13,12 +11,57 @@ public protocol ValueMessage: BusMessage {
 }
 
 extension ValueMessage {
-    public func encode(to writer: inout MessagePackWriter) {
-        writer.write(self.payload)
-    }
+    /// The payload map, as the encoding reads back.
+    public var payload: Value { self.value }
 
     public init(from reader: inout MessagePackReader) throws {
         try self.init(payload: try reader.readValue())
+    }
+}
+
+extension MessagePackWriter {
+    /// Writes `key` and a string.
+    public mutating func writeField(_ key: String, _ value: String) {
+        self.write(key)
+        self.write(value)
+    }
+
+    /// Writes `key` and a number (whole values as integers).
+    public mutating func writeField(_ key: String, number value: Double) {
+        self.write(key)
+        self.writeNumber(value)
+    }
+
+    /// Writes `key` and an integer.
+    public mutating func writeField(_ key: String, int value: Int) {
+        self.write(key)
+        self.write(value)
+    }
+
+    /// Writes `key` and an integer, or nil.
+    public mutating func writeField(_ key: String, int value: Int?) {
+        self.write(key)
+        if let value { self.write(value) } else { self.writeNil() }
+    }
+
+    /// Writes `key` and a string, or nil.
+    public mutating func writeField(_ key: String, _ value: String?) {
+        self.write(key)
+        if let value { self.write(value) } else { self.writeNil() }
+    }
+
+    /// Writes `key` and a boolean.
+    public mutating func writeField(_ key: String, bool value: Bool) {
+        self.write(key)
+        self.write(value)
+    }
+
+    /// Writes `key` and `{"x": x, "y": y}`.
+    public mutating func writeField(_ key: String, x: Double, y: Double) {
+        self.write(key)
+        self.writeMapHeader(2)
+        self.writeField("x", number: x)
+        self.writeField("y", number: y)
     }
 }
 

@@ -35,15 +35,17 @@ public struct ZoomViewState: ValueMessage, Hashable {
         self.image = image
     }
 
-    public var payload: Value {
-        var map: ValueMap = [
-            "instance": .string(self.instance), "t_ms": .number(self.tMs), "scale": .number(self.scale),
-            "min_scale": .number(self.minScale), "max_scale": .number(self.maxScale),
-            "offset": .point(self.offsetX, self.offsetY), "overlay_visible": .bool(self.overlayVisible),
-        ]
-        if let zooming = self.zooming { map["zooming"] = .bool(zooming) }
-        if let image = self.image { map["image"] = .string(image) }
-        return .map(map)
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(7 + (self.zooming == nil ? 0 : 1) + (self.image == nil ? 0 : 1))
+        writer.writeField("instance", self.instance)
+        writer.writeField("t_ms", number: self.tMs)
+        writer.writeField("scale", number: self.scale)
+        writer.writeField("min_scale", number: self.minScale)
+        writer.writeField("max_scale", number: self.maxScale)
+        writer.writeField("offset", x: self.offsetX, y: self.offsetY)
+        writer.writeField("overlay_visible", bool: self.overlayVisible)
+        if let zooming = self.zooming { writer.writeField("zooming", bool: zooming) }
+        if let image = self.image { writer.writeField("image", image) }
     }
 
     public init(payload: Value) throws {
