@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Bus", targets: ["Bus"]),
         .library(name: "InputCore", targets: ["InputCore"]),
         .library(name: "GestureCore", targets: ["GestureCore"]),
+        .library(name: "ComponentCore", targets: ["ComponentCore"]),
         .executable(name: "bus-proxy", targets: ["bus-proxy"]),
         .executable(name: "bus-tap", targets: ["bus-tap"]),
         .executable(name: "uibus-supervisor", targets: ["uibus-supervisor"]),
@@ -16,6 +17,7 @@ let package = Package(
         .executable(name: "gesture-recognizer", targets: ["gesture-recognizer"]),
         .library(name: "RenderCore", targets: ["RenderCore"]),
         .executable(name: "render-worker", targets: ["render-worker"]),
+        .executable(name: "component-host", targets: ["component-host"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -34,6 +36,7 @@ let package = Package(
             name: "RenderCore", dependencies: ["BusSchema", "CPNG", "CFreeType"],
             // The blur kernel's SIMD16 loops need AVX2 + FMA (present on the 2-core build machine).
             swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"], .when(configuration: .release))]),
+        .target(name: "ComponentCore", dependencies: ["BusSchema", "GestureCore"]),
 
         // The bus and service plumbing.
         .target(name: "Bus", dependencies: ["CZeroMQ", "BusSchema"]),
@@ -48,6 +51,7 @@ let package = Package(
 
         // Child processes, a real proxy and deadline waits for cross-process tests.
         .target(name: "BusTestSupport", dependencies: ["Bus"]),
+        .target(name: "ComponentHost", dependencies: ["ComponentCore", "Bus", "BusSchema", "ServiceSupport"]),
 
         // Thin executables.
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
@@ -58,6 +62,8 @@ let package = Package(
         .executableTarget(
             name: "gesture-recognizer",
             dependencies: ["GestureCore", "GestureService", "InputCore", "BusSchema", "ServiceSupport"]),
+        .executableTarget(
+            name: "component-host", dependencies: ["ComponentHost", "ComponentCore", "BusSchema", "ServiceSupport"]),
 
         // Benchmarks (release builds only; never timed in tests).
         .executableTarget(
@@ -68,6 +74,10 @@ let package = Package(
             exclude: ["raw_hop.c"]),
 
         .executableTarget(name: "render-worker", dependencies: ["BusSchema", "RenderCore"]),
+
+        .executableTarget(
+            name: "component-bench", dependencies: ["ComponentCore", "BusSchema"], path: "benchmarks/components",
+            exclude: ["README.md"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         .testTarget(
@@ -83,5 +93,7 @@ let package = Package(
                 "ServiceSupport",
             ]),
         .testTarget(name: "RenderCoreTests", dependencies: ["BusSchema", "RenderCore"], exclude: ["Golden"]),
+        .testTarget(name: "ComponentCoreTests", dependencies: ["ComponentCore", "GestureCore", "BusSchema"]),
+        .testTarget(name: "ComponentHostTests", dependencies: ["ComponentHost", "Bus", "BusSchema", "BusTestSupport"]),
     ]
 )

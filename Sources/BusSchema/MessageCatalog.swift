@@ -2,5 +2,7 @@
 public enum MessageCatalog {
     public static let all: [any BusMessage.Type] = [
         TouchFrame.self, Health.self, Lifecycle.self, TouchScriptLine.self, GestureEvent.self,
+        ScrollViewState.self, PullToRefreshState.self, PagerState.self, SlideTableState.self, DrawerState.self,
+        NumberPadState.self, CanvasState.self, ZoomViewState.self, MemoBoardState.self, ComponentCommand.self,
     ]
 }

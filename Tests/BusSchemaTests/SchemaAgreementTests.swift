@@ -35,7 +35,11 @@ import Testing
         let required = Set(schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         #expect(Set(type.fields.map(\.name)) == Set(properties.keys), "\(type.schema.id): field names")
         for field in type.fields {
-            #expect(properties[field.name]?["type"]?.stringValue == field.type, "\(type.schema.id).\(field.name) type")
+            // A nullable field's type is a list (`["integer", "null"]`); FieldSpec spells it `integer|null`.
+            let declared = properties[field.name]?["type"]
+            let spelled =
+                declared?.stringValue ?? declared?.arrayValue?.compactMap(\.stringValue).joined(separator: "|")
+            #expect(spelled == field.type, "\(type.schema.id).\(field.name) type")
             #expect(required.contains(field.name) == field.required, "\(type.schema.id).\(field.name) required")
         }
         #expect(schema["x-uibus-minor"]?.intValue == Int64(type.schema.minor), "\(type.schema.id) minor")

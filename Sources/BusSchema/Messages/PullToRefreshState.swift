@@ -1,0 +1,66 @@
+/// A pull-to-refresh header's full state (schema `state.pullToRefresh` v1), on
+/// `ui/pullToRefresh/<instance>/`.
+public struct PullToRefreshState: ValueMessage, Hashable {
+    public static let schema = SchemaID("state.pullToRefresh", major: 1, minor: 0)
+    public static let fields: [FieldSpec] = [
+        FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("phase", "string"),
+        FieldSpec("offset", "number"), FieldSpec("threshold", "number"), FieldSpec("label", "string"),
+        FieldSpec("arrow_angle", "number"), FieldSpec("offline", "boolean", required: false),
+        FieldSpec("header_height", "number", required: false),
+    ]
+
+    public enum Phase: String, Sendable, Hashable, CaseIterable {
+        case hidden, pullingDown, overThreshold, refreshing
+    }
+
+    public var instance: String
+    public var tMs: Double
+    public var phase: Phase
+    /// How far the content is pulled down; the header height while refreshing.
+    public var offset: Double
+    public var threshold: Double
+    public var label: String
+    /// 0 pointing down, π up once over the threshold.
+    public var arrowAngle: Double
+    /// The last refresh failed fast because there is no connectivity.
+    public var offline: Bool?
+    public var headerHeight: Double?
+
+    public init(
+        instance: String, tMs: Double, phase: Phase, offset: Double, threshold: Double, label: String,
+        arrowAngle: Double, offline: Bool? = nil, headerHeight: Double? = nil
+    ) {
+        self.instance = instance
+        self.tMs = tMs
+        self.phase = phase
+        self.offset = offset
+        self.threshold = threshold
+        self.label = label
+        self.arrowAngle = arrowAngle
+        self.offline = offline
+        self.headerHeight = headerHeight
+    }
+
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(7 + (self.offline == nil ? 0 : 1) + (self.headerHeight == nil ? 0 : 1))
+        writer.writeField("instance", self.instance)
+        writer.writeField("t_ms", number: self.tMs)
+        writer.write("phase", self.phase)
+        writer.writeField("offset", number: self.offset)
+        writer.writeField("threshold", number: self.threshold)
+        writer.writeField("label", self.label)
+        writer.writeField("arrow_angle", number: self.arrowAngle)
+        if let offline = self.offline { writer.writeField("offline", bool: offline) }
+        if let headerHeight = self.headerHeight { writer.writeField("header_height", number: headerHeight) }
+    }
+
+    public init(payload: Value) throws {
+        let fields = try PayloadFields(payload)
+        self.init(
+            instance: try fields.string("instance"), tMs: try fields.number("t_ms"),
+            phase: try fields.enumValue("phase", Phase.self), offset: try fields.number("offset"),
+            threshold: try fields.number("threshold"), label: try fields.string("label"),
+            arrowAngle: try fields.number("arrow_angle"), offline: try fields.optional("offline", PayloadFields.bool),
+            headerHeight: try fields.optional("header_height", PayloadFields.number))
+    }
+}

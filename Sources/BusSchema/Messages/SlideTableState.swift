@@ -1,0 +1,64 @@
+/// A slide-cell table's full state (schema `state.slideTable` v1), on `ui/slideTable/<instance>/`.
+public struct SlideTableState: ValueMessage, Hashable {
+    public static let schema = SchemaID("state.slideTable", major: 1, minor: 0)
+    public static let fields: [FieldSpec] = [
+        FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("rows", "integer"),
+        FieldSpec("open_row", "integer|null"), FieldSpec("offsets", "array"),
+        FieldSpec("scroll_offset", "number", required: false),
+        FieldSpec("animating_row", "integer|null", required: false),
+    ]
+
+    public var instance: String
+    public var tMs: Double
+    public var rows: Int
+    /// Model index of the open row.
+    public var openRow: Int?
+    /// Front-view offset of each row (0 closed, the row width open).
+    public var offsets: [Double]
+    public var scrollOffset: Double?
+    /// Row whose slide animation is running (`.some(nil)`: none; `nil`: the field is left out).
+    public var animatingRow: Int??
+
+    public init(
+        instance: String, tMs: Double, rows: Int, openRow: Int?, offsets: [Double], scrollOffset: Double? = nil,
+        animatingRow: Int?? = nil
+    ) {
+        self.instance = instance
+        self.tMs = tMs
+        self.rows = rows
+        self.openRow = openRow
+        self.offsets = offsets
+        self.scrollOffset = scrollOffset
+        self.animatingRow = animatingRow
+    }
+
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(5 + (self.scrollOffset == nil ? 0 : 1) + (self.animatingRow == nil ? 0 : 1))
+        writer.writeField("instance", self.instance)
+        writer.writeField("t_ms", number: self.tMs)
+        writer.writeField("rows", int: self.rows)
+        writer.writeField("open_row", int: self.openRow)
+        writer.write("offsets")
+        writer.writeArrayHeader(self.offsets.count)
+        for offset in self.offsets { writer.writeNumber(offset) }
+        if let scrollOffset = self.scrollOffset { writer.writeField("scroll_offset", number: scrollOffset) }
+        if let animatingRow = self.animatingRow { writer.writeField("animating_row", int: animatingRow) }
+    }
+
+    public init(payload: Value) throws {
+        let fields = try PayloadFields(payload)
+        var offsets: [Double] = []
+        for (index, offset) in try fields.array("offsets").enumerated() {
+            guard let number = offset.doubleValue else {
+                throw CodecError(.typeMismatch, offset: 0, context: "offsets[\(index)]: expected a number")
+            }
+            offsets.append(number)
+        }
+        self.init(
+            instance: try fields.string("instance"), tMs: try fields.number("t_ms"), rows: try fields.int("rows"),
+            openRow: try fields.optional("open_row", PayloadFields.int), offsets: offsets,
+            scrollOffset: try fields.optional("scroll_offset", PayloadFields.number),
+            animatingRow: fields.value["animating_row"] == nil
+                ? nil : .some(try fields.optional("animating_row", PayloadFields.int)))
+    }
+}

@@ -1,0 +1,62 @@
+/// A zoomable image's full state (schema `state.zoomView` v1), on `ui/zoomView/<instance>/`.
+public struct ZoomViewState: ValueMessage, Hashable {
+    public static let schema = SchemaID("state.zoomView", major: 1, minor: 0)
+    public static let fields: [FieldSpec] = [
+        FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("scale", "number"),
+        FieldSpec("min_scale", "number"), FieldSpec("max_scale", "number"), FieldSpec("offset", "object"),
+        FieldSpec("overlay_visible", "boolean"), FieldSpec("zooming", "boolean", required: false),
+        FieldSpec("image", "string", required: false),
+    ]
+
+    public var instance: String
+    public var tMs: Double
+    public var scale: Double
+    public var minScale: Double
+    public var maxScale: Double
+    public var offsetX: Double
+    public var offsetY: Double
+    public var overlayVisible: Bool
+    public var zooming: Bool?
+    public var image: String?
+
+    public init(
+        instance: String, tMs: Double, scale: Double, minScale: Double, maxScale: Double, offsetX: Double,
+        offsetY: Double, overlayVisible: Bool, zooming: Bool? = nil, image: String? = nil
+    ) {
+        self.instance = instance
+        self.tMs = tMs
+        self.scale = scale
+        self.minScale = minScale
+        self.maxScale = maxScale
+        self.offsetX = offsetX
+        self.offsetY = offsetY
+        self.overlayVisible = overlayVisible
+        self.zooming = zooming
+        self.image = image
+    }
+
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(7 + (self.zooming == nil ? 0 : 1) + (self.image == nil ? 0 : 1))
+        writer.writeField("instance", self.instance)
+        writer.writeField("t_ms", number: self.tMs)
+        writer.writeField("scale", number: self.scale)
+        writer.writeField("min_scale", number: self.minScale)
+        writer.writeField("max_scale", number: self.maxScale)
+        writer.writeField("offset", x: self.offsetX, y: self.offsetY)
+        writer.writeField("overlay_visible", bool: self.overlayVisible)
+        if let zooming = self.zooming { writer.writeField("zooming", bool: zooming) }
+        if let image = self.image { writer.writeField("image", image) }
+    }
+
+    public init(payload: Value) throws {
+        let fields = try PayloadFields(payload)
+        let offset = try fields.object("offset")
+        self.init(
+            instance: try fields.string("instance"), tMs: try fields.number("t_ms"), scale: try fields.number("scale"),
+            minScale: try fields.number("min_scale"), maxScale: try fields.number("max_scale"),
+            offsetX: try offset.number("x"), offsetY: try offset.number("y"),
+            overlayVisible: try fields.bool("overlay_visible"),
+            zooming: try fields.optional("zooming", PayloadFields.bool),
+            image: try fields.optional("image", PayloadFields.string))
+    }
+}

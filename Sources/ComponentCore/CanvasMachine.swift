@@ -1,0 +1,102 @@
+import BusSchema
+
+/// A drawing canvas: a stroke starts on the touch-down recognizer (ink the instant the finger
+/// lands), follows the finger and ends on lift; a second finger cancels it. Points are kept in
+/// canvas coordinates: view-local, divided by the zoom scale of the zoom view it follows.
+public struct CanvasMachine: Sendable {
+    public struct Config: Sendable, Hashable {
+        public var strokeWidth: Double
+        public var strokeColor: String
+        /// The view's origin in scene points.
+        public var originX: Double
+        public var originY: Double
+
+        public init(strokeWidth: Double = 4, strokeColor: String = "#000000", originX: Double = 0, originY: Double = 0)
+        {
+            self.strokeWidth = strokeWidth
+            self.strokeColor = strokeColor
+            self.originX = originX
+            self.originY = originY
+        }
+    }
+
+    public enum Event: Sendable, Equatable {
+        case touchBegan(x: Double, y: Double, tMs: Double)
+        case touchMoved(x: Double, y: Double, tMs: Double)
+        case touchLifted(x: Double, y: Double, tMs: Double)
+        /// A second finger landed, or the app resigned active.
+        case touchCancelled(tMs: Double)
+        case zoomScaleChanged(Double, tMs: Double)
+        /// The `clear` command: every stroke goes.
+        case clearRequested(tMs: Double)
+    }
+
+    private enum State: Sendable {
+        case idle
+        case drawing
+    }
+
+    public let instance: String
+    public let config: Config
+    private var state: State = .idle
+    private var strokes: [CanvasState.Stroke] = []
+    private var nextID = 1
+    private var zoomScale = 1.0
+
+    public init(instance: String, config: Config) {
+        self.instance = instance
+        self.config = config
+    }
+
+    public mutating func handle(_ event: Event) -> [ComponentEffect] {
+        switch (self.state, event) {
+        case (.idle, .touchBegan(let x, let y, let tMs)):
+            self.state = .drawing
+            self.strokes.append(
+                CanvasState.Stroke(
+                    id: self.nextID, points: [self.point(x, y)], width: self.config.strokeWidth,
+                    color: self.config.strokeColor))
+            self.nextID += 1
+            return [self.publish(tMs)]
+        case (.drawing, .touchMoved(let x, let y, let tMs)):
+            self.strokes[self.strokes.count - 1].points.append(self.point(x, y))
+            return [self.publish(tMs)]
+        case (.drawing, .touchLifted(let x, let y, let tMs)):
+            let point = self.point(x, y)
+            if self.strokes[self.strokes.count - 1].points.last != point {
+                self.strokes[self.strokes.count - 1].points.append(point)
+            }
+            self.state = .idle
+            return [self.publish(tMs)]
+        case (.drawing, .touchCancelled(let tMs)):
+            self.strokes.removeLast()
+            self.state = .idle
+            return [self.publish(tMs)]
+        case (_, .clearRequested(let tMs)):
+            self.strokes = []
+            self.state = .idle
+            return [self.publish(tMs)]
+        case (_, .zoomScaleChanged(let scale, _)):
+            if scale > 0 { self.zoomScale = scale }
+            return []
+        default:
+            return []
+        }
+    }
+
+    private func point(_ x: Double, _ y: Double) -> GestureEvent.Vector {
+        GestureEvent.Vector(
+            x: (x - self.config.originX) / self.zoomScale, y: (y - self.config.originY) / self.zoomScale)
+    }
+
+    /// The state as published.
+    public func snapshot(tMs: Double) -> CanvasState {
+        CanvasState(
+            instance: self.instance, tMs: tMs, strokes: self.strokes,
+            active: .some(self.state == .drawing ? self.strokes.last?.id : nil), zoomScale: self.zoomScale)
+    }
+
+    private func publish(_ tMs: Double) -> ComponentEffect {
+        .publishState(.canvas(self.snapshot(tMs: tMs)))
+    }
+}

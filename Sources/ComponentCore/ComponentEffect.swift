@@ -1,0 +1,122 @@
+import BusSchema
+
+/// What a component machine asks its owner to do; the machines themselves do no I/O.
+public enum ComponentEffect: Sendable, Equatable {
+    /// Publish the component's full state on `ui/<kind>/<instance>/`.
+    case publishState(ComponentState)
+    /// Call the machine with `timeElapsed` at this time (ms, the gesture clock); replaces any
+    /// earlier timer of the same machine.
+    case scheduleTimer(at: Double)
+    /// Drop the machine's pending timer.
+    case cancelTimer
+    /// A property animation began (for the render worker; the state already follows it).
+    case startAnimation(ComponentAnimation)
+    /// Send (or resend) a memo store command on `memo/cmd/`.
+    case sendMemoCommand(MemoCommandRequest)
+}
+
+/// One property animation: `property` of `target` goes from `from` to `to` over `durationMs`.
+public struct ComponentAnimation: Sendable, Hashable {
+    public var property: String
+    /// What moves, e.g. a row index or the arrow.
+    public var target: String
+    public var from: Double
+    public var to: Double
+    public var startMs: Double
+    public var durationMs: Double
+
+    public init(property: String, target: String, from: Double, to: Double, startMs: Double, durationMs: Double) {
+        self.property = property
+        self.target = target
+        self.from = from
+        self.to = to
+        self.startMs = startMs
+        self.durationMs = durationMs
+    }
+
+    /// The value at `tMs`, linear, held at the ends.
+    public func value(at tMs: Double) -> Double {
+        guard self.durationMs > 0 else { return self.to }
+        let progress = min(max((tMs - self.startMs) / self.durationMs, 0), 1)
+        return self.from + (self.to - self.from) * progress
+    }
+
+    /// When it ends.
+    public var endMs: Double { self.startMs + self.durationMs }
+}
+
+/// The full state of one component, tagged by kind.
+public enum ComponentState: Sendable, Hashable {
+    case scrollView(ScrollViewState)
+    case pullToRefresh(PullToRefreshState)
+    case pager(PagerState)
+    case slideTable(SlideTableState)
+    case drawer(DrawerState)
+    case numberPad(NumberPadState)
+    case canvas(CanvasState)
+    case zoomView(ZoomViewState)
+    case memoBoard(MemoBoardState)
+
+    /// The message, for encoding.
+    public var message: any ValueMessage {
+        switch self {
+        case .scrollView(let state): state
+        case .pullToRefresh(let state): state
+        case .pager(let state): state
+        case .slideTable(let state): state
+        case .drawer(let state): state
+        case .numberPad(let state): state
+        case .canvas(let state): state
+        case .zoomView(let state): state
+        case .memoBoard(let state): state
+        }
+    }
+
+    /// The payload map (what `replay` prints and the bus carries).
+    public var payload: Value { self.message.payload }
+
+    /// Appends the payload, without going through a ``Value``.
+    public func encode(to writer: inout MessagePackWriter) {
+        switch self {
+        case .scrollView(let state): state.encode(to: &writer)
+        case .pullToRefresh(let state): state.encode(to: &writer)
+        case .pager(let state): state.encode(to: &writer)
+        case .slideTable(let state): state.encode(to: &writer)
+        case .drawer(let state): state.encode(to: &writer)
+        case .numberPad(let state): state.encode(to: &writer)
+        case .canvas(let state): state.encode(to: &writer)
+        case .zoomView(let state): state.encode(to: &writer)
+        case .memoBoard(let state): state.encode(to: &writer)
+        }
+    }
+
+    /// The component's kind: the `<kind>` topic segment.
+    public var kind: ComponentScene.Kind {
+        switch self {
+        case .scrollView: .scrollView
+        case .pullToRefresh: .pullToRefresh
+        case .pager: .pager
+        case .slideTable: .slideTable
+        case .drawer: .drawer
+        case .numberPad: .numberPad
+        case .canvas: .canvas
+        case .zoomView: .zoomView
+        case .memoBoard: .memoBoard
+        }
+    }
+
+    /// The instance id: the `<instance>` topic segment.
+    public var instance: String {
+        switch self {
+        case .scrollView(let state): state.instance
+        case .pullToRefresh(let state): state.instance
+        case .pager(let state): state.instance
+        case .slideTable(let state): state.instance
+        case .drawer(let state): state.instance
+        case .numberPad(let state): state.instance
+        case .canvas(let state): state.instance
+        case .zoomView(let state): state.instance
+        case .memoBoard(let state): state.instance
+        }
+    }
+}

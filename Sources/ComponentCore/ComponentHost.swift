@@ -1,0 +1,222 @@
+import BusSchema
+import GestureCore
+
+/// What the host hands its owner to carry out.
+public enum HostOutput: Sendable, Equatable {
+    /// Publish on `ui/<kind>/<instance>/`.
+    case state(ComponentState)
+    /// Send on `memo/cmd/`.
+    case memoCommand(MemoCommandRequest)
+    /// An animation began in a component.
+    case animation(instance: String, ComponentAnimation)
+}
+
+/// The component host's routing core: the scene's components, each with its machine and its
+/// timer, fed by gesture events, commands, lifecycle, network and memo store messages. Pure:
+/// time comes from the inputs (gesture `t_ms`, or the time the owner passes), timers fire in
+/// time order before any later input.
+public struct ComponentHost: Sendable {
+    /// What the host counted.
+    public struct Counters: Sendable, Hashable {
+        public var gestures = 0
+        /// Gesture events no component listens to.
+        public var unrouted = 0
+        /// Commands for unknown instances, or that the component does not take.
+        public var rejectedCommands = 0
+        public var states = 0
+    }
+
+    public let scene: ComponentScene
+    private var instances: [ComponentInstance]
+    private var indexByInstance: [String: Int] = [:]
+    private var timers: [Int: Double] = [:]
+    /// Canvases that follow each zoom view's scale.
+    private var followers: [Int: [Int]] = [:]
+    /// The scrolling component under each pull-to-refresh header.
+    private var scrollSources: [Int: Int] = [:]
+    /// Memo boards by client name.
+    private var boardsByClient: [String: Int] = [:]
+    public private(set) var counters = Counters()
+    /// The latest time seen, in ms.
+    public private(set) var now = 0.0
+
+    /// Builds every component's machine.
+    ///
+    /// - Throws: ``SceneError`` for a bad setting (``ComponentScene/load(json:file:)`` has
+    ///   already checked them, so a loaded scene does not throw).
+    public init(scene: ComponentScene) throws(SceneError) {
+        self.scene = scene
+        var instances: [ComponentInstance] = []
+        for component in scene.components { instances.append(try ComponentInstance(component)) }
+        self.instances = instances
+        for (index, component) in scene.components.enumerated() { self.indexByInstance[component.instance] = index }
+        let componentByView = Dictionary(
+            scene.components.enumerated().map { ($1.view.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for (index, component) in scene.components.enumerated() {
+            switch component.kind {
+            case .canvas:
+                if let zoom = component.config["zoom_view"]?.stringValue, let source = self.indexByInstance[zoom] {
+                    self.followers[source, default: []].append(index)
+                }
+            case .pullToRefresh:
+                let view = component.config["scroll_view"]?.stringValue ?? component.view.parent
+                if let view, let source = componentByView[view] { self.scrollSources[index] = source }
+            case .memoBoard:
+                if case .memoBoard(let machine) = instances[index] {
+                    self.boardsByClient[machine.config.client] = index
+                }
+            default: break
+            }
+        }
+    }
+
+    /// Instance ids, in scene order.
+    public var instanceIDs: [String] { self.scene.components.map(\.instance) }
+
+    /// The component's state now.
+    public func state(of instance: String) -> ComponentState? {
+        self.indexByInstance[instance].map { self.instances[$0].snapshot(tMs: self.now) }
+    }
+
+    /// Publishes every component's initial state; memo boards ask the store for a snapshot.
+    public mutating func start(tMs: Double) -> [HostOutput] {
+        self.now = tMs
+        var outputs: [HostOutput] = []
+        for index in self.instances.indices {
+            if case .memoBoard = self.instances[index] {
+                outputs += self.apply(index, self.instances[index].memoEvent(.started(tMs: tMs)))
+            } else {
+                outputs.append(.state(self.instances[index].snapshot(tMs: tMs)))
+                self.counters.states += 1
+            }
+        }
+        return outputs
+    }
+
+    /// Every component's state now, for a subscriber that joined late or lost its place.
+    public mutating func allStates(tMs: Double) -> [HostOutput] {
+        var outputs = self.advance(to: tMs)
+        for instance in self.instances {
+            outputs.append(.state(instance.snapshot(tMs: self.now)))
+            self.counters.states += 1
+        }
+        return outputs
+    }
+
+    /// Routes a gesture event to the components its recognizer targets.
+    public mutating func handle(_ gesture: GestureEvent) -> [HostOutput] {
+        var outputs = self.advance(to: gesture.tMs)
+        self.counters.gestures += 1
+        let name = gesture.name ?? self.scene.recognizerNames[gesture.view]?[gesture.recognizer]
+        guard let name, let targets = self.scene.targets[name], !targets.isEmpty else {
+            self.counters.unrouted += 1
+            return outputs
+        }
+        for target in targets {
+            guard let index = self.indexByInstance[target] else { continue }
+            var atTop = true
+            if let source = self.scrollSources[index], let offset = self.instances[source].contentOffsetY {
+                atTop = offset <= 0
+            }
+            outputs += self.apply(index, self.instances[index].handle(gesture, scrollAtTop: atTop))
+        }
+        return outputs
+    }
+
+    /// Carries out a component command at `tMs`.
+    public mutating func handle(_ command: ComponentCommand, tMs: Double) -> [HostOutput] {
+        var outputs = self.advance(to: tMs)
+        guard let index = self.indexByInstance[command.instance],
+            let effects = self.instances[index].command(command, tMs: self.now)
+        else {
+            self.counters.rejectedCommands += 1
+            return outputs
+        }
+        outputs += self.apply(index, effects)
+        return outputs
+    }
+
+    /// The app resigned active (`false`) or became active (`true`).
+    public mutating func appActiveChanged(_ active: Bool, tMs: Double) -> [HostOutput] {
+        var outputs = self.advance(to: tMs)
+        for index in self.instances.indices {
+            outputs += self.apply(index, self.instances[index].appActiveChanged(active, tMs: self.now))
+        }
+        return outputs
+    }
+
+    public mutating func connectivityChanged(_ connectivity: Connectivity, tMs: Double) -> [HostOutput] {
+        var outputs = self.advance(to: tMs)
+        for index in self.instances.indices {
+            outputs += self.apply(index, self.instances[index].connectivityChanged(connectivity, tMs: self.now))
+        }
+        return outputs
+    }
+
+    /// An ack from `memo/ack/<client>/`.
+    public mutating func memoAckReceived(_ ack: MemoAck, client: String, tMs: Double) -> [HostOutput] {
+        var outputs = self.advance(to: tMs)
+        guard let index = self.boardsByClient[client] else { return outputs }
+        outputs += self.apply(index, self.instances[index].memoEvent(.ackReceived(ack, tMs: self.now)))
+        return outputs
+    }
+
+    /// A change from `memo/changed/`, for every board.
+    public mutating func memoChangeReceived(_ change: MemoChange, epoch: UInt64, tMs: Double) -> [HostOutput] {
+        var outputs = self.advance(to: tMs)
+        for index in self.boardsByClient.values.sorted() {
+            outputs += self.apply(
+                index, self.instances[index].memoEvent(.changeReceived(change, epoch: epoch, tMs: self.now)))
+        }
+        return outputs
+    }
+
+    /// A snapshot chunk from `memo/snapshot/<client>/`.
+    public mutating func memoSnapshotReceived(
+        _ chunk: MemoSnapshotChunk, client: String, epoch: UInt64, tMs: Double
+    ) -> [HostOutput] {
+        var outputs = self.advance(to: tMs)
+        guard let index = self.boardsByClient[client] else { return outputs }
+        outputs += self.apply(
+            index, self.instances[index].memoEvent(.snapshotChunkReceived(chunk, epoch: epoch, tMs: self.now)))
+        return outputs
+    }
+
+    /// When the earliest timer is due.
+    public var nextTimer: Double? { self.timers.values.min() }
+
+    /// Fires every timer due at or before `tMs`, in time order, then moves the clock to `tMs`.
+    public mutating func advance(to tMs: Double) -> [HostOutput] {
+        var outputs: [HostOutput] = []
+        while let (index, due) = self.timers.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }), due <= tMs {
+            self.timers[index] = nil
+            self.now = max(self.now, due)
+            outputs += self.apply(index, self.instances[index].timeElapsed(due))
+        }
+        self.now = max(self.now, tMs)
+        return outputs
+    }
+
+    private mutating func apply(_ index: Int, _ effects: [ComponentEffect]) -> [HostOutput] {
+        var outputs: [HostOutput] = []
+        for effect in effects {
+            switch effect {
+            case .publishState(let state):
+                outputs.append(.state(state))
+                self.counters.states += 1
+                if case .zoomView(let zoom) = state, let canvases = self.followers[index] {
+                    for canvas in canvases {
+                        outputs += self.apply(
+                            canvas, self.instances[canvas].followedZoomChanged(zoom.scale, tMs: zoom.tMs))
+                    }
+                }
+            case .scheduleTimer(let at): self.timers[index] = at
+            case .cancelTimer: self.timers[index] = nil
+            case .startAnimation(let animation):
+                outputs.append(.animation(instance: self.scene.components[index].instance, animation))
+            case .sendMemoCommand(let request): outputs.append(.memoCommand(request))
+            }
+        }
+        return outputs
+    }
+}

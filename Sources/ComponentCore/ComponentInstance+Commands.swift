@@ -1,0 +1,67 @@
+import BusSchema
+
+extension ComponentInstance {
+    /// Carries out a `component.command`; nil if this kind has no such command or its
+    /// arguments are wrong.
+    ///
+    /// Commands: `refresh_done` (pullToRefresh, pager), `set_page {page}` (pager), `open`/`close`
+    /// (drawer), `set_enabled {digits}` (numberPad), `clear` (canvas), `reset_zoom` (zoomView,
+    /// scrollView); the memo board takes `create {text, x, y, color}`, `edit {memo_id, text}`,
+    /// `close_editor`, `trash`/`restore {memo_id}`, `empty_trash`, `arrange {order}`,
+    /// `search {query}` and `background {image}`.
+    public mutating func command(_ command: ComponentCommand, tMs: Double) -> [ComponentEffect]? {
+        let args = Value.map(command.args ?? [:])
+        switch (self, command.command) {
+        case (.pullToRefresh(var machine), "refresh_done"):
+            return self.update(&machine, .refreshDone(tMs: tMs), ComponentInstance.pullToRefresh)
+        case (.pager(var machine), "refresh_done"):
+            return self.update(&machine, .refreshDone(tMs: tMs), ComponentInstance.pager)
+        case (.pager(var machine), "set_page"):
+            guard let page = args["page"]?.intValue else { return nil }
+            return self.update(&machine, .pageRequested(Int(page), tMs: tMs), ComponentInstance.pager)
+        case (.drawer(var machine), "open"):
+            return self.update(&machine, .openRequested(tMs: tMs), ComponentInstance.drawer)
+        case (.drawer(var machine), "close"):
+            return self.update(&machine, .closeRequested(tMs: tMs), ComponentInstance.drawer)
+        case (.numberPad(var machine), "set_enabled"):
+            guard let values = args["digits"]?.arrayValue else { return nil }
+            let digits = values.compactMap { $0.intValue.map(Int.init) }.filter { (0...9).contains($0) }
+            guard digits.count == values.count else { return nil }
+            return self.update(&machine, .enabledSetChanged(Set(digits), tMs: tMs), ComponentInstance.numberPad)
+        case (.canvas(var machine), "clear"):
+            return self.update(&machine, .clearRequested(tMs: tMs), ComponentInstance.canvas)
+        case (.zoomView(var machine), "reset_zoom"):
+            return self.update(&machine, .resetRequested(tMs: tMs), ComponentInstance.zoomView)
+        case (.scrollView(var machine), "reset_zoom"):
+            return self.update(&machine, .zoomResetRequested(tMs: tMs), ComponentInstance.scrollView)
+        case (.memoBoard(var machine), let name):
+            guard let event = Self.memoEvent(name, args, tMs: tMs) else { return nil }
+            return self.update(&machine, event, ComponentInstance.memoBoard)
+        default:
+            return nil
+        }
+    }
+
+    private static func memoEvent(_ name: String, _ args: Value, tMs: Double) -> MemoBoardMachine.Event? {
+        let memoID = args["memo_id"]?.stringValue
+        switch name {
+        case "create":
+            guard let x = args["x"]?.doubleValue, let y = args["y"]?.doubleValue else { return nil }
+            let color = args["color"]?.stringValue.flatMap(MemoBoardState.Color.init(rawValue:))
+            return .createRequested(text: args["text"]?.stringValue ?? "", x: x, y: y, color: color, tMs: tMs)
+        case "edit":
+            guard let memoID, let text = args["text"]?.stringValue else { return nil }
+            return .editRequested(memoID: memoID, text: text, tMs: tMs)
+        case "close_editor": return .editorClosed(tMs: tMs)
+        case "trash": return memoID.map { .trashRequested(memoID: $0, tMs: tMs) }
+        case "restore": return memoID.map { .restoreRequested(memoID: $0, tMs: tMs) }
+        case "empty_trash": return .emptyTrashRequested(tMs: tMs)
+        case "arrange":
+            let order = args["order"]?.stringValue.flatMap(MemoBoardState.ArrangeOrder.init(rawValue:))
+            return .arrangeRequested(order, tMs: tMs)
+        case "search": return .searchRequested(query: args["query"]?.stringValue ?? "", tMs: tMs)
+        case "background": return .backgroundRequested(image: args["image"]?.stringValue, tMs: tMs)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import BusSchema
+
+extension ComponentInstance {
+    /// Feeds a gesture event to the machine, as the event its kind understands.
+    ///
+    /// - Parameter scrollAtTop: for a pull-to-refresh header, whether its scroll view's content
+    ///   is at the top.
+    public mutating func handle(_ gesture: GestureEvent, scrollAtTop: Bool = true) -> [ComponentEffect] {
+        let t = gesture.tMs
+        let translation = gesture.translation ?? GestureEvent.Vector(x: 0, y: 0)
+        let velocity = gesture.velocity ?? GestureEvent.Vector(x: 0, y: 0)
+        let ended = gesture.state == .ended
+        let stopped = gesture.state == .cancelled || gesture.state == .failed
+        switch (self, gesture.recognizer, gesture.state) {
+        case (.scrollView(var machine), .pan, _):
+            let event: ScrollViewMachine.Event
+            switch gesture.state {
+            case .began: event = .panBegan(tMs: t)
+            case .changed: event = .panChanged(translation: translation, tMs: t)
+            case .ended: event = .panEnded(velocity: velocity, tMs: t)
+            default: event = .panCancelled(tMs: t)
+            }
+            return self.update(&machine, event, ComponentInstance.scrollView)
+        case (.scrollView(var machine), .pinch, _):
+            let event: ScrollViewMachine.Event
+            switch gesture.state {
+            case .began: event = .pinchBegan(tMs: t)
+            case .changed: event = .pinchChanged(scale: gesture.scale ?? 1, tMs: t)
+            default: event = .pinchEnded(tMs: t)
+            }
+            return self.update(&machine, event, ComponentInstance.scrollView)
+        case (.pullToRefresh(var machine), .pan, _):
+            let event: PullToRefreshMachine.Event
+            switch gesture.state {
+            case .began: event = .panBegan(atTop: scrollAtTop, tMs: t)
+            case .changed: event = .panChanged(translationY: translation.y, tMs: t)
+            case .ended: event = .panEnded(tMs: t)
+            default: event = .panCancelled(tMs: t)
+            }
+            return self.update(&machine, event, ComponentInstance.pullToRefresh)
+        case (.pager(var machine), .pan, _):
+            let event: PagerMachine.Event
+            switch gesture.state {
+            case .began: event = .panBegan(tMs: t)
+            case .changed: event = .panChanged(translation: translation, tMs: t)
+            case .ended: event = .panEnded(translation: translation, velocity: velocity, tMs: t)
+            default: event = .panCancelled(tMs: t)
+            }
+            return self.update(&machine, event, ComponentInstance.pager)
+        case (.pager(var machine), .swipe, .recognized):
+            guard let direction = gesture.direction else { return [] }
+            return self.update(&machine, .swipeRecognized(direction, tMs: t), ComponentInstance.pager)
+        case (.slideTable(var machine), .swipe, .recognized):
+            guard let direction = gesture.direction else { return [] }
+            return self.update(
+                &machine, .swipeRecognized(direction, y: gesture.y, tMs: t), ComponentInstance.slideTable)
+        case (.slideTable(var machine), .pan, _):
+            let event: SlideTableMachine.Event
+            switch gesture.state {
+            case .began: event = .panBegan(tMs: t)
+            case .changed: event = .panChanged(translationY: translation.y, tMs: t)
+            default: event = .panEnded(tMs: t)
+            }
+            return self.update(&machine, event, ComponentInstance.slideTable)
+        case (.drawer(var machine), .swipe, .recognized), (.drawer(var machine), .edgePan, .began):
+            let direction = gesture.direction ?? (gesture.edge == .right ? .left : .right)
+            return self.update(&machine, .swipeRecognized(direction, tMs: t), ComponentInstance.drawer)
+        case (.numberPad(var machine), .touchDown, _):
+            let event: NumberPadMachine.Event
+            switch gesture.state {
+            case .began: event = .touchBegan(x: gesture.x, tMs: t)
+            case .changed: event = .touchMoved(x: gesture.x, tMs: t)
+            case .ended: event = .touchLifted(x: gesture.x, tMs: t)
+            default: event = .touchCancelled(tMs: t)
+            }
+            return self.update(&machine, event, ComponentInstance.numberPad)
+        case (.canvas(var machine), .touchDown, _):
+            let event: CanvasMachine.Event
+            switch gesture.state {
+            case .began: event = .touchBegan(x: gesture.x, y: gesture.y, tMs: t)
+            case .changed: event = .touchMoved(x: gesture.x, y: gesture.y, tMs: t)
+            case .ended: event = .touchLifted(x: gesture.x, y: gesture.y, tMs: t)
+            default: event = .touchCancelled(tMs: t)
+            }
+            return self.update(&machine, event, ComponentInstance.canvas)
+        case (.zoomView(var machine), .pinch, _):
+            let event: ZoomViewMachine.Event
+            switch gesture.state {
+            case .began: event = .pinchBegan(tMs: t)
+            case .changed: event = .pinchChanged(scale: gesture.scale ?? 1, tMs: t)
+            default: event = .pinchEnded(tMs: t)
+            }
+            return self.update(&machine, event, ComponentInstance.zoomView)
+        case (.zoomView(var machine), .pan, _):
+            let event: ZoomViewMachine.Event
+            switch gesture.state {
+            case .began: event = .panBegan(tMs: t)
+            case .changed: event = .panChanged(translation: translation, tMs: t)
+            default: event = .panEnded(tMs: t)
+            }
+            return self.update(&machine, event, ComponentInstance.zoomView)
+        case (.zoomView(var machine), .doubleTap, .recognized):
+            return self.update(&machine, .doubleTapRecognized(tMs: t), ComponentInstance.zoomView)
+        case (.memoBoard(var machine), _, _):
+            guard let event = Self.memoEvent(gesture, ended: ended, stopped: stopped) else { return [] }
+            return self.update(&machine, event, ComponentInstance.memoBoard)
+        default:
+            return []
+        }
+    }
+
+    private static func memoEvent(_ gesture: GestureEvent, ended: Bool, stopped: Bool) -> MemoBoardMachine.Event? {
+        let (x, y, t) = (gesture.x, gesture.y, gesture.tMs)
+        switch (gesture.recognizer, gesture.state) {
+        case (.tap, .recognized): return .tapRecognized(x: x, y: y, tMs: t)
+        case (.longPress, .began): return .longPressBegan(x: x, y: y, tMs: t)
+        case (.pan, .began): return .panBegan(x: x, y: y, tMs: t)
+        case (.pan, .changed):
+            return .panChanged(translation: gesture.translation ?? GestureEvent.Vector(x: 0, y: 0), tMs: t)
+        case (.pinch, .began): return .pinchBegan(x: x, y: y, tMs: t)
+        case (.pinch, .changed): return .pinchChanged(scale: gesture.scale ?? 1, tMs: t)
+        case (.rotation, .began): return .rotationBegan(x: x, y: y, tMs: t)
+        case (.rotation, .changed): return .rotationChanged(rotation: gesture.rotation ?? 0, tMs: t)
+        case (.pan, _) where ended: return .panEnded(tMs: t)
+        case (.pinch, _) where ended, (.rotation, _) where ended: return .transformEnded(tMs: t)
+        case (.pan, _) where stopped, (.pinch, _) where stopped, (.rotation, _) where stopped:
+            return .gestureCancelled(tMs: t)
+        default: return nil
+        }
+    }
+
+    /// Runs `event` through `machine` and stores the machine back.
+    mutating func update<M: ComponentMachine>(
+        _ machine: inout M, _ event: M.Event, _ wrap: (M) -> ComponentInstance
+    ) -> [ComponentEffect] {
+        let effects = machine.handle(event)
+        self = wrap(machine)
+        return effects
+    }
+
+    /// The machine's timer fired at `tMs`.
+    public mutating func timeElapsed(_ tMs: Double) -> [ComponentEffect] {
+        switch self {
+        case .scrollView(var machine): self.update(&machine, .timeElapsed(tMs), ComponentInstance.scrollView)
+        case .pullToRefresh(var machine): self.update(&machine, .timeElapsed(tMs), ComponentInstance.pullToRefresh)
+        case .pager(var machine): self.update(&machine, .timeElapsed(tMs), ComponentInstance.pager)
+        case .slideTable(var machine): self.update(&machine, .timeElapsed(tMs), ComponentInstance.slideTable)
+        case .drawer(var machine): self.update(&machine, .timeElapsed(tMs), ComponentInstance.drawer)
+        case .memoBoard(var machine): self.update(&machine, .timeElapsed(tMs), ComponentInstance.memoBoard)
+        case .numberPad, .canvas, .zoomView: []
+        }
+    }
+
+    /// The app is about to stop being active (`true`) or became active again (`false`).
+    public mutating func appActiveChanged(_ active: Bool, tMs: Double) -> [ComponentEffect] {
+        switch (self, active) {
+        case (.scrollView(var machine), false):
+            self.update(&machine, .appWillResignActive(tMs: tMs), ComponentInstance.scrollView)
+        case (.pullToRefresh(var machine), false):
+            self.update(&machine, .appWillResignActive(tMs: tMs), ComponentInstance.pullToRefresh)
+        case (.pullToRefresh(var machine), true):
+            self.update(&machine, .appDidBecomeActive(tMs: tMs), ComponentInstance.pullToRefresh)
+        case (.pager(var machine), false):
+            self.update(&machine, .appWillResignActive(tMs: tMs), ComponentInstance.pager)
+        case (.pager(var machine), true):
+            self.update(&machine, .appDidBecomeActive(tMs: tMs), ComponentInstance.pager)
+        case (.slideTable(var machine), false):
+            self.update(&machine, .appWillResignActive(tMs: tMs), ComponentInstance.slideTable)
+        case (.numberPad(var machine), false):
+            self.update(&machine, .touchCancelled(tMs: tMs), ComponentInstance.numberPad)
+        case (.canvas(var machine), false):
+            self.update(&machine, .touchCancelled(tMs: tMs), ComponentInstance.canvas)
+        case (.zoomView(var machine), false):
+            self.update(&machine, .appWillResignActive(tMs: tMs), ComponentInstance.zoomView)
+        case (.memoBoard(var machine), false):
+            self.update(&machine, .appWillResignActive(tMs: tMs), ComponentInstance.memoBoard)
+        case (.memoBoard(var machine), true):
+            self.update(&machine, .appDidBecomeActive(tMs: tMs), ComponentInstance.memoBoard)
+        default: []
+        }
+    }
+
+    /// Network reachability changed.
+    public mutating func connectivityChanged(_ connectivity: Connectivity, tMs: Double) -> [ComponentEffect] {
+        guard case .pullToRefresh(var machine) = self else { return [] }
+        return self.update(&machine, .connectivityChanged(connectivity, tMs: tMs), ComponentInstance.pullToRefresh)
+    }
+
+    /// The zoom view a canvas follows changed its scale.
+    public mutating func followedZoomChanged(_ scale: Double, tMs: Double) -> [ComponentEffect] {
+        guard case .canvas(var machine) = self else { return [] }
+        return self.update(&machine, .zoomScaleChanged(scale, tMs: tMs), ComponentInstance.canvas)
+    }
+
+    /// Feeds a memo store message to a memo board.
+    public mutating func memoEvent(_ event: MemoBoardMachine.Event) -> [ComponentEffect] {
+        guard case .memoBoard(var machine) = self else { return [] }
+        return self.update(&machine, event, ComponentInstance.memoBoard)
+    }
+}
+
+/// The shape every component machine shares.
+public protocol ComponentMachine: Sendable {
+    associatedtype Event: Sendable
+    mutating func handle(_ event: Event) -> [ComponentEffect]
+}
+
+extension ScrollViewMachine: ComponentMachine {}
+extension PullToRefreshMachine: ComponentMachine {}
+extension PagerMachine: ComponentMachine {}
+extension SlideTableMachine: ComponentMachine {}
+extension DrawerMachine: ComponentMachine {}
+extension NumberPadMachine: ComponentMachine {}
+extension CanvasMachine: ComponentMachine {}
+extension ZoomViewMachine: ComponentMachine {}
+extension MemoBoardMachine: ComponentMachine {}

@@ -1,0 +1,175 @@
+import BusSchema
+
+/// The board's side of the memo store protocol: commands waiting for their ack, and where the
+/// board stands in the store's change stream.
+struct MemoSync: Sendable {
+    struct Pending: Sendable {
+        var request: MemoCommandRequest
+        var dueMs: Double
+        var delayMs: Double
+    }
+
+    /// Commands sent and not yet acknowledged, oldest first.
+    var pending: [Pending] = []
+    /// Number of the next command (cmd_id `<client>:<n>`).
+    var nextCommand = 1
+    /// Seq of the last change applied.
+    var storeSeq = 0
+    /// The store's epoch the seq belongs to.
+    var storeEpoch: UInt64?
+    /// The snapshot being received: its request id, the next chunk and the memos so far.
+    var snapshotRequest: String?
+    /// Once the store acknowledged the snapshot command, the next chunk must come by then, or
+    /// the board asks again.
+    var snapshotDeadline: Double?
+    var expectedChunk = 0
+    var snapshotRecords: [MemoRecord] = []
+    /// Changes that arrived while a snapshot was on its way.
+    var buffered: [(change: MemoChange, epoch: UInt64)] = []
+}
+
+extension MemoBoardMachine {
+    /// Sends a new command and remembers it until it is acknowledged.
+    mutating func send(
+        _ op: MemoCommandRequest.Op, memoID: String? = nil, _ fields: ValueMap = [:], at tMs: Double
+    ) -> [ComponentEffect] {
+        let request = MemoCommandRequest(
+            cmdID: "\(self.config.client):\(self.sync.nextCommand)", client: self.config.client, op: op,
+            memoID: memoID, fields: fields)
+        self.sync.nextCommand += 1
+        self.sync.pending.append(
+            MemoSync.Pending(
+                request: request, dueMs: tMs + self.config.retryInitialMs, delayMs: self.config.retryInitialMs))
+        return [.sendMemoCommand(request), self.timerEffect]
+    }
+
+    private var timerEffect: ComponentEffect {
+        let dues = self.sync.pending.map(\.dueMs) + (self.sync.snapshotDeadline.map { [$0] } ?? [])
+        guard let due = dues.min() else { return .cancelTimer }
+        return .scheduleTimer(at: due)
+    }
+
+    /// How long the board waits for the next snapshot chunk once the store has answered.
+    private var chunkTimeoutMs: Double { self.config.retryMaxMs * 2 }
+
+    /// Asks the store for a snapshot; changes are buffered until it is complete.
+    mutating func requestSnapshot(_ tMs: Double) -> [ComponentEffect] {
+        self.sync.pending.removeAll { $0.request.op == .snapshot }
+        let effects = self.send(.snapshot, at: tMs)
+        self.sync.snapshotRequest = self.sync.pending.last?.request.cmdID
+        self.sync.snapshotDeadline = nil
+        self.sync.expectedChunk = 0
+        self.sync.snapshotRecords = []
+        return effects
+    }
+
+    /// Resends every command whose time has come, doubling its delay up to the cap.
+    mutating func resendDue(_ tMs: Double) -> [ComponentEffect] {
+        if let deadline = self.sync.snapshotDeadline, deadline <= tMs {
+            return self.requestSnapshot(tMs)
+        }
+        var effects: [ComponentEffect] = []
+        for index in self.sync.pending.indices where self.sync.pending[index].dueMs <= tMs {
+            effects.append(.sendMemoCommand(self.sync.pending[index].request))
+            let delay = min(self.sync.pending[index].delayMs * 2, self.config.retryMaxMs)
+            self.sync.pending[index].delayMs = delay
+            self.sync.pending[index].dueMs = tMs + delay
+        }
+        guard !effects.isEmpty else { return [] }
+        return effects + [self.timerEffect]
+    }
+
+    /// Sends every unacknowledged command now (the app is about to stop running).
+    mutating func flush(_ tMs: Double) -> [ComponentEffect] {
+        guard !self.sync.pending.isEmpty else { return [] }
+        var effects: [ComponentEffect] = []
+        for index in self.sync.pending.indices {
+            effects.append(.sendMemoCommand(self.sync.pending[index].request))
+            self.sync.pending[index].dueMs = tMs + self.sync.pending[index].delayMs
+        }
+        return effects + [.cancelTimer]
+    }
+
+    /// Picks the resend timer up again.
+    mutating func resume(_ tMs: Double) -> [ComponentEffect] {
+        guard !self.sync.pending.isEmpty else { return [] }
+        return [self.timerEffect]
+    }
+
+    mutating func acknowledge(_ ack: MemoAck, _ tMs: Double) -> [ComponentEffect] {
+        guard let index = self.sync.pending.firstIndex(where: { $0.request.cmdID == ack.cmdID }) else { return [] }
+        let request = self.sync.pending.remove(at: index).request
+        var effects: [ComponentEffect] = []
+        if request.cmdID == self.sync.snapshotRequest, ack.status == .ok || ack.status == .duplicate {
+            self.sync.snapshotDeadline = tMs + self.chunkTimeoutMs
+        }
+        if let results = ack.results, request.op == .search, let query = self.search?.query,
+            request.fields["query"] == .string(query)
+        {
+            self.search?.matches = results
+        }
+        if let version = ack.version, let id = ack.memoID ?? request.memoID, ack.status == .ok {
+            self.records[id]?.memo.version = version
+        }
+        if ack.status == .conflict || ack.status == .rejected, request.op != .snapshot, request.op != .search {
+            effects += self.requestSnapshot(tMs)
+        }
+        return effects + [self.timerEffect, self.publish(tMs)]
+    }
+
+    mutating func receive(_ change: MemoChange, epoch: UInt64, _ tMs: Double) -> [ComponentEffect] {
+        if self.sync.snapshotRequest != nil {
+            self.sync.buffered.append((change, epoch))
+            return []
+        }
+        guard self.sync.storeEpoch == epoch else {
+            self.sync.buffered.append((change, epoch))
+            return self.requestSnapshot(tMs) + [self.publish(tMs)]
+        }
+        if change.seq <= self.sync.storeSeq { return [] }
+        guard change.seq == self.sync.storeSeq + 1 else {
+            self.sync.buffered.append((change, epoch))
+            return self.requestSnapshot(tMs) + [self.publish(tMs)]
+        }
+        self.apply(change)
+        return [self.publish(tMs)]
+    }
+
+    private mutating func apply(_ change: MemoChange) {
+        switch change.kind {
+        case .upsert(let record): self.records[record.memo.id] = record
+        case .delete(let id): self.records[id] = nil
+        case .settings(let settings): self.settings = settings
+        }
+        self.sync.storeSeq = change.seq
+    }
+
+    mutating func receive(_ chunk: MemoSnapshotChunk, epoch: UInt64, _ tMs: Double) -> [ComponentEffect] {
+        guard chunk.requestID == self.sync.snapshotRequest else { return [] }
+        guard chunk.chunk == self.sync.expectedChunk else { return self.requestSnapshot(tMs) }
+        self.sync.snapshotRecords += chunk.memos
+        self.sync.expectedChunk += 1
+        guard chunk.last else {
+            self.sync.snapshotDeadline = tMs + self.chunkTimeoutMs
+            return [self.timerEffect]
+        }
+        self.sync.snapshotDeadline = nil
+        self.records = Dictionary(self.sync.snapshotRecords.map { ($0.memo.id, $0) }, uniquingKeysWith: { $1 })
+        self.settings = chunk.settings
+        self.sync.storeSeq = chunk.seq
+        self.sync.storeEpoch = epoch
+        self.sync.snapshotRequest = nil
+        self.sync.snapshotRecords = []
+        self.sync.pending.removeAll { $0.request.op == .snapshot }
+        let buffered = self.sync.buffered.sorted { $0.change.seq < $1.change.seq }
+        self.sync.buffered = []
+        var effects: [ComponentEffect] = []
+        for (change, changeEpoch) in buffered where change.seq > self.sync.storeSeq || changeEpoch != epoch {
+            effects += self.receive(change, epoch: changeEpoch, tMs).filter {
+                if case .publishState = $0 { return false }
+                return true
+            }
+        }
+        return effects + [self.timerEffect, self.publish(tMs)]
+    }
+}

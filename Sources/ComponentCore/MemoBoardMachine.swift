@@ -1,0 +1,297 @@
+import BusSchema
+import Foundation
+
+/// A FloatyMemo+-style memo board. Drag moves a memo, pinch resizes it, two-finger rotation
+/// rotates it, tap opens the editor, long press selects. Every change becomes a memo command
+/// with a unique `cmd_id`, shown at once (marked pending) and resent with backoff until the store
+/// acknowledges it. The board follows `memo/changed/` in seq order and asks for a snapshot when
+/// it sees a gap or a new store epoch.
+public struct MemoBoardMachine: Sendable {
+    public struct Config: Sendable, Hashable {
+        /// Client name in commands; acks arrive on `memo/ack/<client>/`.
+        public var client: String
+        /// Background image until the store's setting arrives.
+        public var background: String?
+        public var memoWidth: Double
+        public var memoHeight: Double
+        public var retryInitialMs: Double
+        public var retryMaxMs: Double
+        /// The board's origin in scene points.
+        public var originX: Double
+        public var originY: Double
+
+        public init(
+            client: String, background: String? = nil, memoWidth: Double = 160, memoHeight: Double = 120,
+            retryInitialMs: Double = 100, retryMaxMs: Double = 2000, originX: Double = 0, originY: Double = 0
+        ) {
+            self.client = client
+            self.background = background
+            self.memoWidth = memoWidth
+            self.memoHeight = memoHeight
+            self.retryInitialMs = retryInitialMs
+            self.retryMaxMs = max(retryMaxMs, retryInitialMs)
+            self.originX = originX
+            self.originY = originY
+        }
+    }
+
+    public enum Event: Sendable, Equatable {
+        /// The host started: ask the store for a snapshot.
+        case started(tMs: Double)
+        case tapRecognized(x: Double, y: Double, tMs: Double)
+        case longPressBegan(x: Double, y: Double, tMs: Double)
+        case panBegan(x: Double, y: Double, tMs: Double)
+        case panChanged(translation: GestureEvent.Vector, tMs: Double)
+        case panEnded(tMs: Double)
+        case pinchBegan(x: Double, y: Double, tMs: Double)
+        case pinchChanged(scale: Double, tMs: Double)
+        case rotationBegan(x: Double, y: Double, tMs: Double)
+        case rotationChanged(rotation: Double, tMs: Double)
+        /// A pinch or rotation ended (the other may still run).
+        case transformEnded(tMs: Double)
+        case gestureCancelled(tMs: Double)
+        case createRequested(text: String, x: Double, y: Double, color: MemoBoardState.Color?, tMs: Double)
+        case editRequested(memoID: String, text: String, tMs: Double)
+        case editorClosed(tMs: Double)
+        case trashRequested(memoID: String, tMs: Double)
+        case restoreRequested(memoID: String, tMs: Double)
+        case emptyTrashRequested(tMs: Double)
+        case arrangeRequested(MemoBoardState.ArrangeOrder?, tMs: Double)
+        /// An empty query clears the search.
+        case searchRequested(query: String, tMs: Double)
+        case backgroundRequested(image: String?, tMs: Double)
+        case ackReceived(MemoAck, tMs: Double)
+        /// A change from the store; `epoch` is the store's envelope epoch.
+        case changeReceived(MemoChange, epoch: UInt64, tMs: Double)
+        case snapshotChunkReceived(MemoSnapshotChunk, epoch: UInt64, tMs: Double)
+        case timeElapsed(Double)
+        case appWillResignActive(tMs: Double)
+        case appDidBecomeActive(tMs: Double)
+    }
+
+    private enum State: Sendable {
+        case idle
+        case dragging(memoID: String, start: MemoBoardState.Memo)
+        case transforming(memoID: String, start: MemoBoardState.Memo, scaling: Bool, rotating: Bool)
+    }
+
+    public let instance: String
+    public let config: Config
+    private var state: State = .idle
+    /// Memos on the board and in the trash, by id.
+    var records: [String: MemoRecord] = [:]
+    var settings: MemoSettings
+    var selected: String?
+    var editing: String?
+    var search: MemoBoardState.Search?
+    var sync = MemoSync()
+
+    public init(instance: String, config: Config) {
+        self.instance = instance
+        self.config = config
+        self.settings = MemoSettings(background: config.background)
+    }
+
+    public mutating func handle(_ event: Event) -> [ComponentEffect] {
+        switch (self.state, event) {
+        case (_, .started(let tMs)):
+            return self.requestSnapshot(tMs) + [self.publish(tMs)]
+        case (.idle, .tapRecognized(let x, let y, let tMs)):
+            self.editing = self.memo(at: x, y)
+            if let id = self.editing { return self.send(.front, memoID: id, at: tMs) + [self.publish(tMs)] }
+            return [self.publish(tMs)]
+        case (.idle, .longPressBegan(let x, let y, let tMs)):
+            self.selected = self.memo(at: x, y)
+            return [self.publish(tMs)]
+        case (.idle, .panBegan(let x, let y, let tMs)):
+            guard let id = self.memo(at: x, y), let memo = self.records[id]?.memo else { return [] }
+            self.state = .dragging(memoID: id, start: memo)
+            return [self.publish(tMs)]
+        case (.dragging(let id, let start), .panChanged(let translation, let tMs)):
+            self.records[id]?.memo.x = start.x + translation.x
+            self.records[id]?.memo.y = start.y + translation.y
+            return [self.publish(tMs)]
+        case (.dragging(let id, _), .panEnded(let tMs)):
+            self.state = .idle
+            guard let memo = self.records[id]?.memo else { return [self.publish(tMs)] }
+            return self.send(.move, memoID: id, ["x": .number(memo.x), "y": .number(memo.y)], at: tMs) + [
+                self.publish(tMs)
+            ]
+        case (.idle, .pinchBegan(let x, let y, let tMs)), (.idle, .rotationBegan(let x, let y, let tMs)):
+            guard let id = self.memo(at: x, y), let memo = self.records[id]?.memo else { return [] }
+            let scaling: Bool
+            if case .pinchBegan = event { scaling = true } else { scaling = false }
+            self.state = .transforming(memoID: id, start: memo, scaling: scaling, rotating: !scaling)
+            return [self.publish(tMs)]
+        case (.transforming(let id, let start, _, let rotating), .pinchBegan(_, _, let tMs)):
+            self.state = .transforming(memoID: id, start: start, scaling: true, rotating: rotating)
+            return [self.publish(tMs)]
+        case (.transforming(let id, let start, let scaling, _), .rotationBegan(_, _, let tMs)):
+            self.state = .transforming(memoID: id, start: start, scaling: scaling, rotating: true)
+            return [self.publish(tMs)]
+        case (.transforming(let id, let start, true, _), .pinchChanged(let scale, let tMs)):
+            self.records[id]?.memo.scale = min(max(start.scale * scale, 0.25), 8)
+            return [self.publish(tMs)]
+        case (.transforming(let id, let start, _, true), .rotationChanged(let rotation, let tMs)):
+            self.records[id]?.memo.rotation = start.rotation + rotation
+            return [self.publish(tMs)]
+        case (.transforming(let id, let start, let scaling, let rotating), .transformEnded(let tMs)):
+            if scaling && rotating {
+                // One of the two ended; the other goes on.
+                self.state = .transforming(memoID: id, start: start, scaling: false, rotating: true)
+                return []
+            }
+            self.state = .idle
+            guard let memo = self.records[id]?.memo else { return [self.publish(tMs)] }
+            let fields: ValueMap = ["scale": .number(memo.scale), "rotation": .number(memo.rotation)]
+            return self.send(.transform, memoID: id, fields, at: tMs) + [self.publish(tMs)]
+        case (.dragging(let id, let start), .gestureCancelled(let tMs)),
+            (.transforming(let id, let start, _, _), .gestureCancelled(let tMs)):
+            self.records[id]?.memo = start
+            self.state = .idle
+            return [self.publish(tMs)]
+        case (.dragging(let id, let start), .appWillResignActive(let tMs)),
+            (.transforming(let id, let start, _, _), .appWillResignActive(let tMs)):
+            self.records[id]?.memo = start
+            self.state = .idle
+            return self.flush(tMs) + [self.publish(tMs)]
+        case (.idle, .appWillResignActive(let tMs)):
+            return self.flush(tMs)
+        case (_, .appDidBecomeActive(let tMs)):
+            return self.resume(tMs)
+        case (_, .createRequested(let text, let x, let y, let color, let tMs)):
+            return self.create(text: text, x: x, y: y, color: color ?? .yellow, tMs)
+        case (_, .editRequested(let id, let text, let tMs)):
+            guard let record = self.records[id] else { return [] }
+            self.records[id]?.memo.text = text
+            let fields: ValueMap = ["text": .string(text), "base_version": .int(Int64(record.memo.version ?? 1))]
+            return self.send(.edit, memoID: id, fields, at: tMs) + [self.publish(tMs)]
+        case (_, .editorClosed(let tMs)):
+            self.editing = nil
+            return [self.publish(tMs)]
+        case (_, .trashRequested(let id, let tMs)):
+            guard self.records[id]?.trashedAt == nil else { return [] }
+            self.records[id]?.trashedAt = Int(tMs)
+            if self.selected == id { self.selected = nil }
+            if self.editing == id { self.editing = nil }
+            return self.send(.trash, memoID: id, at: tMs) + [self.publish(tMs)]
+        case (_, .restoreRequested(let id, let tMs)):
+            guard self.records[id]?.trashedAt != nil else { return [] }
+            self.records[id]?.trashedAt = nil
+            return self.send(.restore, memoID: id, at: tMs) + [self.publish(tMs)]
+        case (_, .emptyTrashRequested(let tMs)):
+            self.records = self.records.filter { $0.value.trashedAt == nil }
+            return self.send(.emptyTrash, at: tMs) + [self.publish(tMs)]
+        case (_, .arrangeRequested(let order, let tMs)):
+            if let order { self.settings.arrangeOrder = order }
+            for id in self.records.keys { self.records[id]?.memo.minimized = true }
+            let fields: ValueMap = ["order": .string(self.settings.arrangeOrder.rawValue)]
+            return self.send(.arrange, fields, at: tMs) + [self.publish(tMs)]
+        case (_, .searchRequested(let query, let tMs)):
+            guard !query.isEmpty else {
+                self.search = nil
+                return [self.publish(tMs)]
+            }
+            self.search = MemoBoardState.Search(query: query, matches: self.matches(of: query))
+            return self.send(.search, ["query": .string(query), "include_trash": .bool(true)], at: tMs) + [
+                self.publish(tMs)
+            ]
+        case (_, .backgroundRequested(let image, let tMs)):
+            self.settings.background = image
+            return self.send(.background, ["image": .optional(image)], at: tMs) + [self.publish(tMs)]
+        case (_, .ackReceived(let ack, let tMs)):
+            return self.acknowledge(ack, tMs)
+        case (_, .changeReceived(let change, let epoch, let tMs)):
+            return self.receive(change, epoch: epoch, tMs)
+        case (_, .snapshotChunkReceived(let chunk, let epoch, let tMs)):
+            return self.receive(chunk, epoch: epoch, tMs)
+        case (_, .timeElapsed(let tMs)):
+            return self.resendDue(tMs)
+        default:
+            return []
+        }
+    }
+
+    private mutating func create(
+        text: String, x: Double, y: Double, color: MemoBoardState.Color, _ tMs: Double
+    ) -> [ComponentEffect] {
+        let id = "\(self.config.client)-\(self.sync.nextCommand)"
+        let z = (self.records.values.map(\.memo.z).max() ?? 0) + 1
+        self.records[id] = MemoRecord(
+            memo: MemoBoardState.Memo(
+                id: id, x: x, y: y, width: self.config.memoWidth, height: self.config.memoHeight, z: z, color: color,
+                text: text))
+        let fields: ValueMap = [
+            "text": .string(text), "x": .number(x), "y": .number(y), "width": .number(self.config.memoWidth),
+            "height": .number(self.config.memoHeight), "color": .string(color.rawValue),
+        ]
+        return self.send(.create, memoID: id, fields, at: tMs) + [self.publish(tMs)]
+    }
+
+    /// The topmost memo on the board under scene point (`x`, `y`), honouring scale and rotation.
+    private func memo(at x: Double, _ y: Double) -> String? {
+        let px = x - self.config.originX
+        let py = y - self.config.originY
+        let onBoard = self.records.values.filter { $0.trashedAt == nil }.map(\.memo)
+        for memo in onBoard.sorted(by: { ($0.z, $0.id) > ($1.z, $1.id) }) {
+            let cx = memo.x + memo.width / 2
+            let cy = memo.y + memo.height / 2
+            let dx = px - cx
+            let dy = py - cy
+            let localX = dx * cos(-memo.rotation) - dy * sin(-memo.rotation)
+            let localY = dx * sin(-memo.rotation) + dy * cos(-memo.rotation)
+            if abs(localX) <= memo.width * memo.scale / 2, abs(localY) <= memo.height * memo.scale / 2 {
+                return memo.id
+            }
+        }
+        return nil
+    }
+
+    /// Matches of `query` in every memo's text, board and trash, in Unicode scalar offsets.
+    func matches(of query: String) -> [MemoBoardState.Match] {
+        let needle = Array(query.lowercased().unicodeScalars)
+        guard !needle.isEmpty else { return [] }
+        var matches: [MemoBoardState.Match] = []
+        for record in self.records.values.sorted(by: { $0.memo.id < $1.memo.id }) {
+            let text = Array(record.memo.text.lowercased().unicodeScalars)
+            var ranges: [Range<Int>] = []
+            var start = 0
+            while start + needle.count <= text.count {
+                if Array(text[start..<start + needle.count]) == needle {
+                    ranges.append(start..<start + needle.count)
+                    start += needle.count
+                } else {
+                    start += 1
+                }
+            }
+            if !ranges.isEmpty {
+                matches.append(
+                    MemoBoardState.Match(memoID: record.memo.id, trashed: record.trashedAt != nil, ranges: ranges))
+            }
+        }
+        return matches
+    }
+
+    /// The state as published.
+    public func snapshot(tMs: Double) -> MemoBoardState {
+        let pendingMemos = Set(self.sync.pending.compactMap(\.request.memoID))
+        let shown: (MemoRecord) -> MemoBoardState.Memo = { record in
+            var memo = record.memo
+            memo.pending = pendingMemos.contains(memo.id)
+            return memo
+        }
+        let order: (MemoBoardState.Memo, MemoBoardState.Memo) -> Bool = { ($0.z, $0.id) < ($1.z, $1.id) }
+        return MemoBoardState(
+            instance: self.instance, tMs: tMs,
+            memos: self.records.values.filter { $0.trashedAt == nil }.map(shown).sorted(by: order),
+            selected: self.selected, arrangeOrder: self.settings.arrangeOrder, background: self.settings.background,
+            editing: .some(self.editing),
+            trash: self.records.values.filter { $0.trashedAt != nil }.map(shown).sorted(by: order),
+            search: .some(self.search), storeSeq: self.sync.storeSeq, pendingCommands: self.sync.pending.count,
+            syncing: self.sync.snapshotRequest != nil)
+    }
+
+    func publish(_ tMs: Double) -> ComponentEffect {
+        .publishState(.memoBoard(self.snapshot(tMs: tMs)))
+    }
+}

@@ -1,0 +1,128 @@
+import BusSchema
+
+/// A ten-key pad in one row. While a finger is down the key under it is highlighted with its
+/// popup (left-edge, inner or right-edge kind) and moving across keys moves the highlight; on
+/// lift the digit is emitted at once as `touchedString` — never delayed — and appended to the
+/// `sequentialString` if the previous tap was within the sequence window (0.75 s). Disabled keys
+/// ignore touches.
+public struct NumberPadMachine: Sendable {
+    public struct Config: Sendable, Hashable {
+        public var layout: NumberPadState.Layout
+        public var enabled: Set<Int>
+        public var sequenceWindowMs: Double
+        /// Left edge and width of the key row in scene points.
+        public var left: Double
+        public var width: Double
+
+        public init(
+            layout: NumberPadState.Layout = .startWithZero, enabled: Set<Int> = Set(0...9),
+            sequenceWindowMs: Double = 750, left: Double = 0, width: Double = 1000
+        ) {
+            self.layout = layout
+            self.enabled = enabled
+            self.sequenceWindowMs = sequenceWindowMs
+            self.left = left
+            self.width = width
+        }
+    }
+
+    public enum Event: Sendable, Equatable {
+        /// The touch-down recognizer began at scene `x` (the instant the finger landed).
+        case touchBegan(x: Double, tMs: Double)
+        case touchMoved(x: Double, tMs: Double)
+        case touchLifted(x: Double, tMs: Double)
+        /// A second finger landed, or the app resigned active.
+        case touchCancelled(tMs: Double)
+        case enabledSetChanged(Set<Int>, tMs: Double)
+    }
+
+    private enum State: Sendable {
+        case idle
+        /// A finger is down; `key` is the enabled key under it, if any.
+        case touching(key: Int?)
+    }
+
+    public let instance: String
+    public let config: Config
+    private var state: State = .idle
+    private var enabled: Set<Int>
+    private var touchedString = ""
+    private var sequentialString = ""
+    private var lastTapMs: Double?
+
+    public init(instance: String, config: Config) {
+        self.instance = instance
+        self.config = config
+        self.enabled = config.enabled
+    }
+
+    public mutating func handle(_ event: Event) -> [ComponentEffect] {
+        switch (self.state, event) {
+        case (.idle, .touchBegan(let x, let tMs)):
+            self.state = .touching(key: self.enabledKey(at: x))
+            return [self.publish(tMs)]
+        case (.touching(let key), .touchMoved(let x, let tMs)):
+            let next = self.enabledKey(at: x)
+            guard next != key else { return [] }
+            self.state = .touching(key: next)
+            return [self.publish(tMs)]
+        case (.touching, .touchLifted(let x, let tMs)):
+            self.state = .idle
+            guard let key = self.enabledKey(at: x) else { return [self.publish(tMs)] }
+            let digit = String(self.digit(key))
+            self.touchedString = digit
+            if let last = self.lastTapMs, tMs - last <= self.config.sequenceWindowMs {
+                self.sequentialString += digit
+            } else {
+                self.sequentialString = digit
+            }
+            self.lastTapMs = tMs
+            return [self.publish(tMs)]
+        case (.touching, .touchCancelled(let tMs)):
+            self.state = .idle
+            return [self.publish(tMs)]
+        case (_, .enabledSetChanged(let digits, let tMs)):
+            self.enabled = digits
+            if case .touching(let key?) = self.state, !digits.contains(self.digit(key)) {
+                self.state = .touching(key: nil)
+            }
+            return [self.publish(tMs)]
+        default:
+            return []
+        }
+    }
+
+    /// The key index (0…9, left to right) under scene `x` if its digit is enabled.
+    private func enabledKey(at x: Double) -> Int? {
+        guard self.config.width > 0 else { return nil }
+        let index = min(max(Int(((x - self.config.left) / self.config.width * 10).rounded(.down)), 0), 9)
+        return self.enabled.contains(self.digit(index)) ? index : nil
+    }
+
+    private func digit(_ key: Int) -> Int {
+        switch self.config.layout {
+        case .startWithZero: key
+        case .phone: key == 9 ? 0 : key + 1
+        }
+    }
+
+    /// The state as published.
+    public func snapshot(tMs: Double) -> NumberPadState {
+        var highlighted: Int?
+        var popup: NumberPadState.Popup?
+        if case .touching(let key?) = self.state {
+            let digit = self.digit(key)
+            highlighted = digit
+            popup = NumberPadState.Popup(kind: key == 0 ? .left : key == 9 ? .right : .inner, digit: digit)
+        }
+        let order = (0...9).map(self.digit)
+        return NumberPadState(
+            instance: self.instance, tMs: tMs, layout: self.config.layout,
+            enabled: order.filter(self.enabled.contains), highlighted: highlighted, popup: popup,
+            touchedString: self.touchedString, sequentialString: self.sequentialString)
+    }
+
+    private func publish(_ tMs: Double) -> ComponentEffect {
+        .publishState(.numberPad(self.snapshot(tMs: tMs)))
+    }
+}

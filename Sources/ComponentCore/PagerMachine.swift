@@ -1,0 +1,214 @@
+import BusSchema
+
+/// A SmartNews-style pager: pages switched by a horizontal swipe or pan; the current page's
+/// vertical scroll moves the nav bar and menu up (the collapsing header) and, past the top,
+/// stretches a progress area; a pull past the threshold (120 pt) and release starts a load whose
+/// progress runs 0–100 % until `refresh_done` (or the load duration) ends it.
+public struct PagerMachine: Sendable {
+    public struct Labels: Sendable, Hashable {
+        public var pulling: String
+        public var release: String
+        public var loading: String
+
+        public init(pulling: String = "引き下げて更新", release: String = "はなして更新", loading: String = "更新中") {
+            self.pulling = pulling
+            self.release = release
+            self.loading = loading
+        }
+    }
+
+    public struct Config: Sendable, Hashable {
+        public var pageCount: Int
+        public var pageWidth: Double
+        /// Nav bar + menu: how far the header can move up.
+        public var headerHeight: Double
+        public var pullThreshold: Double
+        /// Height of one page's content, for the scroll bounds.
+        public var contentHeight: Double
+        public var viewportHeight: Double
+        /// A load's progress reaches 100 % after this long unless `refresh_done` comes first.
+        public var loadDurationMs: Double
+        public var labels: Labels
+
+        public init(
+            pageCount: Int, pageWidth: Double, headerHeight: Double = 108, pullThreshold: Double = 120,
+            contentHeight: Double = 2000, viewportHeight: Double = 500, loadDurationMs: Double = 2000,
+            labels: Labels = Labels()
+        ) {
+            self.pageCount = max(pageCount, 1)
+            self.pageWidth = pageWidth
+            self.headerHeight = headerHeight
+            self.pullThreshold = pullThreshold
+            self.contentHeight = contentHeight
+            self.viewportHeight = viewportHeight
+            self.loadDurationMs = loadDurationMs
+            self.labels = labels
+        }
+    }
+
+    public enum Event: Sendable, Equatable {
+        case panBegan(tMs: Double)
+        case panChanged(translation: GestureEvent.Vector, tMs: Double)
+        case panEnded(translation: GestureEvent.Vector, velocity: GestureEvent.Vector, tMs: Double)
+        case panCancelled(tMs: Double)
+        case swipeRecognized(GestureEvent.Direction, tMs: Double)
+        case pageRequested(Int, tMs: Double)
+        case refreshDone(tMs: Double)
+        case timeElapsed(Double)
+        case appWillResignActive(tMs: Double)
+        case appDidBecomeActive(tMs: Double)
+    }
+
+    private enum State: Sendable {
+        case idle
+        /// A pan began; its axis is not decided yet.
+        case panning(startPage: Int, startScroll: Double)
+        case paging(startPage: Int)
+        case scrolling(startScroll: Double)
+        case loading(startMs: Double)
+        /// The app resigned active during a load: progress holds until it is active again.
+        case loadingPaused(elapsedMs: Double)
+    }
+
+    /// Progress ticks every this many ms while loading.
+    public static let progressTickMs = 100.0
+    /// Release speed that flips to the next page, points per second.
+    public static let pageFlipSpeed = 300.0
+
+    public let instance: String
+    public let config: Config
+    private var state: State = .idle
+    private var page = 0
+    private var pageOffset = 0.0
+    /// Vertical scroll of each page visited (the current page's drives the header).
+    private var scrollOffsets: [Int: Double] = [:]
+    private var progress = 0.0
+    /// The page a gesture started on and when it ended: a swipe and a pan of one gesture flip once.
+    private var lastGesture: (startPage: Int, endMs: Double)?
+
+    public init(instance: String, config: Config) {
+        self.instance = instance
+        self.config = config
+    }
+
+    public mutating func handle(_ event: Event) -> [ComponentEffect] {
+        switch (self.state, event) {
+        case (.idle, .panBegan(let tMs)):
+            self.state = .panning(startPage: self.page, startScroll: self.scrollOffset)
+            return [self.publish(tMs)]
+        case (.panning(let startPage, let startScroll), .panChanged(let translation, let tMs)):
+            self.state =
+                abs(translation.x) > abs(translation.y)
+                ? .paging(startPage: startPage) : .scrolling(startScroll: startScroll)
+            return self.handle(.panChanged(translation: translation, tMs: tMs))
+        case (.paging(let startPage), .panChanged(let translation, let tMs)):
+            let raw = Double(startPage) - translation.x / max(self.config.pageWidth, 1)
+            self.pageOffset = min(max(raw, 0), Double(self.config.pageCount - 1))
+            return [self.publish(tMs)]
+        case (.scrolling(let startScroll), .panChanged(let translation, let tMs)):
+            self.scrollOffset = self.scrolled(startScroll - translation.y)
+            return [self.publish(tMs)]
+        case (.paging(let startPage), .panEnded(let translation, let velocity, let tMs)):
+            var target = Int((Double(startPage) - translation.x / max(self.config.pageWidth, 1)).rounded())
+            if abs(velocity.x) >= Self.pageFlipSpeed { target = startPage + (velocity.x < 0 ? 1 : -1) }
+            return self.settle(on: target, startPage: startPage, tMs)
+        case (.scrolling, .panEnded(_, _, let tMs)):
+            let pulled = -self.scrollOffset
+            self.scrollOffset = min(max(self.scrollOffset, 0), self.maxScroll)
+            self.state = .idle
+            guard pulled >= self.config.pullThreshold else { return [self.publish(tMs)] }
+            self.state = .loading(startMs: tMs)
+            self.progress = 0
+            return [self.publish(tMs), .scheduleTimer(at: tMs + Self.progressTickMs)]
+        case (.panning, .panEnded(_, _, let tMs)), (.panning, .panCancelled(let tMs)),
+            (.paging, .panCancelled(let tMs)), (.scrolling, .panCancelled(let tMs)),
+            (.panning, .appWillResignActive(let tMs)), (.paging, .appWillResignActive(let tMs)),
+            (.scrolling, .appWillResignActive(let tMs)):
+            self.state = .idle
+            self.pageOffset = Double(self.page)
+            self.scrollOffset = min(max(self.scrollOffset, 0), self.maxScroll)
+            return [self.publish(tMs)]
+        case (.idle, .swipeRecognized(let direction, let tMs)), (.paging, .swipeRecognized(let direction, let tMs)),
+            (.panning, .swipeRecognized(let direction, let tMs)):
+            guard direction == .left || direction == .right else { return [] }
+            let startPage: Int
+            if case .paging(let start) = self.state {
+                startPage = start
+            } else if case .panning(let start, _) = self.state {
+                startPage = start
+            } else if let last = self.lastGesture, last.endMs == tMs {
+                startPage = last.startPage
+            } else {
+                startPage = self.page
+            }
+            return self.settle(on: startPage + (direction == .left ? 1 : -1), startPage: startPage, tMs)
+        case (.idle, .pageRequested(let page, let tMs)):
+            return self.settle(on: page, startPage: page, tMs)
+        case (.loading(let startMs), .timeElapsed(let tMs)):
+            self.progress = min(100, (tMs - startMs) / self.config.loadDurationMs * 100)
+            if self.progress >= 100 { return self.finishLoading(tMs) }
+            return [self.publish(tMs), .scheduleTimer(at: tMs + Self.progressTickMs)]
+        case (.loading, .refreshDone(let tMs)), (.loadingPaused, .refreshDone(let tMs)):
+            return [.cancelTimer] + self.finishLoading(tMs)
+        case (.loading(let startMs), .appWillResignActive(let tMs)):
+            self.state = .loadingPaused(elapsedMs: tMs - startMs)
+            return [.cancelTimer]
+        case (.loadingPaused(let elapsed), .appDidBecomeActive(let tMs)):
+            self.state = .loading(startMs: tMs - elapsed)
+            return [.scheduleTimer(at: tMs + Self.progressTickMs)]
+        default:
+            return []
+        }
+    }
+
+    private var scrollOffset: Double {
+        get { self.scrollOffsets[self.page] ?? 0 }
+        set { self.scrollOffsets[self.page] = newValue }
+    }
+
+    private var maxScroll: Double { max(0, self.config.contentHeight - self.config.viewportHeight) }
+
+    private func scrolled(_ raw: Double) -> Double {
+        var axis = ScrollAxis(minimum: 0, maximum: self.maxScroll, viewport: self.config.viewportHeight, position: 0)
+        axis.position = axis.dragged(to: raw, bounces: true)
+        return axis.position
+    }
+
+    private mutating func settle(on target: Int, startPage: Int, _ tMs: Double) -> [ComponentEffect] {
+        if case .paging = self.state { self.state = .idle }
+        if case .panning = self.state { self.state = .idle }
+        self.page = min(max(target, 0), self.config.pageCount - 1)
+        self.pageOffset = Double(self.page)
+        self.lastGesture = (startPage, tMs)
+        return [self.publish(tMs)]
+    }
+
+    private mutating func finishLoading(_ tMs: Double) -> [ComponentEffect] {
+        self.state = .idle
+        self.progress = 100
+        let effects = [self.publish(tMs)]
+        self.progress = 0
+        return effects
+    }
+
+    /// The state as published.
+    public func snapshot(tMs: Double) -> PagerState {
+        let pulled = max(0, -self.scrollOffset)
+        let loading: Bool
+        switch self.state {
+        case .loading, .loadingPaused: loading = true
+        default: loading = false
+        }
+        let labels = self.config.labels
+        let label = loading ? labels.loading : pulled >= self.config.pullThreshold ? labels.release : labels.pulling
+        return PagerState(
+            instance: self.instance, tMs: tMs, page: self.page, pageCount: self.config.pageCount,
+            headerOffset: min(max(self.scrollOffset, 0), self.config.headerHeight), progress: self.progress,
+            label: label, loading: loading, pageOffset: self.pageOffset, pullOffset: pulled,
+            scrollOffset: self.scrollOffset)
+    }
+
+    private func publish(_ tMs: Double) -> ComponentEffect {
+        .publishState(.pager(self.snapshot(tMs: tMs)))
+    }
+}

@@ -1,0 +1,221 @@
+import BusSchema
+
+/// A scroll view: drag with rubber-banding, deceleration after release, optional paging, and
+/// pinch zoom between a minimum and a maximum scale. Overlays hide while dragging or zooming.
+///
+/// Time is an input: while the content moves on its own the machine asks for a timer every
+/// frame (60 Hz) and advances its physics when ``Event/timeElapsed(_:)`` arrives.
+public struct ScrollViewMachine: Sendable {
+    /// Settings from the scene.
+    public struct Config: Sendable, Hashable {
+        public var viewportWidth: Double
+        public var viewportHeight: Double
+        public var contentWidth: Double
+        public var contentHeight: Double
+        public var insets: ScrollViewState.Insets
+        public var paging: Bool
+        public var bounces: Bool
+        /// Velocity kept per ms after release (UIKit normal 0.998).
+        public var decelerationRate: Double
+        public var minScale: Double
+        public var maxScale: Double
+
+        public init(
+            viewportWidth: Double, viewportHeight: Double, contentWidth: Double, contentHeight: Double,
+            insets: ScrollViewState.Insets = ScrollViewState.Insets(), paging: Bool = false, bounces: Bool = true,
+            decelerationRate: Double = 0.998, minScale: Double = 1, maxScale: Double = 1
+        ) {
+            self.viewportWidth = viewportWidth
+            self.viewportHeight = viewportHeight
+            self.contentWidth = contentWidth
+            self.contentHeight = contentHeight
+            self.insets = insets
+            self.paging = paging
+            self.bounces = bounces
+            self.decelerationRate = min(max(decelerationRate, 0.5), 0.9999)
+            self.minScale = minScale
+            self.maxScale = max(minScale, maxScale)
+        }
+    }
+
+    public enum Event: Sendable, Equatable {
+        case panBegan(tMs: Double)
+        /// Translation since the pan began, in points.
+        case panChanged(translation: GestureEvent.Vector, tMs: Double)
+        /// Finger velocity at lift, in points per second.
+        case panEnded(velocity: GestureEvent.Vector, tMs: Double)
+        case panCancelled(tMs: Double)
+        case pinchBegan(tMs: Double)
+        /// Scale since the pinch began.
+        case pinchChanged(scale: Double, tMs: Double)
+        case pinchEnded(tMs: Double)
+        case timeElapsed(Double)
+        case appWillResignActive(tMs: Double)
+        /// The `reset_zoom` command: back to the smallest scale.
+        case zoomResetRequested(tMs: Double)
+    }
+
+    private enum State: Sendable {
+        case resting
+        case dragging(startX: Double, startY: Double, startPageX: Int, startPageY: Int)
+        case decelerating(lastMs: Double)
+        case zooming(startScale: Double)
+    }
+
+    /// One frame at 60 Hz.
+    public static let frameMs = 1000.0 / 60.0
+    /// Release speed (points per second) that flips to the next page.
+    public static let pageFlipSpeed = 300.0
+
+    public let instance: String
+    public let config: Config
+    private var state: State = .resting
+    private var x: ScrollAxis
+    private var y: ScrollAxis
+    private var zoomScale = 1.0
+
+    public init(instance: String, config: Config) {
+        self.instance = instance
+        self.config = config
+        self.x = ScrollAxis(minimum: 0, maximum: 0, viewport: config.viewportWidth, position: -config.insets.left)
+        self.y = ScrollAxis(minimum: 0, maximum: 0, viewport: config.viewportHeight, position: -config.insets.top)
+        self.zoomScale = min(max(1, config.minScale), config.maxScale)
+        self.updateBounds()
+    }
+
+    /// The current offset in points.
+    public var offset: GestureEvent.Vector { GestureEvent.Vector(x: self.x.position, y: self.y.position) }
+
+    public mutating func handle(_ event: Event) -> [ComponentEffect] {
+        switch (self.state, event) {
+        case (.resting, .panBegan), (.decelerating, .panBegan):
+            self.x.stop()
+            self.y.stop()
+            self.state = .dragging(
+                startX: self.x.position, startY: self.y.position, startPageX: self.page(self.x),
+                startPageY: self.page(self.y))
+            return [.cancelTimer, self.publish(event.tMs)]
+        case (.dragging(let startX, let startY, _, _), .panChanged(let translation, let tMs)):
+            self.x.position = self.x.dragged(to: startX - translation.x, bounces: self.config.bounces)
+            self.y.position = self.y.dragged(to: startY - translation.y, bounces: self.config.bounces)
+            return [self.publish(tMs)]
+        case (.dragging(_, _, let pageX, let pageY), .panEnded(let velocity, let tMs)):
+            self.x.velocity = -velocity.x / 1000
+            self.y.velocity = -velocity.y / 1000
+            if self.config.paging {
+                self.x.spring(to: self.pageTarget(self.x, startPage: pageX, speed: velocity.x))
+                self.y.spring(to: self.pageTarget(self.y, startPage: pageY, speed: velocity.y))
+            }
+            return self.startMoving(tMs)
+        case (.dragging, .panCancelled(let tMs)), (.dragging, .appWillResignActive(let tMs)):
+            self.x.velocity = 0
+            self.y.velocity = 0
+            return self.startMoving(tMs)
+        case (.decelerating(let lastMs), .timeElapsed(let tMs)):
+            self.x.advance(by: tMs - lastMs, rate: self.config.decelerationRate, bounces: self.config.bounces)
+            self.y.advance(by: tMs - lastMs, rate: self.config.decelerationRate, bounces: self.config.bounces)
+            return self.startMoving(tMs)
+        case (.resting, .pinchBegan(let tMs)), (.decelerating, .pinchBegan(let tMs)),
+            (.dragging, .pinchBegan(let tMs)):
+            guard self.config.maxScale > self.config.minScale else { return [] }
+            self.x.stop()
+            self.y.stop()
+            self.state = .zooming(startScale: self.zoomScale)
+            return [.cancelTimer, self.publish(tMs)]
+        case (.zooming(let startScale), .pinchChanged(let scale, let tMs)):
+            self.zoomScale = self.softClampedScale(startScale * scale)
+            self.updateBounds()
+            return [self.publish(tMs)]
+        case (.zooming, .pinchEnded(let tMs)), (.zooming, .appWillResignActive(let tMs)):
+            self.zoomScale = min(max(self.zoomScale, self.config.minScale), self.config.maxScale)
+            self.updateBounds()
+            return self.startMoving(tMs)
+        case (.resting, .zoomResetRequested(let tMs)), (.decelerating, .zoomResetRequested(let tMs)):
+            self.zoomScale = self.config.minScale
+            self.updateBounds()
+            return self.startMoving(tMs)
+        default:
+            return []
+        }
+    }
+
+    /// Moves on (decelerating or springing) until both axes rest, then rests.
+    private mutating func startMoving(_ tMs: Double) -> [ComponentEffect] {
+        if self.x.isResting, self.y.isResting {
+            self.state = .resting
+            return [self.publish(tMs)]
+        }
+        self.state = .decelerating(lastMs: tMs)
+        // Frame times kept to the microsecond, so they print without float residue.
+        return [self.publish(tMs), .scheduleTimer(at: ((tMs + Self.frameMs) * 1000).rounded() / 1000)]
+    }
+
+    /// Past the bounds a pinch meets resistance: a tenth of the excess ratio.
+    private func softClampedScale(_ scale: Double) -> Double {
+        if scale > self.config.maxScale { return self.config.maxScale * (1 + (scale / self.config.maxScale - 1) / 10) }
+        if scale < self.config.minScale { return self.config.minScale * (1 - (1 - scale / self.config.minScale) / 10) }
+        return scale
+    }
+
+    private mutating func updateBounds() {
+        let insets = self.config.insets
+        self.x.minimum = -insets.left
+        self.x.maximum = max(
+            -insets.left, self.config.contentWidth * self.zoomScale + insets.right - self.config.viewportWidth)
+        self.y.minimum = -insets.top
+        self.y.maximum = max(
+            -insets.top, self.config.contentHeight * self.zoomScale + insets.bottom - self.config.viewportHeight)
+    }
+
+    private func page(_ axis: ScrollAxis) -> Int {
+        guard axis.viewport > 0 else { return 0 }
+        return Int((axis.position / axis.viewport).rounded())
+    }
+
+    private func pageTarget(_ axis: ScrollAxis, startPage: Int, speed: Double) -> Double {
+        let lastPage = Int((axis.maximum / max(axis.viewport, 1)).rounded(.up))
+        var page = self.page(axis)
+        if abs(speed) >= Self.pageFlipSpeed { page = startPage + (speed < 0 ? 1 : -1) }
+        page = min(max(page, 0), lastPage)
+        return min(Double(page) * axis.viewport, axis.maximum)
+    }
+
+    private var isDragging: Bool {
+        if case .dragging = self.state { return true }
+        return false
+    }
+
+    private var isZooming: Bool {
+        if case .zooming = self.state { return true }
+        return false
+    }
+
+    /// The state as published.
+    public func snapshot(tMs: Double) -> ScrollViewState {
+        let moving: Bool
+        if case .decelerating = self.state { moving = true } else { moving = false }
+        let pagingAxis = self.config.contentWidth > self.config.viewportWidth ? self.x : self.y
+        return ScrollViewState(
+            instance: self.instance, tMs: tMs, offsetX: self.x.position, offsetY: self.y.position,
+            contentWidth: self.config.contentWidth, contentHeight: self.config.contentHeight,
+            insets: self.config.insets, zoomScale: self.zoomScale, dragging: self.isDragging, decelerating: moving,
+            zooming: self.isZooming, overlaysVisible: !self.isDragging && !self.isZooming,
+            velocity: moving ? GestureEvent.Vector(x: self.x.velocity * 1000, y: self.y.velocity * 1000) : nil,
+            page: self.config.paging ? self.page(pagingAxis) : nil)
+    }
+
+    private func publish(_ tMs: Double) -> ComponentEffect {
+        .publishState(.scrollView(self.snapshot(tMs: tMs)))
+    }
+}
+
+extension ScrollViewMachine.Event {
+    var tMs: Double {
+        switch self {
+        case .panBegan(let t), .panChanged(_, let t), .panEnded(_, let t), .panCancelled(let t), .pinchBegan(let t),
+            .pinchChanged(_, let t), .pinchEnded(let t), .timeElapsed(let t), .appWillResignActive(let t),
+            .zoomResetRequested(let t):
+            t
+        }
+    }
+}

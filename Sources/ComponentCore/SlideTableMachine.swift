@@ -1,0 +1,149 @@
+import BusSchema
+
+/// A table whose rows slide open: a right swipe on a row slides its front view by the row width
+/// over 0.2 s and closes any other open row over 0.1 s; a left swipe on the open row closes it.
+/// At most one row is open, kept by model index, so it stays open while the table scrolls.
+public struct SlideTableMachine: Sendable {
+    public struct Config: Sendable, Hashable {
+        public var rows: Int
+        public var rowHeight: Double
+        /// Row width: how far an open row's front view slides.
+        public var rowWidth: Double
+        /// Top of the table in scene points (rows are hit-tested from it).
+        public var top: Double
+        public var viewportHeight: Double
+        public var openDurationMs: Double
+        public var closeDurationMs: Double
+
+        public init(
+            rows: Int, rowHeight: Double, rowWidth: Double, top: Double = 0, viewportHeight: Double = 600,
+            openDurationMs: Double = 200, closeDurationMs: Double = 100
+        ) {
+            self.rows = max(rows, 0)
+            self.rowHeight = rowHeight
+            self.rowWidth = rowWidth
+            self.top = top
+            self.viewportHeight = viewportHeight
+            self.openDurationMs = openDurationMs
+            self.closeDurationMs = closeDurationMs
+        }
+    }
+
+    public enum Event: Sendable, Equatable {
+        /// A swipe at scene `y`.
+        case swipeRecognized(GestureEvent.Direction, y: Double, tMs: Double)
+        case panBegan(tMs: Double)
+        case panChanged(translationY: Double, tMs: Double)
+        case panEnded(tMs: Double)
+        case timeElapsed(Double)
+        case appWillResignActive(tMs: Double)
+    }
+
+    private enum State: Sendable {
+        case idle
+        case scrolling(startOffset: Double)
+    }
+
+    public let instance: String
+    public let config: Config
+    private var state: State = .idle
+    private var openRow: Int?
+    private var scrollOffset = 0.0
+    /// Running slide animations by row (at most two: one opening, one closing).
+    private var slides: [Int: ComponentAnimation] = [:]
+
+    public init(instance: String, config: Config) {
+        self.instance = instance
+        self.config = config
+    }
+
+    /// The table's vertical content offset (pull-to-refresh reads it: at the top, a pull shows the header).
+    public var contentOffset: Double { self.scrollOffset }
+
+    public mutating func handle(_ event: Event) -> [ComponentEffect] {
+        switch (self.state, event) {
+        case (_, .swipeRecognized(let direction, let y, let tMs)):
+            guard let row = self.row(at: y) else { return [] }
+            switch direction {
+            case .right where row != self.openRow: return self.open(row, tMs)
+            case .left where row == self.openRow: return self.close(tMs)
+            default: return []
+            }
+        case (.idle, .panBegan(let tMs)):
+            self.state = .scrolling(startOffset: self.scrollOffset)
+            return [self.publish(tMs)]
+        case (.scrolling(let start), .panChanged(let translationY, let tMs)):
+            let axis = ScrollAxis(
+                minimum: 0, maximum: self.maxScroll, viewport: self.config.viewportHeight, position: start)
+            self.scrollOffset = axis.dragged(to: start - translationY, bounces: true)
+            return [self.publish(tMs)]
+        case (.scrolling, .panEnded(let tMs)), (.scrolling, .appWillResignActive(let tMs)):
+            self.state = .idle
+            self.scrollOffset = min(max(self.scrollOffset, 0), self.maxScroll)
+            return [self.publish(tMs)]
+        case (_, .timeElapsed(let tMs)):
+            guard !self.slides.isEmpty else { return [] }
+            self.slides = self.slides.filter { $0.value.endMs > tMs }
+            return [self.publish(tMs)] + (self.nextSlideEnd.map { [.scheduleTimer(at: $0)] } ?? [])
+        default:
+            return []
+        }
+    }
+
+    private var maxScroll: Double {
+        max(0, Double(self.config.rows) * self.config.rowHeight - self.config.viewportHeight)
+    }
+
+    private var nextSlideEnd: Double? { self.slides.values.map(\.endMs).min() }
+
+    /// The model index under scene `y`, if a row is there.
+    private func row(at y: Double) -> Int? {
+        guard self.config.rowHeight > 0 else { return nil }
+        let position = (y - self.config.top + self.scrollOffset) / self.config.rowHeight
+        guard position >= 0, position < Double(self.config.rows) else { return nil }
+        return Int(position)
+    }
+
+    private func offset(of row: Int, at tMs: Double) -> Double {
+        if let slide = self.slides[row] { return slide.value(at: tMs) }
+        return row == self.openRow ? self.config.rowWidth : 0
+    }
+
+    private mutating func slide(_ row: Int, to target: Double, durationMs: Double, _ tMs: Double) -> ComponentEffect {
+        let animation = ComponentAnimation(
+            property: "offset", target: "row \(row)", from: self.offset(of: row, at: tMs), to: target, startMs: tMs,
+            durationMs: durationMs)
+        self.slides[row] = animation
+        return .startAnimation(animation)
+    }
+
+    private mutating func open(_ row: Int, _ tMs: Double) -> [ComponentEffect] {
+        var effects: [ComponentEffect] = []
+        if let previous = self.openRow {
+            effects.append(self.slide(previous, to: 0, durationMs: self.config.closeDurationMs, tMs))
+        }
+        effects.append(self.slide(row, to: self.config.rowWidth, durationMs: self.config.openDurationMs, tMs))
+        self.openRow = row
+        return [self.publish(tMs)] + effects + [.scheduleTimer(at: self.nextSlideEnd ?? tMs)]
+    }
+
+    private mutating func close(_ tMs: Double) -> [ComponentEffect] {
+        guard let row = self.openRow else { return [] }
+        let effect = self.slide(row, to: 0, durationMs: self.config.closeDurationMs, tMs)
+        self.openRow = nil
+        return [self.publish(tMs), effect, .scheduleTimer(at: self.nextSlideEnd ?? tMs)]
+    }
+
+    /// The state as published.
+    public func snapshot(tMs: Double) -> SlideTableState {
+        let opening = self.openRow.flatMap { self.slides[$0] != nil ? $0 : nil }
+        return SlideTableState(
+            instance: self.instance, tMs: tMs, rows: self.config.rows, openRow: self.openRow,
+            offsets: (0..<self.config.rows).map { self.offset(of: $0, at: tMs) }, scrollOffset: self.scrollOffset,
+            animatingRow: .some(opening ?? self.slides.keys.min()))
+    }
+
+    private func publish(_ tMs: Double) -> ComponentEffect {
+        .publishState(.slideTable(self.snapshot(tMs: tMs)))
+    }
+}

@@ -1,0 +1,157 @@
+import Bus
+import BusSchema
+import ComponentCore
+import ServiceSupport
+
+/// The live `component-host`: the scene's component machines on the bus.
+///
+/// Subscribes `gesture/`, `cmd/ui/`, `sys/lifecycle/`, `sys/network/`, `memo/changed/` and, per
+/// memo board, `memo/ack/<client>/` and `memo/snapshot/<client>/`; publishes each component's
+/// full state on `ui/<kind>/<instance>/`, memo commands on `memo/cmd/` and the interface-derived
+/// connectivity on `sys/network/`. When another service says `ready` or `resync` on
+/// `sys/lifecycle/`, every state is published again. Time is the service's monotonic clock in ms: gesture events
+/// are restamped on arrival, so machine timers and inputs share one clock.
+public final class ComponentHostService {
+    public static let memoCommandSchema = SchemaID("memo.command", major: 1)
+    public static let networkSchema = SchemaID("network", major: 1)
+    /// How often timers are checked (one frame at 60 Hz).
+    public static let tickMs = 16
+    /// How often the interfaces are probed.
+    public static let probeMs = 2000
+
+    private let runner: ServiceRunner
+    private var host: ComponentHost
+    private let clients: [String]
+    private var connectivity: Connectivity?
+    private var malformed = 0
+    /// Reused for every state payload.
+    private var writer = MessagePackWriter(capacity: 4096)
+
+    /// Connects to the bus and builds the machines.
+    ///
+    /// - Throws: ``BusError`` if the bus cannot be reached.
+    public init(runner: ServiceRunner, scene: ComponentScene) throws {
+        self.runner = runner
+        self.host = try ComponentHost(scene: scene)
+        self.clients = scene.components.compactMap { component in
+            guard component.kind == .memoBoard else { return nil }
+            return component.config["client"]?.stringValue ?? component.instance
+        }
+    }
+
+    private var nowMs: Double { Double(Clock.monotonicNs()) / 1e6 }
+
+    /// Subscribes, publishes the initial states and runs until SIGTERM.
+    public func run() throws {
+        let gestureFilter = SchemaFilter([GestureEvent.self])
+        try self.runner.subscribe(["gesture/"], filter: gestureFilter) { [unowned self] delivery, subscriber in
+            guard var event = subscriber.decode(delivery, as: GestureEvent.self) else {
+                self.malformed += 1
+                return
+            }
+            event.tMs = self.nowMs
+            try self.publish(self.host.handle(event))
+        }
+        try self.runner.subscribe(["cmd/ui/"], filter: SchemaFilter([ComponentCommand.self])) {
+            [unowned self] delivery, subscriber in
+            guard let command = subscriber.decode(delivery, as: ComponentCommand.self) else { return }
+            try self.publish(self.host.handle(command, tMs: self.nowMs))
+        }
+        try self.runner.subscribe(["sys/lifecycle/"], filter: SchemaFilter([Lifecycle.self])) {
+            [unowned self] delivery, subscriber in
+            guard let message = subscriber.decode(delivery, as: Lifecycle.self) else { return }
+            switch message.event {
+            case .willResignActive: try self.publish(self.host.appActiveChanged(false, tMs: self.nowMs))
+            case .didBecomeActive: try self.publish(self.host.appActiveChanged(true, tMs: self.nowMs))
+            case .ready,
+                .resync where message.service != self.runner.name:
+                // A service joined or lost its place: give it every state at once.
+                try self.publish(self.host.allStates(tMs: self.nowMs))
+            default: break
+            }
+        }
+        try self.runner.subscribe(["sys/network/"], filter: SchemaFilter([Self.networkSchema])) {
+            [unowned self] delivery, _ in
+            let value = try Value(messagePack: delivery.payload)
+            guard let name = value["connectivity"]?.stringValue, let connectivity = Connectivity(rawValue: name) else {
+                throw CodecError(.invalidValue, offset: 0, context: "connectivity")
+            }
+            try self.apply(connectivity)
+        }
+        try self.subscribeMemo()
+        self.runner.every(ms: Self.tickMs) { [unowned self] in try self.publish(self.host.advance(to: self.nowMs)) }
+        self.runner.every(ms: Self.probeMs) { [unowned self] in try self.probe() }
+        self.runner.healthExtra = { [unowned self] in
+            let counters = self.host.counters
+            return [
+                "gestures": .int(Int64(counters.gestures)), "unrouted": .int(Int64(counters.unrouted)),
+                "rejected_commands": .int(Int64(counters.rejectedCommands)), "states": .int(Int64(counters.states)),
+                "malformed_gestures": .int(Int64(self.malformed)),
+            ]
+        }
+        try self.probe()
+        try self.publish(self.host.start(tMs: self.nowMs))
+        try self.runner.run()
+    }
+
+    private func subscribeMemo() throws {
+        let filter = SchemaFilter([
+            SchemaID("memo.ack", major: 1), SchemaID("memo.changed", major: 1), SchemaID("memo.snapshot", major: 1),
+        ])
+        var prefixes = ["memo/changed/"]
+        for client in self.clients { prefixes += ["memo/ack/\(client)/", "memo/snapshot/\(client)/"] }
+        try self.runner.subscribe(prefixes, filter: filter) { [unowned self] delivery, _ in
+            let value = try Value(messagePack: delivery.payload)
+            let segments = delivery.topic.split(separator: "/").map(String.init)
+            let epoch = delivery.envelope.epoch
+            switch (delivery.envelope.schema, segments.count) {
+            case ("memo.changed", _):
+                try self.publish(
+                    self.host.memoChangeReceived(try MemoChange(payload: value), epoch: epoch, tMs: self.nowMs))
+            case ("memo.ack", 3):
+                try self.publish(
+                    self.host.memoAckReceived(try MemoAck(payload: value), client: segments[2], tMs: self.nowMs))
+            case ("memo.snapshot", 3):
+                try self.publish(
+                    self.host.memoSnapshotReceived(
+                        try MemoSnapshotChunk(payload: value), client: segments[2], epoch: epoch, tMs: self.nowMs))
+            default:
+                throw CodecError(
+                    .invalidValue, offset: 0, context: "unexpected \(delivery.envelope.schema) on \(delivery.topic)")
+            }
+        }
+    }
+
+    private func probe() throws {
+        let interfaces = NetworkProbe.interfaces()
+        let connectivity = NetworkProbe.connectivity(interfaces)
+        guard connectivity != self.connectivity else { return }
+        try self.runner.publisher.publish(
+            NetworkProbe.payload(interfaces, tMs: self.nowMs), schema: Self.networkSchema, on: try Topic("sys/network/")
+        )
+        try self.apply(connectivity)
+    }
+
+    private func apply(_ connectivity: Connectivity) throws {
+        self.connectivity = connectivity
+        try self.publish(self.host.connectivityChanged(connectivity, tMs: self.nowMs))
+    }
+
+    private func publish(_ outputs: [HostOutput]) throws {
+        for output in outputs {
+            switch output {
+            case .state(let state):
+                self.writer.reset()
+                state.encode(to: &self.writer)
+                try self.runner.publisher.publish(
+                    payload: self.writer.bytes, schema: type(of: state.message).schema,
+                    on: try Topic(segments: "ui", state.kind.rawValue, state.instance))
+            case .memoCommand(let request):
+                try self.runner.publisher.publish(
+                    payload: request.payload.messagePack, schema: Self.memoCommandSchema, on: try Topic("memo/cmd/"))
+            case .animation:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import BusSchema
+import ComponentCore
+import Testing
+
+@Suite struct CanvasMachineTests {
+    static func machine() -> CanvasMachine {
+        CanvasMachine(
+            instance: "canvas1",
+            config: CanvasMachine.Config(strokeWidth: 4, strokeColor: "#1e3a8a", originX: 100, originY: 200))
+    }
+
+    static func state(_ effects: [ComponentEffect]) -> CanvasState? {
+        guard case .canvas(let state)? = Effects.states(effects).last else { return nil }
+        return state
+    }
+
+    @Test func canvas_touchDownBegan_startsAStrokeAtTheInstantTheFingerLands() throws {
+        var machine = Self.machine()
+        let state = try #require(Self.state(machine.handle(.touchBegan(x: 120, y: 230, tMs: 0))))
+        #expect(state.strokes.count == 1)
+        #expect(state.strokes[0].points == [vector(20, 30)])
+        #expect(state.strokes[0].width == 4)
+        #expect(state.strokes[0].color == "#1e3a8a")
+        #expect(state.active == .some(1))
+    }
+
+    @Test func canvas_stroke_followsTheFingerAndEndsOnLift() throws {
+        var machine = Self.machine()
+        _ = machine.handle(.touchBegan(x: 120, y: 230, tMs: 0))
+        _ = machine.handle(.touchMoved(x: 130, y: 240, tMs: 16))
+        let state = try #require(Self.state(machine.handle(.touchLifted(x: 140, y: 250, tMs: 32))))
+        #expect(state.strokes[0].points == [vector(20, 30), vector(30, 40), vector(40, 50)])
+        #expect(state.active == .some(nil))
+    }
+
+    @Test func canvas_secondFinger_cancelsTheStroke() {
+        var machine = Self.machine()
+        _ = machine.handle(.touchBegan(x: 120, y: 230, tMs: 0))
+        _ = machine.handle(.touchMoved(x: 130, y: 240, tMs: 16))
+        let state = Self.state(machine.handle(.touchCancelled(tMs: 20)))
+        #expect(state?.strokes.isEmpty == true)
+        #expect(state?.active == .some(nil))
+    }
+
+    @Test func canvas_zoomed_mapsPointsBackByTheScale() {
+        var machine = Self.machine()
+        #expect(machine.handle(.zoomScaleChanged(2, tMs: 0)).isEmpty)
+        let state = Self.state(machine.handle(.touchBegan(x: 140, y: 260, tMs: 10)))
+        #expect(state?.strokes[0].points == [vector(20, 30)])
+        #expect(state?.zoomScale == 2)
+    }
+
+    @Test func canvas_strokesKeepTheirIdsAndOrder() {
+        var machine = Self.machine()
+        for index in 0..<3 {
+            let t = Double(index) * 100
+            _ = machine.handle(.touchBegan(x: 110, y: 210, tMs: t))
+            _ = machine.handle(.touchLifted(x: 150, y: 250, tMs: t + 50))
+        }
+        #expect(machine.snapshot(tMs: 400).strokes.map(\.id) == [1, 2, 3])
+        #expect(Self.state(machine.handle(.clearRequested(tMs: 500)))?.strokes.isEmpty == true)
+    }
+
+    @Test func canvas_eventsThatDoNotFitTheState_areIgnored() {
+        var machine = Self.machine()
+        #expect(machine.handle(.touchMoved(x: 1, y: 1, tMs: 0)).isEmpty)
+        #expect(machine.handle(.touchLifted(x: 1, y: 1, tMs: 0)).isEmpty)
+        #expect(machine.handle(.touchCancelled(tMs: 0)).isEmpty)
+        _ = machine.handle(.touchBegan(x: 110, y: 210, tMs: 0))
+        #expect(machine.handle(.touchBegan(x: 120, y: 220, tMs: 1)).isEmpty)
+        #expect(machine.handle(.zoomScaleChanged(0, tMs: 2)).isEmpty)
+    }
+}

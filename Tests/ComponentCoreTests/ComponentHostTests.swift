@@ -1,0 +1,206 @@
+import BusSchema
+import ComponentCore
+import Testing
+
+@Suite struct ComponentHostTests {
+    /// A table with a pull-to-refresh header, a zoom view with a canvas that follows it, and a
+    /// memo board.
+    static let sceneJSON = #"""
+        {"name": "host", "width": 1000, "height": 1000, "views": [
+          {"id": "table", "frame": {"x": 0, "y": 0, "width": 400, "height": 600},
+           "component": {"kind": "slideTable", "id": "table1", "config": {"rows": 30, "row_height": 50}},
+           "recognizers": [{"name": "tablePan", "kind": "pan", "targets": ["table1", "refresh1"]},
+                           {"name": "cellSwipe", "kind": "swipe", "settings": {"directions": ["left", "right"]}}]},
+          {"id": "header", "parent": "table", "frame": {"x": 0, "y": 0, "width": 400, "height": 60},
+           "component": {"kind": "pullToRefresh", "id": "refresh1", "config": {"scroll_view": "table", "timeout_ms": 1000}}},
+          {"id": "photo", "frame": {"x": 500, "y": 0, "width": 400, "height": 400},
+           "component": {"kind": "zoomView", "id": "zoom1", "config": {"max_scale": 4}},
+           "recognizers": [{"name": "photoPinch", "kind": "pinch"}]},
+          {"id": "sketch", "parent": "photo", "frame": {"x": 500, "y": 0, "width": 400, "height": 400},
+           "component": {"kind": "canvas", "id": "canvas1", "config": {"zoom_view": "zoom1"}},
+           "recognizers": [{"name": "ink", "kind": "touchDown"}]},
+          {"id": "plain", "frame": {"x": 0, "y": 700, "width": 100, "height": 100},
+           "recognizers": [{"name": "plainTap", "kind": "tap"}]},
+          {"id": "memos", "frame": {"x": 500, "y": 500, "width": 400, "height": 400},
+           "component": {"kind": "memoBoard", "id": "board1", "config": {"client": "c1"}}}
+        ]}
+        """#
+
+    static func host() throws -> ComponentHost {
+        try ComponentHost(scene: try ComponentScene.load(json: Self.sceneJSON, file: "host.json"))
+    }
+
+    static func gesture(
+        _ t: Double, _ view: String, _ kind: GestureEvent.Kind, _ state: GestureEvent.State, x: Double = 10,
+        y: Double = 10, name: String? = nil, translation: GestureEvent.Vector? = nil, scale: Double? = nil,
+        direction: GestureEvent.Direction? = nil
+    ) -> GestureEvent {
+        GestureEvent(
+            tMs: t, device: "d0", view: view, recognizer: kind, state: state, x: x, y: y, touches: 1,
+            direction: direction, translation: translation, scale: scale, name: name)
+    }
+
+    static func states(_ outputs: [HostOutput], _ instance: String) -> [ComponentState] {
+        outputs.compactMap {
+            guard case .state(let state) = $0, state.instance == instance else { return nil }
+            return state
+        }
+    }
+
+    @Test func host_start_publishesEveryInitialStateAndTheBoardAsksForASnapshot() throws {
+        var host = try Self.host()
+        let outputs = host.start(tMs: 0)
+        let instances = outputs.compactMap { output -> String? in
+            if case .state(let state) = output { return state.instance }
+            return nil
+        }
+        #expect(Set(instances) == Set(host.instanceIDs))
+        #expect(
+            outputs.contains {
+                if case .memoCommand(let request) = $0 { return request.op == .snapshot } else { return false }
+            })
+    }
+
+    @Test func host_gestureWithoutAName_isRoutedByItsViewAndKind() throws {
+        var host = try Self.host()
+        let outputs = host.handle(Self.gesture(0, "table", .swipe, .recognized, y: 75, direction: .right))
+        guard case .slideTable(let state)? = Self.states(outputs, "table1").last else {
+            Issue.record("no table state")
+            return
+        }
+        #expect(state.openRow == 1)
+    }
+
+    @Test func host_oneRecognizer_feedsEveryTarget() throws {
+        var host = try Self.host()
+        let began = host.handle(Self.gesture(0, "table", .pan, .began, name: "tablePan"))
+        #expect(Self.states(began, "table1").count == 1)
+        #expect(Self.states(began, "refresh1").count == 1)
+    }
+
+    @Test func host_pullOnAScrolledTable_doesNotShowTheHeader() throws {
+        var host = try Self.host()
+        _ = host.handle(Self.gesture(0, "table", .pan, .began, name: "tablePan"))
+        _ = host.handle(Self.gesture(16, "table", .pan, .changed, name: "tablePan", translation: vector(0, -300)))
+        _ = host.handle(Self.gesture(32, "table", .pan, .ended, name: "tablePan", translation: vector(0, -300)))
+        let began = host.handle(Self.gesture(100, "table", .pan, .began, name: "tablePan"))
+        #expect(Self.states(began, "refresh1").isEmpty)
+        _ = host.handle(Self.gesture(116, "table", .pan, .changed, name: "tablePan", translation: vector(0, 200)))
+        guard case .pullToRefresh(let state)? = host.state(of: "refresh1") else {
+            Issue.record("no header state")
+            return
+        }
+        #expect(state.phase == .hidden)
+    }
+
+    @Test func host_gestureNoComponentListensTo_isCountedAsUnrouted() throws {
+        var host = try Self.host()
+        #expect(host.handle(Self.gesture(0, "plain", .tap, .recognized, name: "plainTap")).isEmpty)
+        #expect(host.handle(Self.gesture(1, "nowhere", .tap, .recognized)).isEmpty)
+        #expect(host.counters.unrouted == 2)
+        #expect(host.counters.gestures == 2)
+    }
+
+    @Test func host_commandsForUnknownInstancesOrThatAComponentDoesNotTake_areCountedAsRejected() throws {
+        var host = try Self.host()
+        #expect(host.handle(ComponentCommand(instance: "ghost", command: "clear"), tMs: 0).isEmpty)
+        #expect(host.handle(ComponentCommand(instance: "table1", command: "clear"), tMs: 0).isEmpty)
+        #expect(
+            host.handle(ComponentCommand(instance: "board1", command: "edit", args: ["text": .string("x")]), tMs: 0)
+                .isEmpty)
+        #expect(host.counters.rejectedCommands == 3)
+        #expect(!host.handle(ComponentCommand(instance: "canvas1", command: "clear"), tMs: 0).isEmpty)
+    }
+
+    @Test func host_canvas_mapsPointsBackByTheScaleOfTheZoomViewItFollows() throws {
+        var host = try Self.host()
+        _ = host.handle(Self.gesture(0, "photo", .pinch, .began, name: "photoPinch", scale: 1))
+        _ = host.handle(Self.gesture(16, "photo", .pinch, .changed, name: "photoPinch", scale: 2))
+        _ = host.handle(Self.gesture(32, "photo", .pinch, .ended, name: "photoPinch", scale: 2))
+        let outputs = host.handle(Self.gesture(100, "sketch", .touchDown, .began, x: 600, y: 80, name: "ink"))
+        guard case .canvas(let state)? = Self.states(outputs, "canvas1").last else {
+            Issue.record("no canvas state")
+            return
+        }
+        #expect(state.strokes.first?.points == [vector(50, 40)])
+        #expect(state.zoomScale == 2)
+    }
+
+    @Test func host_timers_fireInTimeOrderBeforeALaterInput() throws {
+        var host = try Self.host()
+        _ = host.handle(Self.gesture(0, "table", .swipe, .recognized, y: 75, name: "cellSwipe", direction: .right))
+        #expect(host.nextTimer == 200)
+        let outputs = host.handle(
+            Self.gesture(500, "table", .swipe, .recognized, y: 175, name: "cellSwipe", direction: .right))
+        let times = Self.states(outputs, "table1").map { state -> Double in
+            if case .slideTable(let table) = state { return table.tMs }
+            return -1
+        }
+        #expect(times == [200, 500])
+    }
+
+    @Test func host_refreshTimeout_runsOnTheHostClock() throws {
+        var host = try Self.host()
+        _ = host.handle(Self.gesture(0, "table", .pan, .began, name: "tablePan"))
+        _ = host.handle(Self.gesture(16, "table", .pan, .changed, name: "tablePan", translation: vector(0, 500)))
+        _ = host.handle(Self.gesture(32, "table", .pan, .ended, name: "tablePan", translation: vector(0, 500)))
+        guard case .pullToRefresh(let refreshing)? = host.state(of: "refresh1") else { return }
+        #expect(refreshing.phase == .refreshing)
+        let outputs = host.advance(to: 1032)
+        guard case .pullToRefresh(let hidden)? = Self.states(outputs, "refresh1").last else {
+            Issue.record("no timeout")
+            return
+        }
+        #expect(hidden.phase == .hidden)
+        #expect(hidden.tMs == 1032)
+    }
+
+    @Test func host_lifecycleAndNetwork_reachEveryComponent() throws {
+        var host = try Self.host()
+        _ = host.handle(Self.gesture(0, "sketch", .touchDown, .began, x: 600, y: 80, name: "ink"))
+        let resigned = host.appActiveChanged(false, tMs: 10)
+        guard case .canvas(let canvas)? = Self.states(resigned, "canvas1").last else {
+            Issue.record("stroke not cancelled")
+            return
+        }
+        #expect(canvas.strokes.isEmpty)
+        _ = host.connectivityChanged(.none, tMs: 20)
+        _ = host.handle(Self.gesture(30, "table", .pan, .began, name: "tablePan"))
+        _ = host.handle(Self.gesture(46, "table", .pan, .changed, name: "tablePan", translation: vector(0, 500)))
+        let ended = host.handle(Self.gesture(62, "table", .pan, .ended, name: "tablePan", translation: vector(0, 500)))
+        guard case .pullToRefresh(let header)? = Self.states(ended, "refresh1").last else {
+            Issue.record("no header state")
+            return
+        }
+        #expect(header.phase == .hidden)
+        #expect(header.offline == true)
+    }
+
+    @Test func host_allStates_givesEveryComponentAtTheCurrentTime() throws {
+        var host = try Self.host()
+        _ = host.handle(Self.gesture(40, "plain", .tap, .recognized, name: "plainTap"))
+        let outputs = host.allStates(tMs: 50)
+        #expect(
+            Set(outputs.compactMap { if case .state(let state) = $0 { state.instance } else { nil } })
+                == Set(host.instanceIDs))
+        #expect(host.now == 50)
+    }
+
+    @Test func host_memoAck_goesToTheBoardOfItsClient() throws {
+        var host = try Self.host()
+        let started = host.start(tMs: 0)
+        let snapshot = try #require(
+            started.compactMap { output -> MemoCommandRequest? in
+                if case .memoCommand(let request) = output { return request }
+                return nil
+            }.first)
+        #expect(
+            host.memoAckReceived(MemoAck(cmdID: snapshot.cmdID, status: .ok, seq: 0), client: "other", tMs: 5).isEmpty)
+        let acked = host.memoAckReceived(MemoAck(cmdID: snapshot.cmdID, status: .ok, seq: 0), client: "c1", tMs: 5)
+        guard case .memoBoard(let board)? = Self.states(acked, "board1").last else {
+            Issue.record("ack not applied")
+            return
+        }
+        #expect(board.pendingCommands == 0)
+    }
+}

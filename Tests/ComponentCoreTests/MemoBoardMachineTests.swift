@@ -1,0 +1,330 @@
+import BusSchema
+import ComponentCore
+import Testing
+
+@Suite struct MemoBoardMachineTests {
+    static let epoch: UInt64 = 7
+
+    static func machine() -> MemoBoardMachine {
+        MemoBoardMachine(
+            instance: "board1",
+            config: MemoBoardMachine.Config(
+                client: "board1", background: "cork.png", memoWidth: 160, memoHeight: 120, retryInitialMs: 100,
+                retryMaxMs: 800, originX: 1000, originY: 0))
+    }
+
+    static func state(_ effects: [ComponentEffect]) -> MemoBoardState? {
+        guard case .memoBoard(let state)? = Effects.states(effects).last else { return nil }
+        return state
+    }
+
+    static func record(_ id: String, x: Double, y: Double, z: Int, text: String = "", version: Int = 1) -> MemoRecord {
+        MemoRecord(
+            memo: MemoBoardState.Memo(id: id, x: x, y: y, width: 160, height: 120, z: z, text: text, version: version))
+    }
+
+    /// A board synced to a store at seq 10 holding m1 (20,20) and m2 (300,300), m2 on top.
+    static func synced() -> MemoBoardMachine {
+        var machine = Self.machine()
+        _ = machine.handle(.started(tMs: 0))
+        let chunk = MemoSnapshotChunk(
+            requestID: "board1:1", chunk: 0, last: true, seq: 10,
+            memos: [Self.record("m1", x: 20, y: 20, z: 1, text: "買い物メモ"), Self.record("m2", x: 300, y: 300, z: 2)],
+            settings: MemoSettings(arrangeOrder: .color, background: nil))
+        _ = machine.handle(.snapshotChunkReceived(chunk, epoch: Self.epoch, tMs: 5))
+        return machine
+    }
+
+    static func upsert(_ seq: Int, _ record: MemoRecord) -> MemoBoardMachine.Event {
+        .changeReceived(MemoChange(seq: seq, kind: .upsert(record)), epoch: Self.epoch, tMs: Double(seq))
+    }
+
+    @Test func memoBoard_started_asksForASnapshotAndShowsSyncing() throws {
+        var machine = Self.machine()
+        let effects = machine.handle(.started(tMs: 0))
+        #expect(Effects.commands(effects).map(\.op) == [.snapshot])
+        #expect(Effects.commands(effects).first?.cmdID == "board1:1")
+        let state = try #require(Self.state(effects))
+        #expect(state.syncing == true)
+        #expect(state.background == "cork.png")
+    }
+
+    @Test func memoBoard_snapshotChunks_replaceTheBoardWhenTheLastArrives() throws {
+        var machine = Self.machine()
+        _ = machine.handle(.started(tMs: 0))
+        let first = MemoSnapshotChunk(
+            requestID: "board1:1", chunk: 0, last: false, seq: 4, memos: [Self.record("m1", x: 0, y: 0, z: 1)],
+            settings: MemoSettings())
+        #expect(Effects.states(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, tMs: 1))).isEmpty)
+        var trashed = Self.record("m9", x: 0, y: 0, z: 3)
+        trashed.trashedAt = 1000
+        let last = MemoSnapshotChunk(
+            requestID: "board1:1", chunk: 1, last: true, seq: 4, memos: [trashed],
+            settings: MemoSettings(arrangeOrder: .text))
+        let state = try #require(Self.state(machine.handle(.snapshotChunkReceived(last, epoch: Self.epoch, tMs: 2))))
+        #expect(state.memos.map(\.id) == ["m1"])
+        #expect(state.trash?.map(\.id) == ["m9"])
+        #expect(state.storeSeq == 4)
+        #expect(state.syncing == false)
+        #expect(state.pendingCommands == 0)
+        #expect(state.arrangeOrder == .text)
+    }
+
+    @Test func memoBoard_missingSnapshotChunk_asksAgain() {
+        var machine = Self.machine()
+        _ = machine.handle(.started(tMs: 0))
+        let skipped = MemoSnapshotChunk(
+            requestID: "board1:1", chunk: 1, last: true, seq: 4, memos: [], settings: MemoSettings())
+        let effects = machine.handle(.snapshotChunkReceived(skipped, epoch: Self.epoch, tMs: 1))
+        #expect(Effects.commands(effects).map(\.cmdID) == ["board1:2"])
+        #expect(machine.snapshot(tMs: 1).pendingCommands == 1)
+    }
+
+    @Test func memoBoard_snapshotChunksThatNeverCome_areAskedForAgain() throws {
+        var machine = Self.machine()
+        _ = machine.handle(.started(tMs: 0))
+        let acked = machine.handle(.ackReceived(MemoAck(cmdID: "board1:1", status: .ok, seq: 4), tMs: 10))
+        #expect(Effects.timer(acked) == 1610)
+        let first = MemoSnapshotChunk(
+            requestID: "board1:1", chunk: 0, last: false, seq: 4, memos: [], settings: MemoSettings())
+        #expect(Effects.timer(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, tMs: 100))) == 1700)
+        #expect(Effects.commands(machine.handle(.timeElapsed(1610))).isEmpty)
+        let again = machine.handle(.timeElapsed(1700))
+        #expect(Effects.commands(again).map(\.cmdID) == ["board1:2"])
+        #expect(Effects.commands(again).map(\.op) == [.snapshot])
+    }
+
+    @Test func memoBoard_chunkOfAnotherRequest_isIgnored() {
+        var machine = Self.machine()
+        _ = machine.handle(.started(tMs: 0))
+        let other = MemoSnapshotChunk(
+            requestID: "x:1", chunk: 0, last: true, seq: 4, memos: [], settings: MemoSettings())
+        #expect(machine.handle(.snapshotChunkReceived(other, epoch: Self.epoch, tMs: 1)).isEmpty)
+    }
+
+    @Test func memoBoard_changesInSeqOrder_applyOnceEach() throws {
+        var machine = Self.synced()
+        let state = try #require(Self.state(machine.handle(Self.upsert(11, Self.record("m3", x: 5, y: 5, z: 3)))))
+        #expect(state.memos.map(\.id) == ["m1", "m2", "m3"])
+        #expect(state.storeSeq == 11)
+        #expect(machine.handle(Self.upsert(11, Self.record("m3", x: 99, y: 99, z: 3))).isEmpty)
+        #expect(machine.snapshot(tMs: 20).memos.last?.x == 5)
+    }
+
+    @Test func memoBoard_gapInSeq_asksForASnapshotAndAppliesTheBufferedChangeAfter() throws {
+        var machine = Self.synced()
+        let effects = machine.handle(Self.upsert(13, Self.record("m4", x: 1, y: 1, z: 4)))
+        #expect(Effects.commands(effects).map(\.op) == [.snapshot])
+        #expect(Self.state(effects)?.syncing == true)
+        let request = try #require(Effects.commands(effects).first?.cmdID)
+        let chunk = MemoSnapshotChunk(
+            requestID: request, chunk: 0, last: true, seq: 12,
+            memos: [Self.record("m1", x: 20, y: 20, z: 1)], settings: MemoSettings())
+        let state = try #require(Self.state(machine.handle(.snapshotChunkReceived(chunk, epoch: Self.epoch, tMs: 30))))
+        #expect(state.memos.map(\.id) == ["m1", "m4"])
+        #expect(state.storeSeq == 13)
+        #expect(state.syncing == false)
+    }
+
+    @Test func memoBoard_newStoreEpoch_asksForASnapshot() {
+        var machine = Self.synced()
+        let change = MemoChange(seq: 1, kind: .delete(memoID: "m1"))
+        let effects = machine.handle(.changeReceived(change, epoch: 99, tMs: 40))
+        #expect(Effects.commands(effects).map(\.op) == [.snapshot])
+    }
+
+    @Test func memoBoard_settingsAndDeleteChanges_apply() {
+        var machine = Self.synced()
+        _ = machine.handle(.changeReceived(MemoChange(seq: 11, kind: .delete(memoID: "m1")), epoch: Self.epoch, tMs: 1))
+        let state = Self.state(
+            machine.handle(
+                .changeReceived(
+                    MemoChange(seq: 12, kind: .settings(MemoSettings(arrangeOrder: .updated, background: "b.png"))),
+                    epoch: Self.epoch, tMs: 2)))
+        #expect(state?.memos.map(\.id) == ["m2"])
+        #expect(state?.background == "b.png")
+        #expect(state?.arrangeOrder == .updated)
+    }
+
+    @Test func memoBoard_drag_movesTheMemoAndSendsOneMoveCommand() throws {
+        var machine = Self.synced()
+        _ = machine.handle(.panBegan(x: 1050, y: 50, tMs: 100))
+        let moving = try #require(Self.state(machine.handle(.panChanged(translation: vector(30, 40), tMs: 120))))
+        #expect(moving.memos.first { $0.id == "m1" }?.x == 50)
+        let effects = machine.handle(.panEnded(tMs: 140))
+        let command = try #require(Effects.commands(effects).first)
+        #expect(command.op == .move)
+        #expect(command.memoID == "m1")
+        #expect(command.payload["x"] == .int(50))
+        #expect(command.payload["y"] == .int(60))
+        #expect(Self.state(effects)?.memos.first { $0.id == "m1" }?.pending == true)
+    }
+
+    @Test func memoBoard_panOnEmptyBoard_isIgnored() {
+        var machine = Self.synced()
+        #expect(machine.handle(.panBegan(x: 1900, y: 900, tMs: 0)).isEmpty)
+        #expect(machine.handle(.panChanged(translation: vector(10, 10), tMs: 10)).isEmpty)
+        #expect(machine.handle(.panEnded(tMs: 20)).isEmpty)
+    }
+
+    @Test func memoBoard_pinchAndRotation_resizeAndRotateThenSendOneTransform() throws {
+        var machine = Self.synced()
+        _ = machine.handle(.pinchBegan(x: 1380, y: 360, tMs: 0))
+        _ = machine.handle(.rotationBegan(x: 1380, y: 360, tMs: 5))
+        _ = machine.handle(.pinchChanged(scale: 1.5, tMs: 10))
+        let rotated = try #require(Self.state(machine.handle(.rotationChanged(rotation: 0.3, tMs: 20))))
+        let memo = try #require(rotated.memos.first { $0.id == "m2" })
+        #expect(memo.scale == 1.5)
+        #expect(memo.rotation == 0.3)
+        #expect(machine.handle(.transformEnded(tMs: 30)).isEmpty)
+        let command = try #require(Effects.commands(machine.handle(.transformEnded(tMs: 31))).first)
+        #expect(command.op == .transform)
+        #expect(command.payload["scale"] == .double(1.5))
+        #expect(command.payload["rotation"] == .double(0.3))
+    }
+
+    @Test func memoBoard_tap_opensTheEditorOnTheTopmostMemo() {
+        var machine = Self.synced()
+        let effects = machine.handle(.tapRecognized(x: 1380, y: 360, tMs: 0))
+        #expect(Self.state(effects)?.editing == .some("m2"))
+        #expect(Effects.commands(effects).map(\.op) == [.front])
+        #expect(Self.state(machine.handle(.tapRecognized(x: 1900, y: 900, tMs: 10)))?.editing == .some(nil))
+        _ = machine.handle(.tapRecognized(x: 1380, y: 360, tMs: 20))
+        #expect(Self.state(machine.handle(.editorClosed(tMs: 30)))?.editing == .some(nil))
+    }
+
+    @Test func memoBoard_longPress_selects() {
+        var machine = Self.synced()
+        #expect(Self.state(machine.handle(.longPressBegan(x: 1050, y: 50, tMs: 0)))?.selected == "m1")
+    }
+
+    @Test func memoBoard_hitTest_honoursScaleAndRotation() {
+        var machine = Self.synced()
+        _ = machine.handle(.pinchBegan(x: 1100, y: 80, tMs: 0))
+        _ = machine.handle(.pinchChanged(scale: 2, tMs: 10))
+        _ = machine.handle(.transformEnded(tMs: 20))
+        // m1's centre is (100, 80); scaled ×2 it reaches x = 100 - 160 = -60, so board x 10 hits it.
+        #expect(Self.state(machine.handle(.longPressBegan(x: 1010, y: 80, tMs: 30)))?.selected == "m1")
+    }
+
+    @Test func memoBoard_everyChange_becomesACommandWithAUniqueIDThatValidates() throws {
+        var machine = Self.synced()
+        var effects: [ComponentEffect] = []
+        effects += machine.handle(.createRequested(text: "新しいメモ", x: 40, y: 50, color: .pink, tMs: 1))
+        effects += machine.handle(.editRequested(memoID: "m1", text: "牛乳", tMs: 2))
+        effects += machine.handle(.trashRequested(memoID: "m2", tMs: 3))
+        effects += machine.handle(.restoreRequested(memoID: "m2", tMs: 4))
+        effects += machine.handle(.trashRequested(memoID: "m2", tMs: 5))
+        effects += machine.handle(.emptyTrashRequested(tMs: 6))
+        effects += machine.handle(.arrangeRequested(.created, tMs: 7))
+        effects += machine.handle(.searchRequested(query: "牛", tMs: 8))
+        effects += machine.handle(.backgroundRequested(image: "deploy/assets/cork.png", tMs: 9))
+        let commands = Effects.commands(effects)
+        #expect(
+            commands.map(\.op) == [
+                .create, .edit, .trash, .restore, .trash, .emptyTrash, .arrange, .search, .background,
+            ])
+        #expect(Set(commands.map(\.cmdID)).count == commands.count)
+        let validator = try Repository.validator("memo.command")
+        for command in commands {
+            #expect(validator.violations(of: command.payload).isEmpty, "\(command.payload.json)")
+        }
+        let state = machine.snapshot(tMs: 10)
+        #expect(state.memos.allSatisfy { $0.minimized })
+        #expect(state.trash?.isEmpty == true)
+        #expect(state.pendingCommands == commands.count)
+    }
+
+    @Test func memoBoard_droppedAcks_resendTheSameCommandWithBackoffUntilAcknowledged() throws {
+        var machine = Self.synced()
+        let created = machine.handle(.createRequested(text: "a", x: 0, y: 0, color: nil, tMs: 1000))
+        let command = try #require(Effects.commands(created).first)
+        var resends: [Double] = []
+        var timer = Effects.timer(created)
+        while let at = timer, at < 5000 {
+            let effects = machine.handle(.timeElapsed(at))
+            #expect(Effects.commands(effects).map(\.cmdID) == [command.cmdID])
+            resends.append(at)
+            timer = Effects.timer(effects)
+        }
+        // 100, 200, 400, then capped at 800 ms.
+        #expect(resends.prefix(5) == [1100, 1300, 1700, 2500, 3300])
+        let acked = machine.handle(
+            .ackReceived(
+                MemoAck(cmdID: command.cmdID, status: .ok, seq: 11, memoID: command.memoID, version: 1), tMs: 5000))
+        #expect(acked.contains(.cancelTimer))
+        #expect(machine.handle(.timeElapsed(9000)).isEmpty)
+        // The store applied it once; a duplicate ack for a resend changes nothing.
+        let duplicate = MemoAck(cmdID: command.cmdID, status: .duplicate, seq: 11)
+        #expect(machine.handle(.ackReceived(duplicate, tMs: 5001)).isEmpty)
+        let record = Self.record(try #require(command.memoID), x: 0, y: 0, z: 3, text: "a")
+        _ = machine.handle(Self.upsert(11, record))
+        _ = machine.handle(Self.upsert(11, record))
+        let state = machine.snapshot(tMs: 5002)
+        #expect(state.memos.filter { $0.id == command.memoID }.count == 1)
+        #expect(state.pendingCommands == 0)
+        #expect(state.memos.first { $0.id == command.memoID }?.pending == false)
+    }
+
+    @Test func memoBoard_conflictAck_asksForASnapshot() throws {
+        var machine = Self.synced()
+        let edit = try #require(Effects.commands(machine.handle(.editRequested(memoID: "m1", text: "x", tMs: 0))).first)
+        #expect(edit.payload["base_version"] == .int(1))
+        let effects = machine.handle(
+            .ackReceived(MemoAck(cmdID: edit.cmdID, status: .conflict, seq: 10, version: 3), tMs: 10))
+        #expect(Effects.commands(effects).map(\.op) == [.snapshot])
+    }
+
+    @Test func memoBoard_search_highlightsMatchesOnTheBoardAndInTheTrashInScalarOffsets() throws {
+        var machine = Self.synced()
+        _ = machine.handle(Self.upsert(11, Self.record("m2", x: 300, y: 300, z: 2, text: "古いメモ")))
+        _ = machine.handle(.trashRequested(memoID: "m2", tMs: 20))
+        let state = try #require(Self.state(machine.handle(.searchRequested(query: "メモ", tMs: 30))))
+        let search = try #require(state.search ?? nil)
+        #expect(
+            search.matches == [
+                MemoBoardState.Match(memoID: "m1", trashed: false, ranges: [3..<5]),
+                MemoBoardState.Match(memoID: "m2", trashed: true, ranges: [2..<4]),
+            ])
+        #expect(Self.state(machine.handle(.searchRequested(query: "", tMs: 40)))?.search == .some(nil))
+    }
+
+    @Test func memoBoard_searchAck_replacesTheMatchesWithTheStoresResults() throws {
+        var machine = Self.synced()
+        let search = try #require(Effects.commands(machine.handle(.searchRequested(query: "買", tMs: 0))).first)
+        let results = [MemoBoardState.Match(memoID: "m7", trashed: true, ranges: [0..<1])]
+        let state = Self.state(
+            machine.handle(.ackReceived(MemoAck(cmdID: search.cmdID, status: .ok, seq: 10, results: results), tMs: 5)))
+        #expect(state?.search == .some(MemoBoardState.Search(query: "買", matches: results)))
+    }
+
+    @Test func memoBoard_appWillResignActive_cancelsTheDragAndFlushesUnsentCommands() throws {
+        var machine = Self.synced()
+        _ = machine.handle(.createRequested(text: "a", x: 0, y: 0, color: nil, tMs: 0))
+        _ = machine.handle(.panBegan(x: 1050, y: 50, tMs: 10))
+        _ = machine.handle(.panChanged(translation: vector(100, 100), tMs: 20))
+        let effects = machine.handle(.appWillResignActive(tMs: 30))
+        #expect(Effects.commands(effects).map(\.op) == [.create])
+        #expect(effects.contains(.cancelTimer))
+        #expect(Self.state(effects)?.memos.first { $0.id == "m1" }?.x == 20)
+        #expect(machine.handle(.panChanged(translation: vector(5, 5), tMs: 40)).isEmpty)
+        #expect(Effects.timer(machine.handle(.appDidBecomeActive(tMs: 50))) != nil)
+    }
+
+    @Test func memoBoard_eventsThatDoNotFitTheState_areIgnored() {
+        var machine = Self.synced()
+        #expect(machine.handle(.transformEnded(tMs: 0)).isEmpty)
+        #expect(machine.handle(.pinchChanged(scale: 2, tMs: 0)).isEmpty)
+        #expect(machine.handle(.rotationChanged(rotation: 1, tMs: 0)).isEmpty)
+        #expect(machine.handle(.gestureCancelled(tMs: 0)).isEmpty)
+        #expect(machine.handle(.ackReceived(MemoAck(cmdID: "nope", status: .ok, seq: 1), tMs: 0)).isEmpty)
+        #expect(machine.handle(.editRequested(memoID: "nope", text: "x", tMs: 0)).isEmpty)
+        #expect(machine.handle(.restoreRequested(memoID: "m1", tMs: 0)).isEmpty)
+        #expect(machine.handle(.timeElapsed(10)).isEmpty)
+        #expect(machine.handle(.appWillResignActive(tMs: 10)).isEmpty)
+        #expect(machine.handle(.appDidBecomeActive(tMs: 10)).isEmpty)
+        _ = machine.handle(.panBegan(x: 1050, y: 50, tMs: 20))
+        #expect(machine.handle(.tapRecognized(x: 1050, y: 50, tMs: 21)).isEmpty)
+        #expect(machine.handle(.longPressBegan(x: 1050, y: 50, tMs: 21)).isEmpty)
+    }
+}

@@ -1,0 +1,155 @@
+import BusSchema
+import ComponentCore
+import Testing
+
+@Suite struct PagerMachineTests {
+    static func machine() -> PagerMachine {
+        PagerMachine(
+            instance: "pager1",
+            config: PagerMachine.Config(
+                pageCount: 5, pageWidth: 500, headerHeight: 108, pullThreshold: 120, contentHeight: 3000,
+                viewportHeight: 500, loadDurationMs: 1000))
+    }
+
+    static func state(_ effects: [ComponentEffect]) -> PagerState? {
+        guard case .pager(let state)? = Effects.states(effects).last else { return nil }
+        return state
+    }
+
+    static func pan(
+        _ machine: inout PagerMachine, _ translation: GestureEvent.Vector, velocity: GestureEvent.Vector, at t: Double
+    ) -> [ComponentEffect] {
+        _ = machine.handle(.panBegan(tMs: t))
+        _ = machine.handle(.panChanged(translation: translation, tMs: t + 50))
+        return machine.handle(.panEnded(translation: translation, velocity: velocity, tMs: t + 100))
+    }
+
+    @Test func pager_leftSwipe_goesToTheNextPageAndRightSwipeBack() {
+        var machine = Self.machine()
+        #expect(Self.state(machine.handle(.swipeRecognized(.left, tMs: 0)))?.page == 1)
+        #expect(Self.state(machine.handle(.swipeRecognized(.left, tMs: 500)))?.page == 2)
+        #expect(Self.state(machine.handle(.swipeRecognized(.right, tMs: 1000)))?.page == 1)
+    }
+
+    @Test func pager_swipePastTheEnds_staysOnTheFirstOrLastPage() {
+        var machine = Self.machine()
+        #expect(Self.state(machine.handle(.swipeRecognized(.right, tMs: 0)))?.page == 0)
+        _ = machine.handle(.pageRequested(4, tMs: 10))
+        #expect(Self.state(machine.handle(.swipeRecognized(.left, tMs: 20)))?.page == 4)
+    }
+
+    @Test func pager_horizontalPan_followsTheFingerInFractionalPages() {
+        var machine = Self.machine()
+        _ = machine.handle(.panBegan(tMs: 0))
+        let state = Self.state(machine.handle(.panChanged(translation: vector(-250, 10), tMs: 50)))
+        #expect(state?.pageOffset == 0.5)
+        #expect(state?.page == 0)
+    }
+
+    @Test func pager_slowPanPastHalf_settlesOnTheNearestPage() {
+        var machine = Self.machine()
+        #expect(Self.state(Self.pan(&machine, vector(-300, 0), velocity: vector(-50, 0), at: 0))?.page == 1)
+        #expect(Self.state(Self.pan(&machine, vector(-100, 0), velocity: vector(-50, 0), at: 500))?.page == 1)
+    }
+
+    @Test func pager_swipeAndPanOfOneGesture_flipOnlyOnePage() {
+        var machine = Self.machine()
+        _ = Self.pan(&machine, vector(-200, 0), velocity: vector(-900, 0), at: 0)
+        #expect(Self.state(machine.handle(.swipeRecognized(.left, tMs: 100)))?.page == 1)
+    }
+
+    @Test func pager_verticalScroll_movesTheHeaderUpUntilItIsGone() {
+        var machine = Self.machine()
+        _ = machine.handle(.panBegan(tMs: 0))
+        let partly = Self.state(machine.handle(.panChanged(translation: vector(0, -50), tMs: 50)))
+        #expect(partly?.headerOffset == 50)
+        let gone = Self.state(machine.handle(.panChanged(translation: vector(0, -400), tMs: 100)))
+        #expect(gone?.headerOffset == 108)
+        #expect(gone?.scrollOffset == 400)
+    }
+
+    @Test func pager_eachPage_keepsItsOwnVerticalScroll() {
+        var machine = Self.machine()
+        _ = Self.pan(&machine, vector(0, -400), velocity: vector(0, 0), at: 0)
+        #expect(Self.state(machine.handle(.swipeRecognized(.left, tMs: 500)))?.headerOffset == 0)
+        let back = Self.state(machine.handle(.swipeRecognized(.right, tMs: 1000)))
+        #expect(back?.scrollOffset == 400)
+        #expect(back?.headerOffset == 108)
+    }
+
+    @Test func pager_pullPastTheTop_stretchesTheProgressAreaAndChangesTheLabel() {
+        var machine = Self.machine()
+        _ = machine.handle(.panBegan(tMs: 0))
+        let short = Self.state(machine.handle(.panChanged(translation: vector(0, 100), tMs: 50)))
+        #expect((short?.pullOffset ?? 0) > 0)
+        #expect(short?.label == "引き下げて更新")
+        #expect(short?.headerOffset == 0)
+        let far = Self.state(machine.handle(.panChanged(translation: vector(0, 600), tMs: 100)))
+        #expect((far?.pullOffset ?? 0) >= 120)
+        #expect(far?.label == "はなして更新")
+    }
+
+    @Test func pager_releasePast120_startsALoadWhoseProgressRunsTo100() throws {
+        var machine = Self.machine()
+        let effects = Self.pan(&machine, vector(0, 600), velocity: vector(0, 0), at: 0)
+        let loading = try #require(Self.state(effects))
+        #expect(loading.loading)
+        #expect(loading.label == "更新中")
+        #expect(loading.progress == 0)
+        #expect(Effects.timer(effects) == 200)
+        #expect(Self.state(machine.handle(.timeElapsed(600)))?.progress == 50)
+        let done = try #require(Self.state(machine.handle(.timeElapsed(1100))))
+        #expect(done.progress == 100)
+        #expect(!done.loading)
+        #expect(machine.handle(.timeElapsed(1200)).isEmpty)
+    }
+
+    @Test func pager_refreshDone_endsTheLoadAtOnce() {
+        var machine = Self.machine()
+        _ = Self.pan(&machine, vector(0, 600), velocity: vector(0, 0), at: 0)
+        let effects = machine.handle(.refreshDone(tMs: 300))
+        #expect(effects.contains(.cancelTimer))
+        #expect(Self.state(effects)?.loading == false)
+        #expect(Self.state(effects)?.progress == 100)
+    }
+
+    @Test func pager_appWillResignActive_pausesTheLoadAndDidBecomeActiveResumesIt() {
+        var machine = Self.machine()
+        _ = Self.pan(&machine, vector(0, 600), velocity: vector(0, 0), at: 0)
+        _ = machine.handle(.timeElapsed(300))
+        #expect(machine.handle(.appWillResignActive(tMs: 400)) == [.cancelTimer])
+        #expect(machine.snapshot(tMs: 5000).loading)
+        #expect(machine.handle(.appDidBecomeActive(tMs: 5000)) == [.scheduleTimer(at: 5100)])
+        #expect(Self.state(machine.handle(.timeElapsed(5100)))?.progress == 40)
+        #expect(machine.handle(.appDidBecomeActive(tMs: 5200)).isEmpty)
+    }
+
+    @Test func pager_releaseShortOfTheThreshold_doesNotLoad() {
+        var machine = Self.machine()
+        let state = Self.state(Self.pan(&machine, vector(0, 100), velocity: vector(0, 0), at: 0))
+        #expect(state?.loading == false)
+        #expect(state?.scrollOffset == 0)
+    }
+
+    @Test func pager_cancelledPanAndResignActive_snapBack() {
+        var machine = Self.machine()
+        _ = machine.handle(.panBegan(tMs: 0))
+        _ = machine.handle(.panChanged(translation: vector(-250, 0), tMs: 50))
+        #expect(Self.state(machine.handle(.panCancelled(tMs: 60)))?.pageOffset == 0)
+        _ = machine.handle(.panBegan(tMs: 100))
+        _ = machine.handle(.panChanged(translation: vector(0, 300), tMs: 150))
+        #expect(Self.state(machine.handle(.appWillResignActive(tMs: 160)))?.pullOffset == 0)
+    }
+
+    @Test func pager_eventsThatDoNotFitTheState_areIgnored() {
+        var machine = Self.machine()
+        #expect(machine.handle(.panChanged(translation: vector(1, 1), tMs: 0)).isEmpty)
+        #expect(machine.handle(.panEnded(translation: vector(1, 1), velocity: vector(0, 0), tMs: 0)).isEmpty)
+        #expect(machine.handle(.refreshDone(tMs: 0)).isEmpty)
+        #expect(machine.handle(.timeElapsed(0)).isEmpty)
+        #expect(machine.handle(.swipeRecognized(.up, tMs: 0)).isEmpty)
+        _ = Self.pan(&machine, vector(0, 600), velocity: vector(0, 0), at: 0)
+        #expect(machine.handle(.panBegan(tMs: 150)).isEmpty)
+        #expect(machine.handle(.pageRequested(2, tMs: 150)).isEmpty)
+    }
+}

@@ -1,0 +1,131 @@
+import BusSchema
+import ComponentCore
+import Testing
+
+@Suite struct SlideTableMachineTests {
+    static func machine() -> SlideTableMachine {
+        SlideTableMachine(
+            instance: "table1",
+            config: SlideTableMachine.Config(rows: 20, rowHeight: 50, rowWidth: 400, top: 100, viewportHeight: 500))
+    }
+
+    static func state(_ effects: [ComponentEffect]) -> SlideTableState? {
+        guard case .slideTable(let state)? = Effects.states(effects).last else { return nil }
+        return state
+    }
+
+    /// Scene y of the middle of `row` while the table is not scrolled.
+    static func y(_ row: Int) -> Double { 100 + Double(row) * 50 + 25 }
+
+    @Test func slideCell_rightSwipe_opensTheRowOver200ms() throws {
+        var machine = Self.machine()
+        let effects = machine.handle(.swipeRecognized(.right, y: Self.y(2), tMs: 1000))
+        let state = try #require(Self.state(effects))
+        #expect(state.openRow == 2)
+        #expect(state.offsets[2] == 0)
+        #expect(state.animatingRow == .some(2))
+        #expect(
+            Effects.animations(effects) == [
+                ComponentAnimation(
+                    property: "offset", target: "row 2", from: 0, to: 400, startMs: 1000, durationMs: 200)
+            ])
+        #expect(machine.snapshot(tMs: 1100).offsets[2] == 200)
+        let done = try #require(Self.state(machine.handle(.timeElapsed(1200))))
+        #expect(done.offsets[2] == 400)
+        #expect(done.animatingRow == .some(nil))
+    }
+
+    @Test func slideCell_rightSwipeOnOtherRow_closesOpenRowOver100ms() throws {
+        var machine = Self.machine()
+        _ = machine.handle(.swipeRecognized(.right, y: Self.y(2), tMs: 0))
+        _ = machine.handle(.timeElapsed(200))
+        let effects = machine.handle(.swipeRecognized(.right, y: Self.y(5), tMs: 1000))
+        let state = try #require(Self.state(effects))
+        #expect(state.openRow == 5)
+        let animations = Effects.animations(effects)
+        #expect(animations.contains { $0.target == "row 2" && $0.to == 0 && $0.durationMs == 100 })
+        #expect(animations.contains { $0.target == "row 5" && $0.to == 400 && $0.durationMs == 200 })
+        #expect(Effects.timer(effects) == 1100)
+        let mid = try #require(Self.state(machine.handle(.timeElapsed(1100))))
+        #expect(mid.offsets[2] == 0)
+        #expect(mid.offsets[5] == 200)
+        let end = try #require(Self.state(machine.handle(.timeElapsed(1200))))
+        #expect(end.offsets.enumerated().filter { $0.element > 0 }.map(\.offset) == [5])
+    }
+
+    @Test func slideCell_leftSwipeOnOpenRow_closesIt() throws {
+        var machine = Self.machine()
+        _ = machine.handle(.swipeRecognized(.right, y: Self.y(3), tMs: 0))
+        _ = machine.handle(.timeElapsed(200))
+        let state = try #require(Self.state(machine.handle(.swipeRecognized(.left, y: Self.y(3), tMs: 500))))
+        #expect(state.openRow == nil)
+        #expect(Self.state(machine.handle(.timeElapsed(600)))?.offsets[3] == 0)
+    }
+
+    @Test func slideCell_leftSwipeOnAClosedRow_isIgnored() {
+        var machine = Self.machine()
+        _ = machine.handle(.swipeRecognized(.right, y: Self.y(3), tMs: 0))
+        #expect(machine.handle(.swipeRecognized(.left, y: Self.y(4), tMs: 10)).isEmpty)
+        #expect(machine.snapshot(tMs: 300).openRow == 3)
+    }
+
+    @Test func slideCell_rightSwipeOnTheOpenRow_isIgnored() {
+        var machine = Self.machine()
+        _ = machine.handle(.swipeRecognized(.right, y: Self.y(3), tMs: 0))
+        #expect(machine.handle(.swipeRecognized(.right, y: Self.y(3), tMs: 10)).isEmpty)
+    }
+
+    @Test func slideCell_verticalSwipesAndSwipesBelowTheLastRow_areIgnored() {
+        var machine = Self.machine()
+        #expect(machine.handle(.swipeRecognized(.up, y: Self.y(1), tMs: 0)).isEmpty)
+        #expect(machine.handle(.swipeRecognized(.down, y: Self.y(1), tMs: 0)).isEmpty)
+        #expect(machine.handle(.swipeRecognized(.right, y: Self.y(25), tMs: 0)).isEmpty)
+        #expect(machine.handle(.swipeRecognized(.right, y: 50, tMs: 0)).isEmpty)
+    }
+
+    @Test func slideCell_openRow_isKeptByModelIndexWhileScrolling() throws {
+        var machine = Self.machine()
+        _ = machine.handle(.swipeRecognized(.right, y: Self.y(2), tMs: 0))
+        _ = machine.handle(.timeElapsed(200))
+        _ = machine.handle(.panBegan(tMs: 300))
+        _ = machine.handle(.panChanged(translationY: -300, tMs: 400))
+        let scrolled = try #require(Self.state(machine.handle(.panEnded(tMs: 500))))
+        #expect(scrolled.scrollOffset == 300)
+        #expect(scrolled.openRow == 2)
+        #expect(scrolled.offsets[2] == 400)
+        // Row 9 is now where row 3 was on screen: a right swipe there opens model row 9.
+        let state = try #require(Self.state(machine.handle(.swipeRecognized(.right, y: Self.y(3), tMs: 600))))
+        #expect(state.openRow == 9)
+    }
+
+    @Test func slideCell_atMostOneRowIsOpen() throws {
+        var machine = Self.machine()
+        var t = 0.0
+        for row in [1, 4, 7, 2] {
+            _ = machine.handle(.swipeRecognized(.right, y: Self.y(row), tMs: t))
+            t += 500
+            _ = machine.handle(.timeElapsed(t - 250))
+        }
+        let state = machine.snapshot(tMs: t)
+        #expect(state.openRow == 2)
+        #expect(state.offsets.filter { $0 > 0 } == [400])
+    }
+
+    @Test func slideCell_appWillResignActive_endsTheScrollInsideTheBounds() {
+        var machine = Self.machine()
+        _ = machine.handle(.panBegan(tMs: 0))
+        _ = machine.handle(.panChanged(translationY: 200, tMs: 10))
+        #expect(Self.state(machine.handle(.appWillResignActive(tMs: 20)))?.scrollOffset == 0)
+        #expect(machine.handle(.panChanged(translationY: 300, tMs: 30)).isEmpty)
+    }
+
+    @Test func slideCell_eventsThatDoNotFitTheState_areIgnored() {
+        var machine = Self.machine()
+        #expect(machine.handle(.panChanged(translationY: 10, tMs: 0)).isEmpty)
+        #expect(machine.handle(.panEnded(tMs: 0)).isEmpty)
+        #expect(machine.handle(.timeElapsed(10)).isEmpty)
+        #expect(machine.handle(.appWillResignActive(tMs: 10)).isEmpty)
+        _ = machine.handle(.panBegan(tMs: 10))
+        #expect(machine.handle(.panBegan(tMs: 11)).isEmpty)
+    }
+}

@@ -1,0 +1,78 @@
+import BusSchema
+import ComponentCore
+import Testing
+
+@Suite struct ZoomViewMachineTests {
+    static func machine() -> ZoomViewMachine {
+        ZoomViewMachine(
+            instance: "zoom1",
+            config: ZoomViewMachine.Config(
+                minScale: 1, maxScale: 4, viewportWidth: 500, viewportHeight: 400, image: "a.png"))
+    }
+
+    static func state(_ effects: [ComponentEffect]) -> ZoomViewState? {
+        guard case .zoomView(let state)? = Effects.states(effects).last else { return nil }
+        return state
+    }
+
+    @Test func zoomView_pinch_zoomsAndHidesTheOverlayUntilItEnds() throws {
+        var machine = Self.machine()
+        let began = try #require(Self.state(machine.handle(.pinchBegan(tMs: 0))))
+        #expect(!began.overlayVisible)
+        #expect(began.zooming == true)
+        #expect(Self.state(machine.handle(.pinchChanged(scale: 2.5, tMs: 10)))?.scale == 2.5)
+        let ended = try #require(Self.state(machine.handle(.pinchEnded(tMs: 20))))
+        #expect(ended.overlayVisible)
+        #expect(ended.scale == 2.5)
+    }
+
+    @Test func zoomView_scale_staysBetweenMinAndMax() {
+        var machine = Self.machine()
+        _ = machine.handle(.pinchBegan(tMs: 0))
+        #expect(Self.state(machine.handle(.pinchChanged(scale: 10, tMs: 10)))?.scale == 4)
+        #expect(Self.state(machine.handle(.pinchChanged(scale: 0.1, tMs: 20)))?.scale == 1)
+    }
+
+    @Test func zoomView_panWhenZoomed_movesWithinTheBounds() {
+        var machine = Self.machine()
+        _ = machine.handle(.pinchBegan(tMs: 0))
+        _ = machine.handle(.pinchChanged(scale: 2, tMs: 10))
+        _ = machine.handle(.pinchEnded(tMs: 20))
+        #expect(machine.handle(.panBegan(tMs: 30)).isEmpty)
+        let state = Self.state(machine.handle(.panChanged(translation: vector(-100, -5000), tMs: 40)))
+        #expect(state?.offsetX == 100)
+        #expect(state?.offsetY == 400)
+    }
+
+    @Test func zoomView_panWhenUnzoomed_isIgnored() {
+        var machine = Self.machine()
+        _ = machine.handle(.panBegan(tMs: 0))
+        #expect(machine.handle(.panChanged(translation: vector(-100, 0), tMs: 10)).isEmpty)
+    }
+
+    @Test func zoomView_doubleTap_togglesBetweenMinimumAndTwice() {
+        var machine = Self.machine()
+        #expect(Self.state(machine.handle(.doubleTapRecognized(tMs: 0)))?.scale == 2)
+        #expect(Self.state(machine.handle(.doubleTapRecognized(tMs: 500)))?.scale == 1)
+    }
+
+    @Test func zoomView_resetAndResignActive_endTheZoom() {
+        var machine = Self.machine()
+        _ = machine.handle(.pinchBegan(tMs: 0))
+        _ = machine.handle(.pinchChanged(scale: 3, tMs: 10))
+        #expect(Self.state(machine.handle(.appWillResignActive(tMs: 20)))?.overlayVisible == true)
+        #expect(Self.state(machine.handle(.resetRequested(tMs: 30)))?.scale == 1)
+    }
+
+    @Test func zoomView_eventsThatDoNotFitTheState_areIgnored() {
+        var machine = Self.machine()
+        #expect(machine.handle(.pinchChanged(scale: 2, tMs: 0)).isEmpty)
+        #expect(machine.handle(.pinchEnded(tMs: 0)).isEmpty)
+        #expect(machine.handle(.panChanged(translation: vector(1, 1), tMs: 0)).isEmpty)
+        #expect(machine.handle(.panEnded(tMs: 0)).isEmpty)
+        #expect(machine.handle(.appWillResignActive(tMs: 0)).isEmpty)
+        _ = machine.handle(.pinchBegan(tMs: 1))
+        #expect(machine.handle(.doubleTapRecognized(tMs: 2)).isEmpty)
+        #expect(machine.handle(.panBegan(tMs: 2)).isEmpty)
+    }
+}
