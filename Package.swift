@@ -42,6 +42,7 @@ let package = Package(
         // Service logic the thin executables run, imported by tests.
         .target(name: "InputService", dependencies: ["InputCore", "Bus", "BusSchema", "ServiceSupport", "CLinux"]),
         .target(name: "GestureService", dependencies: ["GestureCore", "Bus", "BusSchema", "ServiceSupport"]),
+        .target(name: "RenderService", dependencies: ["RenderCore", "Bus", "BusSchema", "ServiceSupport"]),
 
         // Child processes, a real proxy and deadline waits for cross-process tests.
         .target(name: "BusTestSupport", dependencies: ["Bus"]),
@@ -63,7 +64,8 @@ let package = Package(
             name: "bus-bench", dependencies: ["Bus", "BusSchema", "CZeroMQ"], path: "benchmarks/bus",
             exclude: ["raw_hop.c"]),
 
-        .executableTarget(name: "render-worker", dependencies: ["BusSchema", "RenderCore"]),
+        .executableTarget(
+            name: "render-worker", dependencies: ["BusSchema", "RenderCore", "RenderService", "ServiceSupport"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         .testTarget(
@@ -78,5 +80,8 @@ let package = Package(
                 "ServiceSupport",
             ]),
         .testTarget(name: "RenderCoreTests", dependencies: ["BusSchema", "RenderCore"], exclude: ["Golden"]),
+        .testTarget(
+            name: "RenderServiceTests",
+            dependencies: ["RenderService", "RenderCore", "Bus", "BusSchema", "BusTestSupport", "ServiceSupport"]),
     ]
 )

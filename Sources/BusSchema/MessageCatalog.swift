@@ -1,6 +1,7 @@
 /// Every typed message the Swift code defines, for the schema agreement tests.
 public enum MessageCatalog {
     public static let all: [any BusMessage.Type] = [
-        TouchFrame.self, Health.self, Lifecycle.self, TouchScriptLine.self, GestureEvent.self,
+        TouchFrame.self, Health.self, Lifecycle.self, TouchScriptLine.self, GestureEvent.self, RenderFrame.self,
+        RenderAnimation.self,
     ]
 }

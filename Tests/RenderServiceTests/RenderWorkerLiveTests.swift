@@ -1,0 +1,129 @@
+import Bus
+import BusSchema
+import BusTestSupport
+import Foundation
+import RenderCore
+import Testing
+
+/// The live `render-worker` on a real bus: states in, frames, snapshots and health out.
+@Suite struct RenderWorkerLiveTests {
+    @Test func statesProduceFramesOfTheSceneSizeWhoseChecksumFollowsTheState() throws {
+        let bus = try RenderBus()
+        defer { try? bus.stop() }
+        let echo = try bus.echo("render/frame/")
+        try bus.padState(highlighted: nil)
+        let first = try #require(try RenderBus.frames(echo, untilStateSeq: 1).last)
+        #expect(first["width"]?.intValue == 400)
+        #expect(first["height"]?.intValue == 100)
+        #expect(first["frame_id"]?.intValue == 1)
+        try bus.padState(highlighted: nil)
+        let same = try #require(try RenderBus.frames(echo, untilStateSeq: 2).last)
+        #expect(same["checksum"] == first["checksum"])
+        try bus.padState(highlighted: 5)
+        let changed = try #require(try RenderBus.frames(echo, untilStateSeq: 3).last)
+        #expect(changed["checksum"] != first["checksum"])
+        #expect(changed["frame_id"]?.intValue == 3)
+        for frame in try RenderBus.payloads(echo) {
+            #expect(frame["png"] == nil)
+            #expect(frame["timings"]?["render_ms"]?.doubleValue ?? -1 >= 0)
+            #expect(frame["timings"]?["encode_ms"]?.doubleValue == 0)
+        }
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
+    @Test func aBurstOfStatesIsDrawnOnceFromTheNewest() throws {
+        let bus = try RenderBus(["--fps", "4"])
+        defer { try? bus.stop() }
+        let echo = try bus.echo("render/frame/")
+        let states = 60
+        try bus.padState(highlighted: 3, count: states)
+        let frames = try RenderBus.frames(echo, untilStateSeq: states)
+        #expect(frames.count < states)
+        #expect(frames.last?["state_seq"]?.intValue == Int64(states))
+        let seqs = frames.compactMap { $0["state_seq"]?.intValue }
+        #expect(seqs == seqs.sorted(), "state_seq never goes back")
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
+    @Test func aSnapshotCommandWritesAWholePNGOfTheNextFrame() throws {
+        let bus = try RenderBus()
+        defer { try? bus.stop() }
+        let echo = try bus.echo("render/frame/")
+        try bus.padState(highlighted: 7)
+        let drawn = try #require(try RenderBus.frames(echo, untilStateSeq: 1).last)
+        #expect(drawn["png"] == nil)
+        try bus.pub(
+            "cmd/render/", schema: "component.command", json: #"{"instance": "render-worker", "command": "snapshot"}"#)
+        var snapshot: Value?
+        try waitUntil("a frame with a png") {
+            snapshot = try RenderBus.payloads(echo).first { $0["png"] != nil }
+            return snapshot != nil
+        }
+        let frame = try #require(snapshot)
+        let path = try #require(frame["png"]?.stringValue)
+        #expect(path.hasPrefix(bus.snapshotDirectory + "/frame-"))
+        #expect(frame["timings"]?["encode_ms"]?.doubleValue ?? 0 > 0)
+        let image = try PNGCodec.decode([UInt8](try #require(FileManager.default.contents(atPath: path))))
+        #expect(image.width == 400 && image.height == 100)
+        // The scene is opaque, so the straight-alpha PNG decodes to exactly the frame's pixels.
+        #expect(image.checksum == frame["checksum"]?.stringValue)
+        #expect(frame["checksum"] == drawn["checksum"], "same state, same pixels")
+        let files = try FileManager.default.contentsOfDirectory(atPath: bus.snapshotDirectory)
+        #expect(files == [String(path.split(separator: "/").last!)], "no temporary or partial files: \(files)")
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
+    @Test func snapshotEveryNFramesWritesEveryNthFrame() throws {
+        let bus = try RenderBus(["--snapshot-every", "2"])
+        defer { try? bus.stop() }
+        let echo = try bus.echo("render/frame/")
+        for seq in 1...4 {
+            try bus.padState(highlighted: seq)
+            _ = try RenderBus.frames(echo, untilStateSeq: seq)
+        }
+        let frames = try RenderBus.payloads(echo)
+        #expect(frames.map { $0["png"] != nil } == [false, true, false, true])
+        for frame in frames {
+            guard let path = frame["png"]?.stringValue else { continue }
+            let image = try PNGCodec.decode([UInt8](try #require(FileManager.default.contents(atPath: path))))
+            #expect(image.checksum == frame["checksum"]?.stringValue)
+        }
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
+    @Test func aMalformedStateIsCountedInHealthAndTheWorkerKeepsDrawing() throws {
+        let bus = try RenderBus()
+        defer { try? bus.stop() }
+        let health = try bus.echo("sys/health/render-worker/")
+        let echo = try bus.echo("render/frame/")
+        let context = try ZMQContext()
+        let publisher = try Publisher(context: context, endpoint: bus.proxy.config.publish, name: "garbage")
+        defer { publisher.socket.close() }
+        let topic = try Topic("ui/numberPad/pad1/")
+        #expect(try publisher.waitForSubscriber(matching: topic, timeoutMs: 10_000))
+        let schema = SchemaID("state.numberPad", major: 1, minor: 0)
+        // 0xc1 is never valid MessagePack; {"x": 1} has no instance.
+        try publisher.publish(payload: [0xc1], schema: schema, on: topic)
+        try publisher.publish(payload: [0x81, 0xa1, 0x78, 0x01], schema: schema, on: topic)
+        try waitUntil("bad_payload counted twice", seconds: 15) {
+            try RenderBus.payloads(health).contains { $0["reasons"]?["bad_payload"] == .int(2) }
+        }
+        #expect(bus.worker.isRunning)
+        #expect(bus.worker.stderr.contains("bad_payload"))
+        try bus.padState(highlighted: 1)
+        let frame = try #require(try RenderBus.frames(echo, untilStateSeq: 1).last)
+        #expect(frame["width"]?.intValue == 400)
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
+    @Test func sigtermStopsTheWorkerWithExitZeroAndAStoppingReport() throws {
+        let bus = try RenderBus()
+        defer { try? bus.stop() }
+        let health = try bus.echo("sys/health/render-worker/")
+        bus.worker.signal(SIGTERM)
+        #expect(try bus.worker.wait() == 0, "\(bus.worker.stderr)")
+        try waitUntil("a stopping report") {
+            try RenderBus.payloads(health).contains { $0["state"] == .string("stopping") }
+        }
+    }
+}
