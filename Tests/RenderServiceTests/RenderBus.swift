@@ -18,6 +18,7 @@ final class RenderBus {
     private let probe: ZMQSocket
     private var notices: [String: Int] = [:]
     private var children: [ChildProcess] = []
+    private var stopped = false
 
     /// Starts the proxy and `render-worker --scene minimal.json ARGUMENTS`; waits for `ready`.
     init(_ arguments: [String] = []) throws {
@@ -87,9 +88,12 @@ final class RenderBus {
         }
     }
 
-    /// Stops the echoes, the worker (expecting exit 0) and the proxy.
+    /// Stops the echoes, the worker and the proxy; returns the worker's exit status. Once only:
+    /// later calls (the tests' `defer`) return it again without signalling anything.
     @discardableResult
     func stop() throws -> Int32 {
+        if self.stopped { return self.worker.isRunning ? -1 : try self.worker.wait() }
+        self.stopped = true
         for child in self.children + [self.worker] where child.isRunning { child.signal(SIGTERM) }
         for child in self.children { _ = try? child.wait() }
         self.probe.close()
