@@ -20,12 +20,20 @@ final class RenderBus {
     private var children: [ChildProcess] = []
     private var stopped = false
 
-    /// Starts the proxy and `render-worker --scene minimal.json ARGUMENTS`; waits for `ready`.
-    init(_ arguments: [String] = []) throws {
+    /// Starts the proxy and `render-worker --scene SCENE ARGUMENTS`; waits for `ready`.
+    ///
+    /// - Parameter scene: a scene document to write into the test's directory; nil uses minimal.json
+    ///   (one 400×100 number pad, instance `pad1`).
+    init(_ arguments: [String] = [], scene: String? = nil) throws {
         self.proxy = try ProxyProcess()
         self.snapshotDirectory = self.proxy.directory + "/snapshots"
+        var scenePath = Self.scene
+        if let scene {
+            scenePath = self.proxy.directory + "/scene.json"
+            try scene.write(toFile: scenePath, atomically: true, encoding: .utf8)
+        }
         self.worker = try ChildProcess(
-            "render-worker", ["--scene", Self.scene, "--snapshot-dir", self.snapshotDirectory] + arguments,
+            "render-worker", ["--scene", scenePath, "--snapshot-dir", self.snapshotDirectory] + arguments,
             bus: self.proxy.busFile)
         try self.worker.waitForLine("ready", seconds: 30)
         self.context = try ZMQContext()

@@ -116,6 +116,41 @@ import Testing
         #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
     }
 
+    @Test func anAnimatedMemoMovePublishesItsCompletionWhenItEnds() throws {
+        let scene = """
+            {"width": 300, "height": 200, "views": [{"id": "board", "frame": {"x": 0, "y": 0, "width": 300, "height": 200},
+             "component": {"kind": "memoBoard", "id": "b1"}}]}
+            """
+        let bus = try RenderBus(["--fps", "30"], scene: scene)
+        defer { _ = try? bus.stop() }
+        let animations = try bus.echo("render/animation/")
+        let frames = try bus.echo("render/frame/")
+        func board(x: Int, animation: String) throws {
+            let json = """
+                {"instance": "b1", "t_ms": 0, "selected": null, "arrange_order": "created", "background": null,
+                 "memos": [{"id": "m1", "text": "買い物", "x": \(x), "y": 20, "width": 100, "height": 80, "scale": 1,
+                            "rotation": 0, "z": 1, "color": "yellow", "minimized": false}]\(animation)}
+                """
+            try bus.pub("ui/memoBoard/b1/", schema: "state.memoBoard", json: json)
+        }
+        try board(x: 10, animation: "")
+        _ = try RenderBus.frames(frames, untilStateSeq: 1)
+        try board(x: 150, animation: #", "animation": {"id": 3, "duration_ms": 1000, "curve": "easeOut"}"#)
+        try waitUntil("the move's completion") {
+            try RenderBus.payloads(animations).contains { $0["property"] == .string("position") }
+        }
+        let position = try #require(try RenderBus.payloads(animations).first { $0["property"] == .string("position") })
+        #expect(position["layer"] == .string("board/m1"))
+        #expect(position["finished"] == .bool(true))
+        #expect(position["animation_id"] == .int(3))
+        #expect(position["duration_ms"]?.doubleValue == 1000)
+        // Frames kept coming while it moved, all from the same state.
+        let moving = try RenderBus.payloads(frames).filter { $0["state_seq"] == .int(2) }
+        #expect(moving.count >= 2)
+        #expect(Set(moving.compactMap { $0["checksum"] }).count >= 2, "the memo is drawn at different places")
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
     @Test func sigtermStopsTheWorkerWithExitZeroAndAStoppingReport() throws {
         let bus = try RenderBus()
         defer { _ = try? bus.stop() }
