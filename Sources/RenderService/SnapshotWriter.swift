@@ -10,7 +10,7 @@ public struct SnapshotWriter: Sendable {
 
     public let directory: String
 
-    /// Creates `directory` (and its parents) if needed.
+    /// Creates `directory` (and its parents) if needed. The corresponding C function is `mkdir`.
     ///
     /// - Throws: ``WriteError`` if it cannot be created.
     public init(directory: String) throws {
@@ -30,7 +30,8 @@ public struct SnapshotWriter: Sendable {
         return "\(self.directory)/frame-\(String(repeating: "0", count: max(0, 6 - digits.count)) + digits).png"
     }
 
-    /// Writes `bytes` as frame `frameID`'s snapshot and returns its path.
+    /// Writes `bytes` as frame `frameID`'s snapshot and returns its path. The corresponding C
+    /// functions are `rename` and, on failure, `unlink`.
     ///
     /// - Throws: ``WriteError``; no file is left behind then.
     public func write(_ bytes: [UInt8], frameID: Int) throws -> String {

@@ -116,12 +116,14 @@ import Testing
         #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
     }
 
+    /// A 300×200 memo board, instance `b1`.
+    static let boardScene = """
+        {"width": 300, "height": 200, "views": [{"id": "board", "frame": {"x": 0, "y": 0, "width": 300, "height": 200},
+         "component": {"kind": "memoBoard", "id": "b1"}}]}
+        """
+
     @Test func anAnimatedMemoMovePublishesItsCompletionWhenItEnds() throws {
-        let scene = """
-            {"width": 300, "height": 200, "views": [{"id": "board", "frame": {"x": 0, "y": 0, "width": 300, "height": 200},
-             "component": {"kind": "memoBoard", "id": "b1"}}]}
-            """
-        let bus = try RenderBus(["--fps", "30"], scene: scene)
+        let bus = try RenderBus(["--fps", "30"], scene: Self.boardScene)
         defer { _ = try? bus.stop() }
         let animations = try bus.echo("render/animation/")
         let frames = try bus.echo("render/frame/")
@@ -148,6 +150,30 @@ import Testing
         let moving = try RenderBus.payloads(frames).filter { $0["state_seq"] == .int(2) }
         #expect(moving.count >= 2)
         #expect(Set(moving.compactMap { $0["checksum"] }).count >= 2, "the memo is drawn at different places")
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
+    @Test func memoStoreChangesAreDrawnOnABoardWithNoStateYet() throws {
+        let bus = try RenderBus(scene: Self.boardScene)
+        defer { _ = try? bus.stop() }
+        let echo = try bus.echo("render/frame/")
+        func change(_ kind: String) throws {
+            let json = """
+                {"seq": 1, "change": "\(kind)", "cmd_id": "c1", "memo": {"id": "m1", "text": "牛乳", "x": 24, "y": 40,
+                 "width": 160, "height": 120, "scale": 1, "rotation": 0.2, "z": 1, "color": "pink", "minimized": false,
+                 "trashed_at": null, "created_at": 1, "updated_at": 2, "version": 1}}
+                """
+            try bus.pub("memo/changed/", schema: "memo.changed", json: json)
+        }
+        try change("upsert")
+        let shown = try #require(try RenderBus.frames(echo, untilStateSeq: 1).last)
+        try change("delete")
+        let removed = try #require(try RenderBus.frames(echo, untilStateSeq: 2).last)
+        try change("upsert")
+        let again = try #require(try RenderBus.frames(echo, untilStateSeq: 3).last)
+        #expect(shown["width"]?.intValue == 300 && shown["height"]?.intValue == 200)
+        #expect(removed["checksum"] != shown["checksum"])
+        #expect(again["checksum"] == shown["checksum"])
         #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
     }
 
