@@ -46,6 +46,7 @@ let package = Package(
         // Service logic the thin executables run, imported by tests.
         .target(name: "InputService", dependencies: ["InputCore", "Bus", "BusSchema", "ServiceSupport", "CLinux"]),
         .target(name: "GestureService", dependencies: ["GestureCore", "Bus", "BusSchema", "ServiceSupport"]),
+        .target(name: "RenderService", dependencies: ["RenderCore", "Bus", "BusSchema", "ServiceSupport"]),
 
         .target(name: "Supervisor", dependencies: ["SupervisorCore", "Bus", "BusSchema", "ServiceSupport"]),
 
@@ -73,7 +74,8 @@ let package = Package(
             name: "bus-bench", dependencies: ["Bus", "BusSchema", "CZeroMQ"], path: "benchmarks/bus",
             exclude: ["raw_hop.c"]),
 
-        .executableTarget(name: "render-worker", dependencies: ["BusSchema", "RenderCore"]),
+        .executableTarget(
+            name: "render-worker", dependencies: ["BusSchema", "RenderCore", "RenderService", "ServiceSupport"]),
 
         .executableTarget(
             name: "component-bench", dependencies: ["ComponentCore", "BusSchema"], path: "benchmarks/components",
@@ -95,5 +97,8 @@ let package = Package(
         .testTarget(name: "RenderCoreTests", dependencies: ["BusSchema", "RenderCore"], exclude: ["Golden"]),
         .testTarget(name: "ComponentCoreTests", dependencies: ["ComponentCore", "GestureCore", "BusSchema"]),
         .testTarget(name: "ComponentHostTests", dependencies: ["ComponentHost", "Bus", "BusSchema", "BusTestSupport"]),
+        .testTarget(
+            name: "RenderServiceTests",
+            dependencies: ["RenderService", "RenderCore", "Bus", "BusSchema", "BusTestSupport", "ServiceSupport"]),
     ]
 )

@@ -4,5 +4,6 @@ public enum MessageCatalog {
         TouchFrame.self, Health.self, Lifecycle.self, TouchScriptLine.self, GestureEvent.self,
         ScrollViewState.self, PullToRefreshState.self, PagerState.self, SlideTableState.self, DrawerState.self,
         NumberPadState.self, CanvasState.self, ZoomViewState.self, MemoBoardState.self, ComponentCommand.self,
+        RenderFrame.self, RenderAnimation.self,
     ]
 }

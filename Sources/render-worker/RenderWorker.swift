@@ -1,14 +1,17 @@
 import RenderCore
+import ServiceSupport
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The render worker's offline modes (the bus service is wired in by the integrator).
+/// The render worker: the live service on the bus (no verb), or an offline mode.
 @main
 enum RenderWorker {
     static let usage = """
-        usage: render-worker blur IN.png OUT.png (--sigma S | --level weak|default|strong) [--threads T]
+        usage: render-worker [--bus FILE] [--scene FILE] [--fps N] [--snapshot-every N] [--snapshot-dir DIR]
+                             [--scale K] [--threads T]
+               render-worker blur IN.png OUT.png (--sigma S | --level weak|default|strong) [--threads T]
                render-worker bench-blur --width W --height H --sigma S --runs N [--threads T] [--passes P]
                render-worker render --scene S [--state STATE.json] OUT.png [--scale K]
                render-worker demo OUT.png [--scale S] [--runs N] [--threads T]
@@ -16,7 +19,12 @@ enum RenderWorker {
 
     static func main() {
         let arguments = CommandLine.arguments
-        guard arguments.count >= 2 else { fail(usage, status: 2) }
+        if arguments.count < 2 || (arguments[1].hasPrefix("--") && arguments[1] != "--help") {
+            let signals = SignalWatcher()
+            Tool.main("render-worker", usage: usage) {
+                try LiveCommand.run(Array(arguments.dropFirst()), signals: signals)
+            }
+        }
         do {
             let options = try Options(arguments.dropFirst(2))
             switch arguments[1] {

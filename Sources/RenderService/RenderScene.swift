@@ -1,0 +1,168 @@
+import BusSchema
+import RenderCore
+
+/// What the render worker draws: the scene, the latest full state of every component instance
+/// (`ui/`), the memo store's contents (`memo/changed/`) and the animations between them.
+///
+/// Pure: messages and times (milliseconds on the worker's monotonic clock) come in, a layer
+/// tree and animation completions come out. Each state message applied counts in
+/// ``stateSeq``; a message that cannot be applied throws ``StateError`` and changes nothing.
+public struct RenderScene: Sendable {
+    /// A state message that cannot be applied.
+    public struct StateError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// State messages (`ui/` states and scenes, `memo/changed/`) applied so far.
+    public private(set) var stateSeq = 0
+    private var scene: Value?
+    /// Component instance id → the view id that hosts it (animation layer names use view ids).
+    private var views: [String: String] = [:]
+    private var states: [String: Value] = [:]
+    /// The store's visible memos by id, as `memo/changed/` last described them.
+    private var storeMemos: [String: Value] = [:]
+    private var animator = Animator()
+
+    /// - Parameter scene: a `scene` document, or nil to wait for one on `ui/scene/`.
+    /// - Throws: ``StateError`` if `scene` cannot be drawn.
+    public init(scene: Value?) throws {
+        if let scene { try self.load(scene) }
+    }
+
+    /// True once a scene is known.
+    public var hasScene: Bool { self.scene != nil }
+
+    /// True while an animation is running (the worker keeps drawing frames).
+    public var isAnimating: Bool { self.animator.isAnimating }
+
+    /// Replaces the scene (a whole `scene` document).
+    public mutating func applyScene(_ scene: Value) throws {
+        try self.load(scene)
+        self.stateSeq += 1
+    }
+
+    /// Keeps `state` (a `state.<kind>` payload) as the latest full state of its `instance`.
+    /// Memos in it move to their new place, size, rotation and scale at once, or animated when
+    /// the state carries `animation` (`duration_ms`, `delay_ms`, `curve`, `id`).
+    ///
+    /// - Returns: completions of animations that the new targets ended.
+    public mutating func applyState(_ state: Value, atMs now: Double) throws -> [Animator.Completion] {
+        guard case .map = state, let instance = state["instance"]?.stringValue, !instance.isEmpty else {
+            throw StateError(description: "a component state needs a map with a non-empty 'instance'")
+        }
+        let options = try Self.animationOptions(state["animation"])
+        self.states[instance] = state
+        self.stateSeq += 1
+        guard let memos = state["memos"]?.arrayValue else { return [] }
+        let view = self.views[instance] ?? instance
+        var completions: [Animator.Completion] = []
+        for memo in memos {
+            guard let id = memo["id"]?.stringValue else { continue }
+            let effects = self.animator.handle(
+                .targetReceived(layer: "\(view)/\(id)", values: Self.targets(memo), options: options, atMs: now))
+            for case .publishCompletion(let completion) in effects { completions.append(completion) }
+        }
+        return completions
+    }
+
+    /// Applies one `memo.changed` payload: `upsert` shows the memo (unless trashed), `delete`
+    /// removes it, `settings` changes nothing drawn yet.
+    public mutating func applyMemoChange(_ change: Value) throws {
+        switch change["change"]?.stringValue {
+        case "upsert":
+            guard let memo = change["memo"], let id = memo["id"]?.stringValue else {
+                throw StateError(description: "memo.changed upsert needs a memo with an id")
+            }
+            let trashed = memo["trashed_at"].map { $0 != .null } ?? false
+            self.storeMemos[id] = trashed ? nil : memo
+        case "delete":
+            guard let id = change["memo"]?["id"]?.stringValue else {
+                throw StateError(description: "memo.changed delete needs a memo with an id")
+            }
+            self.storeMemos[id] = nil
+        case "settings":
+            break
+        case let other:
+            throw StateError(description: "memo.changed has an unknown change '\(other ?? "nil")'")
+        }
+        self.stateSeq += 1
+    }
+
+    /// Ends the animations due by `now`; call once per frame, before ``layers(atMs:)``.
+    public mutating func frameStarted(atMs now: Double) -> [Animator.Completion] {
+        self.animator.handle(.frameStarted(atMs: now)).map { effect in
+            switch effect {
+            case .publishCompletion(let completion): completion
+            }
+        }
+    }
+
+    /// The scene's size in points and its layer tree at `now`, or nil before a scene is known.
+    /// A memo board with no `ui/` state yet shows the memo store's memos.
+    ///
+    /// - Throws: ``RenderError`` when the scene or a state has geometry that cannot be drawn.
+    public func layers(atMs now: Double) throws -> (size: Size, root: Layer)? {
+        guard let scene = self.scene else { return nil }
+        var states = self.states
+        for view in scene["views"]?.arrayValue ?? [] {
+            guard view["component"]?["kind"]?.stringValue == "memoBoard",
+                let instance = view["component"]?["id"]?.stringValue, states[instance] == nil, !self.storeMemos.isEmpty
+            else { continue }
+            let memos = self.storeMemos.sorted { $0.key < $1.key }.map(\.value)
+            states[instance] = .map(["instance": .string(instance), "memos": .array(memos)])
+        }
+        var (size, root) = try SceneLayers.build(scene: scene, states: states)
+        for viewIndex in root.sublayers.indices {
+            let view = root.sublayers[viewIndex].name
+            for index in root.sublayers[viewIndex].sublayers.indices {
+                let layer = root.sublayers[viewIndex].sublayers[index]
+                let values = self.animator.values(layer: "\(view)/\(layer.name)", atMs: now)
+                if !values.isEmpty { root.sublayers[viewIndex].sublayers[index] = layer.applying(values) }
+            }
+        }
+        return (size, root)
+    }
+
+    private mutating func load(_ scene: Value) throws {
+        do {
+            _ = try SceneLayers.build(scene: scene, states: [:])
+        } catch {
+            throw StateError(description: "scene cannot be drawn: \(error)")
+        }
+        self.scene = scene
+        self.views = [:]
+        for view in scene["views"]?.arrayValue ?? [] {
+            if let id = view["id"]?.stringValue, let instance = view["component"]?["id"]?.stringValue {
+                self.views[instance] = id
+            }
+        }
+    }
+
+    /// A memo's animatable values, as ``SceneLayers`` draws them.
+    private static func targets(_ memo: Value) -> [Animator.Property: SIMD2<Double>] {
+        var values: [Animator.Property: SIMD2<Double>] = [:]
+        if let x = memo["x"]?.doubleValue, let y = memo["y"]?.doubleValue { values[.position] = SIMD2(x, y) }
+        if let w = memo["width"]?.doubleValue, let h = memo["height"]?.doubleValue { values[.size] = SIMD2(w, h) }
+        values[.rotation] = SIMD2(memo["rotation"]?.doubleValue ?? 0, 0)
+        values[.scale] = SIMD2(memo["scale"]?.doubleValue ?? 1, 0)
+        return values
+    }
+
+    private static func animationOptions(_ value: Value?) throws -> Animator.Options? {
+        guard let value, value != .null else { return nil }
+        let duration = value["duration_ms"]?.doubleValue ?? 0
+        let delay = value["delay_ms"]?.doubleValue ?? 0
+        guard duration.isFinite, delay.isFinite, duration >= 0, delay >= 0 else {
+            throw StateError(description: "animation needs finite, non-negative duration_ms and delay_ms")
+        }
+        var curve = AnimationCurve.easeInOut
+        if let name = value["curve"]?.stringValue {
+            guard let named = AnimationCurve(name: name) else {
+                throw StateError(description: "animation has an unknown curve '\(name)'")
+            }
+            curve = named
+        }
+        return Animator.Options(
+            id: value["id"]?.intValue.map(Int.init), durationMs: duration, delayMs: delay, curve: curve)
+    }
+}

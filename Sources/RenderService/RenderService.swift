@@ -1,0 +1,208 @@
+import Bus
+import BusSchema
+import RenderCore
+import ServiceSupport
+
+/// `render-worker` on the bus: component states in, frames out.
+///
+/// Subscribes `ui/` (every `state.<kind>` schema, and whole `scene` documents on `ui/scene/`),
+/// `memo/changed/` and `cmd/render/` (a `component.command` with command `snapshot` asks for a
+/// PNG of the next frame). States only update a ``RenderScene``; once the queued messages are
+/// drained, a ``FrameScheduler`` decides when to draw, at most `framesPerSecond` and always
+/// the newest state, so a burst of states becomes one frame. Each frame is published on
+/// `render/frame/` (``RenderFrame``), animation completions on `render/animation/`.
+/// A payload that cannot be applied is counted (`bad_payload`) and skipped; a frame that
+/// cannot be drawn is counted (`render_failed`). Every time is read here, never in RenderCore.
+public final class RenderService {
+    /// What the command line sets.
+    public struct Configuration: Sendable {
+        /// A `scene` document, or nil to wait for one on `ui/scene/`.
+        public var scene: Value?
+        public var framesPerSecond: Double = 60
+        /// Write a PNG every N frames; nil writes them only on request.
+        public var snapshotEvery: Int?
+        public var snapshotDirectory = "var/render"
+        /// Pixels per scene point.
+        public var scale: Double = 1
+        /// Blur workers.
+        public var threads = 2
+
+        public init(scene: Value?) {
+            self.scene = scene
+        }
+    }
+
+    /// The `ui/` schemas read: every component state, and the scene.
+    public static let uiSchemas =
+        [
+            "scrollView", "pullToRefresh", "pager", "slideTable", "drawer", "numberPad", "canvas", "zoomView",
+            "memoBoard",
+        ].map { SchemaID("state.\($0)", major: 1, minor: 0) } + [RenderService.sceneSchema]
+    public static let sceneSchema = SchemaID("scene", major: 1, minor: 0)
+    public static let memoChangedSchema = SchemaID("memo.changed", major: 1, minor: 0)
+    public static let commandSchema = SchemaID("component.command", major: 1, minor: 0)
+
+    private let runner: ServiceRunner
+    private let configuration: Configuration
+    private let renderer: LayerRenderer
+    private let snapshots: SnapshotWriter
+    private var scene: RenderScene
+    private var scheduler: FrameScheduler
+    private let frameTopic: Topic
+    private let animationTopic: Topic
+    private var applyTimer: Int?
+    private var frameTimer: Int?
+    private var framesPublished: UInt64 = 0
+    private var snapshotsWritten: UInt64 = 0
+    private var lastRenderMs = 0.0
+
+    /// - Throws: ``ConfigurationError`` for a scene that cannot be drawn, a missing font or an
+    ///   unusable snapshot directory.
+    public init(runner: ServiceRunner, configuration: Configuration) throws {
+        self.runner = runner
+        self.configuration = configuration
+        do {
+            self.scene = try RenderScene(scene: configuration.scene)
+            self.renderer = LayerRenderer(
+                blur: BlurKernel(threads: configuration.threads), font: try FontFace.systemJapanese())
+            self.snapshots = try SnapshotWriter(directory: configuration.snapshotDirectory)
+            self.frameTopic = try Topic("render/frame/")
+            self.animationTopic = try Topic("render/animation/")
+        } catch {
+            throw ConfigurationError("\(error)")
+        }
+        self.scheduler = FrameScheduler(
+            framesPerSecond: configuration.framesPerSecond, snapshotEvery: configuration.snapshotEvery)
+    }
+
+    /// Runs until a stop signal.
+    public func run() throws {
+        self.runner.healthExtra = { [unowned self] in
+            [
+                "frames": Value(self.framesPublished), "snapshots": Value(self.snapshotsWritten),
+                "state_seq": Value(UInt64(self.scene.stateSeq)), "last_render_ms": .double(self.lastRenderMs),
+            ]
+        }
+        try self.runner.subscribe(["ui/"], filter: SchemaFilter(Self.uiSchemas)) { [unowned self] delivery, _ in
+            try self.apply(delivery) { value in
+                if delivery.envelope.schema == Self.sceneSchema.id {
+                    try self.scene.applyScene(value)
+                } else {
+                    try self.publish(try self.scene.applyState(value, atMs: Self.nowMs()))
+                }
+            }
+        }
+        try self.runner.subscribe(["memo/changed/"], filter: SchemaFilter([Self.memoChangedSchema])) {
+            [unowned self] delivery, _ in
+            try self.apply(delivery) { try self.scene.applyMemoChange($0) }
+        }
+        try self.runner.subscribe(["cmd/render/"], filter: SchemaFilter([Self.commandSchema])) {
+            [unowned self] delivery, _ in
+            let command = try? Value(messagePack: delivery.payload)
+            guard let name = command?["command"]?.stringValue else {
+                self.runner.statistics.reject("bad_payload")
+                Log.error(self.runner.name, "bad_payload: a command without 'command' on \(delivery.topic)")
+                return
+            }
+            guard name == "snapshot" else {
+                self.runner.statistics.countReason("unknown_command")
+                return
+            }
+            try self.perform(self.scheduler.handle(.snapshotRequested(atMs: Self.nowMs())))
+        }
+        try self.runner.run()
+    }
+
+    /// Applies one state payload; the scheduler hears of it once the queued messages are drained.
+    private func apply(_ delivery: Delivery, _ body: (Value) throws -> Void) throws {
+        do {
+            try body(try Value(messagePack: delivery.payload))
+        } catch let error as RenderScene.StateError {
+            self.reject(delivery, error.description)
+            return
+        } catch let error as CodecError {
+            self.reject(delivery, "\(error)")
+            return
+        }
+        guard self.applyTimer == nil else { return }
+        self.applyTimer = self.runner.at(deadlineNs: Clock.monotonicNs()) { [unowned self] in
+            self.applyTimer = nil
+            try self.perform(self.scheduler.handle(.stateApplied(stateSeq: self.scene.stateSeq, atMs: Self.nowMs())))
+        }
+    }
+
+    private func reject(_ delivery: Delivery, _ reason: String) {
+        self.runner.statistics.reject("bad_payload")
+        Log.error(self.runner.name, "bad_payload: \(delivery.envelope.schema) on \(delivery.topic): \(reason)")
+    }
+
+    private func perform(_ effects: [FrameScheduler.Effect]) throws {
+        for effect in effects {
+            switch effect {
+            case .armTimer(let atMs):
+                if let timer = self.frameTimer { self.runner.cancel(timer: timer) }
+                self.frameTimer = self.runner.at(deadlineNs: UInt64(max(atMs, 0) * 1e6)) { [unowned self] in
+                    self.frameTimer = nil
+                    try self.perform(self.scheduler.handle(.timerFired(atMs: Self.nowMs())))
+                }
+            case .render(let frameID, _, let writePNG):
+                defer {
+                    let next = self.scheduler.handle(
+                        .frameFinished(atMs: Self.nowMs(), stillAnimating: self.scene.isAnimating))
+                    // Back through the loop first, so a long animation never recurses here.
+                    if !next.isEmpty {
+                        self.runner.at(deadlineNs: Clock.monotonicNs()) { [unowned self] in try self.perform(next) }
+                    }
+                }
+                do {
+                    try self.render(frameID: frameID, writePNG: writePNG)
+                } catch {
+                    self.runner.statistics.countReason("render_failed")
+                    Log.error(self.runner.name, "render_failed: frame \(frameID): \(error)")
+                }
+            }
+        }
+    }
+
+    /// Draws the newest state as frame `frameID`, writes its PNG if asked, and publishes it.
+    private func render(frameID: Int, writePNG: Bool) throws {
+        let start = Clock.monotonicNs()
+        try self.publish(self.scene.frameStarted(atMs: Double(start) / 1e6))
+        guard let (size, root) = try self.scene.layers(atMs: Double(start) / 1e6) else { return }
+        let scale = self.configuration.scale
+        let width = Int((size.width * scale).rounded())
+        let height = Int((size.height * scale).rounded())
+        let image = try self.renderer.render(root, width: width, height: height, scale: scale)
+        let rendered = Clock.monotonicNs()
+        var png: String?
+        var encodeMs = 0.0
+        if writePNG {
+            let bytes = try PNGCodec.encode(image)
+            png = try self.snapshots.write(bytes, frameID: frameID)
+            encodeMs = Self.ms(Clock.monotonicNs() - rendered)
+            self.snapshotsWritten += 1
+        }
+        self.lastRenderMs = Self.ms(rendered - start)
+        // blur_ms stays 0: LayerRenderer has no hook through which the service could time its blurs apart.
+        let timings = RenderFrame.Timings(renderMs: self.lastRenderMs, blurMs: 0, encodeMs: encodeMs)
+        let frame = RenderFrame(
+            frameID: frameID, width: width, height: height, checksum: image.checksum, stateSeq: self.scene.stateSeq,
+            timings: timings, png: png)
+        try self.runner.publisher.publish(frame, on: self.frameTopic)
+        self.framesPublished += 1
+    }
+
+    private func publish(_ completions: [Animator.Completion]) throws {
+        for completion in completions {
+            let message = RenderAnimation(
+                layer: completion.layer, property: RenderAnimation.Property(rawValue: completion.property.rawValue)!,
+                finished: completion.finished, tMs: completion.atMs, animationID: completion.animationID,
+                durationMs: completion.durationMs)
+            try self.runner.publisher.publish(message, on: self.animationTopic)
+        }
+    }
+
+    private static func nowMs() -> Double { Double(Clock.monotonicNs()) / 1e6 }
+
+    private static func ms(_ nanoseconds: UInt64) -> Double { (Double(nanoseconds) / 1e3).rounded() / 1e3 }
+}

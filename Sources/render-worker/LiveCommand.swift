@@ -1,0 +1,40 @@
+import BusSchema
+import RenderService
+import ServiceSupport
+
+/// `render-worker [--bus FILE] [--scene FILE] [--fps N] [--snapshot-every N] [--snapshot-dir DIR]
+/// [--scale K] [--threads T]`: the live worker on the bus (see ``RenderService``).
+enum LiveCommand {
+    static func run(_ arguments: [String], signals: SignalWatcher) throws {
+        var options = try ServiceSupport.Options(arguments)
+        let config = try Tool.busConfig(&options)
+        let scene = try options.string("scene").map { path in
+            do {
+                return try JSONReader.parse(String(decoding: try Files.read(path), as: UTF8.self))
+            } catch {
+                throw ConfigurationError("\(path): \(error)")
+            }
+        }
+        var configuration = RenderService.Configuration(scene: scene)
+        if let fps = try options.double("fps") {
+            guard fps > 0, fps <= 1000 else { throw UsageError("--fps must be in (0, 1000], not \(fps)") }
+            configuration.framesPerSecond = fps
+        }
+        if let every = try options.int("snapshot-every") {
+            guard every > 0 else { throw UsageError("--snapshot-every must be at least 1, not \(every)") }
+            configuration.snapshotEvery = every
+        }
+        if let directory = options.string("snapshot-dir") { configuration.snapshotDirectory = directory }
+        if let scale = try options.double("scale") {
+            guard scale >= 0.25, scale <= 8 else { throw UsageError("--scale must be in 0.25...8, not \(scale)") }
+            configuration.scale = scale
+        }
+        if let threads = try options.int("threads") {
+            guard (1...64).contains(threads) else { throw UsageError("--threads must be in 1...64, not \(threads)") }
+            configuration.threads = threads
+        }
+        try options.finish(maximumPositionals: 0)
+        let runner = try ServiceRunner(name: "render-worker", config: config, signals: signals)
+        try RenderService(runner: runner, configuration: configuration).run()
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import RenderService
+import Testing
+
+@Suite struct SnapshotWriterTests {
+    static func temporaryDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("uibus-snap-\(UUID().uuidString.prefix(8))").path
+    }
+
+    @Test func aSnapshotIsRenamedIntoPlaceWithNoTemporaryFileLeft() throws {
+        let directory = Self.temporaryDirectory() + "/nested/dir"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let writer = try SnapshotWriter(directory: directory)
+        let path = try writer.write([1, 2, 3], frameID: 42)
+        #expect(path == directory + "/frame-000042.png")
+        #expect(FileManager.default.contents(atPath: path) == Data([1, 2, 3]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["frame-000042.png"])
+    }
+
+    @Test func aDirectoryThatCannotBeMadeIsAnError() throws {
+        #expect(throws: SnapshotWriter.WriteError.self) { try SnapshotWriter(directory: "/proc/uibus-no/such") }
+    }
+
+    @Test func aFailedWriteLeavesNoFile() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let writer = try SnapshotWriter(directory: directory)
+        // A directory where the snapshot should go makes the rename fail.
+        try FileManager.default.createDirectory(
+            atPath: writer.path(frameID: 1) + "/x", withIntermediateDirectories: true)
+        #expect(throws: SnapshotWriter.WriteError.self) { try writer.write([9], frameID: 1) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["frame-000001.png"])
+    }
+}
