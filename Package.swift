@@ -7,8 +7,10 @@ let package = Package(
     products: [
         .library(name: "BusSchema", targets: ["BusSchema"]),
         .library(name: "Bus", targets: ["Bus"]),
+        .library(name: "MemoStore", targets: ["MemoStore"]),
         .executable(name: "bus-proxy", targets: ["bus-proxy"]),
         .executable(name: "bus-tap", targets: ["bus-tap"]),
+        .executable(name: "memo-store", targets: ["memo-store"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -25,11 +27,16 @@ let package = Package(
         .target(name: "ServiceSupport", dependencies: ["Bus", "BusSchema"]),
         .target(name: "BusTools", dependencies: ["Bus", "BusSchema"]),
 
+        // Memo persistence on SQLite (no ZeroMQ).
+        .target(name: "MemoStore", dependencies: ["CSQLite", "BusSchema"]),
+
         // Thin executables.
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "BusSchema", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
+        .executableTarget(name: "memo-store", dependencies: ["MemoStore", "BusSchema"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
+        .testTarget(name: "MemoStoreTests", dependencies: ["MemoStore", "BusSchema", "memo-store"]),
     ]
 )

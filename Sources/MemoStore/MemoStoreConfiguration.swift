@@ -1,0 +1,47 @@
+/// Limits, defaults and layout the memo store works with.
+public struct MemoStoreConfiguration: Sendable {
+    /// How long a write waits for a lock held by another connection (a `check` or backup).
+    public var busyTimeoutMilliseconds: Int32 = 5000
+    /// The largest memo text accepted, in UTF-8 bytes; longer texts are rejected.
+    public var maximumTextBytes = 64 * 1024
+    /// The longest `cmd_id`, `client`, `memo_id`, colour or image reference accepted, in UTF-8 bytes.
+    public var maximumNameBytes = 256
+    /// Coordinates and sizes beyond this magnitude are rejected.
+    public var maximumCoordinate = 1_000_000.0
+    /// Memos per `memo.snapshot` chunk.
+    public var snapshotChunkSize = 100
+    /// The most search results one ack carries.
+    public var searchLimit = 200
+    /// Size and colour of a memo created without them.
+    public var defaultWidth = 200.0
+    public var defaultHeight = 200.0
+    public var defaultColor = "yellow"
+    /// Where `arrange` puts minimized memos.
+    public var arrangeLayout = ArrangeLayout()
+    /// The `From:`/`To:` address of exported mail.
+    public var mailAddress = "FloatyMemo <memo@localhost>"
+
+    public init() {}
+}
+
+/// The grid `arrange` lays minimized memos out on, in board points.
+public struct ArrangeLayout: Sendable, Hashable {
+    public var originX = 16.0
+    public var originY = 16.0
+    /// Distance between the left edges of neighbouring cells.
+    public var stepX = 216.0
+    /// Distance between the top edges of neighbouring rows.
+    public var stepY = 56.0
+    /// The board width used when the `arrange` command carries none (`width`).
+    public var boardWidth = 1080.0
+
+    public init() {}
+
+    /// The top-left corner of the cell at `index` (row-major) on a board `boardWidth` wide.
+    public func position(of index: Int, boardWidth: Double) -> (x: Double, y: Double) {
+        let columns = max(1, Int((boardWidth - self.originX) / self.stepX))
+        return (
+            self.originX + Double(index % columns) * self.stepX, self.originY + Double(index / columns) * self.stepY
+        )
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The search form of a text, and the way back from it to the original.
+///
+/// Each grapheme cluster of the original is normalized on its own: NFKC (which also turns
+/// full-width ASCII and half-width katakana into their usual forms), then lower case, then
+/// katakana folded to hiragana. So `ＡＢＣ` finds `abc`, and `トウキョウ` and `ﾄｳｷｮｳ` find
+/// `とうきょう`. Working per cluster lets every normalized scalar name the original scalars it
+/// came from, which is how match ranges are reported in the original text.
+struct SearchText {
+    /// The normalized text, one scalar at a time.
+    let scalars: [Unicode.Scalar]
+    /// For each normalized scalar, the original scalar offsets `[start, end)` it came from.
+    private let origins: [Range<Int>]
+
+    init(_ text: String) {
+        var scalars: [Unicode.Scalar] = []
+        var origins: [Range<Int>] = []
+        scalars.reserveCapacity(text.unicodeScalars.count)
+        origins.reserveCapacity(text.unicodeScalars.count)
+        var offset = 0
+        for character in text {
+            let width = character.unicodeScalars.count
+            for scalar in Self.normalize(character) {
+                scalars.append(scalar)
+                origins.append(offset..<(offset + width))
+            }
+            offset += width
+        }
+        self.scalars = scalars
+        self.origins = origins
+    }
+
+    /// The normalized form of `text` as a string (what the `norm` column holds).
+    static func normalized(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for character in text { out.append(contentsOf: Self.normalize(character)) }
+        return String(out)
+    }
+
+    /// Every non-overlapping occurrence of `query` (already normalized), as original-text ranges.
+    func ranges(of query: [Unicode.Scalar]) -> [Range<Int>] {
+        guard !query.isEmpty, query.count <= self.scalars.count else { return [] }
+        var found: [Range<Int>] = []
+        var start = 0
+        let last = self.scalars.count - query.count
+        while start <= last {
+            if self.scalars[start] == query[0] && self.scalars[start..<(start + query.count)].elementsEqual(query) {
+                let range = self.origins[start].lowerBound..<self.origins[start + query.count - 1].upperBound
+                if let previous = found.last, previous.upperBound > range.lowerBound {
+                    found[found.count - 1] = previous.lowerBound..<max(previous.upperBound, range.upperBound)
+                } else {
+                    found.append(range)
+                }
+                start += query.count
+            } else {
+                start += 1
+            }
+        }
+        return found
+    }
+
+    /// One grapheme cluster in search form.
+    private static func normalize(_ character: Character) -> [Unicode.Scalar] {
+        let scalars = character.unicodeScalars
+        if scalars.count == 1, let scalar = scalars.first, let fast = Self.fastPath(scalar) { return [fast] }
+        let folded = String(character).precomposedStringWithCompatibilityMapping.lowercased()
+        return folded.unicodeScalars.map(Self.foldKatakana)
+    }
+
+    /// Scalars whose NFKC form is themselves and whose lower case is one scalar: most text.
+    private static func fastPath(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        switch scalar.value {
+        case 0x41...0x5a: return Unicode.Scalar(scalar.value + 0x20)
+        case 0x00...0x7f: return scalar
+        case 0x3041...0x3096, 0x309d, 0x309e, 0x4e00...0x9fff: return scalar
+        case 0x30a1...0x30f6, 0x30fc, 0x30fd, 0x30fe: return Self.foldKatakana(scalar)
+        default: return nil
+        }
+    }
+
+    /// Katakana ァ…ヶ and ヽヾ to the hiragana with the same sound; everything else unchanged.
+    private static func foldKatakana(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        switch scalar.value {
+        case 0x30a1...0x30f6, 0x30fd, 0x30fe: return Unicode.Scalar(scalar.value - 0x60)!
+        default: return scalar
+        }
+    }
+}
