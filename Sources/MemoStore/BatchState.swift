@@ -7,12 +7,15 @@ struct BatchState {
     var settings: MemoSettings
     var settingsChanged = false
     var changes: [MemoChanged] = []
-    var snapshots: [MemoSnapshot] = []
+    var snapshots: [AddressedSnapshot] = []
+    /// The command being applied, named in its changes.
+    var command: MemoCommand?
 
     /// Records a change under the next global sequence number.
     mutating func record(_ change: MemoChanged.Change, memo: MemoRecord? = nil, settings: MemoSettings? = nil) {
         self.seq += 1
-        self.changes.append(MemoChanged(seq: self.seq, change: change, memo: memo, settings: settings))
+        self.changes.append(
+            MemoChanged(seq: self.seq, change: change, memo: memo, settings: settings, cmdId: self.command?.cmdId))
     }
 
     /// Records new settings.

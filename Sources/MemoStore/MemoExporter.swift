@@ -29,14 +29,14 @@ public struct MemoExporter: Sendable {
         switch format {
         case .text: return memos.map { $0.text + "\n" }.joined(separator: "\n----\n\n")
         case .md: return self.markdown(memos)
-        case .eml: return memos.map { self.message($0, lineEnd: "\r\n") }.joined(separator: Self.emlSeparator)
+        case .eml: return self.emlFiles(memos).map(\.content).joined(separator: Self.emlSeparator)
         case .mbox: return memos.map { self.mboxEntry($0) }.joined()
         }
     }
 
     /// One `.eml` file per memo: a file name made from the memo id, and the message.
-    public func emlFiles(_ memos: [MemoRecord]) -> [(name: String, content: String)] {
-        memos.map { (Self.safeName($0.id) + ".eml", self.message($0, lineEnd: "\r\n")) }
+    public func emlFiles(_ memos: [MemoRecord]) -> [MemoExportFile] {
+        memos.map { MemoExportFile(name: Self.safeName($0.id) + ".eml", content: self.message($0, lineEnd: "\r\n")) }
     }
 
     private func markdown(_ memos: [MemoRecord]) -> String {
@@ -70,7 +70,7 @@ public struct MemoExporter: Sendable {
         if memo.trashedAt != nil { headers.append("X-Memo-Trashed: yes") }
         let content =
             plain
-            ? body : Self.base64Lines(Array(memo.text.utf8))
+            ? body : Self.base64Lines(Array(body.map { $0 + "\r\n" }.joined().utf8))
         return (headers + [""] + content).map { $0 + lineEnd }.joined()
     }
 

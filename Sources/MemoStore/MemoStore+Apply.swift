@@ -35,8 +35,7 @@ extension MemoStore {
             result.acks = batch.map { command in
                 AddressedAck(
                     client: command.client,
-                    ack: MemoAck(
-                        cmdId: command.cmdId, status: .rejected, seq: 0, reason: "not stored: \(storeError.message)"))
+                    ack: Self.rejected(command, seq: 0, reason: "not stored: \(storeError.message)"))
             }
         }
         return result
@@ -50,10 +49,12 @@ extension MemoStore {
             return ack
         }
         let before = state
+        state.command = command
         try self.connection.execute("SAVEPOINT command")
         do {
             try self.validate(command)
-            let ack = try self.perform(command, now: now, state: &state)
+            var ack = try self.perform(command, now: now, state: &state)
+            ack.op = command.op
             if ack.status == .ok && command.op.isMutating {
                 try self.record(ack, client: command.client, now: now)
             }
@@ -61,11 +62,16 @@ extension MemoStore {
             return ack
         } catch let rejection as CommandRejection {
             try self.undo(&state, to: before)
-            return MemoAck(cmdId: command.cmdId, status: .rejected, seq: state.seq, reason: rejection.reason)
+            return Self.rejected(command, seq: state.seq, reason: rejection.reason)
         } catch let error as StoreError where error.isCommandLevel {
             try self.undo(&state, to: before)
-            return MemoAck(cmdId: command.cmdId, status: .rejected, seq: state.seq, reason: error.message)
+            return Self.rejected(command, seq: state.seq, reason: error.message)
         }
+    }
+
+    private static func rejected(_ command: MemoCommand, seq: UInt64, reason: String) -> MemoAck {
+        MemoAck(
+            cmdId: command.cmdId, status: .rejected, seq: seq, memoId: command.memoId, reason: reason, op: command.op)
     }
 
     private func undo(_ state: inout BatchState, to before: BatchState) throws {

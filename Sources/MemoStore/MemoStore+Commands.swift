@@ -28,10 +28,11 @@ extension MemoStore {
                 throw CommandRejection("\(name) is out of range (±\(limits.maximumCoordinate))")
             }
         }
-        for case (let name, let value?) in [
-            ("width", command.width), ("height", command.height), ("scale", command.scale),
-        ]
-        where value <= 0 {
+        if let color = command.color, !MemoRecord.palette.contains(color) {
+            throw CommandRejection("color '\(color)' is not one of \(MemoRecord.palette.joined(separator: ", "))")
+        }
+        let sizes = [("width", command.width), ("height", command.height), ("scale", command.scale)]
+        for case (let name, let value?) in sizes where value <= 0 {
             throw CommandRejection("\(name) must be positive")
         }
     }
@@ -86,15 +87,24 @@ extension MemoStore {
             return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq)
         case .search:
             let query = try Self.require(command.query, "query", command)
-            let hits = try self.search(query, includeTrash: command.includeTrash ?? false)
+            let hits = try self.search(query, includeTrash: command.includeTrash ?? true)
             return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq, results: hits)
         case .export:
             let format = try Self.require(command.format, "format", command)
             let memos = try self.exportedMemos(memoId: command.memoId, includeTrash: command.includeTrash ?? false)
-            let document = MemoExporter(mailAddress: self.configuration.mailAddress).document(memos, format: format)
-            return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq, memoId: command.memoId, export: document)
+            let exporter = MemoExporter(mailAddress: self.configuration.mailAddress)
+            var ack = MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq, memoId: command.memoId)
+            if format == .eml {
+                ack.files = exporter.emlFiles(memos)
+            } else {
+                ack.export = exporter.document(memos, format: format)
+            }
+            return ack
         case .snapshot:
-            state.snapshots += try self.snapshot(requestId: command.cmdId, seq: state.seq, settings: state.settings)
+            state.snapshots += try self.snapshot(requestId: command.cmdId, seq: state.seq, settings: state.settings).map
+            {
+                AddressedSnapshot(client: command.client, snapshot: $0)
+            }
             return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq)
         }
     }
@@ -139,7 +149,7 @@ extension MemoStore {
                     cmdId: command.cmdId, status: .conflict, seq: state.seq, memoId: memo.id, version: memo.version,
                     reason: "base_version \(base) is not the memo's version \(memo.version)")
             }
-            assignments += ["text = ?", "norm = ?", "version = version + 1"]
+            assignments += ["text = ?", "norm = ?"]
             values += [.text(text), .text(SearchText.normalized(text))]
         }
         if let color = command.color {
@@ -160,7 +170,9 @@ extension MemoStore {
         switch order {
         case .created: sorting = "created_at, rowid"
         case .updated: sorting = "updated_at DESC, rowid"
-        case .color: sorting = "color, created_at, rowid"
+        case .color:
+            let ranks = MemoRecord.palette.enumerated().map { "WHEN '\($1)' THEN \($0)" }.joined(separator: " ")
+            sorting = "CASE color \(ranks) ELSE \(MemoRecord.palette.count) END, created_at, rowid"
         case .text: sorting = "norm, created_at, rowid"
         }
         let ids = try self.connection.strings("SELECT id FROM memo WHERE trashed_at IS NULL ORDER BY \(sorting)")
@@ -170,7 +182,10 @@ extension MemoStore {
         for (index, id) in ids.enumerated() {
             let cell = layout.position(of: index, boardWidth: boardWidth)
             let memos = try self.memos(
-                "UPDATE memo SET x = ?, y = ?, z = ?, minimized = 1 WHERE id = ? RETURNING \(Self.memoColumns)",
+                """
+                UPDATE memo SET x = ?, y = ?, z = ?, minimized = 1, version = version + 1 WHERE id = ?
+                RETURNING \(Self.memoColumns)
+                """,
                 [.double(cell.x), .double(cell.y), .int(base + 1 + Int64(index)), .text(id)])
             for memo in memos { state.record(.upsert, memo: memo) }
         }
@@ -186,7 +201,7 @@ extension MemoStore {
         let memo = try self.existingMemo(command)
         let skip = unless.map { " AND NOT (\($0))" } ?? ""
         let updated = try self.memos(
-            "UPDATE memo SET \(assignments) WHERE id = ?\(skip) RETURNING \(Self.memoColumns)",
+            "UPDATE memo SET \(assignments), version = version + 1 WHERE id = ?\(skip) RETURNING \(Self.memoColumns)",
             values + [.text(memo.id)])
         guard !updated.isEmpty else {
             return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq, memoId: memo.id, version: memo.version)

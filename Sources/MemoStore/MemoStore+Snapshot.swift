@@ -21,7 +21,7 @@ extension MemoStore {
             let slice = memos[min(memos.count, chunk * size)..<min(memos.count, (chunk + 1) * size)]
             return MemoSnapshot(
                 requestId: requestId, chunk: chunk, last: chunk == count - 1, seq: seq, memos: Array(slice),
-                settings: settings)
+                settings: settings, chunkCount: count, memoCount: memos.count)
         }
     }
 }

@@ -64,7 +64,9 @@ struct SearchText {
     private static func normalize(_ character: Character) -> [Unicode.Scalar] {
         let scalars = character.unicodeScalars
         if scalars.count == 1, let scalar = scalars.first, let fast = Self.fastPath(scalar) { return [fast] }
-        let folded = String(character).precomposedStringWithCompatibilityMapping.lowercased()
+        // Foundation's NFKC leaves a mapped half-width voiced mark (ﾞ → U+3099) uncomposed; NFC composes it.
+        let nfkc = String(character).precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
+        let folded = nfkc.lowercased()
         return folded.unicodeScalars.map(Self.foldKatakana)
     }
 

@@ -52,8 +52,8 @@ enum MemoStoreTool {
         let exporter = MemoExporter(mailAddress: store.configuration.mailAddress)
         if let directory = options.out {
             guard format == .eml else { throw ToolError("--out is only for --format eml") }
-            for (name, content) in exporter.emlFiles(memos) {
-                try StandardStreams.writeFile(directory + "/" + name, content)
+            for file in exporter.emlFiles(memos) {
+                try StandardStreams.writeFile(directory + "/" + file.name, file.content)
             }
         } else {
             StandardStreams.write(exporter.document(memos, format: format))

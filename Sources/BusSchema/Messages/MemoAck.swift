@@ -63,6 +63,19 @@ public struct MemoSearchHit: Sendable, Hashable {
     }
 }
 
+/// One file of an `eml` export.
+public struct MemoExportFile: Sendable, Hashable {
+    /// The file name, e.g. `m1.eml`.
+    public var name: String
+    /// The RFC 5322 message.
+    public var content: String
+
+    public init(name: String, content: String) {
+        self.name = name
+        self.content = content
+    }
+}
+
 /// The memo store's answer to one command (schema `memo.ack` v1), on `memo/ack/<client>/`.
 ///
 /// Published only after the command's transaction committed. `seq` is the global change
@@ -74,7 +87,8 @@ public struct MemoAck: BusMessage, Hashable {
         FieldSpec("cmd_id", "string"), FieldSpec("status", "string"), FieldSpec("seq", "integer"),
         FieldSpec("memo_id", "string", required: false), FieldSpec("version", "integer", required: false),
         FieldSpec("reason", "string", required: false), FieldSpec("results", "array", required: false),
-        FieldSpec("export", "string", required: false),
+        FieldSpec("export", "string", required: false), FieldSpec("op", "string", required: false),
+        FieldSpec("files", "array", required: false),
     ]
 
     public enum Status: String, Sendable, Hashable, CaseIterable {
@@ -96,12 +110,17 @@ public struct MemoAck: BusMessage, Hashable {
     public var reason: String?
     /// For `search`: the matching memos.
     public var results: [MemoSearchHit]?
-    /// For `export`: the exported document.
+    /// For `export` as text, md or mbox: the exported document.
     public var export: String?
+    /// The command's op, echoed.
+    public var op: MemoOp?
+    /// For `export` as eml: one message per memo.
+    public var files: [MemoExportFile]?
 
     public init(
         cmdId: String, status: Status, seq: UInt64, memoId: String? = nil, version: Int64? = nil,
-        reason: String? = nil, results: [MemoSearchHit]? = nil, export: String? = nil
+        reason: String? = nil, results: [MemoSearchHit]? = nil, export: String? = nil, op: MemoOp? = nil,
+        files: [MemoExportFile]? = nil
     ) {
         self.cmdId = cmdId
         self.status = status
@@ -111,17 +130,21 @@ public struct MemoAck: BusMessage, Hashable {
         self.reason = reason
         self.results = results
         self.export = export
+        self.op = op
+        self.files = files
     }
 
     public func encode(to writer: inout MessagePackWriter) {
         let optionals = [
-            self.memoId != nil, self.version != nil, self.reason != nil, self.results != nil, self.export != nil,
+            self.op != nil, self.memoId != nil, self.version != nil, self.reason != nil, self.results != nil,
+            self.export != nil, self.files != nil,
         ]
         writer.writeMapHeader(3 + optionals.count(where: { $0 }))
         writer.write("cmd_id", string: self.cmdId)
         writer.write("status", self.status)
         writer.write("seq")
         writer.write(self.seq)
+        if let op = self.op { writer.write("op", op) }
         if let memoId = self.memoId { writer.write("memo_id", string: memoId) }
         if let version = self.version { writer.write("version", int: version) }
         if let reason = self.reason { writer.write("reason", string: reason) }
@@ -131,6 +154,15 @@ public struct MemoAck: BusMessage, Hashable {
             for hit in results { hit.encode(to: &writer) }
         }
         if let export = self.export { writer.write("export", string: export) }
+        if let files = self.files {
+            writer.write("files")
+            writer.writeArrayHeader(files.count)
+            for file in files {
+                writer.writeMapHeader(2)
+                writer.write("name", string: file.name)
+                writer.write("content", string: file.content)
+            }
+        }
     }
 
     public init(from reader: inout MessagePackReader) throws {
@@ -153,6 +185,27 @@ public struct MemoAck: BusMessage, Hashable {
                     return hits
                 }
             case "export": ack.export = try reader.readNullable { try $0.readString() }
+            case "op": ack.op = try reader.readNullable { try $0.readEnum(MemoOp.self, field: "op") }
+            case "files":
+                ack.files = try reader.readNullable { reader in
+                    var files: [MemoExportFile] = []
+                    for _ in 0..<(try reader.readArrayHeader()) {
+                        var name: String?
+                        var content: String?
+                        try reader.readMap { reader, key in
+                            switch key {
+                            case "name": name = try reader.readString()
+                            case "content": content = try reader.readString()
+                            default: try reader.skip()
+                            }
+                        }
+                        files.append(
+                            MemoExportFile(
+                                name: try reader.require(name, "files.name"),
+                                content: try reader.require(content, "files.content")))
+                    }
+                    return files
+                }
             default: try reader.skip()
             }
         }
@@ -172,6 +225,9 @@ extension MemoAck {
         guard let value = try? Value(messagePack: payload), let cmdId = value["cmd_id"]?.stringValue,
             let client = value["client"]?.stringValue, !client.isEmpty
         else { return nil }
-        return (client, MemoAck(cmdId: cmdId, status: .rejected, seq: seq, reason: "malformed command: \(error)"))
+        let ack = MemoAck(
+            cmdId: cmdId, status: .rejected, seq: seq, memoId: value["memo_id"]?.stringValue,
+            reason: "malformed command: \(error)", op: value["op"]?.stringValue.flatMap(MemoOp.init(rawValue:)))
+        return (client, ack)
     }
 }

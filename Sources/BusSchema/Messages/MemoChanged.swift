@@ -6,7 +6,7 @@ public struct MemoChanged: BusMessage, Hashable {
     public static let schema = SchemaID("memo.changed", major: 1, minor: 0)
     public static let fields: [FieldSpec] = [
         FieldSpec("seq", "integer"), FieldSpec("change", "string"), FieldSpec("memo", "object", required: false),
-        FieldSpec("settings", "object", required: false),
+        FieldSpec("settings", "object", required: false), FieldSpec("cmd_id", "string", required: false),
     ]
 
     public enum Change: String, Sendable, Hashable, CaseIterable {
@@ -22,16 +22,22 @@ public struct MemoChanged: BusMessage, Hashable {
     public var change: Change
     public var memo: MemoRecord?
     public var settings: MemoSettings?
+    /// The command that caused the change (one `arrange` causes several).
+    public var cmdId: String?
 
-    public init(seq: UInt64, change: Change, memo: MemoRecord? = nil, settings: MemoSettings? = nil) {
+    public init(
+        seq: UInt64, change: Change, memo: MemoRecord? = nil, settings: MemoSettings? = nil, cmdId: String? = nil
+    ) {
         self.seq = seq
         self.change = change
         self.memo = memo
         self.settings = settings
+        self.cmdId = cmdId
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(2 + (self.memo == nil ? 0 : 1) + (self.settings == nil ? 0 : 1))
+        writer.writeMapHeader(
+            2 + (self.memo == nil ? 0 : 1) + (self.settings == nil ? 0 : 1) + (self.cmdId == nil ? 0 : 1))
         writer.write("seq")
         writer.write(self.seq)
         writer.write("change", self.change)
@@ -43,6 +49,7 @@ public struct MemoChanged: BusMessage, Hashable {
             writer.write("settings")
             settings.encode(to: &writer)
         }
+        if let cmdId = self.cmdId { writer.write("cmd_id", string: cmdId) }
     }
 
     public init(from reader: inout MessagePackReader) throws {
@@ -50,17 +57,19 @@ public struct MemoChanged: BusMessage, Hashable {
         var change: Change?
         var memo: MemoRecord?
         var settings: MemoSettings?
+        var cmdId: String?
         try reader.readMap { reader, key in
             switch key {
             case "seq": seq = try reader.readUInt()
             case "change": change = try reader.readEnum(Change.self, field: "change")
             case "memo": memo = try reader.readNullable { try MemoRecord(from: &$0) }
             case "settings": settings = try reader.readNullable { try MemoSettings(from: &$0) }
+            case "cmd_id": cmdId = try reader.readNullable { try $0.readString() }
             default: try reader.skip()
             }
         }
         self.init(
             seq: try reader.require(seq, "seq"), change: try reader.require(change, "change"), memo: memo,
-            settings: settings)
+            settings: settings, cmdId: cmdId)
     }
 }

@@ -1,12 +1,15 @@
 /// One memo as the store publishes it in `memo.changed` and `memo.snapshot`.
 ///
-/// Geometry is in board points; `version` counts text edits (1 at creation) and is what
-/// `edit`'s `base_version` is compared with. Times are milliseconds since the Unix epoch.
+/// Geometry is in board points; `version` is 1 at creation and grows by 1 with every
+/// change to the memo, and is what `edit`'s `base_version` is compared with. Times are milliseconds since the Unix epoch.
 public struct MemoRecord: Sendable, Hashable {
     public static let fieldNames = [
         "id", "text", "x", "y", "width", "height", "scale", "rotation", "z", "color", "minimized", "trashed_at",
         "created_at", "updated_at", "version",
     ]
+
+    /// The palette colours, in the order `arrange` by colour uses.
+    public static let palette = ["yellow", "orange", "pink", "purple", "blue", "green", "gray", "white"]
 
     public var id: String
     public var text: String
@@ -24,7 +27,7 @@ public struct MemoRecord: Sendable, Hashable {
     /// When the memo was moved to the trash, or nil while it is on the board.
     public var trashedAt: Int64?
     public var createdAt: Int64
-    /// When the text or colour last changed.
+    /// When the text or colour last changed (moves, transforms and arranging leave it).
     public var updatedAt: Int64
     public var version: Int64
 

@@ -9,6 +9,7 @@ public struct MemoSnapshot: BusMessage, Hashable {
     public static let fields: [FieldSpec] = [
         FieldSpec("request_id", "string"), FieldSpec("chunk", "integer"), FieldSpec("last", "boolean"),
         FieldSpec("seq", "integer"), FieldSpec("memos", "array"), FieldSpec("settings", "object"),
+        FieldSpec("chunk_count", "integer", required: false), FieldSpec("memo_count", "integer", required: false),
     ]
 
     public var requestId: String
@@ -17,18 +18,27 @@ public struct MemoSnapshot: BusMessage, Hashable {
     public var seq: UInt64
     public var memos: [MemoRecord]
     public var settings: MemoSettings
+    /// How many chunks the snapshot has.
+    public var chunkCount: Int?
+    /// How many memos the whole snapshot has.
+    public var memoCount: Int?
 
-    public init(requestId: String, chunk: Int, last: Bool, seq: UInt64, memos: [MemoRecord], settings: MemoSettings) {
+    public init(
+        requestId: String, chunk: Int, last: Bool, seq: UInt64, memos: [MemoRecord], settings: MemoSettings,
+        chunkCount: Int? = nil, memoCount: Int? = nil
+    ) {
         self.requestId = requestId
         self.chunk = chunk
         self.last = last
         self.seq = seq
         self.memos = memos
         self.settings = settings
+        self.chunkCount = chunkCount
+        self.memoCount = memoCount
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(6)
+        writer.writeMapHeader(6 + (self.chunkCount == nil ? 0 : 1) + (self.memoCount == nil ? 0 : 1))
         writer.write("request_id", string: self.requestId)
         writer.write("chunk")
         writer.write(self.chunk)
@@ -40,6 +50,14 @@ public struct MemoSnapshot: BusMessage, Hashable {
         for memo in self.memos { memo.encode(to: &writer) }
         writer.write("settings")
         self.settings.encode(to: &writer)
+        if let chunkCount = self.chunkCount {
+            writer.write("chunk_count")
+            writer.write(chunkCount)
+        }
+        if let memoCount = self.memoCount {
+            writer.write("memo_count")
+            writer.write(memoCount)
+        }
     }
 
     public init(from reader: inout MessagePackReader) throws {
@@ -49,6 +67,8 @@ public struct MemoSnapshot: BusMessage, Hashable {
         var seq: UInt64?
         var memos: [MemoRecord]?
         var settings: MemoSettings?
+        var chunkCount: Int?
+        var memoCount: Int?
         try reader.readMap { reader, key in
             switch key {
             case "request_id": requestId = try reader.readString()
@@ -60,12 +80,15 @@ public struct MemoSnapshot: BusMessage, Hashable {
                 for _ in 0..<(try reader.readArrayHeader()) { list.append(try MemoRecord(from: &reader)) }
                 memos = list
             case "settings": settings = try MemoSettings(from: &reader)
+            case "chunk_count": chunkCount = try reader.readNullable { try $0.readInteger() }
+            case "memo_count": memoCount = try reader.readNullable { try $0.readInteger() }
             default: try reader.skip()
             }
         }
         self.init(
             requestId: try reader.require(requestId, "request_id"), chunk: try reader.require(chunk, "chunk"),
             last: try reader.require(last, "last"), seq: try reader.require(seq, "seq"),
-            memos: try reader.require(memos, "memos"), settings: try reader.require(settings, "settings"))
+            memos: try reader.require(memos, "memos"), settings: try reader.require(settings, "settings"),
+            chunkCount: chunkCount, memoCount: memoCount)
     }
 }
