@@ -100,7 +100,9 @@ import Testing
                    for m in mailbox.mbox(f"{d}/all.mbox")]
             print(json.dumps({"eml": out, "mbox": box}, ensure_ascii=False))
             """
-        let output = try runProcess("/usr/bin/python3", ["-c", script, fixture.directory])
+        let run = try ChildProcess.run("/usr/bin/python3", ["-c", script, fixture.directory])
+        #expect(run.status == 0, "\(run.errors)")
+        let output = run.output
         let value = try JSONReader.parse(output)
         let eml = try #require(value["eml"]?.arrayValue)
         #expect(eml[0].arrayValue?[0].stringValue == "牛乳と卵を買う")
@@ -125,33 +127,4 @@ import Testing
         let text = store.run(fixture.command(.export) { $0.format = .text }).ack
         #expect(text.export == "a\n")
     }
-}
-
-/// Runs an executable to completion and returns its standard output; throws on a non-zero exit.
-func runProcess(_ executable: String, _ arguments: [String], input: String? = nil) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    let stdin = Pipe()
-    process.standardInput = stdin
-    try process.run()
-    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-    try stdin.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw ProcessFailure(
-            status: process.terminationStatus, output: String(decoding: data, as: UTF8.self) + errorText)
-    }
-    return String(decoding: data, as: UTF8.self)
-}
-
-struct ProcessFailure: Error {
-    var status: Int32
-    var output: String
 }
