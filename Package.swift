@@ -34,6 +34,9 @@ let package = Package(
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "BusSchema", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),
         .executableTarget(name: "memo-store", dependencies: ["MemoStore", "BusSchema"]),
+        .executableTarget(
+            name: "memo-bench", dependencies: ["MemoStore", "BusSchema"], path: "benchmarks/memo",
+            exclude: ["crash_test.py", "README.md"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport"]),

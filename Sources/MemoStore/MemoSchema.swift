@@ -57,5 +57,8 @@ enum MemoSchema {
                 END;
                 INSERT INTO memo_fts (memo_fts) VALUES ('rebuild');
                 """),
+        Migration(
+            id: 3, name: "stacking order index",
+            sql: "CREATE INDEX memo_by_z ON memo (z)"),
     ]
 }

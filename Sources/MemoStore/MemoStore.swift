@@ -39,6 +39,7 @@ public final class MemoStore {
             throw StoreError(resultCode: SQLITE_ERROR, message: "could not set synchronous = FULL")
         }
         try self.connection.execute("PRAGMA foreign_keys = ON")
+        try self.connection.execute("PRAGMA cache_size = -\(configuration.cacheKibibytes)")
         try Migrator(migrations: MemoSchema.migrations).migrate(self.connection)
     }
 

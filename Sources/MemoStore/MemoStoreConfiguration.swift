@@ -2,6 +2,8 @@
 public struct MemoStoreConfiguration: Sendable {
     /// How long a write waits for a lock held by another connection (a `check` or backup).
     public var busyTimeoutMilliseconds: Int32 = 5000
+    /// SQLite's page cache for the connection, in KiB (`PRAGMA cache_size = -N`).
+    public var cacheKibibytes = 32 * 1024
     /// The largest memo text accepted, in UTF-8 bytes; longer texts are rejected.
     public var maximumTextBytes = 64 * 1024
     /// The longest `cmd_id`, `client`, `memo_id`, colour or image reference accepted, in UTF-8 bytes.

@@ -21,7 +21,7 @@ struct SearchText {
         var offset = 0
         for character in text {
             let width = character.unicodeScalars.count
-            for scalar in Self.normalize(character) {
+            Self.normalize(character) { scalar in
                 scalars.append(scalar)
                 origins.append(offset..<(offset + width))
             }
@@ -34,7 +34,7 @@ struct SearchText {
     /// The normalized form of `text` as a string (what the `norm` column holds).
     static func normalized(_ text: String) -> String {
         var out = String.UnicodeScalarView()
-        for character in text { out.append(contentsOf: Self.normalize(character)) }
+        for character in text { Self.normalize(character) { out.append($0) } }
         return String(out)
     }
 
@@ -60,25 +60,33 @@ struct SearchText {
         return found
     }
 
-    /// One grapheme cluster in search form.
-    private static func normalize(_ character: Character) -> [Unicode.Scalar] {
-        let scalars = character.unicodeScalars
-        if scalars.count == 1, let scalar = scalars.first, let fast = Self.fastPath(scalar) { return [fast] }
+    /// Calls `emit` with each scalar of one grapheme cluster's search form.
+    ///
+    /// A lone scalar that NFKC case folding leaves alone (`Changes_When_NFKC_Casefolded` is
+    /// false: kana, kanji, most punctuation, lower-case letters) only needs the katakana fold
+    /// and skips Foundation, which keeps writes and search-hit ranges cheap.
+    @inline(__always)
+    private static func normalize(_ character: Character, _ emit: (Unicode.Scalar) -> Void) {
+        var iterator = character.unicodeScalars.makeIterator()
+        if let first = iterator.next(), iterator.next() == nil {
+            if first.value < 0x80 {
+                emit(first.value >= 0x41 && first.value <= 0x5a ? Unicode.Scalar(first.value + 0x20)! : first)
+                return
+            }
+            if first.value >= 0xff01 && first.value <= 0xff5e {
+                // Full-width ASCII: NFKC is the ASCII character.
+                let ascii = first.value - 0xfee0
+                emit(Unicode.Scalar(ascii >= 0x41 && ascii <= 0x5a ? ascii + 0x20 : ascii)!)
+                return
+            }
+            if !first.properties.changesWhenNFKCCaseFolded {
+                emit(Self.foldKatakana(first))
+                return
+            }
+        }
         // Foundation's NFKC leaves a mapped half-width voiced mark (ﾞ → U+3099) uncomposed; NFC composes it.
         let nfkc = String(character).precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
-        let folded = nfkc.lowercased()
-        return folded.unicodeScalars.map(Self.foldKatakana)
-    }
-
-    /// Scalars whose NFKC form is themselves and whose lower case is one scalar: most text.
-    private static func fastPath(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
-        switch scalar.value {
-        case 0x41...0x5a: return Unicode.Scalar(scalar.value + 0x20)
-        case 0x00...0x7f: return scalar
-        case 0x3041...0x3096, 0x309d, 0x309e, 0x4e00...0x9fff: return scalar
-        case 0x30a1...0x30f6, 0x30fc, 0x30fd, 0x30fe: return Self.foldKatakana(scalar)
-        default: return nil
-        }
+        for scalar in nfkc.lowercased().unicodeScalars { emit(Self.foldKatakana(scalar)) }
     }
 
     /// Katakana ァ…ヶ and ヽヾ to the hiragana with the same sound; everything else unchanged.
