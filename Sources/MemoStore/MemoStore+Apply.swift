@@ -48,9 +48,9 @@ extension MemoStore {
             ack.status = .duplicate
             return ack
         }
-        let before = state
+        let before = state.mark
         state.command = command
-        try self.connection.execute("SAVEPOINT command")
+        try self.connection.run("SAVEPOINT command")
         do {
             try self.validate(command)
             var ack = try self.perform(command, now: now, state: &state)
@@ -58,7 +58,7 @@ extension MemoStore {
             if ack.status == .ok && command.op.isMutating {
                 try self.record(ack, client: command.client, now: now)
             }
-            try self.connection.execute("RELEASE command")
+            try self.connection.run("RELEASE command")
             return ack
         } catch let rejection as CommandRejection {
             try self.undo(&state, to: before)
@@ -74,9 +74,10 @@ extension MemoStore {
             cmdId: command.cmdId, status: .rejected, seq: seq, memoId: command.memoId, reason: reason, op: command.op)
     }
 
-    private func undo(_ state: inout BatchState, to before: BatchState) throws {
-        try self.connection.execute("ROLLBACK TO command; RELEASE command")
-        state = before
+    private func undo(_ state: inout BatchState, to before: BatchState.Mark) throws {
+        try self.connection.run("ROLLBACK TO command")
+        try self.connection.run("RELEASE command")
+        state.rewind(to: before)
     }
 
     private func storedAck(_ cmdId: String) throws -> MemoAck? {

@@ -138,17 +138,13 @@ extension MemoStore {
     }
 
     private func edit(_ command: MemoCommand, now: Int64, state: inout BatchState) throws -> MemoAck {
-        let memo = try self.existingMemo(command)
         guard command.text != nil || command.color != nil else { throw CommandRejection("edit needs text or color") }
         var assignments = ["updated_at = ?"]
         var values: [SQLValue] = [.int(now)]
+        var baseVersion: Int64?
         if let text = command.text {
             guard let base = command.baseVersion else { throw CommandRejection("edit of text needs base_version") }
-            guard base == memo.version else {
-                return MemoAck(
-                    cmdId: command.cmdId, status: .conflict, seq: state.seq, memoId: memo.id, version: memo.version,
-                    reason: "base_version \(base) is not the memo's version \(memo.version)")
-            }
+            baseVersion = base
             assignments += ["text = ?", "norm = ?"]
             values += [.text(text), .text(SearchText.normalized(text))]
         }
@@ -156,7 +152,8 @@ extension MemoStore {
             assignments.append("color = ?")
             values.append(.text(color))
         }
-        return try self.update(command, assignments.joined(separator: ", "), values, state: &state)
+        return try self.update(
+            command, assignments.joined(separator: ", "), values, state: &state, baseVersion: baseVersion)
     }
 
     private func arrange(_ command: MemoCommand, state: inout BatchState) throws -> MemoAck {
@@ -193,32 +190,34 @@ extension MemoStore {
     }
 
     /// Updates the command's memo with `assignments`, unless the `unless` condition says it
-    /// already is that way (then nothing changes and no change is published).
+    /// already is that way (then nothing changes and no change is published), or, with a
+    /// `baseVersion`, only if the memo still has that version (else a `conflict` ack).
     private func update(
         _ command: MemoCommand, _ assignments: String, _ values: [SQLValue], state: inout BatchState,
-        unless: String? = nil
+        unless: String? = nil, baseVersion: Int64? = nil
     ) throws -> MemoAck {
-        let memo = try self.existingMemo(command)
+        let id = try Self.require(command.memoId, "memo_id", command)
         let skip = unless.map { " AND NOT (\($0))" } ?? ""
+        let versioned = baseVersion == nil ? "" : " AND version = ?"
         let updated = try self.memos(
-            "UPDATE memo SET \(assignments), version = version + 1 WHERE id = ?\(skip) RETURNING \(Self.memoColumns)",
-            values + [.text(memo.id)])
-        guard !updated.isEmpty else {
-            return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq, memoId: memo.id, version: memo.version)
+            """
+            UPDATE memo SET \(assignments), version = version + 1 WHERE id = ?\(skip)\(versioned)
+            RETURNING \(Self.memoColumns)
+            """, values + [.text(id)] + (baseVersion.map { [.int($0)] } ?? []))
+        if !updated.isEmpty { return self.applied(command, updated, state: &state) }
+        guard let memo = try self.memo(id) else { throw CommandRejection("unknown memo \(id)") }
+        if let baseVersion, baseVersion != memo.version {
+            return MemoAck(
+                cmdId: command.cmdId, status: .conflict, seq: state.seq, memoId: memo.id, version: memo.version,
+                reason: "base_version \(baseVersion) is not the memo's version \(memo.version)")
         }
-        return self.applied(command, updated, state: &state)
+        return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq, memoId: memo.id, version: memo.version)
     }
 
     private func applied(_ command: MemoCommand, _ memos: [MemoRecord], state: inout BatchState) -> MemoAck {
         for memo in memos { state.record(.upsert, memo: memo) }
         return MemoAck(
             cmdId: command.cmdId, status: .ok, seq: state.seq, memoId: memos.last?.id, version: memos.last?.version)
-    }
-
-    private func existingMemo(_ command: MemoCommand) throws -> MemoRecord {
-        let id = try Self.require(command.memoId, "memo_id", command)
-        guard let memo = try self.memo(id) else { throw CommandRejection("unknown memo \(id)") }
-        return memo
     }
 
     private func freshMemoID(_ state: inout BatchState) throws -> String {

@@ -6,8 +6,9 @@ extension MemoStore {
     /// Text and query are compared in search form (see ``SearchText``). Queries of 3 or more
     /// normalized characters use the FTS5 trigram index; shorter ones scan the `norm` column
     /// with `instr` (a trigram index cannot answer them, and SQLite 3.40.1's trigram `LIKE`
-    /// with 2 multi-byte characters wrongly returns nothing). Board memos come first, most
-    /// recently changed first, at most ``MemoStoreConfiguration/searchLimit``.
+    /// with 2 multi-byte characters wrongly returns nothing). The newest memos match first
+    /// (both index and scan walk rowids backwards and stop at
+    /// ``MemoStoreConfiguration/searchLimit``); the hits are then ordered board first.
     ///
     /// - Parameter includeTrash: false searches the board; true the board and the trash
     ///   (each hit says whether it is trashed).
@@ -17,19 +18,19 @@ extension MemoStore {
         let normalized = String(String.UnicodeScalarView(needle))
         let trash: SQLValue = .int(includeTrash ? 1 : 0)
         let limit: SQLValue = .int(Int64(self.configuration.searchLimit))
-        let order = "ORDER BY m.trashed_at IS NOT NULL, m.updated_at DESC, m.rowid LIMIT ?3"
+
         let sql: String
         let pattern: String
         if needle.count >= 3 {
             sql = """
                 SELECT m.id, m.text, m.trashed_at IS NOT NULL FROM memo_fts JOIN memo AS m ON m.rowid = memo_fts.rowid
-                WHERE memo_fts MATCH ?1 AND (?2 OR m.trashed_at IS NULL) \(order)
+                WHERE memo_fts MATCH ?1 AND (?2 OR m.trashed_at IS NULL) ORDER BY memo_fts.rowid DESC LIMIT ?3
                 """
             pattern = "\"" + normalized.replacing("\"", with: "\"\"") + "\""
         } else {
             sql = """
                 SELECT m.id, m.text, m.trashed_at IS NOT NULL FROM memo AS m
-                WHERE instr(m.norm, ?1) > 0 AND (?2 OR m.trashed_at IS NULL) \(order)
+                WHERE instr(m.norm, ?1) > 0 AND (?2 OR m.trashed_at IS NULL) ORDER BY m.rowid DESC LIMIT ?3
                 """
             pattern = normalized
         }
@@ -41,6 +42,6 @@ extension MemoStore {
                 hits.append(MemoSearchHit(memoId: row.text(0), text: text, trashed: row.int(2) != 0, ranges: ranges))
             }
         }
-        return hits
+        return hits.filter { !$0.trashed } + hits.filter(\.trashed)
     }
 }

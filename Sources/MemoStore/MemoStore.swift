@@ -41,6 +41,9 @@ public final class MemoStore {
         try self.connection.execute("PRAGMA foreign_keys = ON")
         try self.connection.execute("PRAGMA cache_size = -\(configuration.cacheKibibytes)")
         try Migrator(migrations: MemoSchema.migrations).migrate(self.connection)
+        if let pages = configuration.maximumPageCount {
+            _ = try self.connection.strings("PRAGMA max_page_count = \(pages)")
+        }
     }
 
     /// The migration ids recorded in the file.

@@ -4,6 +4,9 @@ public struct MemoStoreConfiguration: Sendable {
     public var busyTimeoutMilliseconds: Int32 = 5000
     /// SQLite's page cache for the connection, in KiB (`PRAGMA cache_size = -N`).
     public var cacheKibibytes = 32 * 1024
+    /// A cap on the file size in pages (`PRAGMA max_page_count`), or nil for SQLite's default.
+    /// Reaching it behaves like a full disk: the batch is rejected with `SQLITE_FULL`.
+    public var maximumPageCount: Int?
     /// The largest memo text accepted, in UTF-8 bytes; longer texts are rejected.
     public var maximumTextBytes = 64 * 1024
     /// The longest `cmd_id`, `client`, `memo_id`, colour or image reference accepted, in UTF-8 bytes.

@@ -33,8 +33,8 @@ import Testing
 
     @Test func fullWidthAndASCIIFindEachOtherIgnoringCase() throws {
         let (_, store) = try self.store(["ＡＢＣ商事", "abc corp", "xyz"])
-        #expect(try store.search("abc", includeTrash: false).map(\.memoId) == ["m1", "m2"])
-        #expect(try store.search("ＡＢＣ", includeTrash: false).map(\.memoId) == ["m1", "m2"])
+        #expect(try store.search("abc", includeTrash: false).map(\.memoId) == ["m2", "m1"])
+        #expect(try store.search("ＡＢＣ", includeTrash: false).map(\.memoId) == ["m2", "m1"])
         #expect(try store.search("aBc", includeTrash: false).first { $0.memoId == "m1" }?.ranges == [0..<3])
     }
 

@@ -25,6 +25,7 @@ enum MemoBench {
             report.append(
                 ("commands_per_s_batch_\(batch)", .double(try Self.throughput(base, batch: batch, count: count))))
         }
+        report.append(("moves_per_s_batch_256", .double(try Self.moveThroughput(base, batch: 256, count: 30_000))))
         for (key, value) in try Self.latency(base, rate: 1_000, count: 5_000) { report.append((key, value)) }
         for (key, value) in try Self.search(base, memos: 10_000) { report.append((key, value)) }
         print(Value.map(ValueMap(report)).json)
@@ -86,6 +87,25 @@ enum MemoBench {
         return (Double(acked) / seconds).rounded()
     }
 
+    /// A gesture-style flood: moves of 100 existing memos (no text, so no search-index work).
+    static func moveThroughput(_ base: String, batch: Int, count: Int) throws -> Double {
+        let store = try MemoStore(path: "\(base)/moves-\(batch).sqlite")
+        let creates = (0..<100).map {
+            MemoCommand(cmdId: "c:\($0)", client: "bench", op: .create, memoId: "g\($0)", text: "東京タワー", x: 0, y: 0)
+        }
+        _ = store.apply(batch: creates, now: 1)
+        let moves = (0..<count).map {
+            MemoCommand(
+                cmdId: "g:\($0)", client: "bench", op: .move, memoId: "g\($0 % 100)", x: Double($0 % 977),
+                y: Double($0 % 613))
+        }
+        let start = ContinuousClock.now
+        for offset in stride(from: 0, to: moves.count, by: batch) {
+            _ = store.apply(batch: Array(moves[offset..<min(moves.count, offset + batch)]), now: Self.nowMilliseconds())
+        }
+        return (Double(count) / Self.seconds(ContinuousClock.now - start)).rounded()
+    }
+
     /// Open-loop arrivals at `rate`/s; each loop applies every command that has arrived (group commit).
     static func latency(_ base: String, rate: Int, count: Int) throws -> [(String, Value)] {
         let store = try MemoStore(path: "\(base)/latency.sqlite")
@@ -134,6 +154,7 @@ enum MemoBench {
             ("trigram", ["東京タワー", "とうきょう", "abc商事", "企画書", "打ち合わせ", "report", "締め切り", "ガス代"]),
             ("scan_1_2_chars", ["京", "会議", "りん", "ab", "金", "予定"]),
             ("rare_trigram", ["存在しない語", "zzz", "図書館へ"]),
+            ("rare_scan_1_2_chars", ["鯨", "zq", "猫"]),
         ]
         for (name, words) in queries {
             var times: [Double] = []
