@@ -70,10 +70,23 @@ final class Connection {
 
     /// Runs the cached statement for `sql` with `values`, calling `row` for each result row.
     func run(_ sql: String, _ values: [SQLValue] = [], row: (Statement) throws -> Void = { _ in }) throws {
+        try self.scan(
+            sql, values,
+            while: { statement in
+                try row(statement)
+                return true
+            })
+    }
+
+    /// Runs the cached statement for `sql` with `values`, calling `row` for each result row
+    /// until it returns false.
+    func scan(_ sql: String, _ values: [SQLValue], while row: (Statement) throws -> Bool) throws {
         let statement = try self.statement(sql)
         defer { statement.reset() }
         try statement.bind(values)
-        while try statement.step() { try row(statement) }
+        while try statement.step() {
+            guard try row(statement) else { return }
+        }
     }
 
     /// The cached statement for `sql`, prepared on first use.

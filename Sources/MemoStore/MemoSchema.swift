@@ -2,7 +2,9 @@
 ///
 /// - `memo`: one row per memo; `norm` is the search form of `text` (see ``SearchText``).
 /// - `memo_fts`: an external-content FTS5 `trigram` index over `norm`, kept in step by triggers.
-///   Trashed memos stay indexed so search covers the trash.
+///   Trashed memos stay indexed so search covers the trash. `detail = 'none'` keeps no
+///   positions: the index is a fraction of the size and cheaper to write; search checks
+///   every candidate exactly.
 /// - `applied_cmd`: every applied command's id and stored ack, for duplicate detection.
 /// - `store_state`: one row with the global change `seq`, the memo id counter and the settings.
 enum MemoSchema {
@@ -44,7 +46,8 @@ enum MemoSchema {
         Migration(
             id: 2, name: "trigram search index",
             sql: """
-                CREATE VIRTUAL TABLE memo_fts USING fts5 (norm, content = 'memo', content_rowid = 'rowid', tokenize = 'trigram');
+                CREATE VIRTUAL TABLE memo_fts USING fts5 (
+                    norm, content = 'memo', content_rowid = 'rowid', tokenize = 'trigram', detail = 'none');
                 CREATE TRIGGER memo_fts_insert AFTER INSERT ON memo BEGIN
                     INSERT INTO memo_fts (rowid, norm) VALUES (new.rowid, new.norm);
                 END;

@@ -20,7 +20,7 @@ struct SearchText {
         origins.reserveCapacity(text.unicodeScalars.count)
         var offset = 0
         for character in text {
-            let width = character.unicodeScalars.count
+            let width = Self.width(character)
             Self.normalize(character) { scalar in
                 scalars.append(scalar)
                 origins.append(offset..<(offset + width))
@@ -60,6 +60,14 @@ struct SearchText {
         return found
     }
 
+    /// How many scalars `character` has (cheaper than `unicodeScalars.count` for the usual one).
+    @inline(__always)
+    private static func width(_ character: Character) -> Int {
+        var width = 0
+        for _ in character.unicodeScalars { width += 1 }
+        return width
+    }
+
     /// Calls `emit` with each scalar of one grapheme cluster's search form.
     ///
     /// A lone scalar that NFKC case folding leaves alone (`Changes_When_NFKC_Casefolded` is
@@ -78,6 +86,15 @@ struct SearchText {
                 let ascii = first.value - 0xfee0
                 emit(Unicode.Scalar(ascii >= 0x41 && ascii <= 0x5a ? ascii + 0x20 : ascii)!)
                 return
+            }
+            switch first.value {
+            case 0x3001...0x3002, 0x300c...0x300f, 0x3041...0x3096, 0x309d...0x309e, 0x30fb...0x30fc, 0x4e00...0x9fff:
+                emit(first)
+                return
+            case 0x30a1...0x30f6, 0x30fd...0x30fe:
+                emit(Unicode.Scalar(first.value - 0x60)!)
+                return
+            default: break
             }
             if !first.properties.changesWhenNFKCCaseFolded {
                 emit(Self.foldKatakana(first))

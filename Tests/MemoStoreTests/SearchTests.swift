@@ -94,4 +94,18 @@ import Testing
         let (_, store) = try self.store(["😀😀東京タワー"])
         #expect(try store.search("東京タ", includeTrash: false).first?.ranges == [2..<5])
     }
+
+    @Test func trigramCandidatesWithoutTheWholeStringAreNotHits() throws {
+        let (_, store) = try self.store(["abca cab", "xabcabx"])
+        #expect(try store.search("abcab", includeTrash: false).map(\.memoId) == ["m2"])
+    }
+
+    @Test func limitCountsExactHits() throws {
+        let fixture = try StoreFixture()
+        var configuration = MemoStoreConfiguration()
+        configuration.searchLimit = 2
+        let store = try fixture.open(configuration)
+        for text in ["東京タワー1", "東京タワー2", "東京 タワー", "東京タワー3"] { _ = store.create(fixture, text: text) }
+        #expect(try store.search("東京タワー", includeTrash: false).map(\.text) == ["東京タワー3", "東京タワー2"])
+    }
 }

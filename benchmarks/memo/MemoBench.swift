@@ -2,7 +2,7 @@ import BusSchema
 import Foundation
 import MemoStore
 
-/// `memo-bench [--dir DIR]`: acknowledged commands/s by batch size (WAL, synchronous=FULL),
+/// `memo-bench [--dir DIR] [--only throughput|moves|latency|search]`: acknowledged commands/s by batch size (WAL, synchronous=FULL),
 /// ack latency at 1 k commands/s with group commit, and search latency over 10 k memos.
 /// Prints one JSON object. Build with `swift build -c release --product memo-bench`.
 @main
@@ -19,15 +19,25 @@ enum MemoBench {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("memo-bench-\(getpid())").path
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: base) }
+        let only = arguments.firstIndex(of: "--only").map { arguments[$0 + 1] }
         var report: [(String, Value)] = []
-        for batch in [1, 16, 64, 256] {
-            let count = batch == 1 ? 3_000 : 30_000
-            report.append(
-                ("commands_per_s_batch_\(batch)", .double(try Self.throughput(base, batch: batch, count: count))))
+        if only == nil || only == "throughput" {
+            for batch in [1, 16, 64, 256] {
+                let count = batch == 1 ? 3_000 : 30_000
+                let (rate, cpu) = try Self.throughput(base, batch: batch, count: count)
+                report.append(("commands_per_s_batch_\(batch)", .double(rate)))
+                report.append(("cpu_us_per_command_batch_\(batch)", .double(cpu)))
+            }
         }
-        report.append(("moves_per_s_batch_256", .double(try Self.moveThroughput(base, batch: 256, count: 30_000))))
-        for (key, value) in try Self.latency(base, rate: 1_000, count: 5_000) { report.append((key, value)) }
-        for (key, value) in try Self.search(base, memos: 10_000) { report.append((key, value)) }
+        if only == nil || only == "moves" {
+            report.append(("moves_per_s_batch_256", .double(try Self.moveThroughput(base, batch: 256, count: 30_000))))
+        }
+        if only == nil || only == "latency" {
+            for (key, value) in try Self.latency(base, rate: 1_000, count: 5_000) { report.append((key, value)) }
+        }
+        if only == nil || only == "search" {
+            for (key, value) in try Self.search(base, memos: 10_000) { report.append((key, value)) }
+        }
         print(Value.map(ValueMap(report)).json)
     }
 
@@ -71,11 +81,14 @@ enum MemoBench {
         (0..<words).map { _ in Self.words[Int(rng.next() % UInt64(Self.words.count))] }.joined(separator: "、")
     }
 
-    static func throughput(_ base: String, batch: Int, count: Int) throws -> Double {
+    /// Acked commands per second of wall time, and CPU (user + system) microseconds per command,
+    /// which other load on the machine does not inflate.
+    static func throughput(_ base: String, batch: Int, count: Int) throws -> (Double, Double) {
         let store = try MemoStore(path: "\(base)/throughput-\(batch).sqlite")
         var rng = SplitMix(seed: UInt64(batch))
         let commands = Self.commands(count, prefix: "t\(batch)", rng: &rng)
         let start = ContinuousClock.now
+        let cpuStart = Self.cpuSeconds()
         var acked = 0
         for offset in stride(from: 0, to: commands.count, by: batch) {
             let result = store.apply(
@@ -83,8 +96,9 @@ enum MemoBench {
             acked += result.acks.count { $0.ack.status == .ok }
         }
         let seconds = Self.seconds(ContinuousClock.now - start)
+        let cpu = Self.cpuSeconds() - cpuStart
         precondition(acked == count, "only \(acked) of \(count) acked ok")
-        return (Double(acked) / seconds).rounded()
+        return ((Double(acked) / seconds).rounded(), (cpu / Double(count) * 1e7).rounded() / 10)
     }
 
     /// A gesture-style flood: moves of 100 existing memos (no text, so no search-index work).
@@ -159,14 +173,17 @@ enum MemoBench {
         for (name, words) in queries {
             var times: [Double] = []
             var hits = 0
+            let cpuStart = Self.cpuSeconds()
             for round in 0..<200 {
                 let query = words[round % words.count]
                 let start = ContinuousClock.now
                 hits += try store.search(query, includeTrash: true).count
                 times.append(Self.seconds(ContinuousClock.now - start) * 1000)
             }
+            let cpu = (Self.cpuSeconds() - cpuStart) / 200 * 1000
             times.sort()
             results += [
+                ("search_\(name)_cpu_ms_per_query", .double((cpu * 1000).rounded() / 1000)),
                 ("search_\(name)_p50_ms", .double(Self.percentile(times, 0.5))),
                 ("search_\(name)_p95_ms", .double(Self.percentile(times, 0.95))),
                 ("search_\(name)_mean_hits", .double(Double(hits) / 200)),
@@ -183,6 +200,14 @@ enum MemoBench {
 
     static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// User + system CPU time of this process (`getrusage`).
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
     }
 
     static func nowMilliseconds() -> Int64 {
