@@ -133,6 +133,7 @@ def main():
             proc = start()
             kill_at = time.monotonic() + rng.uniform(0.05, 0.6)
     proc.stdin.close()
+    proc.stdout.read()  # drain: the store may still be writing changes for the last batches
     proc.wait()
 
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
