@@ -59,9 +59,10 @@ final class ChildProcess {
         self.process.waitUntilExit()
     }
 
-    /// Closes standard input and waits for the exit status.
+    /// Closes standard input, drains standard output and waits for the exit status.
     func finish() throws -> Int32 {
         try self.input.fileHandleForWriting.close()
+        _ = self.output.fileHandleForReading.readDataToEndOfFile()
         self.process.waitUntilExit()
         return self.process.terminationStatus
     }
