@@ -32,10 +32,11 @@ extension MemoStore {
                 error as? StoreError ?? StoreError(resultCode: 1, message: String(describing: error))
             result = MemoApplyResult()
             result.storageError = storeError
+            let seq = (try? self.currentSeq()) ?? 0
             result.acks = batch.map { command in
                 AddressedAck(
                     client: command.client,
-                    ack: Self.rejected(command, seq: 0, reason: "not stored: \(storeError.message)"))
+                    ack: Self.rejected(command, seq: seq, reason: "not stored: \(storeError.message)"))
             }
         }
         return result

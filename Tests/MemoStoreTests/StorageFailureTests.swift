@@ -27,6 +27,7 @@ import Testing
         let result = try #require(full)
         #expect(result.storageError?.resultCode == 13)  // SQLITE_FULL
         #expect(result.changes.isEmpty && result.snapshots.isEmpty)
+        #expect(result.acks.allSatisfy { $0.ack.seq == UInt64(stored) })
         #expect(result.acks.allSatisfy { $0.ack.status == .rejected && $0.ack.reason?.hasPrefix("not stored") == true })
         #expect(try store.allMemos().count == stored)
         let move = store.run(
