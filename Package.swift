@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "RenderCore", targets: ["RenderCore"]),
         .executable(name: "render-worker", targets: ["render-worker"]),
         .executable(name: "component-host", targets: ["component-host"]),
+        .library(name: "MemoStore", targets: ["MemoStore"]),
+        .executable(name: "memo-store", targets: ["memo-store"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -54,10 +56,14 @@ let package = Package(
         .target(name: "BusTestSupport", dependencies: ["Bus"]),
         .target(name: "ComponentHost", dependencies: ["ComponentCore", "Bus", "BusSchema", "ServiceSupport"]),
 
+        // Memo persistence on SQLite (no ZeroMQ).
+        .target(name: "MemoStore", dependencies: ["CSQLite", "BusSchema"]),
+
         // Thin executables.
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
         .executableTarget(name: "uibus-supervisor", dependencies: ["Supervisor", "ServiceSupport"]),
+        .executableTarget(name: "memo-store", dependencies: ["MemoStore", "BusSchema"]),
         .executableTarget(
             name: "input-source", dependencies: ["InputCore", "InputService", "BusSchema", "ServiceSupport"]),
         .executableTarget(
@@ -77,6 +83,9 @@ let package = Package(
         .executableTarget(
             name: "render-worker", dependencies: ["BusSchema", "RenderCore", "RenderService", "ServiceSupport"]),
 
+        .executableTarget(
+            name: "memo-bench", dependencies: ["MemoStore", "BusSchema"], path: "benchmarks/memo",
+            exclude: ["crash_test.py", "disk_full_test.py", "README.md"]),
         .executableTarget(
             name: "component-bench", dependencies: ["ComponentCore", "BusSchema"], path: "benchmarks/components",
             exclude: ["README.md"]),
@@ -100,5 +109,6 @@ let package = Package(
         .testTarget(
             name: "RenderServiceTests",
             dependencies: ["RenderService", "RenderCore", "Bus", "BusSchema", "BusTestSupport", "ServiceSupport"]),
+        .testTarget(name: "MemoStoreTests", dependencies: ["MemoStore", "BusSchema", "memo-store"]),
     ]
 )

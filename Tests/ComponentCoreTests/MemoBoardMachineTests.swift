@@ -18,8 +18,10 @@ import Testing
         return state
     }
 
-    static func record(_ id: String, x: Double, y: Double, z: Int, text: String = "", version: Int = 1) -> MemoRecord {
-        MemoRecord(
+    static func record(_ id: String, x: Double, y: Double, z: Int, text: String = "", version: Int = 1)
+        -> ComponentCore.MemoRecord
+    {
+        ComponentCore.MemoRecord(
             memo: MemoBoardState.Memo(id: id, x: x, y: y, width: 160, height: 120, z: z, text: text, version: version))
     }
 
@@ -35,7 +37,7 @@ import Testing
         return machine
     }
 
-    static func upsert(_ seq: Int, _ record: MemoRecord) -> MemoBoardMachine.Event {
+    static func upsert(_ seq: Int, _ record: ComponentCore.MemoRecord) -> MemoBoardMachine.Event {
         .changeReceived(MemoChange(seq: seq, kind: .upsert(record)), epoch: Self.epoch, tMs: Double(seq))
     }
 

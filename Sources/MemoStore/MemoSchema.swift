@@ -1,0 +1,67 @@
+/// The memo store's tables, as an ordered list of migrations.
+///
+/// - `memo`: one row per memo; `norm` is the search form of `text` (see ``SearchText``).
+/// - `memo_fts`: an external-content FTS5 `trigram` index over `norm`, kept in step by triggers.
+///   Trashed memos stay indexed so search covers the trash. `detail = 'none'` keeps no
+///   positions: the index is a fraction of the size and cheaper to write; search checks
+///   every candidate exactly.
+/// - `applied_cmd`: every applied command's id and stored ack, for duplicate detection.
+/// - `store_state`: one row with the global change `seq`, the memo id counter and the settings.
+enum MemoSchema {
+    static let migrations: [Migration] = [
+        Migration(
+            id: 1, name: "memo tables",
+            sql: """
+                CREATE TABLE memo (
+                    rowid INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    text TEXT NOT NULL,
+                    norm TEXT NOT NULL,
+                    x REAL NOT NULL, y REAL NOT NULL, width REAL NOT NULL, height REAL NOT NULL,
+                    scale REAL NOT NULL, rotation REAL NOT NULL,
+                    z INTEGER NOT NULL,
+                    color TEXT NOT NULL,
+                    minimized INTEGER NOT NULL CHECK (minimized IN (0, 1)),
+                    trashed_at INTEGER,
+                    created_at INTEGER NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    version INTEGER NOT NULL
+                );
+                CREATE TABLE applied_cmd (
+                    cmd_id TEXT PRIMARY KEY,
+                    client TEXT NOT NULL,
+                    applied_at INTEGER NOT NULL,
+                    ack BLOB NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX applied_cmd_by_time ON applied_cmd (applied_at);
+                CREATE TABLE store_state (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    seq INTEGER NOT NULL,
+                    next_memo INTEGER NOT NULL,
+                    arrange_order TEXT NOT NULL,
+                    background TEXT
+                );
+                INSERT INTO store_state (id, seq, next_memo, arrange_order, background) VALUES (1, 0, 1, 'created', NULL);
+                """),
+        Migration(
+            id: 2, name: "trigram search index",
+            sql: """
+                CREATE VIRTUAL TABLE memo_fts USING fts5 (
+                    norm, content = 'memo', content_rowid = 'rowid', tokenize = 'trigram', detail = 'none');
+                CREATE TRIGGER memo_fts_insert AFTER INSERT ON memo BEGIN
+                    INSERT INTO memo_fts (rowid, norm) VALUES (new.rowid, new.norm);
+                END;
+                CREATE TRIGGER memo_fts_delete AFTER DELETE ON memo BEGIN
+                    INSERT INTO memo_fts (memo_fts, rowid, norm) VALUES ('delete', old.rowid, old.norm);
+                END;
+                CREATE TRIGGER memo_fts_update AFTER UPDATE OF norm ON memo BEGIN
+                    INSERT INTO memo_fts (memo_fts, rowid, norm) VALUES ('delete', old.rowid, old.norm);
+                    INSERT INTO memo_fts (rowid, norm) VALUES (new.rowid, new.norm);
+                END;
+                INSERT INTO memo_fts (memo_fts) VALUES ('rebuild');
+                """),
+        Migration(
+            id: 3, name: "stacking order index",
+            sql: "CREATE INDEX memo_by_z ON memo (z)"),
+    ]
+}

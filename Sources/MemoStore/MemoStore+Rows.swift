@@ -1,0 +1,64 @@
+import BusSchema
+
+extension MemoStore {
+    /// The `memo` columns a ``MemoRecord`` is read from, in ``readMemo(_:)`` order.
+    static let memoColumns =
+        "id, text, x, y, width, height, scale, rotation, z, color, minimized, trashed_at, created_at, updated_at, version"
+
+    /// Reads a ``MemoRecord`` from a row of ``memoColumns``.
+    static func readMemo(_ row: Statement) -> MemoRecord {
+        MemoRecord(
+            id: row.text(0), text: row.text(1), x: row.double(2), y: row.double(3), width: row.double(4),
+            height: row.double(5), scale: row.double(6), rotation: row.double(7), z: row.int(8), color: row.text(9),
+            minimized: row.int(10) != 0, trashedAt: row.isNull(11) ? nil : row.int(11), createdAt: row.int(12),
+            updatedAt: row.int(13), version: row.int(14))
+    }
+
+    /// Runs `sql` (which must select or return ``memoColumns``) and reads every row.
+    func memos(_ sql: String, _ values: [SQLValue] = []) throws -> [MemoRecord] {
+        var memos: [MemoRecord] = []
+        try self.connection.run(sql, values) { memos.append(Self.readMemo($0)) }
+        return memos
+    }
+
+    /// The memo `id`, or nil.
+    func memo(_ id: String) throws -> MemoRecord? {
+        try self.memos("SELECT \(Self.memoColumns) FROM memo WHERE id = ?", [.text(id)]).first
+    }
+
+    /// Every memo, board and trash, oldest first.
+    public func allMemos() throws -> [MemoRecord] {
+        try self.memos("SELECT \(Self.memoColumns) FROM memo ORDER BY rowid")
+    }
+
+    /// The stored settings.
+    public func settings() throws -> MemoSettings {
+        try self.loadState().settings
+    }
+
+    /// The global sequence number of the last committed change.
+    public func currentSeq() throws -> UInt64 {
+        try self.loadState().seq
+    }
+
+    func loadState() throws -> BatchState {
+        var state: BatchState?
+        try self.connection.run("SELECT seq, next_memo, arrange_order, background FROM store_state WHERE id = 1") {
+            let order = MemoArrangeOrder(rawValue: $0.text(2)) ?? .created
+            state = BatchState(
+                seq: UInt64($0.int(0)), nextMemo: $0.int(1),
+                settings: MemoSettings(arrangeOrder: order, background: $0.isNull(3) ? nil : $0.text(3)))
+        }
+        guard let state else { throw StoreError(resultCode: 11, message: "store_state row is missing") }
+        return state
+    }
+
+    func saveState(_ state: BatchState) throws {
+        try self.connection.run(
+            "UPDATE store_state SET seq = ?, next_memo = ?, arrange_order = ?, background = ? WHERE id = 1",
+            [
+                .int(Int64(state.seq)), .int(state.nextMemo), .text(state.settings.arrangeOrder.rawValue),
+                state.settings.background.map { .text($0) } ?? .null,
+            ])
+    }
+}

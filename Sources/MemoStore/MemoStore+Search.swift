@@ -1,0 +1,61 @@
+import BusSchema
+
+extension MemoStore {
+    /// Memos whose text contains `query`, with the matches as ranges in the original text.
+    ///
+    /// Text and query are compared in search form (see ``SearchText``). Queries of 3 or more
+    /// normalized characters use the FTS5 trigram index; shorter ones scan the `norm` column
+    /// with `instr` (a trigram index cannot answer them, and SQLite 3.40.1's trigram `LIKE`
+    /// with 2 multi-byte characters wrongly returns nothing). Every candidate is checked
+    /// exactly in Swift. The newest memos match first (index and scan both walk rowids
+    /// backwards and stop at ``MemoStoreConfiguration/searchLimit`` hits); the hits are then
+    /// ordered board first.
+    ///
+    /// - Parameter includeTrash: false searches the board; true the board and the trash
+    ///   (each hit says whether it is trashed).
+    public func search(_ query: String, includeTrash: Bool) throws -> [MemoSearchHit] {
+        let needle = SearchText(query).scalars
+        guard !needle.isEmpty else { throw CommandRejection("query is empty") }
+        let sql: String
+        let pattern: String
+        if needle.count >= 3 {
+            // The index keeps no positions (detail=none), so a query is the AND of its trigrams;
+            // the few false positives that lets through fail the exact check below.
+            sql = """
+                SELECT m.id, m.text, m.trashed_at IS NOT NULL FROM memo_fts JOIN memo AS m ON m.rowid = memo_fts.rowid
+                WHERE memo_fts MATCH ?1 AND (?2 OR m.trashed_at IS NULL) ORDER BY memo_fts.rowid DESC
+                """
+            pattern = Self.trigramQuery(needle)
+        } else {
+            sql = """
+                SELECT m.id, m.text, m.trashed_at IS NOT NULL FROM memo AS m
+                WHERE instr(m.norm, ?1) > 0 AND (?2 OR m.trashed_at IS NULL) ORDER BY m.rowid DESC
+                """
+            pattern = String(String.UnicodeScalarView(needle))
+        }
+        var hits: [MemoSearchHit] = []
+        try self.connection.scan(
+            sql, [.text(pattern), .int(includeTrash ? 1 : 0)],
+            while: { row in
+                let text = row.text(1)
+                let ranges = SearchText(text).ranges(of: needle)
+                if !ranges.isEmpty {
+                    hits.append(
+                        MemoSearchHit(memoId: row.text(0), text: text, trashed: row.int(2) != 0, ranges: ranges))
+                }
+                return hits.count < self.configuration.searchLimit
+            })
+        return hits.filter { !$0.trashed } + hits.filter(\.trashed)
+    }
+
+    /// `"abc" AND "bcd" AND …`: every distinct trigram of `needle`, each a quoted FTS5 string.
+    static func trigramQuery(_ needle: [Unicode.Scalar]) -> String {
+        var seen: Set<String> = []
+        var terms: [String] = []
+        for start in 0...(needle.count - 3) {
+            let trigram = String(String.UnicodeScalarView(needle[start..<(start + 3)]))
+            if seen.insert(trigram).inserted { terms.append("\"" + trigram.replacing("\"", with: "\"\"") + "\"") }
+        }
+        return terms.joined(separator: " AND ")
+    }
+}

@@ -1,0 +1,94 @@
+import BusSchema
+import Glibc
+import MemoStore
+
+/// `memo-store`: the memo persistence service and its offline commands.
+///
+/// ```
+/// memo-store [--db PATH]                          service on the bus (not wired yet)
+/// memo-store export --db PATH --format text|md|eml|mbox [--include-trash] [--out DIR]
+/// memo-store check --db PATH                      exit 1 on damage
+/// memo-store apply --db PATH                      JSON-lines commands on stdin, bus lines on stdout
+/// ```
+@main
+enum MemoStoreTool {
+    static let usage = """
+        usage: memo-store [--db PATH]
+               memo-store export --db PATH --format text|md|eml|mbox [--include-trash] [--out DIR]
+               memo-store check --db PATH
+               memo-store apply --db PATH
+        eml without --out writes all messages to stdout, separated by a line holding only a form feed.
+        """
+
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let verb = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "serve"
+        if verb != "serve" { arguments.removeFirst() }
+        do {
+            let options = try Options(arguments)
+            switch verb {
+            case "serve":
+                throw ToolError(
+                    "service mode is not wired to the bus yet: the integrator runs `store.apply(batch:now:)` on "
+                        + "memo/cmd/ and publishes the acks, changes and snapshots; use `memo-store apply` offline")
+            case "export": try Self.export(options)
+            case "check": exit(try Self.check(options))
+            case "apply": try Self.apply(options)
+            default: throw ToolError("unknown command '\(verb)'")
+            }
+        } catch let error as ToolError {
+            Self.fail(error.message, usage: error.showUsage)
+        } catch {
+            Self.fail("\(error)", usage: false)
+        }
+    }
+
+    private static func export(_ options: Options) throws {
+        guard let name = options.format, let format = MemoExportFormat(rawValue: name) else {
+            throw ToolError("export needs --format text|md|eml|mbox", showUsage: true)
+        }
+        let store = try MemoStore(path: options.db)
+        let memos = try store.exportedMemos(includeTrash: options.includeTrash)
+        let exporter = MemoExporter(mailAddress: store.configuration.mailAddress)
+        if let directory = options.out {
+            guard format == .eml else { throw ToolError("--out is only for --format eml") }
+            for file in exporter.emlFiles(memos) {
+                try StandardStreams.writeFile(directory + "/" + file.name, file.content)
+            }
+        } else {
+            StandardStreams.write(exporter.document(memos, format: format))
+        }
+    }
+
+    private static func check(_ options: Options) throws -> Int32 {
+        let report = try MemoCheck.run(path: options.db)
+        StandardStreams.write(report.lines.joined(separator: "\n") + "\n")
+        return report.isSound ? 0 : 1
+    }
+
+    /// Reads commands as they arrive; each read's complete lines are one batch (group commit).
+    private static func apply(_ options: Options) throws {
+        let store = try MemoStore(path: options.db)
+        var input = LineReader(fd: 0)
+        while let lines = input.nextLines() {
+            var commands: [MemoCommand] = []
+            var output: [String] = []
+            let seq = try store.currentSeq()
+            for line in lines where !line.isEmpty {
+                switch MemoJSONLines.decode(line, seq: seq) {
+                case .command(let command): commands.append(command)
+                case .rejected(let addressed):
+                    output.append(MemoJSONLines.line(topic: "memo/ack/\(addressed.client)/", addressed.ack.value))
+                case .unusable(let reason): StandardStreams.writeError("memo-store: skipped line: \(reason)\n")
+                }
+            }
+            output += MemoJSONLines.lines(store.apply(batch: commands, now: StandardStreams.nowMilliseconds()))
+            if !output.isEmpty { StandardStreams.write(output.joined(separator: "\n") + "\n") }
+        }
+    }
+
+    private static func fail(_ message: String, usage: Bool) -> Never {
+        StandardStreams.writeError("memo-store: \(message)\n" + (usage ? Self.usage + "\n" : ""))
+        exit(2)
+    }
+}

@@ -1,0 +1,88 @@
+import CSQLite
+import Foundation
+import MemoStore
+import Testing
+
+@Suite struct MigrationTests {
+    @Test func migrationsRunOnceAndAreRecorded() throws {
+        let fixture = try StoreFixture()
+        #expect(try fixture.open().appliedMigrations() == Array(1...MemoStore.schemaVersion))
+        #expect(try fixture.open().appliedMigrations() == Array(1...MemoStore.schemaVersion))
+    }
+
+    @Test func databaseFromANewerStoreIsRefusedWithAClearMessage() throws {
+        let fixture = try StoreFixture()
+        do { _ = try fixture.open() }
+        try Self.sql(fixture.path, "INSERT INTO schema_migrations (id, name) VALUES (99, 'from the future')")
+        #expect {
+            _ = try fixture.open()
+        } throws: { error in
+            let error = try #require(error as? SchemaVersionError)
+            return error.found == 99 && error.known == MemoStore.schemaVersion
+                && error.description.contains("newer than this memo-store knows")
+        }
+    }
+
+    @Test func reopeningAfterCloseKeepsEveryCommittedCommand() throws {
+        let fixture = try StoreFixture()
+        var expected: [String] = []
+        do {
+            let store = try fixture.open()
+            for text in ["東京タワー", "ＡＢＣ", "memo"] { expected.append(store.create(fixture, text: text)) }
+            _ = store.run(fixture.command(.background) { $0.image = "cork.png" })
+        }
+        let store = try fixture.open()
+        #expect(try store.allMemos().map(\.id) == expected)
+        #expect(try store.settings().background == "cork.png")
+        #expect(try store.search("タワー", includeTrash: false).count == 1)
+    }
+
+    @Test func storeRunsInWALWithSynchronousFull() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        _ = store.create(fixture, text: "a")
+        #expect(FileManager.default.fileExists(atPath: fixture.path + "-wal"))
+    }
+
+    @Test func damagedFileIsRefusedAtOpenWithAClearError() throws {
+        let fixture = try StoreFixture()
+        try Self.makeDamagedDatabase(fixture)
+        #expect {
+            _ = try fixture.open()
+        } throws: { error in
+            (error as? StoreError)?.message.contains("is damaged") == true
+        }
+    }
+
+    @Test func fileThatIsNoDatabaseIsRefused() throws {
+        let fixture = try StoreFixture()
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: fixture.path))
+        #expect(throws: StoreError.self) { _ = try fixture.open() }
+    }
+
+    /// A real memo database with one of its table pages overwritten by garbage.
+    static func makeDamagedDatabase(_ fixture: StoreFixture) throws {
+        do {
+            let store = try fixture.open()
+            for index in 0..<400 { _ = store.create(fixture, text: String(repeating: "メモ\(index) ", count: 20)) }
+        }
+        try Self.sql(fixture.path, "PRAGMA wal_checkpoint(TRUNCATE)")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
+        let pageSize = 4096
+        for page in [3, 4, 5] {
+            for offset in (page * pageSize)..<min(bytes.count, page * pageSize + 600) { bytes[offset] = 0xA5 }
+        }
+        try bytes.write(to: URL(fileURLWithPath: fixture.path))
+    }
+
+    /// Runs SQL on the file through a separate plain connection.
+    static func sql(_ path: String, _ statement: String) throws {
+        var db: OpaquePointer?
+        guard sqlite3_open(path, &db) == SQLITE_OK else { throw StoreError(resultCode: 1, message: "open") }
+        defer { sqlite3_close(db) }
+        let code = sqlite3_exec(db, statement, nil, nil, nil)
+        guard code == SQLITE_OK else {
+            throw StoreError(resultCode: code, message: String(cString: sqlite3_errmsg(db)))
+        }
+    }
+}

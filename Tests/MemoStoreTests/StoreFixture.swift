@@ -1,0 +1,58 @@
+import BusSchema
+import Foundation
+import MemoStore
+
+/// A memo database in a fresh temporary directory, removed when the fixture goes away.
+final class StoreFixture {
+    let directory: String
+    let path: String
+    private var sequence = 0
+
+    init() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("memo-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        self.directory = base.path
+        self.path = base.appendingPathComponent("memo.sqlite").path
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: self.directory)
+    }
+
+    func open(_ configuration: MemoStoreConfiguration = MemoStoreConfiguration()) throws -> MemoStore {
+        try MemoStore(path: self.path, configuration: configuration)
+    }
+
+    /// A command with a fresh `cmd_id` from client `t`.
+    func command(_ op: MemoOp, _ fill: (inout MemoCommand) -> Void = { _ in }) -> MemoCommand {
+        self.sequence += 1
+        var command = MemoCommand(cmdId: "t:\(self.sequence)", client: "t", op: op)
+        fill(&command)
+        return command
+    }
+}
+
+extension MemoStore {
+    /// Applies one command at time `now` and returns its ack and changes.
+    func run(_ command: MemoCommand, now: Int64 = 1_000) -> (ack: MemoAck, changes: [MemoChanged]) {
+        let result = self.apply(batch: [command], now: now)
+        return (result.acks[0].ack, result.changes)
+    }
+
+    /// Creates a memo and returns its id.
+    func create(_ fixture: StoreFixture, text: String, now: Int64 = 1_000, color: String? = nil) -> String {
+        let ack = self.run(
+            fixture.command(.create) {
+                $0.text = text
+                $0.x = 10
+                $0.y = 20
+                $0.color = color
+            }, now: now
+        ).ack
+        return ack.memoId ?? ""
+    }
+
+    func memo(id: String) throws -> MemoRecord? {
+        try self.allMemos().first { $0.id == id }
+    }
+}
