@@ -13,6 +13,9 @@ public struct EnvelopeStamper: ~Copyable, Sendable {
     public private(set) var header = MessagePackWriter(capacity: 96)
     /// The payload of the message being built.
     public var payload = MessagePackWriter(capacity: 256)
+    /// The encoded header up to `seq` for the last schema used: it only changes with the schema.
+    private var prefix = MessagePackWriter(capacity: 96)
+    private var prefixSchema: SchemaID?
 
     public init(publisher: String, epoch: UInt64 = EnvelopeStamper.newEpoch()) {
         self.publisher = publisher
@@ -43,8 +46,14 @@ public struct EnvelopeStamper: ~Copyable, Sendable {
         let envelope = Envelope(
             schema: schema, publisher: self.publisher, epoch: self.epoch, seq: seq, mono: Clock.monotonicNs(),
             wall: Clock.wallNs())
+        if self.prefixSchema != schema {
+            self.prefix.reset()
+            envelope.encodePrefix(to: &self.prefix)
+            self.prefixSchema = schema
+        }
         self.header.reset()
-        envelope.encode(to: &self.header)
+        self.prefix.withUnsafeBytes { self.header.writeRaw($0) }
+        Envelope.encodeTail(seq: envelope.seq, mono: envelope.mono, wall: envelope.wall, to: &self.header)
         return envelope
     }
 }

@@ -30,7 +30,18 @@ public final class Subscriber {
     /// Called with a one-line description of each rejected or dead-lettered message.
     public var onProblem: ((String) -> Void)?
     public private(set) var tracker = SequenceTracker()
-    private var frames = Frames()
+    private var envelopes = EnvelopeDecoder()
+    /// What the frames of the message being read said; filled while libzmq holds them.
+    private var incoming = Incoming()
+    /// The payload of the message being read, in a buffer reused while nobody keeps a delivery.
+    private var payload: [UInt8] = []
+
+    private struct Incoming {
+        var size = 0
+        var topic: Result<String, CodecError> = .failure(CodecError(.truncated, offset: 0))
+        var shownTopic = ""
+        var envelope: Result<Envelope, CodecError> = .failure(CodecError(.truncated, offset: 0))
+    }
 
     /// Connects to `endpoint` (the proxy's subscribe side) and subscribes to `prefixes`.
     ///
@@ -68,8 +79,8 @@ public final class Subscriber {
     /// - Returns: nil if no good message arrived in time.
     public func receive(timeoutMs: Int) throws -> Delivery? {
         // Queued messages first: the poller (an allocation) is only built when we must wait.
-        while try self.socket.receive(into: &self.frames, dontWait: true) {
-            if let delivery = self.check() { return delivery }
+        while let count = try self.readFrames() {
+            if let delivery = self.check(frameCount: count) { return delivery }
         }
         let deadline = Clock.monotonicNs() + UInt64(max(timeoutMs, 0)) * 1_000_000
         var poller = Poller()
@@ -78,8 +89,8 @@ public final class Subscriber {
             let now = Clock.monotonicNs()
             if now >= deadline { return nil }
             try poller.poll(timeoutMs: Int((deadline - now + 999_999) / 1_000_000))
-            while try self.socket.receive(into: &self.frames, dontWait: true) {
-                if let delivery = self.check() { return delivery }
+            while let count = try self.readFrames() {
+                if let delivery = self.check(frameCount: count) { return delivery }
             }
         }
     }
@@ -87,8 +98,8 @@ public final class Subscriber {
     /// Reads one queued message without waiting: a delivery, nil for a skipped bad frame,
     /// or false in `received` when nothing was queued.
     public func receiveQueued() throws -> (received: Bool, delivery: Delivery?) {
-        guard try self.socket.receive(into: &self.frames, dontWait: true) else { return (false, nil) }
-        return (true, self.check())
+        guard let count = try self.readFrames() else { return (false, nil) }
+        return (true, self.check(frameCount: count))
     }
 
     /// Decodes a delivery's payload as `M`, counting a failure as a rejected `bad_payload`.
@@ -113,35 +124,62 @@ public final class Subscriber {
         self.onProblem?("\(reason): \(detail)")
     }
 
-    private func check() -> Delivery? {
+    /// Reads one queued message, checking topic and header and copying the payload as they
+    /// come off the socket (only the payload outlives the read). Nil when nothing was queued.
+    private func readFrames() throws -> Int? {
+        self.incoming.size = 0
+        return try self.socket.receive(dontWait: true) { index, bytes in
+            self.incoming.size += bytes.count
+            switch index {
+            case 0:
+                if let problem = Topic.problem(inUTF8: bytes) {
+                    self.incoming.topic = .failure(CodecError(.invalidValue, offset: 0, context: problem))
+                    self.incoming.shownTopic = String(decoding: bytes.prefix(64), as: UTF8.self)
+                } else if let topic = String(validatedUTF8: bytes) {
+                    self.incoming.topic = .success(topic)
+                } else {
+                    self.incoming.topic = .failure(CodecError(.invalidUTF8, offset: 0, context: "invalid UTF-8"))
+                    self.incoming.shownTopic = String(decoding: bytes.prefix(64), as: UTF8.self)
+                }
+            case 1:
+                do {
+                    self.incoming.envelope = .success(try self.envelopes.decode(bytes))
+                } catch let error as CodecError {
+                    self.incoming.envelope = .failure(error)
+                } catch {
+                    self.incoming.envelope = .failure(CodecError(.invalidValue, offset: 0, context: "\(error)"))
+                }
+            case 2 where bytes.count <= self.maximumMessageSize:
+                self.payload.removeAll(keepingCapacity: true)
+                self.payload.append(contentsOf: bytes)
+            default:
+                break
+            }
+        }
+    }
+
+    private func check(frameCount: Int) -> Delivery? {
         self.statistics.add(.received)
-        guard self.frames.count == 3 else {
-            self.problem(.reject, "frame_count", "\(self.frames.count) frames, expected 3")
+        guard frameCount == 3 else {
+            self.problem(.reject, "frame_count", "\(frameCount) frames, expected 3")
             return nil
         }
-        let size = self.frames.byteCount
+        let size = self.incoming.size
         guard size <= self.maximumMessageSize else {
             self.problem(.reject, "oversized", "\(size) bytes, limit \(self.maximumMessageSize)")
             return nil
         }
         let topic: String
-        do {
-            topic = try self.frames.withFrame(0) { bytes in
-                if let problem = Topic.problem(inUTF8: bytes) {
-                    throw CodecError(.invalidValue, offset: 0, context: problem)
-                }
-                guard let topic = String(validatedUTF8: bytes) else { throw CodecError(.invalidUTF8, offset: 0) }
-                return topic
-            }
-        } catch {
-            let shown = String(decoding: self.frames[0].prefix(64), as: UTF8.self)
-            self.problem(.reject, "bad_topic", "'\(shown)': \((error as? CodecError)?.context ?? "\(error)")")
+        switch self.incoming.topic {
+        case .success(let text): topic = text
+        case .failure(let error):
+            self.problem(.reject, "bad_topic", "'\(self.incoming.shownTopic)': \(error.context)")
             return nil
         }
         let envelope: Envelope
-        do {
-            envelope = try self.frames.withFrame(1) { try Envelope(messagePack: $0) }
-        } catch {
+        switch self.incoming.envelope {
+        case .success(let decoded): envelope = decoded
+        case .failure(let error):
             self.problem(.reject, "bad_envelope", "on \(topic): \(error)")
             return nil
         }
@@ -164,7 +202,7 @@ public final class Subscriber {
                 return nil
             }
         }
-        return Delivery(topic: topic, envelope: envelope, payload: self.frames[2], sequence: outcome)
+        return Delivery(topic: topic, envelope: envelope, payload: self.payload, sequence: outcome)
     }
 
     private func track(_ envelope: Envelope, _ topic: String) -> SequenceTracker.Outcome {

@@ -113,27 +113,37 @@ public final class ZMQSocket {
     }
 
     /// Receives every frame of the next message into `frames`, reusing its buffers.
-    /// The corresponding C functions are `zmq_msg_init`, `zmq_msg_recv`, `zmq_msg_close`;
-    /// EINTR is retried, and a message is always read to its last frame.
     ///
     /// - Returns: false if `dontWait` was set and no message was waiting.
     public func receive(into frames: inout Frames, dontWait: Bool = false) throws -> Bool {
-        let handle = try self.open()
         frames.removeAll()
+        return try self.receive(dontWait: dontWait) { _, bytes in frames.append(bytes) } != nil
+    }
+
+    /// Receives every frame of the next message, showing each to `frame` (its index and bytes)
+    /// while libzmq still holds it, so nothing is copied unless `frame` copies it.
+    /// The corresponding C functions are `zmq_msg_init`, `zmq_msg_recv`, `zmq_msg_close`;
+    /// EINTR is retried, and a message is always read to its last frame.
+    ///
+    /// - Returns: how many frames the message had, or nil if `dontWait` was set and no
+    ///   message was waiting.
+    public func receive(dontWait: Bool = false, _ frame: (Int, UnsafeRawBufferPointer) -> Void) throws -> Int? {
+        let handle = try self.open()
         var message = zmq_msg_t()
         zmq_msg_init(&message)
         defer { zmq_msg_close(&message) }
         var flags = dontWait ? ZMQ_DONTWAIT : 0
+        var count = 0
         while true {
             if zmq_msg_recv(&message, handle, flags) < 0 {
                 let error = BusError.last("zmq_msg_recv")
                 if error.isInterrupted { continue }
-                if error.wouldBlock && frames.count == 0 && dontWait { return false }
+                if error.wouldBlock && count == 0 && dontWait { return nil }
                 throw error
             }
-            let data = UnsafeRawBufferPointer(start: zmq_msg_data(&message), count: zmq_msg_size(&message))
-            frames.append(data)
-            guard zmq_msg_more(&message) != 0 else { return true }
+            frame(count, UnsafeRawBufferPointer(start: zmq_msg_data(&message), count: zmq_msg_size(&message)))
+            count += 1
+            guard zmq_msg_more(&message) != 0 else { return count }
             // The rest of a multipart message is already here: never wait for it.
             flags = 0
         }

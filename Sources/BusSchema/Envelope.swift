@@ -46,7 +46,20 @@ public struct Envelope: Sendable, Hashable {
     public var schemaID: SchemaID { SchemaID(self.schema, major: self.major, minor: self.minor) }
 
     /// Appends the header map to `writer`.
+    ///
+    /// `seq`, `mono` and `wall` come last, always as 9-byte uint64s, so everything before them
+    /// (the ``prefix``) is the same for every message of one publisher and schema: publishers
+    /// cache it and ``EnvelopeDecoder`` recognises it, reading only the ``tailSize``-byte tail.
     public func encode(to writer: inout MessagePackWriter) {
+        self.encodePrefix(to: &writer)
+        Self.encodeTail(seq: self.seq, mono: self.mono, wall: self.wall, to: &writer)
+    }
+
+    /// The size of the tail that ``encodeTail(seq:mono:wall:to:)`` writes.
+    public static let tailSize = 41
+
+    /// Appends everything before `seq`: the map header and the six fields that stay the same.
+    public func encodePrefix(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(9)
         writer.writeKey("v")
         writer.write(self.version)
@@ -60,12 +73,16 @@ public struct Envelope: Sendable, Hashable {
         writer.write(self.publisher)
         writer.writeKey("epoch")
         writer.write(self.epoch)
+    }
+
+    /// Appends `seq`, `mono` and `wall`, each as a fixed-width uint64: exactly ``tailSize`` bytes.
+    public static func encodeTail(seq: UInt64, mono: UInt64, wall: UInt64, to writer: inout MessagePackWriter) {
         writer.writeKey("seq")
-        writer.write(self.seq)
+        writer.writeFixedWidth(seq)
         writer.writeKey("mono")
-        writer.write(self.mono)
+        writer.writeFixedWidth(mono)
         writer.writeKey("wall")
-        writer.write(self.wall)
+        writer.writeFixedWidth(wall)
     }
 
     /// Decodes a header map; unknown keys are skipped.

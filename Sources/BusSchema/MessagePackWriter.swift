@@ -117,6 +117,16 @@ public struct MessagePackWriter: ~Copyable, @unchecked Sendable {
         }
     }
 
+    /// Writes `value` as a uint64 in all nine bytes, whatever its size, so it can sit at a fixed offset.
+    public mutating func writeFixedWidth(_ value: UInt64) {
+        self.append(0xcf, value)
+    }
+
+    /// Appends bytes that are already MessagePack (a cached, pre-encoded part of a message).
+    public mutating func writeRaw(_ bytes: UnsafeRawBufferPointer) {
+        self.append(bytes)
+    }
+
     /// Writes a float64; whole numbers are written as floats too, so the type survives.
     public mutating func write(_ value: Double) {
         self.append(0xcb, value.bitPattern)
