@@ -114,6 +114,8 @@ let package = Package(
         .testTarget(name: "MemoStoreTests", dependencies: ["MemoStore", "BusSchema", "memo-store"]),
         .testTarget(
             name: "MemoServiceTests",
-            dependencies: ["MemoStore", "Bus", "BusSchema", "BusTestSupport", "memo-store", "bus-proxy"]),
+            dependencies: [
+                "MemoStore", "Bus", "BusSchema", "BusTestSupport", "memo-store", "bus-proxy", "component-host",
+            ]),
     ]
 )
