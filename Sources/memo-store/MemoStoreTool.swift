@@ -7,7 +7,7 @@ import ServiceSupport
 /// `memo-store`: the memo persistence service and its offline commands.
 ///
 /// ```
-/// memo-store [--bus FILE] [--db PATH]            the service on the bus (see MemoService)
+/// memo-store [--bus FILE] [--db PATH] [--max-pages N]   the service on the bus (see MemoService)
 /// memo-store export --db PATH --format text|md|eml|mbox [--include-trash] [--out DIR]
 /// memo-store check --db PATH                      exit 1 on damage
 /// memo-store apply --db PATH                      JSON-lines commands on stdin, bus lines on stdout
@@ -15,10 +15,11 @@ import ServiceSupport
 @main
 enum MemoStoreTool {
     static let usage = """
-        usage: memo-store [--bus FILE] [--db PATH]
+        usage: memo-store [--bus FILE] [--db PATH] [--max-pages N]
                memo-store export --db PATH --format text|md|eml|mbox [--include-trash] [--out DIR]
                memo-store check --db PATH
                memo-store apply --db PATH
+        --max-pages caps the database file (PRAGMA max_page_count): beyond it writes fail as on a full disk.
         eml without --out writes all messages to stdout, separated by a line holding only a form feed.
         """
 
@@ -48,11 +49,13 @@ enum MemoStoreTool {
         Tool.main("memo-store", usage: Self.usage) {
             var options = try ServiceSupport.Options(arguments)
             let path = options.string("db") ?? "var/memo.sqlite"
+            var configuration = MemoStoreConfiguration()
+            configuration.maximumPageCount = try options.int("max-pages")
             let config = try Tool.busConfig(&options)
             try options.finish(maximumPositionals: 0)
             let store: MemoStore
             do {
-                store = try MemoStore(path: path)
+                store = try MemoStore(path: path, configuration: configuration)
             } catch {
                 throw ConfigurationError("\(error)")
             }

@@ -14,8 +14,10 @@ final class MemoServiceHarness {
     let snapshots: Subscriber
     let health: Subscriber
     private(set) var store: ChildProcess
+    private let storeArguments: [String]
 
-    init() throws {
+    /// - Parameter storeArguments: more `memo-store` options (e.g. `--max-pages`).
+    init(storeArguments: [String] = []) throws {
         self.proxy = try ProxyProcess()
         self.database = "\(self.proxy.directory)/memo.sqlite"
         self.context = try ZMQContext()
@@ -33,19 +35,22 @@ final class MemoServiceHarness {
             context: self.context, endpoint: subscribe, prefixes: ["sys/health/memo-store/"],
             filter: SchemaFilter([Health.self]))
         self.client = try Publisher(context: self.context, endpoint: self.proxy.config.publish, name: "memo-client")
-        self.store = try Self.startStore(proxy: self.proxy, database: self.database)
+        self.storeArguments = storeArguments
+        self.store = try Self.startStore(proxy: self.proxy, database: self.database, storeArguments)
         _ = try self.client.waitForSubscriber(matching: try Topic("memo/cmd/"), timeoutMs: 10_000)
     }
 
-    private static func startStore(proxy: ProxyProcess, database: String) throws -> ChildProcess {
-        let store = try ChildProcess("memo-store", ["--db", database], bus: proxy.busFile)
+    private static func startStore(proxy: ProxyProcess, database: String, _ arguments: [String]) throws
+        -> ChildProcess
+    {
+        let store = try ChildProcess("memo-store", ["--db", database] + arguments, bus: proxy.busFile)
         try store.waitForLine("ready")
         return store
     }
 
     /// Starts the service again on the same database (after a kill).
     func restartStore() throws {
-        self.store = try Self.startStore(proxy: self.proxy, database: self.database)
+        self.store = try Self.startStore(proxy: self.proxy, database: self.database, self.storeArguments)
     }
 
     /// A command from client `c1`.

@@ -126,6 +126,23 @@ import Testing
         try harness.stop()
     }
 
+    @Test func aFullDisk_rejectsTheBatchWithTheReasonAndTheServiceKeepsRunning() throws {
+        // The cap cannot go below the file's size: the database is full from the start.
+        let harness = try MemoServiceHarness(storeArguments: ["--max-pages", "1"])
+        let big = String(repeating: "東京タワー", count: 4000)
+        let full = try harness.round(MemoServiceHarness.command("f1", .create) { $0.text = big })
+        #expect(full.status == .rejected)
+        #expect(full.reason?.contains("not stored") == true)
+        #expect(full.reason?.contains("full") == true)
+        let snapshot = try harness.round(MemoServiceHarness.command("f2", .snapshot))
+        #expect(snapshot.status == .ok)
+        let extra = try harness.health { $0["commands"]?.intValue == 2 }
+        #expect(extra["storage_errors"]?.intValue == 1)
+        #expect(harness.store.isRunning)
+        #expect(try MemoStore(path: harness.database).allMemos().isEmpty)
+        try harness.stop()
+    }
+
     @Test func sigterm_closesTheDatabaseCleanlyAndExitsZero() throws {
         let harness = try MemoServiceHarness()
         _ = try harness.round(MemoServiceHarness.command("t1", .create) { $0.text = "kept" })
