@@ -62,12 +62,14 @@ let package = Package(
 
         // Memo persistence on SQLite (no ZeroMQ).
         .target(name: "MemoStore", dependencies: ["CSQLite", "BusSchema"]),
+        .target(name: "MemoService", dependencies: ["MemoStore", "Bus", "BusSchema", "ServiceSupport"]),
 
         // Thin executables.
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
         .executableTarget(name: "uibus-supervisor", dependencies: ["Supervisor", "ServiceSupport"]),
-        .executableTarget(name: "memo-store", dependencies: ["MemoStore", "BusSchema"]),
+        .executableTarget(
+            name: "memo-store", dependencies: ["MemoStore", "MemoService", "BusSchema", "ServiceSupport"]),
         .executableTarget(
             name: "input-source", dependencies: ["InputCore", "InputService", "BusSchema", "ServiceSupport"]),
         .executableTarget(
@@ -114,5 +116,10 @@ let package = Package(
             name: "RenderServiceTests",
             dependencies: ["RenderService", "RenderCore", "Bus", "BusSchema", "BusTestSupport", "ServiceSupport"]),
         .testTarget(name: "MemoStoreTests", dependencies: ["MemoStore", "BusSchema", "memo-store"]),
+        .testTarget(
+            name: "MemoServiceTests",
+            dependencies: [
+                "MemoStore", "Bus", "BusSchema", "BusTestSupport", "memo-store", "bus-proxy", "component-host",
+            ]),
     ]
 )

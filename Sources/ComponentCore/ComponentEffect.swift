@@ -12,7 +12,7 @@ public enum ComponentEffect: Sendable, Equatable {
     /// A property animation began (for the render worker; the state already follows it).
     case startAnimation(ComponentAnimation)
     /// Send (or resend) a memo store command on `memo/cmd/`.
-    case sendMemoCommand(MemoCommandRequest)
+    case sendMemoCommand(MemoCommand)
 }
 
 /// One property animation: `property` of `target` goes from `from` to `to` over `durationMs`.

@@ -6,7 +6,7 @@ public enum HostOutput: Sendable, Equatable {
     /// Publish on `ui/<kind>/<instance>/`.
     case state(ComponentState)
     /// Send on `memo/cmd/`.
-    case memoCommand(MemoCommandRequest)
+    case memoCommand(MemoCommand)
     /// An animation began in a component.
     case animation(instance: String, ComponentAnimation)
 }
@@ -162,7 +162,7 @@ public struct ComponentHost: Sendable {
     }
 
     /// A change from `memo/changed/`, for every board.
-    public mutating func memoChangeReceived(_ change: MemoChange, epoch: UInt64, tMs: Double) -> [HostOutput] {
+    public mutating func memoChangeReceived(_ change: MemoChanged, epoch: UInt64, tMs: Double) -> [HostOutput] {
         var outputs = self.advance(to: tMs)
         for index in self.boardsByClient.values.sorted() {
             outputs += self.apply(
@@ -173,7 +173,7 @@ public struct ComponentHost: Sendable {
 
     /// A snapshot chunk from `memo/snapshot/<client>/`.
     public mutating func memoSnapshotReceived(
-        _ chunk: MemoSnapshotChunk, client: String, epoch: UInt64, tMs: Double
+        _ chunk: MemoSnapshot, client: String, epoch: UInt64, tMs: Double
     ) -> [HostOutput] {
         var outputs = self.advance(to: tMs)
         guard let index = self.boardsByClient[client] else { return outputs }

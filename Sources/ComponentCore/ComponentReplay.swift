@@ -24,7 +24,7 @@ public struct ComponentReplay: Sendable {
     /// Every state published, in order.
     public private(set) var states: [ComponentState] = []
     /// Every memo command sent, in order.
-    public private(set) var memoCommands: [MemoCommandRequest] = []
+    public private(set) var memoCommands: [MemoCommand] = []
     public private(set) var problems: [Problem] = []
     public private(set) var host: ComponentHost
 

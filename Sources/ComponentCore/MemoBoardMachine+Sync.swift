@@ -4,7 +4,7 @@ import BusSchema
 /// board stands in the store's change stream.
 struct MemoSync: Sendable {
     struct Pending: Sendable {
-        var request: MemoCommandRequest
+        var request: MemoCommand
         var dueMs: Double
         var delayMs: Double
     }
@@ -14,7 +14,7 @@ struct MemoSync: Sendable {
     /// Number of the next command (cmd_id `<client>:<n>`).
     var nextCommand = 1
     /// Seq of the last change applied.
-    var storeSeq = 0
+    var storeSeq: UInt64 = 0
     /// The store's epoch the seq belongs to.
     var storeEpoch: UInt64?
     /// The snapshot being received: its request id, the next chunk and the memos so far.
@@ -25,17 +25,18 @@ struct MemoSync: Sendable {
     var expectedChunk = 0
     var snapshotRecords: [MemoRecord] = []
     /// Changes that arrived while a snapshot was on its way.
-    var buffered: [(change: MemoChange, epoch: UInt64)] = []
+    var buffered: [(change: MemoChanged, epoch: UInt64)] = []
 }
 
 extension MemoBoardMachine {
-    /// Sends a new command and remembers it until it is acknowledged.
+    /// Sends a new command (its op's fields set by `fill`) and remembers it until it is acknowledged.
     mutating func send(
-        _ op: MemoCommandRequest.Op, memoID: String? = nil, _ fields: ValueMap = [:], at tMs: Double
+        _ op: MemoOp, memoID: String? = nil, at tMs: Double, _ fill: (inout MemoCommand) -> Void = { _ in }
     ) -> [ComponentEffect] {
-        let request = MemoCommandRequest(
-            cmdID: "\(self.config.client):\(self.sync.nextCommand)", client: self.config.client, op: op,
-            memoID: memoID, fields: fields)
+        var request = MemoCommand(
+            cmdId: "\(self.config.client):\(self.sync.nextCommand)", client: self.config.client, op: op,
+            memoId: memoID)
+        fill(&request)
         self.sync.nextCommand += 1
         self.sync.pending.append(
             MemoSync.Pending(
@@ -56,7 +57,7 @@ extension MemoBoardMachine {
     mutating func requestSnapshot(_ tMs: Double) -> [ComponentEffect] {
         self.sync.pending.removeAll { $0.request.op == .snapshot }
         let effects = self.send(.snapshot, at: tMs)
-        self.sync.snapshotRequest = self.sync.pending.last?.request.cmdID
+        self.sync.snapshotRequest = self.sync.pending.last?.request.cmdId
         self.sync.snapshotDeadline = nil
         self.sync.expectedChunk = 0
         self.sync.snapshotRecords = []
@@ -97,19 +98,19 @@ extension MemoBoardMachine {
     }
 
     mutating func acknowledge(_ ack: MemoAck, _ tMs: Double) -> [ComponentEffect] {
-        guard let index = self.sync.pending.firstIndex(where: { $0.request.cmdID == ack.cmdID }) else { return [] }
+        guard let index = self.sync.pending.firstIndex(where: { $0.request.cmdId == ack.cmdId }) else { return [] }
         let request = self.sync.pending.remove(at: index).request
         var effects: [ComponentEffect] = []
-        if request.cmdID == self.sync.snapshotRequest, ack.status == .ok || ack.status == .duplicate {
+        if request.cmdId == self.sync.snapshotRequest, ack.status == .ok || ack.status == .duplicate {
             self.sync.snapshotDeadline = tMs + self.chunkTimeoutMs
         }
-        if let results = ack.results, request.op == .search, let query = self.search?.query,
-            request.fields["query"] == .string(query)
-        {
-            self.search?.matches = results
+        if let results = ack.results, request.op == .search, let query = self.search?.query, request.query == query {
+            self.search?.matches = results.map {
+                MemoBoardState.Match(memoID: $0.memoId, trashed: $0.trashed, ranges: $0.ranges)
+            }
         }
-        if let version = ack.version, let id = ack.memoID ?? request.memoID, ack.status == .ok {
-            self.records[id]?.memo.version = version
+        if let version = ack.version, let id = ack.memoId ?? request.memoId, ack.status == .ok {
+            self.records[id]?.memo.version = Int(version)
         }
         if ack.status == .conflict || ack.status == .rejected, request.op != .snapshot, request.op != .search {
             effects += self.requestSnapshot(tMs)
@@ -117,7 +118,7 @@ extension MemoBoardMachine {
         return effects + [self.timerEffect, self.publish(tMs)]
     }
 
-    mutating func receive(_ change: MemoChange, epoch: UInt64, _ tMs: Double) -> [ComponentEffect] {
+    mutating func receive(_ change: MemoChanged, epoch: UInt64, _ tMs: Double) -> [ComponentEffect] {
         if self.sync.snapshotRequest != nil {
             self.sync.buffered.append((change, epoch))
             return []
@@ -135,17 +136,20 @@ extension MemoBoardMachine {
         return [self.publish(tMs)]
     }
 
-    private mutating func apply(_ change: MemoChange) {
-        switch change.kind {
-        case .upsert(let record): self.records[record.memo.id] = record
-        case .delete(let id): self.records[id] = nil
-        case .settings(let settings): self.settings = settings
+    /// Applies a change in sequence; one missing the memo or settings its kind names moves
+    /// the seq and changes nothing.
+    private mutating func apply(_ change: MemoChanged) {
+        switch (change.change, change.memo, change.settings) {
+        case (.upsert, let record?, _): self.records[record.id] = BoardMemo(record)
+        case (.delete, let record?, _): self.records[record.id] = nil
+        case (.settings, _, let settings?): self.settings = settings
+        default: break
         }
         self.sync.storeSeq = change.seq
     }
 
-    mutating func receive(_ chunk: MemoSnapshotChunk, epoch: UInt64, _ tMs: Double) -> [ComponentEffect] {
-        guard chunk.requestID == self.sync.snapshotRequest else { return [] }
+    mutating func receive(_ chunk: MemoSnapshot, epoch: UInt64, _ tMs: Double) -> [ComponentEffect] {
+        guard chunk.requestId == self.sync.snapshotRequest else { return [] }
         guard chunk.chunk == self.sync.expectedChunk else { return self.requestSnapshot(tMs) }
         self.sync.snapshotRecords += chunk.memos
         self.sync.expectedChunk += 1
@@ -154,7 +158,8 @@ extension MemoBoardMachine {
             return [self.timerEffect]
         }
         self.sync.snapshotDeadline = nil
-        self.records = Dictionary(self.sync.snapshotRecords.map { ($0.memo.id, $0) }, uniquingKeysWith: { $1 })
+        self.records = Dictionary(
+            self.sync.snapshotRecords.map { ($0.id, BoardMemo($0)) }, uniquingKeysWith: { $1 })
         self.settings = chunk.settings
         self.sync.storeSeq = chunk.seq
         self.sync.storeEpoch = epoch

@@ -62,8 +62,8 @@ public struct MemoBoardMachine: Sendable {
         case backgroundRequested(image: String?, tMs: Double)
         case ackReceived(MemoAck, tMs: Double)
         /// A change from the store; `epoch` is the store's envelope epoch.
-        case changeReceived(MemoChange, epoch: UInt64, tMs: Double)
-        case snapshotChunkReceived(MemoSnapshotChunk, epoch: UInt64, tMs: Double)
+        case changeReceived(MemoChanged, epoch: UInt64, tMs: Double)
+        case snapshotChunkReceived(MemoSnapshot, epoch: UInt64, tMs: Double)
         case timeElapsed(Double)
         case appWillResignActive(tMs: Double)
         case appDidBecomeActive(tMs: Double)
@@ -79,7 +79,7 @@ public struct MemoBoardMachine: Sendable {
     public let config: Config
     private var state: State = .idle
     /// Memos on the board and in the trash, by id.
-    var records: [String: MemoRecord] = [:]
+    var records: [String: BoardMemo] = [:]
     var settings: MemoSettings
     var selected: String?
     var editing: String?
@@ -114,9 +114,11 @@ public struct MemoBoardMachine: Sendable {
         case (.dragging(let id, _), .panEnded(let tMs)):
             self.state = .idle
             guard let memo = self.records[id]?.memo else { return [self.publish(tMs)] }
-            return self.send(.move, memoID: id, ["x": .number(memo.x), "y": .number(memo.y)], at: tMs) + [
-                self.publish(tMs)
-            ]
+            let sent = self.send(.move, memoID: id, at: tMs) {
+                $0.x = memo.x
+                $0.y = memo.y
+            }
+            return sent + [self.publish(tMs)]
         case (.idle, .pinchBegan(let x, let y, let tMs)), (.idle, .rotationBegan(let x, let y, let tMs)):
             guard let id = self.memo(at: x, y), let memo = self.records[id]?.memo else { return [] }
             let scaling: Bool
@@ -143,8 +145,11 @@ public struct MemoBoardMachine: Sendable {
             }
             self.state = .idle
             guard let memo = self.records[id]?.memo else { return [self.publish(tMs)] }
-            let fields: ValueMap = ["scale": .number(memo.scale), "rotation": .number(memo.rotation)]
-            return self.send(.transform, memoID: id, fields, at: tMs) + [self.publish(tMs)]
+            let sent = self.send(.transform, memoID: id, at: tMs) {
+                $0.scale = memo.scale
+                $0.rotation = memo.rotation
+            }
+            return sent + [self.publish(tMs)]
         case (.dragging(let id, let start), .gestureCancelled(let tMs)),
             (.transforming(let id, let start, _, _), .gestureCancelled(let tMs)):
             self.records[id]?.memo = start
@@ -164,14 +169,18 @@ public struct MemoBoardMachine: Sendable {
         case (_, .editRequested(let id, let text, let tMs)):
             guard let record = self.records[id] else { return [] }
             self.records[id]?.memo.text = text
-            let fields: ValueMap = ["text": .string(text), "base_version": .int(Int64(record.memo.version ?? 1))]
-            return self.send(.edit, memoID: id, fields, at: tMs) + [self.publish(tMs)]
+            let baseVersion = Int64(record.memo.version ?? 1)
+            let sent = self.send(.edit, memoID: id, at: tMs) {
+                $0.text = text
+                $0.baseVersion = baseVersion
+            }
+            return sent + [self.publish(tMs)]
         case (_, .editorClosed(let tMs)):
             self.editing = nil
             return [self.publish(tMs)]
         case (_, .trashRequested(let id, let tMs)):
             guard self.records[id]?.trashedAt == nil else { return [] }
-            self.records[id]?.trashedAt = Int(tMs)
+            self.records[id]?.trashedAt = Int64(tMs)
             if self.selected == id { self.selected = nil }
             if self.editing == id { self.editing = nil }
             return self.send(.trash, memoID: id, at: tMs) + [self.publish(tMs)]
@@ -183,22 +192,26 @@ public struct MemoBoardMachine: Sendable {
             self.records = self.records.filter { $0.value.trashedAt == nil }
             return self.send(.emptyTrash, at: tMs) + [self.publish(tMs)]
         case (_, .arrangeRequested(let order, let tMs)):
-            if let order { self.settings.arrangeOrder = order }
+            if let order, let setting = MemoArrangeOrder(rawValue: order.rawValue) {
+                self.settings.arrangeOrder = setting
+            }
             for id in self.records.keys { self.records[id]?.memo.minimized = true }
-            let fields: ValueMap = ["order": .string(self.settings.arrangeOrder.rawValue)]
-            return self.send(.arrange, fields, at: tMs) + [self.publish(tMs)]
+            let order = self.settings.arrangeOrder
+            return self.send(.arrange, at: tMs) { $0.order = order } + [self.publish(tMs)]
         case (_, .searchRequested(let query, let tMs)):
             guard !query.isEmpty else {
                 self.search = nil
                 return [self.publish(tMs)]
             }
             self.search = MemoBoardState.Search(query: query, matches: self.matches(of: query))
-            return self.send(.search, ["query": .string(query), "include_trash": .bool(true)], at: tMs) + [
-                self.publish(tMs)
-            ]
+            let sent = self.send(.search, at: tMs) {
+                $0.query = query
+                $0.includeTrash = true
+            }
+            return sent + [self.publish(tMs)]
         case (_, .backgroundRequested(let image, let tMs)):
             self.settings.background = image
-            return self.send(.background, ["image": .optional(image)], at: tMs) + [self.publish(tMs)]
+            return self.send(.background, at: tMs) { $0.image = image } + [self.publish(tMs)]
         case (_, .ackReceived(let ack, let tMs)):
             return self.acknowledge(ack, tMs)
         case (_, .changeReceived(let change, let epoch, let tMs)):
@@ -217,15 +230,19 @@ public struct MemoBoardMachine: Sendable {
     ) -> [ComponentEffect] {
         let id = "\(self.config.client)-\(self.sync.nextCommand)"
         let z = (self.records.values.map(\.memo.z).max() ?? 0) + 1
-        self.records[id] = MemoRecord(
+        let (width, height) = (self.config.memoWidth, self.config.memoHeight)
+        self.records[id] = BoardMemo(
             memo: MemoBoardState.Memo(
-                id: id, x: x, y: y, width: self.config.memoWidth, height: self.config.memoHeight, z: z, color: color,
-                text: text))
-        let fields: ValueMap = [
-            "text": .string(text), "x": .number(x), "y": .number(y), "width": .number(self.config.memoWidth),
-            "height": .number(self.config.memoHeight), "color": .string(color.rawValue),
-        ]
-        return self.send(.create, memoID: id, fields, at: tMs) + [self.publish(tMs)]
+                id: id, x: x, y: y, width: width, height: height, z: z, color: color, text: text))
+        let sent = self.send(.create, memoID: id, at: tMs) {
+            $0.text = text
+            $0.x = x
+            $0.y = y
+            $0.width = width
+            $0.height = height
+            $0.color = color.rawValue
+        }
+        return sent + [self.publish(tMs)]
     }
 
     /// The topmost memo on the board under scene point (`x`, `y`), honouring scale and rotation.
@@ -274,8 +291,8 @@ public struct MemoBoardMachine: Sendable {
 
     /// The state as published.
     public func snapshot(tMs: Double) -> MemoBoardState {
-        let pendingMemos = Set(self.sync.pending.compactMap(\.request.memoID))
-        let shown: (MemoRecord) -> MemoBoardState.Memo = { record in
+        let pendingMemos = Set(self.sync.pending.compactMap(\.request.memoId))
+        let shown: (BoardMemo) -> MemoBoardState.Memo = { record in
             var memo = record.memo
             memo.pending = pendingMemos.contains(memo.id)
             return memo
@@ -284,10 +301,12 @@ public struct MemoBoardMachine: Sendable {
         return MemoBoardState(
             instance: self.instance, tMs: tMs,
             memos: self.records.values.filter { $0.trashedAt == nil }.map(shown).sorted(by: order),
-            selected: self.selected, arrangeOrder: self.settings.arrangeOrder, background: self.settings.background,
+            selected: self.selected,
+            arrangeOrder: MemoBoardState.ArrangeOrder(rawValue: self.settings.arrangeOrder.rawValue) ?? .created,
+            background: self.settings.background,
             editing: .some(self.editing),
             trash: self.records.values.filter { $0.trashedAt != nil }.map(shown).sorted(by: order),
-            search: .some(self.search), storeSeq: self.sync.storeSeq, pendingCommands: self.sync.pending.count,
+            search: .some(self.search), storeSeq: Int(self.sync.storeSeq), pendingCommands: self.sync.pending.count,
             syncing: self.sync.snapshotRequest != nil)
     }
 

@@ -12,7 +12,6 @@ import ServiceSupport
 /// `sys/lifecycle/`, every state is published again. Time is the service's monotonic clock in ms: gesture events
 /// are restamped on arrival, so machine timers and inputs share one clock.
 public final class ComponentHostService {
-    public static let memoCommandSchema = SchemaID("memo.command", major: 1)
     public static let networkSchema = SchemaID("network", major: 1)
     /// How often timers are checked (one frame at 60 Hz).
     public static let tickMs = 16
@@ -95,26 +94,26 @@ public final class ComponentHostService {
     }
 
     private func subscribeMemo() throws {
-        let filter = SchemaFilter([
-            SchemaID("memo.ack", major: 1), SchemaID("memo.changed", major: 1), SchemaID("memo.snapshot", major: 1),
-        ])
+        let filter = SchemaFilter([MemoAck.self, MemoChanged.self, MemoSnapshot.self])
         var prefixes = ["memo/changed/"]
         for client in self.clients { prefixes += ["memo/ack/\(client)/", "memo/snapshot/\(client)/"] }
         try self.runner.subscribe(prefixes, filter: filter) { [unowned self] delivery, _ in
-            let value = try Value(messagePack: delivery.payload)
             let segments = delivery.topic.split(separator: "/").map(String.init)
             let epoch = delivery.envelope.epoch
             switch (delivery.envelope.schema, segments.count) {
             case ("memo.changed", _):
                 try self.publish(
-                    self.host.memoChangeReceived(try MemoChange(payload: value), epoch: epoch, tMs: self.nowMs))
+                    self.host.memoChangeReceived(
+                        try MemoChanged(messagePack: delivery.payload), epoch: epoch, tMs: self.nowMs))
             case ("memo.ack", 3):
                 try self.publish(
-                    self.host.memoAckReceived(try MemoAck(payload: value), client: segments[2], tMs: self.nowMs))
+                    self.host.memoAckReceived(
+                        try MemoAck(messagePack: delivery.payload), client: segments[2], tMs: self.nowMs))
             case ("memo.snapshot", 3):
                 try self.publish(
                     self.host.memoSnapshotReceived(
-                        try MemoSnapshotChunk(payload: value), client: segments[2], epoch: epoch, tMs: self.nowMs))
+                        try MemoSnapshot(messagePack: delivery.payload), client: segments[2], epoch: epoch,
+                        tMs: self.nowMs))
             default:
                 throw CodecError(
                     .invalidValue, offset: 0, context: "unexpected \(delivery.envelope.schema) on \(delivery.topic)")
@@ -147,8 +146,7 @@ public final class ComponentHostService {
                     payload: self.writer.bytes, schema: type(of: state.message).schema,
                     on: try Topic(segments: "ui", state.kind.rawValue, state.instance))
             case .memoCommand(let request):
-                try self.runner.publisher.publish(
-                    payload: request.payload.messagePack, schema: Self.memoCommandSchema, on: try Topic("memo/cmd/"))
+                try self.runner.publisher.publish(request, on: try Topic("memo/cmd/"))
             case .animation:
                 break
             }

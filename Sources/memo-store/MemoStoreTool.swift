@@ -1,11 +1,13 @@
 import BusSchema
 import Glibc
+import MemoService
 import MemoStore
+import ServiceSupport
 
 /// `memo-store`: the memo persistence service and its offline commands.
 ///
 /// ```
-/// memo-store [--db PATH]                          service on the bus (not wired yet)
+/// memo-store [--bus FILE] [--db PATH] [--max-pages N]   the service on the bus (see MemoService)
 /// memo-store export --db PATH --format text|md|eml|mbox [--include-trash] [--out DIR]
 /// memo-store check --db PATH                      exit 1 on damage
 /// memo-store apply --db PATH                      JSON-lines commands on stdin, bus lines on stdout
@@ -13,24 +15,22 @@ import MemoStore
 @main
 enum MemoStoreTool {
     static let usage = """
-        usage: memo-store [--db PATH]
+        usage: memo-store [--bus FILE] [--db PATH] [--max-pages N]
                memo-store export --db PATH --format text|md|eml|mbox [--include-trash] [--out DIR]
                memo-store check --db PATH
                memo-store apply --db PATH
+        --max-pages caps the database file (PRAGMA max_page_count): beyond it writes fail as on a full disk.
         eml without --out writes all messages to stdout, separated by a line holding only a form feed.
         """
 
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
         let verb = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "serve"
-        if verb != "serve" { arguments.removeFirst() }
+        if verb == "serve" { Self.serve(arguments) }
+        arguments.removeFirst()
         do {
             let options = try Options(arguments)
             switch verb {
-            case "serve":
-                throw ToolError(
-                    "service mode is not wired to the bus yet: the integrator runs `store.apply(batch:now:)` on "
-                        + "memo/cmd/ and publishes the acks, changes and snapshots; use `memo-store apply` offline")
             case "export": try Self.export(options)
             case "check": exit(try Self.check(options))
             case "apply": try Self.apply(options)
@@ -40,6 +40,27 @@ enum MemoStoreTool {
             Self.fail(error.message, usage: error.showUsage)
         } catch {
             Self.fail("\(error)", usage: false)
+        }
+    }
+
+    /// The service: signals first (before any thread), then the store, then the bus.
+    private static func serve(_ arguments: [String]) -> Never {
+        let signals = SignalWatcher()
+        Tool.main("memo-store", usage: Self.usage) {
+            var options = try ServiceSupport.Options(arguments)
+            let path = options.string("db") ?? "var/memo.sqlite"
+            var configuration = MemoStoreConfiguration()
+            configuration.maximumPageCount = try options.int("max-pages")
+            let config = try Tool.busConfig(&options)
+            try options.finish(maximumPositionals: 0)
+            let store: MemoStore
+            do {
+                store = try MemoStore(path: path, configuration: configuration)
+            } catch {
+                throw ConfigurationError("\(error)")
+            }
+            let runner = try ServiceRunner(name: "memo-store", config: config, signals: signals)
+            try MemoService(runner: runner, store: store).run()
         }
     }
 

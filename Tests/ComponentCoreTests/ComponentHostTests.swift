@@ -190,13 +190,13 @@ import Testing
         var host = try Self.host()
         let started = host.start(tMs: 0)
         let snapshot = try #require(
-            started.compactMap { output -> MemoCommandRequest? in
+            started.compactMap { output -> MemoCommand? in
                 if case .memoCommand(let request) = output { return request }
                 return nil
             }.first)
         #expect(
-            host.memoAckReceived(MemoAck(cmdID: snapshot.cmdID, status: .ok, seq: 0), client: "other", tMs: 5).isEmpty)
-        let acked = host.memoAckReceived(MemoAck(cmdID: snapshot.cmdID, status: .ok, seq: 0), client: "c1", tMs: 5)
+            host.memoAckReceived(MemoAck(cmdId: snapshot.cmdId, status: .ok, seq: 0), client: "other", tMs: 5).isEmpty)
+        let acked = host.memoAckReceived(MemoAck(cmdId: snapshot.cmdId, status: .ok, seq: 0), client: "c1", tMs: 5)
         guard case .memoBoard(let board)? = Self.states(acked, "board1").last else {
             Issue.record("ack not applied")
             return

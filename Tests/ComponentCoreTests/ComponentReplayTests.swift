@@ -169,6 +169,6 @@ import Testing
         #expect(last["background"] == .string("deploy/assets/cork.png"))
         let creates = replay.memoCommands.filter { $0.op == .create }
         #expect(creates.count > 2)
-        #expect(Set(creates.map(\.cmdID)).count == 1)
+        #expect(Set(creates.map(\.cmdId)).count == 1)
     }
 }

@@ -18,34 +18,35 @@ import Testing
         return state
     }
 
-    static func record(_ id: String, x: Double, y: Double, z: Int, text: String = "", version: Int = 1)
-        -> ComponentCore.MemoRecord
+    static func record(_ id: String, x: Double, y: Double, z: Int64, text: String = "", version: Int64 = 1)
+        -> MemoRecord
     {
-        ComponentCore.MemoRecord(
-            memo: MemoBoardState.Memo(id: id, x: x, y: y, width: 160, height: 120, z: z, text: text, version: version))
+        MemoRecord(
+            id: id, text: text, x: x, y: y, width: 160, height: 120, scale: 1, rotation: 0, z: z, color: "yellow",
+            minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0, version: version)
     }
 
     /// A board synced to a store at seq 10 holding m1 (20,20) and m2 (300,300), m2 on top.
     static func synced() -> MemoBoardMachine {
         var machine = Self.machine()
         _ = machine.handle(.started(tMs: 0))
-        let chunk = MemoSnapshotChunk(
-            requestID: "board1:1", chunk: 0, last: true, seq: 10,
+        let chunk = MemoSnapshot(
+            requestId: "board1:1", chunk: 0, last: true, seq: 10,
             memos: [Self.record("m1", x: 20, y: 20, z: 1, text: "買い物メモ"), Self.record("m2", x: 300, y: 300, z: 2)],
             settings: MemoSettings(arrangeOrder: .color, background: nil))
         _ = machine.handle(.snapshotChunkReceived(chunk, epoch: Self.epoch, tMs: 5))
         return machine
     }
 
-    static func upsert(_ seq: Int, _ record: ComponentCore.MemoRecord) -> MemoBoardMachine.Event {
-        .changeReceived(MemoChange(seq: seq, kind: .upsert(record)), epoch: Self.epoch, tMs: Double(seq))
+    static func upsert(_ seq: UInt64, _ record: MemoRecord) -> MemoBoardMachine.Event {
+        .changeReceived(MemoChanged(seq: seq, change: .upsert, memo: record), epoch: Self.epoch, tMs: Double(seq))
     }
 
     @Test func memoBoard_started_asksForASnapshotAndShowsSyncing() throws {
         var machine = Self.machine()
         let effects = machine.handle(.started(tMs: 0))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
-        #expect(Effects.commands(effects).first?.cmdID == "board1:1")
+        #expect(Effects.commands(effects).first?.cmdId == "board1:1")
         let state = try #require(Self.state(effects))
         #expect(state.syncing == true)
         #expect(state.background == "cork.png")
@@ -54,14 +55,14 @@ import Testing
     @Test func memoBoard_snapshotChunks_replaceTheBoardWhenTheLastArrives() throws {
         var machine = Self.machine()
         _ = machine.handle(.started(tMs: 0))
-        let first = MemoSnapshotChunk(
-            requestID: "board1:1", chunk: 0, last: false, seq: 4, memos: [Self.record("m1", x: 0, y: 0, z: 1)],
+        let first = MemoSnapshot(
+            requestId: "board1:1", chunk: 0, last: false, seq: 4, memos: [Self.record("m1", x: 0, y: 0, z: 1)],
             settings: MemoSettings())
         #expect(Effects.states(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, tMs: 1))).isEmpty)
         var trashed = Self.record("m9", x: 0, y: 0, z: 3)
         trashed.trashedAt = 1000
-        let last = MemoSnapshotChunk(
-            requestID: "board1:1", chunk: 1, last: true, seq: 4, memos: [trashed],
+        let last = MemoSnapshot(
+            requestId: "board1:1", chunk: 1, last: true, seq: 4, memos: [trashed],
             settings: MemoSettings(arrangeOrder: .text))
         let state = try #require(Self.state(machine.handle(.snapshotChunkReceived(last, epoch: Self.epoch, tMs: 2))))
         #expect(state.memos.map(\.id) == ["m1"])
@@ -75,32 +76,32 @@ import Testing
     @Test func memoBoard_missingSnapshotChunk_asksAgain() {
         var machine = Self.machine()
         _ = machine.handle(.started(tMs: 0))
-        let skipped = MemoSnapshotChunk(
-            requestID: "board1:1", chunk: 1, last: true, seq: 4, memos: [], settings: MemoSettings())
+        let skipped = MemoSnapshot(
+            requestId: "board1:1", chunk: 1, last: true, seq: 4, memos: [], settings: MemoSettings())
         let effects = machine.handle(.snapshotChunkReceived(skipped, epoch: Self.epoch, tMs: 1))
-        #expect(Effects.commands(effects).map(\.cmdID) == ["board1:2"])
+        #expect(Effects.commands(effects).map(\.cmdId) == ["board1:2"])
         #expect(machine.snapshot(tMs: 1).pendingCommands == 1)
     }
 
     @Test func memoBoard_snapshotChunksThatNeverCome_areAskedForAgain() throws {
         var machine = Self.machine()
         _ = machine.handle(.started(tMs: 0))
-        let acked = machine.handle(.ackReceived(MemoAck(cmdID: "board1:1", status: .ok, seq: 4), tMs: 10))
+        let acked = machine.handle(.ackReceived(MemoAck(cmdId: "board1:1", status: .ok, seq: 4), tMs: 10))
         #expect(Effects.timer(acked) == 1610)
-        let first = MemoSnapshotChunk(
-            requestID: "board1:1", chunk: 0, last: false, seq: 4, memos: [], settings: MemoSettings())
+        let first = MemoSnapshot(
+            requestId: "board1:1", chunk: 0, last: false, seq: 4, memos: [], settings: MemoSettings())
         #expect(Effects.timer(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, tMs: 100))) == 1700)
         #expect(Effects.commands(machine.handle(.timeElapsed(1610))).isEmpty)
         let again = machine.handle(.timeElapsed(1700))
-        #expect(Effects.commands(again).map(\.cmdID) == ["board1:2"])
+        #expect(Effects.commands(again).map(\.cmdId) == ["board1:2"])
         #expect(Effects.commands(again).map(\.op) == [.snapshot])
     }
 
     @Test func memoBoard_chunkOfAnotherRequest_isIgnored() {
         var machine = Self.machine()
         _ = machine.handle(.started(tMs: 0))
-        let other = MemoSnapshotChunk(
-            requestID: "x:1", chunk: 0, last: true, seq: 4, memos: [], settings: MemoSettings())
+        let other = MemoSnapshot(
+            requestId: "x:1", chunk: 0, last: true, seq: 4, memos: [], settings: MemoSettings())
         #expect(machine.handle(.snapshotChunkReceived(other, epoch: Self.epoch, tMs: 1)).isEmpty)
     }
 
@@ -118,9 +119,9 @@ import Testing
         let effects = machine.handle(Self.upsert(13, Self.record("m4", x: 1, y: 1, z: 4)))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
         #expect(Self.state(effects)?.syncing == true)
-        let request = try #require(Effects.commands(effects).first?.cmdID)
-        let chunk = MemoSnapshotChunk(
-            requestID: request, chunk: 0, last: true, seq: 12,
+        let request = try #require(Effects.commands(effects).first?.cmdId)
+        let chunk = MemoSnapshot(
+            requestId: request, chunk: 0, last: true, seq: 12,
             memos: [Self.record("m1", x: 20, y: 20, z: 1)], settings: MemoSettings())
         let state = try #require(Self.state(machine.handle(.snapshotChunkReceived(chunk, epoch: Self.epoch, tMs: 30))))
         #expect(state.memos.map(\.id) == ["m1", "m4"])
@@ -130,18 +131,22 @@ import Testing
 
     @Test func memoBoard_newStoreEpoch_asksForASnapshot() {
         var machine = Self.synced()
-        let change = MemoChange(seq: 1, kind: .delete(memoID: "m1"))
+        let change = MemoChanged(seq: 1, change: .delete, memo: Self.record("m1", x: 20, y: 20, z: 1))
         let effects = machine.handle(.changeReceived(change, epoch: 99, tMs: 40))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
     }
 
     @Test func memoBoard_settingsAndDeleteChanges_apply() {
         var machine = Self.synced()
-        _ = machine.handle(.changeReceived(MemoChange(seq: 11, kind: .delete(memoID: "m1")), epoch: Self.epoch, tMs: 1))
+        _ = machine.handle(
+            .changeReceived(
+                MemoChanged(seq: 11, change: .delete, memo: Self.record("m1", x: 20, y: 20, z: 1)), epoch: Self.epoch,
+                tMs: 1))
         let state = Self.state(
             machine.handle(
                 .changeReceived(
-                    MemoChange(seq: 12, kind: .settings(MemoSettings(arrangeOrder: .updated, background: "b.png"))),
+                    MemoChanged(
+                        seq: 12, change: .settings, settings: MemoSettings(arrangeOrder: .updated, background: "b.png")),
                     epoch: Self.epoch, tMs: 2)))
         #expect(state?.memos.map(\.id) == ["m2"])
         #expect(state?.background == "b.png")
@@ -156,9 +161,9 @@ import Testing
         let effects = machine.handle(.panEnded(tMs: 140))
         let command = try #require(Effects.commands(effects).first)
         #expect(command.op == .move)
-        #expect(command.memoID == "m1")
-        #expect(command.payload["x"] == .int(50))
-        #expect(command.payload["y"] == .int(60))
+        #expect(command.memoId == "m1")
+        #expect(command.x == 50)
+        #expect(command.y == 60)
         #expect(Self.state(effects)?.memos.first { $0.id == "m1" }?.pending == true)
     }
 
@@ -181,8 +186,8 @@ import Testing
         #expect(machine.handle(.transformEnded(tMs: 30)).isEmpty)
         let command = try #require(Effects.commands(machine.handle(.transformEnded(tMs: 31))).first)
         #expect(command.op == .transform)
-        #expect(command.payload["scale"] == .double(1.5))
-        #expect(command.payload["rotation"] == .double(0.3))
+        #expect(command.scale == 1.5)
+        #expect(command.rotation == 0.3)
     }
 
     @Test func memoBoard_tap_opensTheEditorOnTheTopmostMemo() {
@@ -226,10 +231,11 @@ import Testing
             commands.map(\.op) == [
                 .create, .edit, .trash, .restore, .trash, .emptyTrash, .arrange, .search, .background,
             ])
-        #expect(Set(commands.map(\.cmdID)).count == commands.count)
+        #expect(Set(commands.map(\.cmdId)).count == commands.count)
         let validator = try Repository.validator("memo.command")
         for command in commands {
-            #expect(validator.violations(of: command.payload).isEmpty, "\(command.payload.json)")
+            let payload = try Value(messagePack: command.messagePack)
+            #expect(validator.violations(of: payload).isEmpty, "\(payload.json)")
         }
         let state = machine.snapshot(tMs: 10)
         #expect(state.memos.allSatisfy { $0.minimized })
@@ -245,7 +251,7 @@ import Testing
         var timer = Effects.timer(created)
         while let at = timer, at < 5000 {
             let effects = machine.handle(.timeElapsed(at))
-            #expect(Effects.commands(effects).map(\.cmdID) == [command.cmdID])
+            #expect(Effects.commands(effects).map(\.cmdId) == [command.cmdId])
             resends.append(at)
             timer = Effects.timer(effects)
         }
@@ -253,27 +259,27 @@ import Testing
         #expect(resends.prefix(5) == [1100, 1300, 1700, 2500, 3300])
         let acked = machine.handle(
             .ackReceived(
-                MemoAck(cmdID: command.cmdID, status: .ok, seq: 11, memoID: command.memoID, version: 1), tMs: 5000))
+                MemoAck(cmdId: command.cmdId, status: .ok, seq: 11, memoId: command.memoId, version: 1), tMs: 5000))
         #expect(acked.contains(.cancelTimer))
         #expect(machine.handle(.timeElapsed(9000)).isEmpty)
         // The store applied it once; a duplicate ack for a resend changes nothing.
-        let duplicate = MemoAck(cmdID: command.cmdID, status: .duplicate, seq: 11)
+        let duplicate = MemoAck(cmdId: command.cmdId, status: .duplicate, seq: 11)
         #expect(machine.handle(.ackReceived(duplicate, tMs: 5001)).isEmpty)
-        let record = Self.record(try #require(command.memoID), x: 0, y: 0, z: 3, text: "a")
+        let record = Self.record(try #require(command.memoId), x: 0, y: 0, z: 3, text: "a")
         _ = machine.handle(Self.upsert(11, record))
         _ = machine.handle(Self.upsert(11, record))
         let state = machine.snapshot(tMs: 5002)
-        #expect(state.memos.filter { $0.id == command.memoID }.count == 1)
+        #expect(state.memos.filter { $0.id == command.memoId }.count == 1)
         #expect(state.pendingCommands == 0)
-        #expect(state.memos.first { $0.id == command.memoID }?.pending == false)
+        #expect(state.memos.first { $0.id == command.memoId }?.pending == false)
     }
 
     @Test func memoBoard_conflictAck_asksForASnapshot() throws {
         var machine = Self.synced()
         let edit = try #require(Effects.commands(machine.handle(.editRequested(memoID: "m1", text: "x", tMs: 0))).first)
-        #expect(edit.payload["base_version"] == .int(1))
+        #expect(edit.baseVersion == 1)
         let effects = machine.handle(
-            .ackReceived(MemoAck(cmdID: edit.cmdID, status: .conflict, seq: 10, version: 3), tMs: 10))
+            .ackReceived(MemoAck(cmdId: edit.cmdId, status: .conflict, seq: 10, version: 3), tMs: 10))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
     }
 
@@ -294,10 +300,11 @@ import Testing
     @Test func memoBoard_searchAck_replacesTheMatchesWithTheStoresResults() throws {
         var machine = Self.synced()
         let search = try #require(Effects.commands(machine.handle(.searchRequested(query: "買", tMs: 0))).first)
-        let results = [MemoBoardState.Match(memoID: "m7", trashed: true, ranges: [0..<1])]
+        let results = [MemoSearchHit(memoId: "m7", text: "買う", trashed: true, ranges: [0..<1])]
         let state = Self.state(
-            machine.handle(.ackReceived(MemoAck(cmdID: search.cmdID, status: .ok, seq: 10, results: results), tMs: 5)))
-        #expect(state?.search == .some(MemoBoardState.Search(query: "買", matches: results)))
+            machine.handle(.ackReceived(MemoAck(cmdId: search.cmdId, status: .ok, seq: 10, results: results), tMs: 5)))
+        let matches = [MemoBoardState.Match(memoID: "m7", trashed: true, ranges: [0..<1])]
+        #expect(state?.search == .some(MemoBoardState.Search(query: "買", matches: matches)))
     }
 
     @Test func memoBoard_appWillResignActive_cancelsTheDragAndFlushesUnsentCommands() throws {
@@ -319,7 +326,7 @@ import Testing
         #expect(machine.handle(.pinchChanged(scale: 2, tMs: 0)).isEmpty)
         #expect(machine.handle(.rotationChanged(rotation: 1, tMs: 0)).isEmpty)
         #expect(machine.handle(.gestureCancelled(tMs: 0)).isEmpty)
-        #expect(machine.handle(.ackReceived(MemoAck(cmdID: "nope", status: .ok, seq: 1), tMs: 0)).isEmpty)
+        #expect(machine.handle(.ackReceived(MemoAck(cmdId: "nope", status: .ok, seq: 1), tMs: 0)).isEmpty)
         #expect(machine.handle(.editRequested(memoID: "nope", text: "x", tMs: 0)).isEmpty)
         #expect(machine.handle(.restoreRequested(memoID: "m1", tMs: 0)).isEmpty)
         #expect(machine.handle(.timeElapsed(10)).isEmpty)

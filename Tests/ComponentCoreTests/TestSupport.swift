@@ -18,7 +18,7 @@ enum Effects {
         }.last
     }
 
-    static func commands(_ effects: [ComponentEffect]) -> [MemoCommandRequest] {
+    static func commands(_ effects: [ComponentEffect]) -> [MemoCommand] {
         effects.compactMap {
             if case .sendMemoCommand(let request) = $0 { return request }
             return nil

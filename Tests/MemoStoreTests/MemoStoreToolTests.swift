@@ -48,10 +48,10 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["m1.eml", "m2.eml"])
     }
 
-    @Test func serviceModeReportsThatItIsNotWiredYet() throws {
+    @Test func serviceModeWithADatabaseItCannotOpenExitsAsAPermanentFailure() throws {
         let run = try ChildProcess.run(ChildProcess.memoStore, ["--db", "/nonexistent/memo.sqlite"])
-        #expect(run.status == 2)
-        #expect(run.errors.contains("not wired"))
+        #expect(run.status == 78)
+        #expect(run.errors.contains("/nonexistent/memo.sqlite"))
     }
 
     /// kill -9 while batches are in flight, restart, resend unacked commands with the same ids:

@@ -60,7 +60,7 @@ struct ComponentBenchmark {
                         }
                     case .memoCommand(let request):
                         // The memo store acknowledges at once.
-                        let ack = MemoAck(cmdID: request.cmdID, status: .ok, seq: 0)
+                        let ack = MemoAck(cmdId: request.cmdId, status: .ok, seq: 0)
                         outputs += host.memoAckReceived(ack, client: request.client, tMs: event.tMs)
                     case .animation: break
                     }
