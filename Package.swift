@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "component-host", targets: ["component-host"]),
         .library(name: "MemoStore", targets: ["MemoStore"]),
         .executable(name: "memo-store", targets: ["memo-store"]),
+        .executable(name: "uibus-report", targets: ["uibus-report"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -59,7 +60,11 @@ let package = Package(
         // Memo persistence on SQLite (no ZeroMQ).
         .target(name: "MemoStore", dependencies: ["CSQLite", "BusSchema"]),
 
+        // The demo report: recording -> model -> one HTML page (no ZeroMQ calls; MCAPReader from BusTools).
+        .target(name: "DemoReport", dependencies: ["BusSchema", "BusTools", "ServiceSupport"]),
+
         // Thin executables.
+        .executableTarget(name: "uibus-report", dependencies: ["DemoReport", "ServiceSupport"]),
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
         .executableTarget(name: "uibus-supervisor", dependencies: ["Supervisor", "ServiceSupport"]),
@@ -109,6 +114,7 @@ let package = Package(
         .testTarget(
             name: "RenderServiceTests",
             dependencies: ["RenderService", "RenderCore", "Bus", "BusSchema", "BusTestSupport", "ServiceSupport"]),
+        .testTarget(name: "DemoReportTests", dependencies: ["DemoReport", "BusSchema", "BusTools"]),
         .testTarget(name: "MemoStoreTests", dependencies: ["MemoStore", "BusSchema", "memo-store"]),
     ]
 )
