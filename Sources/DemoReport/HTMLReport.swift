@@ -88,8 +88,9 @@ public enum HTMLReport {
         guard !model.timeline.lanes.isEmpty else {
             return Self.empty("No gestures and no component states were recorded.")
         }
-        return "<p class=\"note\">Component lanes show each phase as a bar; ✋ lanes show gestures "
-            + "(bars from began to end, dots for taps and swipes). Hover for details.</p>\n"
+        return "<p class=\"note\">One lane per component instance, its phases as colored bars, then "
+            + "<span class=\"gesture\">one lane per gesture kind</span>: bars from began to end, dots for taps, "
+            + "swipes and failures. Hover for details.</p>\n"
             + "<div class=\"chart\">" + SVGChart.timeline(model.timeline) + "</div>\n"
     }
 
@@ -178,7 +179,8 @@ public enum HTMLReport {
         .chart{border:1px solid #e4e7ec;border-radius:8px;padding:6px}
         svg text{font:12px system-ui,"Noto Sans CJK JP",sans-serif;fill:#333}
         svg text.span{fill:#fff;font-size:11px;pointer-events:none}svg text.tick{text-anchor:middle;fill:#666}
-        svg text.axis{text-anchor:end;fill:#666}svg text.mark{font-weight:700}svg .grid{stroke:#e4e7ec}
+        svg text.axis{text-anchor:end;fill:#666}
+        svg text.gesture{fill:#2c6aa0;font-style:italic}.gesture{color:#2c6aa0;font-style:italic}svg text.mark{font-weight:700}svg .grid{stroke:#e4e7ec}
         table{border-collapse:collapse;width:100%;font-size:14px}
         th,td{padding:6px 10px;border-bottom:1px solid #e4e7ec;text-align:left}th{background:#f6f7f9}
         td.num{text-align:right;font-variant-numeric:tabular-nums}td.bad{color:#c0392b;font-weight:700}

@@ -60,7 +60,7 @@ public struct ReportModel: Sendable {
     public var memos: [Memo]
     /// `render/frame/` messages.
     public var framesRendered: Int
-    /// Frames chosen for the strip, at most ``keyFrameLimit``, evenly spread over the session.
+    /// Snapshots chosen for the strip, at most ``keyFrameLimit``, evenly spread over the session.
     public var keyFrames: [Frame]
     /// Sum of `gaps` in the last health message of every service epoch.
     public var messagesLost: Int
@@ -177,17 +177,18 @@ public struct ReportModel: Sendable {
         Int(health["counters"]?[name]?.intValue ?? 0)
     }
 
-    /// Up to ``keyFrameLimit`` frames with a snapshot, first and last included, evenly spread.
+    /// Up to ``keyFrameLimit`` snapshots, first and last included, evenly spread by frame id; each
+    /// takes its time from the `render/frame/` message naming the file, else the one with its frame id.
     static func keyFrames(recorded: [Frame], snapshotFiles: [String]) -> [Frame] {
-        var candidates = recorded.filter { $0.fileName != nil && snapshotFiles.contains($0.fileName!) }
-        if candidates.isEmpty {
-            let timeByID = Dictionary(recorded.map { ($0.frameID, $0.timeNs) }, uniquingKeysWith: { first, _ in first })
-            candidates = snapshotFiles.sorted().map { name in
-                let digits = name.filter(\.isNumber)
-                let id = Int(digits) ?? 0
-                return Frame(frameID: id, timeNs: timeByID[id] ?? nil, fileName: name)
-            }
-        }
+        let byName = Dictionary(
+            recorded.compactMap { frame in frame.fileName.map { ($0, frame) } }, uniquingKeysWith: { first, _ in first }
+        )
+        let byID = Dictionary(recorded.map { ($0.frameID, $0) }, uniquingKeysWith: { first, _ in first })
+        let candidates = snapshotFiles.map { name in
+            if let frame = byName[name] { return frame }
+            let id = Int(name.filter(\.isNumber)) ?? 0
+            return Frame(frameID: id, timeNs: byID[id]?.timeNs, fileName: name)
+        }.sorted { ($0.frameID, $0.fileName ?? "") < ($1.frameID, $1.fileName ?? "") }
         guard candidates.count > keyFrameLimit else { return candidates }
         let step = Double(candidates.count - 1) / Double(keyFrameLimit - 1)
         return (0..<keyFrameLimit).map { candidates[Int((Double($0) * step).rounded())] }

@@ -19,8 +19,8 @@ enum SVGChart {
             if index % 2 == 0 {
                 svg += Self.rect(0, y, Self.width, Self.laneHeight, fill: "#f6f7f9")
             }
-            let laneLabel = (lane.kind == .gesture ? "✋ " : "") + lane.name
-            svg += ##"<text x="8" y="\##(f(y + 16))" class="lane">\##(HTML.escape(laneLabel))</text>"##
+            let laneClass = lane.kind == .gesture ? "lane gesture" : "lane"
+            svg += ##"<text x="8" y="\##(f(y + 16))" class="\##(laneClass)">\##(HTML.escape(lane.name))</text>"##
             for span in lane.spans {
                 let left = x(span.startNs)
                 let spanWidth = max(x(span.endNs) - left, 2)
@@ -80,13 +80,15 @@ enum SVGChart {
         let bottom = top + plotHeight
         svg += ##"<line x1="\##(f(left))" y1="\##(f(bottom))" x2="\##(f(left + plotWidth))" y2="\##(f(bottom))" "##
         svg += ##"stroke="#888"/>"##
-        var decade = lowest.rounded(.up)
+        // Every bucket edge when there are few buckets, else the decades.
+        let labelStep = histogram.buckets.count <= 12 ? 1 / Double(LatencyHistogram.bucketsPerDecade) : 1
+        var decade = (lowest / labelStep).rounded(.up) * labelStep
         while decade <= highest + 1e-9 {
             let us = pow(10, decade)
             svg +=
                 ##"<line x1="\##(f(x(us)))" y1="\##(f(bottom))" x2="\##(f(x(us)))" y2="\##(f(bottom + 5))" stroke="#888"/>"##
             svg += ##"<text x="\##(f(x(us)))" y="\##(f(bottom + 20))" class="tick">\##(Format.latency(us))</text>"##
-            decade += 1
+            decade += labelStep
         }
         svg += ##"<text x="\##(f(left - 8))" y="\##(f(top + 4))" class="axis">\##(Int(tallest))</text>"##
         svg += ##"<text x="\##(f(left - 8))" y="\##(f(bottom))" class="axis">0</text>"##

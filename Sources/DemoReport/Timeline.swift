@@ -12,7 +12,7 @@ public struct Timeline: Sendable, Equatable {
         public var detail: String
     }
 
-    /// One instant: a discrete gesture.
+    /// One instant: a discrete gesture, or the end of one whose start was not recorded.
     public struct Mark: Sendable, Equatable {
         public var atNs: UInt64
         public var label: String
@@ -82,8 +82,16 @@ public struct Timeline: Sendable, Equatable {
             case "began":
                 let detail = "\(kind) on \(view) from \(place), \(Self.seconds(now))"
                 self.openGesture[key] = (lane, Span(startNs: now, endNs: now, label: kind, detail: detail))
+            case "changed" where self.openGesture[key] == nil:
+                // Began before the recording started: the span starts at the first change seen.
+                let detail = "\(kind) on \(view) (began before the recording) at \(place), \(Self.seconds(now))"
+                self.openGesture[key] = (lane, Span(startNs: now, endNs: now, label: kind, detail: detail))
             case "ended", "cancelled", "failed":
-                guard let (openLane, span) = self.openGesture.removeValue(forKey: key) else { return }
+                guard let (openLane, span) = self.openGesture.removeValue(forKey: key) else {
+                    let detail = "\(kind) on \(view) \(state) at \(place), \(Self.seconds(now))"
+                    self.lanes[lane].marks.append(Mark(atNs: now, label: kind, detail: detail))
+                    return
+                }
                 var closed = span
                 closed.detail += " to \(place), \(state)"
                 self.close(closed, lane: openLane, atNs: now)
