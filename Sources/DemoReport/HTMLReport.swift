@@ -89,8 +89,8 @@ public enum HTMLReport {
             return Self.empty("No gestures and no component states were recorded.")
         }
         return "<p class=\"note\">One lane per component instance, its phases as colored bars, then "
-            + "<span class=\"gesture\">one lane per gesture kind</span>: bars from began to end, dots for taps, "
-            + "swipes and failures. Hover for details.</p>\n"
+            + "<span class=\"gesture\">one lane per gesture kind</span>: bars from began to end, red dots for "
+            + "recognized taps and swipes, grey dots for failures. Hover for details.</p>\n"
             + "<div class=\"chart\">" + SVGChart.timeline(model.timeline) + "</div>\n"
     }
 

@@ -34,8 +34,9 @@ enum SVGChart {
                 svg += "</g>"
             }
             for mark in lane.marks {
-                svg += ##"<circle cx="\##(f(x(mark.atNs)))" cy="\##(f(y + Self.laneHeight / 2))" r="5" "##
-                svg += ##"fill="#e15759" stroke="#fff"><title>\##(HTML.escape(mark.detail))</title></circle>"##
+                let style = mark.recognized ? ##"r="5" fill="#e15759" stroke="#fff""## : ##"r="3" fill="#b8bec8""##
+                svg += ##"<circle cx="\##(f(x(mark.atNs)))" cy="\##(f(y + Self.laneHeight / 2))" \##(style)>"##
+                svg += ##"<title>\##(HTML.escape(mark.detail))</title></circle>"##
             }
         }
         let axisY = top + Double(timeline.lanes.count) * Self.laneHeight + 4
@@ -99,7 +100,11 @@ enum SVGChart {
             svg += ##"<g><title>\##(HTML.escape(text))</title>"##
             svg += ##"<line x1="\##(f(markX))" y1="\##(f(top - 4))" x2="\##(f(markX))" y2="\##(f(bottom))" "##
             svg += ##"stroke="\##(color)" stroke-width="2" stroke-dasharray="5 3"/>"##
-            svg += ##"<text x="\##(f(markX + 4))" y="\##(f(top + 8 + Double(index) * 14))" class="mark" "##
+            // Labels near the right edge go to the left of their line.
+            let side =
+                markX > left + plotWidth - 140
+                ? ##"x="\##(f(markX - 4))" text-anchor="end""## : ##"x="\##(f(markX + 4))""##
+            svg += ##"<text \##(side) y="\##(f(top + 8 + Double(index) * 14))" class="mark" "##
             svg += ##"fill="\##(color)">\##(HTML.escape(text))</text></g>"##
         }
         return svg + "</svg>"

@@ -17,6 +17,8 @@ public struct Timeline: Sendable, Equatable {
         public var atNs: UInt64
         public var label: String
         public var detail: String
+        /// A recognized gesture (drawn bold) rather than a failure or an unmatched end (drawn faint).
+        public var recognized: Bool
     }
 
     public struct Lane: Sendable, Equatable {
@@ -78,7 +80,9 @@ public struct Timeline: Sendable, Equatable {
             switch state {
             case "recognized":
                 self.lanes[lane].marks.append(
-                    Mark(atNs: now, label: kind, detail: "\(kind) on \(view) at \(place), \(Self.seconds(now))"))
+                    Mark(
+                        atNs: now, label: kind, detail: "\(kind) on \(view) at \(place), \(Self.seconds(now))",
+                        recognized: true))
             case "began":
                 let detail = "\(kind) on \(view) from \(place), \(Self.seconds(now))"
                 self.openGesture[key] = (lane, Span(startNs: now, endNs: now, label: kind, detail: detail))
@@ -89,7 +93,7 @@ public struct Timeline: Sendable, Equatable {
             case "ended", "cancelled", "failed":
                 guard let (openLane, span) = self.openGesture.removeValue(forKey: key) else {
                     let detail = "\(kind) on \(view) \(state) at \(place), \(Self.seconds(now))"
-                    self.lanes[lane].marks.append(Mark(atNs: now, label: kind, detail: detail))
+                    self.lanes[lane].marks.append(Mark(atNs: now, label: kind, detail: detail, recognized: false))
                     return
                 }
                 var closed = span
