@@ -120,6 +120,9 @@ public enum HTMLReport {
             }
             html += "</tbody></table>\n"
         }
+        if let problem = model.supervisorProblem {
+            html += "<h3>Supervisor</h3>\n" + Self.empty("No supervisor status: \(problem).")
+        }
         if let status = model.supervisor {
             html += "<h3>Supervisor (\(HTML.escape(status.state)))</h3>\n"
             if status.services.isEmpty {

@@ -35,9 +35,20 @@ public struct ReportCommand {
     /// - Throws: ``ReportError`` naming the file that is missing, corrupt or unwritable.
     public func run() throws -> String {
         let recording = try Recording.load(path: self.recordingPath)
-        let status = try self.statusPath.map { try SupervisorStatus.load(path: $0) }
+        // The recording is the source of truth; a missing status only costs the report its supervisor table.
+        var status: SupervisorStatus?
+        var statusProblem: String?
+        if let path = self.statusPath {
+            do {
+                status = try SupervisorStatus.load(path: path)
+            } catch {
+                statusProblem = "\(error)"
+                Log.error("uibus-report", "\(error) (the report shows no supervisor status)")
+            }
+        }
         let snapshots = self.framesDirectory.map(Self.pngFiles(in:)) ?? []
-        let model = ReportModel(recording: recording, snapshotFiles: snapshots, supervisor: status)
+        let model = ReportModel(
+            recording: recording, snapshotFiles: snapshots, supervisor: status, supervisorProblem: statusProblem)
         var images: [String: String] = [:]
         if let directory = self.framesDirectory {
             for frame in model.keyFrames {

@@ -66,6 +66,8 @@ public struct ReportModel: Sendable {
     public var messagesLost: Int
     public var health: [HealthRow]
     public var supervisor: SupervisorStatus?
+    /// Why the supervisor status given could not be read, if it could not.
+    public var supervisorProblem: String?
     public var timeline: Timeline
     public var latency: LatencyHistogram
 
@@ -74,8 +76,12 @@ public struct ReportModel: Sendable {
     /// Builds the model.
     ///
     /// - Parameters:
-    ///   - snapshotFiles: PNG file names in the frames directory (used when no recorded frame names one).
-    public init(recording: Recording, snapshotFiles: [String] = [], supervisor: SupervisorStatus? = nil) {
+    ///   - snapshotFiles: PNG file names in the frames directory.
+    ///   - supervisorProblem: why the supervisor status could not be read, shown instead of it.
+    public init(
+        recording: Recording, snapshotFiles: [String] = [], supervisor: SupervisorStatus? = nil,
+        supervisorProblem: String? = nil
+    ) {
         let messages = recording.messages
         self.recordingPath = recording.path
         self.messageCount = messages.count
@@ -83,6 +89,7 @@ public struct ReportModel: Sendable {
         self.endNs = messages.map(\.logTimeNs).max() ?? 0
         self.publishers = Set(messages.map(\.publisher)).sorted()
         self.supervisor = supervisor
+        self.supervisorProblem = supervisorProblem
 
         var gestures: [String: Int] = [:]
         var transitions: [String: Int] = [:]

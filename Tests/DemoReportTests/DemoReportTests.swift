@@ -111,6 +111,18 @@ import Testing
         #expect(html.contains("<th>restarts</th>") && html.contains("signal 9"))
     }
 
+    @Test func unreadableSupervisorStatusIsANoteNotAFailure() throws {
+        let directory = SampleRecording.directory()
+        try SampleRecording.write(to: directory + "/bus.mcap")
+        let command = try ReportCommand(arguments: [
+            "--recording", directory + "/bus.mcap", "--status", directory + "/missing.json", "--out",
+            directory + "/report.html",
+        ])
+        _ = try command.run()
+        let html = try String(contentsOfFile: directory + "/report.html", encoding: .utf8)
+        #expect(html.contains("No supervisor status: bad supervisor status: \(directory)/missing.json"))
+    }
+
     @Test func emptyRecordingSaysSoInEverySection() throws {
         let path = SampleRecording.directory() + "/empty.mcap"
         try SampleRecording.write(to: path, lines: [])
