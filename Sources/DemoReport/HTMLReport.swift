@@ -1,4 +1,7 @@
 /// Renders a ``ReportModel`` as one self-contained HTML page: inline CSS and SVG, no scripts.
+///
+/// Frames come in as `data:` URIs, so the one file keeps working when opened from disk,
+/// copied elsewhere or mailed, and after the next demo run has cleaned `var/demo/`.
 public enum HTMLReport {
     /// The page.
     ///
@@ -77,9 +80,11 @@ public enum HTMLReport {
                 let since = time >= model.startNs ? time - model.startNs : 0
                 caption = Format.fixed(Double(since) / 1e9, 2) + " s · " + caption
             }
-            html += "<figure><a href=\"\(HTML.escape(source))\"><img src=\"\(HTML.escape(source))\" "
-            html += "alt=\"\(HTML.escape(caption))\" loading=\"lazy\"></a>"
-            html += "<figcaption>\(HTML.escape(caption))</figcaption></figure>\n"
+            // Clicking a thumbnail makes its figure the :target, shown full size by CSS (no script).
+            let id = "frame-\(frame.frameID)"
+            html += "<figure id=\"\(id)\"><a href=\"#\(id)\"><img src=\"\(HTML.escape(source))\" "
+            html += "alt=\"\(HTML.escape(caption))\"></a><figcaption>\(HTML.escape(caption))</figcaption>"
+            html += "<a class=\"close\" href=\"#frames\" title=\"close\">×</a></figure>\n"
         }
         return Self.section("frames", "Frames at key moments", html + "</div>\n")
     }
@@ -179,6 +184,11 @@ public enum HTMLReport {
         .strip{display:flex;gap:12px;overflow-x:auto;padding-bottom:8px}
         figure{margin:0;flex:0 0 auto}figure img{height:150px;border:1px solid #ccd;border-radius:6px;display:block}
         figcaption{font-size:12px;color:#555;text-align:center;margin-top:4px}
+        figure:target{position:fixed;inset:0;z-index:10;background:rgba(20,24,32,.92);display:flex;
+        flex-direction:column;align-items:center;justify-content:center}
+        figure:target img{height:auto;max-height:88vh;max-width:94vw}figure:target figcaption{color:#fff;font-size:15px}
+        .close{display:none}figure:target .close{display:block;position:absolute;top:10px;right:24px;color:#fff;
+        font-size:36px;text-decoration:none}
         .chart{border:1px solid #e4e7ec;border-radius:8px;padding:6px}
         svg text{font:12px system-ui,"Noto Sans CJK JP",sans-serif;fill:#333}
         svg text.span{fill:#fff;font-size:11px;pointer-events:none}svg text.tick{text-anchor:middle;fill:#666}
