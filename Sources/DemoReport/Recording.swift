@@ -19,7 +19,7 @@ public struct Recording: Sendable {
         public var payload: Value
 
         public init(
-            topic: String, schema: String, publisher: String = "test", epoch: String = "1", logTimeNs: UInt64,
+            topic: String, schema: String, publisher: String, epoch: String, logTimeNs: UInt64,
             publishTimeNs: UInt64, payload: Value
         ) {
             self.topic = topic

@@ -15,7 +15,6 @@ public struct Timeline: Sendable, Equatable {
     /// One instant: a discrete gesture, or the end of one whose start was not recorded.
     public struct Mark: Sendable, Equatable {
         public var atNs: UInt64
-        public var label: String
         public var detail: String
         /// A recognized gesture (drawn bold) rather than a failure or an unmatched end (drawn faint).
         public var recognized: Bool
@@ -81,7 +80,7 @@ public struct Timeline: Sendable, Equatable {
             case "recognized":
                 self.lanes[lane].marks.append(
                     Mark(
-                        atNs: now, label: kind, detail: "\(kind) on \(view) at \(place), \(Self.seconds(now))",
+                        atNs: now, detail: "\(kind) on \(view) at \(place), \(Self.seconds(now))",
                         recognized: true))
             case "began":
                 let detail = "\(kind) on \(view) from \(place), \(Self.seconds(now))"
@@ -93,7 +92,7 @@ public struct Timeline: Sendable, Equatable {
             case "ended", "cancelled", "failed":
                 guard let (openLane, span) = self.openGesture.removeValue(forKey: key) else {
                     let detail = "\(kind) on \(view) \(state) at \(place), \(Self.seconds(now))"
-                    self.lanes[lane].marks.append(Mark(atNs: now, label: kind, detail: detail, recognized: false))
+                    self.lanes[lane].marks.append(Mark(atNs: now, detail: detail, recognized: false))
                     return
                 }
                 var closed = span
