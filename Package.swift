@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "component-host", targets: ["component-host"]),
         .library(name: "MemoStore", targets: ["MemoStore"]),
         .executable(name: "memo-store", targets: ["memo-store"]),
+        .executable(name: "uibus-report", targets: ["uibus-report"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -64,7 +65,11 @@ let package = Package(
         .target(name: "MemoStore", dependencies: ["CSQLite", "BusSchema"]),
         .target(name: "MemoService", dependencies: ["MemoStore", "Bus", "BusSchema", "ServiceSupport"]),
 
+        // The demo report: recording -> model -> one HTML page (no ZeroMQ calls; MCAPReader from BusTools).
+        .target(name: "DemoReport", dependencies: ["BusSchema", "BusTools", "ServiceSupport"]),
+
         // Thin executables.
+        .executableTarget(name: "uibus-report", dependencies: ["DemoReport", "ServiceSupport"]),
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
         .executableTarget(name: "uibus-supervisor", dependencies: ["Supervisor", "ServiceSupport"]),
@@ -115,6 +120,7 @@ let package = Package(
         .testTarget(
             name: "RenderServiceTests",
             dependencies: ["RenderService", "RenderCore", "Bus", "BusSchema", "BusTestSupport", "ServiceSupport"]),
+        .testTarget(name: "DemoReportTests", dependencies: ["DemoReport", "BusSchema", "BusTools"]),
         .testTarget(name: "MemoStoreTests", dependencies: ["MemoStore", "BusSchema", "memo-store"]),
         .testTarget(
             name: "MemoServiceTests",
