@@ -51,6 +51,16 @@ class Proxy:
             stream.close()
 
 
+def finish(proc, timeout_s=20):
+    """Waits for a child and returns its output; kills it if it overruns, so no test leaves one behind."""
+    try:
+        return proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise
+
+
 def receive_on(sock, topic, timeout_s=10.0):
     """The next (header, payload) frames on exactly `topic`, skipping other topics."""
     deadline = time.monotonic() + timeout_s

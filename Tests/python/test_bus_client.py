@@ -77,7 +77,7 @@ def test_python_publisher_is_heard_by_bus_tap(bus):
     header = {"v": 1, "schema": "lifecycle", "major": 1, "minor": 0, "pub": "py", "epoch": 7, "seq": 1,
               "mono": 1, "wall": 2}
     pub.send_multipart([b"py/x/", msgpack.packb(header), msgpack.packb(payload)])
-    out, _ = echo.communicate(timeout=20)
+    out, _ = busproc.finish(echo)
     pub.close(linger=1000)
     context.term()
     line = json.loads(out.strip())
@@ -99,7 +99,7 @@ def test_recordings_open_in_the_standard_mcap_reader(bus, tmp_path):
     example = schemalib.load_json(schemalib.example_paths("gesture.event")[0])
     for _ in range(2):
         proxy.tap("pub", "rec/g/", "--schema", "gesture.event", "--json", json.dumps(example))
-    record.communicate(timeout=20)
+    busproc.finish(record)
     assert record.returncode == 0
     with open(out, "rb") as f:
         messages = list(make_reader(f).iter_messages())
