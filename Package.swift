@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "BusSchema"),
         .target(name: "InputCore", dependencies: ["BusSchema"]),
         .target(name: "GestureCore", dependencies: ["BusSchema"]),
-        .target(name: "SupervisorCore"),
+        .target(name: "SupervisorCore", dependencies: ["BusSchema"]),
         .target(
             name: "RenderCore", dependencies: ["BusSchema", "CPNG", "CFreeType"],
             // The blur kernel's SIMD16 loops need AVX2 + FMA (present on the 2-core build machine).

@@ -1,10 +1,12 @@
+import BusSchema
+
 /// Deterministic synthetic images for benchmarks and accuracy checks.
 public enum TestPattern {
     /// A "natural-ish" UI frame: a diagonal gradient with overlapping opaque and translucent
     /// rectangles, thin lines and mild noise; premultiplied, the same for the same size.
     public static func frame(width: Int, height: Int, seed: UInt64 = 1) throws -> Image {
         var image = try Image(width: width, height: height)
-        var random = SplitMix(seed: seed)
+        var random = SplitMix64(seed: seed)
         image.bytes.withUnsafeMutableBufferPointer { p in
             for y in 0..<height {
                 for x in 0..<width {
@@ -37,19 +39,5 @@ public enum TestPattern {
             }
         }
         return image
-    }
-}
-
-/// A tiny deterministic generator (SplitMix64) so patterns never depend on the system RNG.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

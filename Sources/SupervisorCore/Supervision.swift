@@ -1,3 +1,5 @@
+import BusSchema
+
 /// The supervisor's state machine: start order, restarts, watchdog and shutdown of a group.
 ///
 /// Pure: it reads no clock and touches no process. The owner feeds it what happened (a child
@@ -305,22 +307,5 @@ public struct Supervision: Sendable {
             }
         }
         return deadlines.min().map { max($0, now) }
-    }
-}
-
-/// A small deterministic generator for the jitter (Vigna's SplitMix64).
-struct SplitMix64: Sendable {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        self.state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9e37_79b9_7f4a_7c15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import BusSchema
 import Foundation
 
 @testable import RenderCore
@@ -82,7 +83,7 @@ enum Reference {
 
     /// A random premultiplied image (or alpha mask) from a fixed seed.
     static func random(width: Int, height: Int, channels: Int = 4, seed: UInt64) -> Image {
-        var generator = SplitMix(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var bytes = [UInt8](repeating: 0, count: width * height * channels)
         for p in 0..<(width * height) {
             let word = generator.next()

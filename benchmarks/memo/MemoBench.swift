@@ -42,7 +42,7 @@ enum MemoBench {
     }
 
     /// Mixed commands: creates, moves, transforms and text edits with the right base_version.
-    static func commands(_ count: Int, prefix: String, rng: inout SplitMix) -> [MemoCommand] {
+    static func commands(_ count: Int, prefix: String, rng: inout SplitMix64) -> [MemoCommand] {
         var commands: [MemoCommand] = []
         var versions: [Int64] = []
         for index in 0..<count {
@@ -77,7 +77,7 @@ enum MemoBench {
         return commands
     }
 
-    static func text(_ rng: inout SplitMix, words: Int) -> String {
+    static func text(_ rng: inout SplitMix64, words: Int) -> String {
         (0..<words).map { _ in Self.words[Int(rng.next() % UInt64(Self.words.count))] }.joined(separator: "、")
     }
 
@@ -85,7 +85,7 @@ enum MemoBench {
     /// which other load on the machine does not inflate.
     static func throughput(_ base: String, batch: Int, count: Int) throws -> (Double, Double) {
         let store = try MemoStore(path: "\(base)/throughput-\(batch).sqlite")
-        var rng = SplitMix(seed: UInt64(batch))
+        var rng = SplitMix64(seed: UInt64(batch))
         let commands = Self.commands(count, prefix: "t\(batch)", rng: &rng)
         let start = ContinuousClock.now
         let cpuStart = Self.cpuSeconds()
@@ -123,7 +123,7 @@ enum MemoBench {
     /// Open-loop arrivals at `rate`/s; each loop applies every command that has arrived (group commit).
     static func latency(_ base: String, rate: Int, count: Int) throws -> [(String, Value)] {
         let store = try MemoStore(path: "\(base)/latency.sqlite")
-        var rng = SplitMix(seed: 7)
+        var rng = SplitMix64(seed: 7)
         let commands = Self.commands(count, prefix: "l", rng: &rng)
         let interval = Duration.nanoseconds(1_000_000_000 / rate)
         let start = ContinuousClock.now
@@ -155,7 +155,7 @@ enum MemoBench {
 
     static func search(_ base: String, memos: Int) throws -> [(String, Value)] {
         let store = try MemoStore(path: "\(base)/search.sqlite")
-        var rng = SplitMix(seed: 11)
+        var rng = SplitMix64(seed: 11)
         for offset in stride(from: 0, to: memos, by: 500) {
             let batch = (offset..<min(memos, offset + 500)).map { index in
                 MemoCommand(
@@ -212,22 +212,5 @@ enum MemoBench {
 
     static func nowMilliseconds() -> Int64 {
         Int64(Date().timeIntervalSince1970 * 1000)
-    }
-}
-
-/// A small deterministic generator, so every run benchmarks the same commands.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        self.state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -71,7 +71,8 @@ public struct TouchFrame: BusMessage, Hashable {
             writer.writeMapHeader(4 + optionals)
             writer.writeKey("id")
             writer.write(contact.id)
-            writer.write("phase", contact.phase)
+            writer.writeKey("phase")
+            writer.writePhase(contact.phase)
             writer.writeKey("x")
             writer.write(contact.x)
             writer.writeKey("y")
@@ -152,6 +153,19 @@ extension TouchContact {
             id: try reader.require(id, "contacts.id"), phase: try reader.require(phase, "contacts.phase"),
             x: try reader.require(x, "contacts.x"), y: try reader.require(y, "contacts.y"),
             pressure: pressure, major: major, tool: tool)
+    }
+}
+
+extension MessagePackWriter {
+    /// Writes a phase from static bytes: going through `rawValue` made a String per contact.
+    fileprivate mutating func writePhase(_ phase: TouchContact.Phase) {
+        switch phase {
+        case .began: self.writeKey("began")
+        case .moved: self.writeKey("moved")
+        case .stationary: self.writeKey("stationary")
+        case .ended: self.writeKey("ended")
+        case .cancelled: self.writeKey("cancelled")
+        }
     }
 }
 
