@@ -1,0 +1,39 @@
+"""The demo end to end, twice in a row, as `deploy/uibus demo` runs it (here on the debug build).
+
+Every service under the supervisor, the demo touch script, memo commands in Japanese, the
+recording and the report: each run must start from a clean var/demo/, drive every component of
+the demo scene, store the memos, lose no message and leave no process behind.
+"""
+
+import json
+import subprocess
+
+import busproc
+
+COMPONENTS = {"canvas/canvas1", "drawer/drawer1", "memoBoard/board1", "numberPad/pad1", "pager/pager1",
+              "pullToRefresh/refresh1", "slideTable/table1", "zoomView/zoom1"}
+SERVICES = ("bus-proxy", "memo-store", "component-host", "render-worker", "gesture-recognizer", "uibus-supervisor")
+
+
+def running_services():
+    """Processes of this build's service executables (a `deploy/uibus up` from another build is not ours)."""
+    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    programs = {str(busproc.BIN / name) for name in SERVICES}
+    return [line for line in out.splitlines() if line.split(" ")[0] in programs]
+
+
+def test_demo_runs_twice_from_a_clean_state_and_drives_every_component():
+    for run in (1, 2):
+        result = subprocess.run(["deploy/demo", str(busproc.BIN)], cwd=busproc.REPO, capture_output=True,
+                                text=True, timeout=240)
+        assert result.returncode == 0, f"run {run}:\n{result.stdout}\n{result.stderr}"
+        summary = json.loads((busproc.REPO / "var/demo/summary.json").read_text())
+        assert summary["messages_lost"] == 0, summary
+        assert summary["memos_stored"] == 3, summary
+        assert summary["memo_acks"].get("ok", 0) >= 9 and set(summary["memo_acks"]) == {"ok"}, summary
+        assert COMPONENTS <= set(summary["transitions"]), summary["transitions"]
+        assert summary["gestures"].get("swipe", 0) >= 4 and summary["gestures"].get("pinch", 0) >= 2, summary
+        assert summary["frames_rendered"] > 0
+        assert (busproc.REPO / "var/demo/report.html").stat().st_size > 10_000
+        assert "every command acknowledged" in result.stdout
+        assert running_services() == [], running_services()
