@@ -140,7 +140,7 @@ extension MemoBoardMachine {
     /// the seq and changes nothing.
     private mutating func apply(_ change: MemoChanged) {
         switch (change.change, change.memo, change.settings) {
-        case (.upsert, let record?, _): self.records[record.id] = BoardMemo(record)
+        case (.upsert, let record?, _): self.records[record.id] = self.keepingGestureGeometry(BoardMemo(record))
         case (.delete, let record?, _): self.records[record.id] = nil
         case (.settings, _, let settings?): self.settings = settings
         default: break
@@ -159,7 +159,8 @@ extension MemoBoardMachine {
         }
         self.sync.snapshotDeadline = nil
         self.records = Dictionary(
-            self.sync.snapshotRecords.map { ($0.id, BoardMemo($0)) }, uniquingKeysWith: { $1 })
+            self.sync.snapshotRecords.map { ($0.id, self.keepingGestureGeometry(BoardMemo($0))) },
+            uniquingKeysWith: { $1 })
         self.settings = chunk.settings
         self.sync.storeSeq = chunk.seq
         self.sync.storeEpoch = epoch

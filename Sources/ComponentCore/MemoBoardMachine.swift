@@ -314,3 +314,26 @@ public struct MemoBoardMachine: Sendable {
         .publishState(.memoBoard(self.snapshot(tMs: tMs)))
     }
 }
+
+extension MemoBoardMachine {
+    /// A memo from the store as the board should show it: while the user's finger holds it
+    /// (dragging, pinching, rotating), its geometry stays where the gesture put it; the rest
+    /// (text, colour, version) follows the store. The gesture's own command settles the
+    /// geometry when it ends, so an echo of an earlier move never yanks a memo from under the finger.
+    func keepingGestureGeometry(_ incoming: BoardMemo) -> BoardMemo {
+        let held: String
+        switch self.state {
+        case .idle: return incoming
+        case .dragging(let id, _), .transforming(let id, _, _, _): held = id
+        }
+        guard incoming.memo.id == held, let shown = self.records[held]?.memo else { return incoming }
+        var kept = incoming
+        kept.memo.x = shown.x
+        kept.memo.y = shown.y
+        kept.memo.width = shown.width
+        kept.memo.height = shown.height
+        kept.memo.scale = shown.scale
+        kept.memo.rotation = shown.rotation
+        return kept
+    }
+}

@@ -167,6 +167,33 @@ import Testing
         #expect(Self.state(effects)?.memos.first { $0.id == "m1" }?.pending == true)
     }
 
+    @Test func memoBoard_storeEchoDuringDrag_updatesTextButNotThePositionUnderTheFinger() throws {
+        var machine = Self.synced()
+        _ = machine.handle(.panBegan(x: 1050, y: 50, tMs: 100))
+        _ = machine.handle(.panChanged(translation: vector(30, 40), tMs: 120))
+        // The store echoes an older state of m1 (its old position) with new text, mid-drag.
+        let echo = try #require(
+            Self.state(machine.handle(Self.upsert(11, Self.record("m1", x: 20, y: 20, z: 1, text: "新しい", version: 2)))))
+        let shown = try #require(echo.memos.first { $0.id == "m1" })
+        #expect(shown.x == 50 && shown.y == 60)
+        #expect(shown.text == "新しい")
+        let moved = try #require(Self.state(machine.handle(.panChanged(translation: vector(40, 40), tMs: 130))))
+        #expect(moved.memos.first { $0.id == "m1" }?.x == 60)
+        let command = try #require(Effects.commands(machine.handle(.panEnded(tMs: 140))).first)
+        #expect(command.op == .move && command.x == 60 && command.y == 60)
+        // Once the finger is gone, the store's position is shown again.
+        let after = try #require(
+            Self.state(machine.handle(Self.upsert(12, Self.record("m1", x: 60, y: 60, z: 1, text: "新しい", version: 3)))))
+        #expect(after.memos.first { $0.id == "m1" }?.x == 60)
+    }
+
+    @Test func memoBoard_storeEchoForAnotherMemoDuringDrag_isShownAsIs() throws {
+        var machine = Self.synced()
+        _ = machine.handle(.panBegan(x: 1050, y: 50, tMs: 100))
+        let echo = try #require(Self.state(machine.handle(Self.upsert(11, Self.record("m2", x: 400, y: 310, z: 2)))))
+        #expect(echo.memos.first { $0.id == "m2" }?.x == 400)
+    }
+
     @Test func memoBoard_panOnEmptyBoard_isIgnored() {
         var machine = Self.synced()
         #expect(machine.handle(.panBegan(x: 1900, y: 900, tMs: 0)).isEmpty)
