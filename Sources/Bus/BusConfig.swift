@@ -8,6 +8,10 @@ import Foundation
 /// ```
 /// Relative `ipc://` paths are resolved against `root`, which is itself relative to the
 /// file's directory (default: the file's directory), so the file works from any cwd.
+///
+/// Across machines the endpoints are `tcp://HOST:PORT` (the proxy binds them, everyone else
+/// connects), and an optional `curve` section (``CurveSettings``) makes the proxy a CURVE
+/// server that lets in only the clients on its allow-list.
 public struct BusConfig: Sendable {
     /// The endpoint a PUB connects to (the proxy's XSUB binds it).
     public var publish: String
@@ -15,10 +19,13 @@ public struct BusConfig: Sendable {
     public var subscribe: String
     /// Every key of the file, endpoints resolved, for `bus-tap endpoints`.
     public var document: ValueMap
+    /// Where the CURVE keys are, if the bus uses CURVE.
+    public var curve: CurveSettings?
 
-    public init(publish: String, subscribe: String) {
+    public init(publish: String, subscribe: String, curve: CurveSettings? = nil) {
         self.publish = publish
         self.subscribe = subscribe
+        self.curve = curve
         self.document = ["publish": .string(publish), "subscribe": .string(subscribe)]
     }
 
@@ -54,9 +61,19 @@ public struct BusConfig: Sendable {
             map[key] = .string(resolved)
             endpoints.append(resolved)
         }
-        var config = BusConfig(publish: endpoints[0], subscribe: endpoints[1])
+        let curve = try map["curve"].map { section in
+            try CurveSettings(section, file: path) { Self.resolvePath($0, root: root) }
+        }
+        var config = BusConfig(publish: endpoints[0], subscribe: endpoints[1], curve: curve)
         config.document = map
         return config
+    }
+
+    /// A client's CURVE keys, read from their files now; nil if the bus does not use CURVE.
+    ///
+    /// - Throws: ``BusError`` naming a missing setting or a missing or bad key file.
+    public func curveClient() throws -> CurveClientKeys? {
+        try self.curve?.clientKeys()
     }
 
     /// The file paths of the `ipc://` endpoints (abstract `@` names have none).
@@ -70,7 +87,12 @@ public struct BusConfig: Sendable {
     private static func resolve(_ endpoint: String, root: String) -> String {
         guard endpoint.hasPrefix("ipc://") else { return endpoint }
         let path = String(endpoint.dropFirst("ipc://".count))
-        if path.hasPrefix("/") || path.hasPrefix("@") { return endpoint }
-        return "ipc://" + URL(fileURLWithPath: root).appendingPathComponent(path).standardizedFileURL.path
+        if path.hasPrefix("@") { return endpoint }
+        return "ipc://" + Self.resolvePath(path, root: root)
+    }
+
+    private static func resolvePath(_ path: String, root: String) -> String {
+        if path.hasPrefix("/") { return path }
+        return URL(fileURLWithPath: root).appendingPathComponent(path).standardizedFileURL.path
     }
 }

@@ -9,6 +9,11 @@ import Synchronization
 /// subscriber's subscriptions reach the publishers), holds a single-instance lock next to
 /// its ipc endpoints, removes ipc files a dead proxy left, and publishes its own health
 /// (messages and bytes forwarded) on `sys/health/<name>/`.
+///
+/// Who may join: ipc endpoints live in a 0700 directory of the user running the proxy
+/// (``PrivateDirectory``), the sockets themselves 0600. With a `curve` section in the bus file
+/// both endpoints are CURVE servers and a ``ZAPHandler`` polled in the same loop lets in only
+/// the client keys on the allow-list (`zap_accepted`, `zap_denied` in health).
 public final class BusProxy {
     public let config: BusConfig
     public let name: String
@@ -17,6 +22,7 @@ public final class BusProxy {
     private let subscriptionsForwarded = Atomic<UInt64>(0)
     private let input: ZMQSocket
     private let output: ZMQSocket
+    private let authenticator: ZAPHandler?
     private var lock: InstanceLock?
     private var health: HealthReporter
     private var stamper: EnvelopeStamper
@@ -27,15 +33,21 @@ public final class BusProxy {
     /// The largest message the proxy accepts from a publisher by default.
     public static let defaultMaximumMessageSize: Int64 = 16 << 20
 
+    /// The ZAP domain of the proxy's CURVE sockets.
+    public static let authenticationDomain = "uibus"
+
     /// Creates the proxy's sockets; ``bind()`` makes it reachable.
     ///
     /// - Parameter maximumMessageSize: `ZMQ_MAXMSGSIZE` on the input. libzmq disconnects a
     ///   publisher that sends more; the publisher reconnects at once, and subscribers see what
     ///   it lost as a gap in its sequence.
+    /// - Parameter curve: make both endpoints CURVE servers with these keys, letting in only the
+    ///   allowed clients (``CurveSettings/serverKeys()`` reads them from the bus file's key files).
+    /// - Throws: ``BusError`` if a socket cannot be made.
     public init(
         context: ZMQContext, config: BusConfig, name: String = "bus-proxy",
         highWaterMark: Int32 = BusProxy.defaultHighWaterMark,
-        maximumMessageSize: Int64 = BusProxy.defaultMaximumMessageSize
+        maximumMessageSize: Int64 = BusProxy.defaultMaximumMessageSize, curve: CurveServerKeys? = nil
     ) throws {
         self.config = config
         self.name = name
@@ -45,23 +57,37 @@ public final class BusProxy {
         try self.input.setOption(ZMQ_MAXMSGSIZE, int64: maximumMessageSize)
         try self.output.setOption(ZMQ_SNDHWM, highWaterMark)
         try self.output.setOption(ZMQ_XPUB_VERBOSE, 1)
+        if let keys = curve {
+            self.authenticator = try ZAPHandler(context: context, allowed: keys.allowed)
+            try self.input.makeCurveServer(keys.pair, domain: Self.authenticationDomain)
+            try self.output.makeCurveServer(keys.pair, domain: Self.authenticationDomain)
+        } else {
+            self.authenticator = nil
+        }
         self.health = HealthReporter(service: name, statistics: self.statistics)
         self.stamper = EnvelopeStamper(publisher: name)
     }
 
     /// Takes the instance lock, clears stale ipc files and binds both endpoints.
     ///
-    /// - Throws: ``BusError`` if another proxy holds the lock or an endpoint cannot be bound.
+    /// - Throws: ``BusError`` if another proxy holds the lock, the run directory belongs to
+    ///   someone else, or an endpoint cannot be bound.
     public func bind() throws {
         if let first = self.config.ipcPaths.first {
             let directory = String(first[..<(first.lastIndex(of: "/") ?? first.startIndex)])
-            if !directory.isEmpty { try Self.makeDirectory(directory) }
+            for path in self.config.ipcPaths {
+                let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+                if !parent.isEmpty { try PrivateDirectory.make(parent) }
+            }
             self.lock = try InstanceLock(path: (directory.isEmpty ? "." : directory) + "/\(self.name).lock")
             // We hold the lock, so any socket file here belongs to a proxy that died.
             for path in self.config.ipcPaths { unlink(path) }
         }
         try self.input.bind(self.config.publish)
         try self.output.bind(self.config.subscribe)
+        for path in self.config.ipcPaths where chmod(path, 0o600) != 0 {
+            throw BusError(errno: errno, call: "chmod", context: path)
+        }
     }
 
     public var messagesForwarded: UInt64 { self.statistics.value(.sent) }
@@ -79,6 +105,7 @@ public final class BusProxy {
         let inputIndex = try poller.add(self.input)
         let outputIndex = try poller.add(self.output)
         let wakeIndex = wakeDescriptor.map { poller.add(fileDescriptor: $0) }
+        let authenticatorIndex = try self.authenticator.map { try poller.add($0.socket) }
         var nextHealth = Clock.monotonicNs()
         while !shouldStop() {
             let now = Clock.monotonicNs()
@@ -88,6 +115,7 @@ public final class BusProxy {
             }
             try poller.poll(timeoutMs: Int((nextHealth - min(nextHealth, Clock.monotonicNs())) / 1_000_000) + 1)
             if let wakeIndex, poller.isReadable(wakeIndex) { break }
+            if let authenticatorIndex, poller.isReadable(authenticatorIndex) { try self.authenticator?.answerPending() }
             if poller.isReadable(outputIndex) { try self.forwardSubscriptions() }
             if poller.isReadable(inputIndex) { try self.forwardMessages() }
         }
@@ -98,6 +126,7 @@ public final class BusProxy {
     public func close() {
         self.input.close()
         self.output.close()
+        self.authenticator?.socket.close()
         for path in self.config.ipcPaths { unlink(path) }
         self.lock?.release()
         self.lock = nil
@@ -119,28 +148,27 @@ public final class BusProxy {
         }
     }
 
+    /// CURVE clients let in and turned away so far (both 0 without CURVE).
+    public var authentications: (accepted: UInt64, denied: UInt64) {
+        guard let authenticator = self.authenticator else { return (0, 0) }
+        return (authenticator.accepted.load(ordering: .relaxed), authenticator.denied.load(ordering: .relaxed))
+    }
+
     private func publishHealth(state: Health.State) throws {
-        let report = self.health.report(
-            state: state,
-            extra: [
-                "messages_forwarded": Value(self.messagesForwarded), "bytes_forwarded": Value(self.bytes),
-                "subscriptions_forwarded": Value(self.subscriptionsForwarded.load(ordering: .relaxed)),
-            ])
+        var extra: ValueMap = [
+            "messages_forwarded": Value(self.messagesForwarded), "bytes_forwarded": Value(self.bytes),
+            "subscriptions_forwarded": Value(self.subscriptionsForwarded.load(ordering: .relaxed)),
+        ]
+        if self.authenticator != nil {
+            extra["zap_accepted"] = Value(self.authentications.accepted)
+            extra["zap_denied"] = Value(self.authentications.denied)
+        }
+        let report = self.health.report(state: state, extra: extra)
         let topic = try self.health.topic
         self.stamper.payload.reset()
         report.encode(to: &self.stamper.payload)
         _ = self.stamper.stamp(Health.schema, on: topic)
         try self.output.sendMessage(
             topic: topic, header: self.stamper.header, payload: self.stamper.payload)
-    }
-
-    private static func makeDirectory(_ path: String) throws {
-        var built = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            built += "/" + component
-            if mkdir(built, 0o755) != 0 && errno != EEXIST {
-                throw BusError(errno: errno, call: "mkdir", context: built)
-            }
-        }
     }
 }

@@ -17,14 +17,17 @@ public final class Publisher {
 
     /// Connects a publisher named `name` to `endpoint` (the proxy's publish side).
     ///
-    /// - Parameter sendHighWaterMark: messages queued before ZeroMQ drops (counted as gaps downstream).
+    /// - Parameters:
+    ///   - sendHighWaterMark: messages queued before ZeroMQ drops (counted as gaps downstream).
+    ///   - curve: join as a CURVE client with these keys (``BusConfig/curveClient()``).
     /// - Throws: ``BusError`` if the socket cannot be created or the endpoint is malformed.
     public init(
         context: ZMQContext, endpoint: String, name: String, statistics: BusStatistics = BusStatistics(),
-        sendHighWaterMark: Int32 = 10_000, epoch: UInt64 = EnvelopeStamper.newEpoch()
+        sendHighWaterMark: Int32 = 10_000, epoch: UInt64 = EnvelopeStamper.newEpoch(), curve: CurveClientKeys? = nil
     ) throws {
         self.socket = try ZMQSocket(context, .xpub)
         try self.socket.setOption(ZMQ_SNDHWM, sendHighWaterMark)
+        if let curve { try self.socket.makeCurveClient(curve) }
         try self.socket.connect(endpoint)
         self.stamper = EnvelopeStamper(publisher: name, epoch: epoch)
         self.statistics = statistics

@@ -53,14 +53,16 @@ public final class Subscriber {
     /// - Parameters:
     ///   - receiveHighWaterMark: messages queued before ZeroMQ drops (seen here as gaps).
     ///   - bind: bind `endpoint` instead of connecting to it (a collector that publishers find).
+    ///   - curve: join as a CURVE client with these keys (``BusConfig/curveClient()``).
     /// - Throws: ``BusError`` if the socket cannot be set up.
     public init(
         context: ZMQContext, endpoint: String, prefixes: [String], filter: SchemaFilter? = nil,
         statistics: BusStatistics = BusStatistics(), maximumMessageSize: Int = Subscriber.defaultMaximumMessageSize,
-        receiveHighWaterMark: Int32 = 10_000, bind: Bool = false
+        receiveHighWaterMark: Int32 = 10_000, bind: Bool = false, curve: CurveClientKeys? = nil
     ) throws {
         self.socket = try ZMQSocket(context, .sub)
         try self.socket.setOption(ZMQ_RCVHWM, receiveHighWaterMark)
+        if let curve { try self.socket.makeCurveClient(curve) }
         for prefix in prefixes { try self.socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix) }
         if bind { try self.socket.bind(endpoint) } else { try self.socket.connect(endpoint) }
         self.statistics = statistics

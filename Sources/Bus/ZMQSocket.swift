@@ -15,6 +15,7 @@ public final class ZMQSocket {
         public static let xpub = Kind(rawValue: ZMQ_XPUB)
         public static let xsub = Kind(rawValue: ZMQ_XSUB)
         public static let pair = Kind(rawValue: ZMQ_PAIR)
+        public static let rep = Kind(rawValue: ZMQ_REP)
     }
 
     /// The linger every socket starts with, in milliseconds.

@@ -142,7 +142,8 @@ extension BusTap {
     /// A publisher for a tool that sends and exits: it may linger up to 10 s so that what it
     /// sent is delivered even on a loaded machine (services keep the 1 s default).
     func oneShotPublisher() throws -> Publisher {
-        let publisher = try Publisher(context: self.context, endpoint: self.config.publish, name: "bus-tap")
+        let publisher = try Publisher(
+            context: self.context, endpoint: self.config.publish, name: "bus-tap", curve: try self.config.curveClient())
         try publisher.socket.setOption(ZMQ_LINGER, 10_000)
         return publisher
     }

@@ -86,7 +86,7 @@ public final class BusTap {
     ) throws -> Subscriber {
         let subscriber = try Subscriber(
             context: self.context, endpoint: self.config.subscribe, prefixes: prefixes,
-            receiveHighWaterMark: highWaterMark)
+            receiveHighWaterMark: highWaterMark, curve: try self.config.curveClient())
         subscriber.onProblem = { Log.error("bus-tap", $0) }
         var poller = Poller()
         let socketIndex = try poller.add(subscriber.socket)

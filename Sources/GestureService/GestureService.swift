@@ -10,6 +10,10 @@ import ServiceSupport
 /// timers of the loop, and publishes every ``GestureEvent`` on
 /// `gesture/<device>/<view>/<recognizer>/` (the recognizer's name in the scene, else its kind).
 /// A frame that does not decode is counted (`bad_payload`) and skipped.
+///
+/// Sharding: with device prefixes it subscribes only `touch/<prefix>` for each, so several
+/// recognizers (on one host or several) split the devices between them; each device's frames
+/// still reach exactly one engine, in order. A prefix ending in `/` names one device exactly.
 public final class GestureService {
     /// The `scene` schema, published whole on `ui/scene/`.
     public static let sceneSchema = SchemaID("scene", major: 1, minor: 0)
@@ -21,10 +25,13 @@ public final class GestureService {
     private var framesHandled: UInt64 = 0
     private var eventsPublished: UInt64 = 0
     private var scenesLoaded: UInt64 = 0
+    private let devicePrefixes: [String]
 
-    public init(runner: ServiceRunner, scene: GestureScene) {
+    /// - Parameter devicePrefixes: the device names (prefixes) this recognizer handles; `[""]` is every device.
+    public init(runner: ServiceRunner, scene: GestureScene, devicePrefixes: [String] = [""]) {
         self.runner = runner
         self.lanes = DeviceLanes(scene: scene)
+        self.devicePrefixes = devicePrefixes
     }
 
     /// Runs until a stop signal.
@@ -35,7 +42,7 @@ public final class GestureService {
                 "devices": Value(UInt64(self.lanes.devices.count)), "scenes_loaded": Value(self.scenesLoaded),
             ]
         }
-        try self.runner.subscribe(["touch/"], filter: SchemaFilter([TouchFrame.self])) {
+        try self.runner.subscribe(self.devicePrefixes.map { "touch/" + $0 }, filter: SchemaFilter([TouchFrame.self])) {
             [unowned self] delivery, subscriber in
             guard let frame = subscriber.decode(delivery, as: TouchFrame.self) else { return }
             self.framesHandled += 1

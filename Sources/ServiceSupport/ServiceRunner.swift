@@ -16,6 +16,8 @@ public final class ServiceRunner {
     public let config: BusConfig
     public let statistics = BusStatistics()
     public let publisher: Publisher
+    /// The CURVE keys every socket of the service joins with (nil: the bus has no CURVE).
+    public let curve: CurveClientKeys?
     /// Numbers of the service's own to add to each health report.
     public var healthExtra: () -> ValueMap? = { nil }
     /// The state the next health report gives.
@@ -33,14 +35,21 @@ public final class ServiceRunner {
     /// Connects the service's publisher to the bus in `config`.
     ///
     /// - Parameter signals: created by `main` before anything else (see ``SignalWatcher``).
-    /// - Throws: ``BusError`` if the bus cannot be reached.
+    /// - Throws: ``ConfigurationError`` if the bus uses CURVE and this host's keys are missing
+    ///   or bad, ``BusError`` if the bus cannot be reached.
     public init(name: String, config: BusConfig, signals: SignalWatcher) throws {
         self.name = name
         self.config = config
         self.signals = signals
+        do {
+            self.curve = try config.curveClient()
+        } catch {
+            throw ConfigurationError("\(error)")
+        }
         self.context = try ZMQContext()
         self.publisher = try Publisher(
-            context: self.context, endpoint: config.publish, name: name, statistics: self.statistics)
+            context: self.context, endpoint: config.publish, name: name, statistics: self.statistics,
+            curve: self.curve)
         self.health = HealthReporter(service: name, statistics: self.statistics)
     }
 
@@ -50,7 +59,7 @@ public final class ServiceRunner {
     ) throws {
         let subscriber = try Subscriber(
             context: self.context, endpoint: self.config.subscribe, prefixes: prefixes, filter: filter,
-            statistics: self.statistics)
+            statistics: self.statistics, curve: self.curve)
         subscriber.onProblem = { [unowned self] problem in self.logProblem(problem) }
         self.subscriptions.append((subscriber, handler))
     }

@@ -45,12 +45,13 @@ public final class SupervisorHost {
     /// - Returns: nil after a requested stop, or why the group gave up.
     /// - Throws: ``SupervisorError`` or ``BusError`` if the supervisor itself cannot run.
     public func run(signals: SignalWatcher) throws -> String? {
-        try FileManager.default.createDirectory(atPath: self.runDirectory, withIntermediateDirectories: true)
+        try PrivateDirectory.make(self.runDirectory)
         try FileManager.default.createDirectory(atPath: self.logDirectory, withIntermediateDirectories: true)
         let lock = try InstanceLock(path: self.runDirectory + "/supervisor.lock")
         defer { lock.release() }
         let context = try ZMQContext()
-        let subscriber = try Subscriber(context: context, endpoint: self.bus.subscribe, prefixes: ["sys/health/"])
+        let subscriber = try Subscriber(
+            context: context, endpoint: self.bus.subscribe, prefixes: ["sys/health/"], curve: try self.bus.curveClient())
         defer { subscriber.socket.close() }
 
         self.perform(self.machine.handle(.startRequested(nowMs: self.nowMs)))

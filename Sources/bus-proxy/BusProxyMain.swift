@@ -2,16 +2,39 @@ import Bus
 import ServiceSupport
 
 /// `bus-proxy [--bus FILE]`: the bus's XSUB/XPUB forwarder.
+/// `bus-proxy keys [--dir DIR] [CLIENT …]`: CURVE keys for a bus that crosses machines.
 @main
 enum BusProxyMain {
+    static let usage = """
+        usage: bus-proxy [--bus FILE]
+               bus-proxy keys [--dir DIR] [CLIENT …]   the server's and each client's CURVE key pair
+                                                       (default: var/keys, one client named "client"),
+                                                       clients added to DIR/allowed_clients; existing keys are kept
+        """
+
     static func main() {
         let signals = SignalWatcher()
-        Tool.main("bus-proxy", usage: "usage: bus-proxy [--bus FILE]") {
+        Tool.main("bus-proxy", usage: Self.usage) {
             var options = try Options(Array(CommandLine.arguments.dropFirst()))
+            if options.positionals.first == "keys" {
+                let directory = options.string("dir") ?? "var/keys"
+                try options.finish(maximumPositionals: .max)
+                let clients = Array(options.positionals.dropFirst())
+                for line in try CurveKeyFiles.make(directory: directory, clients: clients.isEmpty ? ["client"] : clients)
+                {
+                    Log.out("wrote \(line)")
+                }
+                return
+            }
             let config = try Tool.busConfig(&options)
             try options.finish(maximumPositionals: 0)
-            let context = try ZMQContext()
-            let proxy = try BusProxy(context: context, config: config)
+            let keys: CurveServerKeys?
+            do {
+                keys = try config.curve?.serverKeys()
+            } catch {
+                throw ConfigurationError("\(error)")
+            }
+            let proxy = try BusProxy(context: try ZMQContext(), config: config, curve: keys)
             defer { proxy.close() }
             try proxy.bind()
             Log.out("ready")

@@ -8,8 +8,9 @@ import ServiceSupport
 
 /// `gesture-recognizer`: recognizes gestures in touch frames.
 ///
-/// Service: `gesture-recognizer [--bus FILE] [--scene FILE]` subscribes `touch/` and `ui/scene/`
-/// and publishes on `gesture/<device>/<view>/<recognizer>/`; see ``GestureService``.
+/// Service: `gesture-recognizer [--bus FILE] [--scene FILE] [--devices PREFIX,…]` subscribes
+/// `touch/` (only `touch/<PREFIX>` for each prefix given, to shard devices between recognizers)
+/// and `ui/scene/`, and publishes on `gesture/<device>/<view>/<recognizer>/`; see ``GestureService``.
 ///
 /// Offline mode (no bus): `gesture-recognizer replay --touches FILE [--scene S] [--desc D]`
 /// prints gesture events as JSON lines. FILE is a touch script (`.jsonl`) or an evemu recording
@@ -19,7 +20,7 @@ import ServiceSupport
 @main
 struct GestureRecognizerTool {
     static let usage = """
-        usage: gesture-recognizer [--bus FILE] [--scene FILE]
+        usage: gesture-recognizer [--bus FILE] [--scene FILE] [--devices PREFIX[,PREFIX…]]
                gesture-recognizer replay --touches FILE.jsonl|FILE.events [--scene S] [--desc D]
         """
 
@@ -37,9 +38,11 @@ struct GestureRecognizerTool {
             switch options.positionals.first {
             case nil:
                 let config = try Tool.busConfig(&options)
+                let devices = try Self.devicePrefixes(options.string("devices"))
                 try options.finish(maximumPositionals: 0)
                 let runner = try ServiceRunner(name: "gesture-recognizer", config: config, signals: signals)
-                try GestureService(runner: runner, scene: scene ?? GestureScene.standard()).run()
+                try GestureService(runner: runner, scene: scene ?? GestureScene.standard(), devicePrefixes: devices)
+                    .run()
             case "replay":
                 guard let touches = options.string("touches") else { throw UsageError("replay needs --touches FILE") }
                 let descPath = options.string("desc")
@@ -49,6 +52,16 @@ struct GestureRecognizerTool {
                 throw UsageError("unknown verb '\(verb)'")
             }
         }
+    }
+
+    /// The prefixes of `--devices a,b`: every device if absent.
+    static func devicePrefixes(_ text: String?) throws -> [String] {
+        guard let text else { return [""] }
+        let prefixes = text.split(separator: ",").map(String.init)
+        if prefixes.isEmpty || prefixes.contains(where: { $0.isEmpty || $0.hasPrefix("/") }) {
+            throw UsageError("--devices takes device name prefixes separated by commas, not '\(text)'")
+        }
+        return prefixes
     }
 
     static func replay(touches path: String, scene: GestureScene?, descPath: String?) throws {
