@@ -90,6 +90,11 @@ public final class BusProxy {
         }
     }
 
+    /// The endpoints as bound, wildcard tcp ports resolved (`tcp://127.0.0.1:*` binds any free port).
+    public func boundEndpoints() throws -> (publish: String, subscribe: String) {
+        (try self.input.lastEndpoint(), try self.output.lastEndpoint())
+    }
+
     public var messagesForwarded: UInt64 { self.statistics.value(.sent) }
     public var bytes: UInt64 { self.bytesForwarded.load(ordering: .relaxed) }
 

@@ -32,7 +32,8 @@ public enum CurveKeyFiles {
     /// - Throws: ``BusError`` naming the file and the line of a bad key.
     public static func readAllowList(_ path: String) throws -> Set<String> {
         var keys: Set<String> = []
-        for (number, line) in try Self.read(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, line) in try Self.read(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        {
             let content = line.prefix { $0 != "#" }
             guard let word = content.split(whereSeparator: \.isWhitespace).first else {
                 continue
@@ -105,7 +106,8 @@ public enum CurveKeyFiles {
 
     private static func read(_ path: String) throws -> String {
         guard let file = fopen(path, "r") else {
-            throw Self.error(path, "cannot read it: \(String(cString: strerror(errno))) (make keys with deploy/uibus keys)")
+            throw Self.error(
+                path, "cannot read it: \(String(cString: strerror(errno))) (make keys with deploy/uibus keys)")
         }
         defer { fclose(file) }
         var bytes: [UInt8] = []

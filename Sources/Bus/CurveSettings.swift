@@ -75,7 +75,9 @@ public struct CurveSettings: Sendable {
     ///
     /// - Throws: ``BusError`` naming a setting that is missing or a key file that is missing or bad.
     public func serverKeys() throws -> CurveServerKeys {
-        guard let secretPath = self.serverSecretFile else { throw Self.missing("server_secret_file", role: "the proxy") }
+        guard let secretPath = self.serverSecretFile else {
+            throw Self.missing("server_secret_file", role: "the proxy")
+        }
         guard let allowPath = self.allowFile else { throw Self.missing("allow_file", role: "the proxy") }
         return CurveServerKeys(
             pair: try CurveKeyPair(secretKey: try CurveKeyFiles.readKey(secretPath, secret: true)),
@@ -83,7 +85,8 @@ public struct CurveSettings: Sendable {
     }
 
     private static func missing(_ key: String, role: String) -> BusError {
-        BusError(errno: 0, call: "bus config", context: "CURVE is on but 'curve.\(key)' is not set, and \(role) needs it")
+        BusError(
+            errno: 0, call: "bus config", context: "CURVE is on but 'curve.\(key)' is not set, and \(role) needs it")
     }
 }
 

@@ -90,6 +90,17 @@ public final class ZMQSocket {
         return value
     }
 
+    /// The endpoint the socket last bound or connected, with a wildcard port resolved
+    /// (`tcp://127.0.0.1:*` → `tcp://127.0.0.1:41234`). The corresponding C function is
+    /// `zmq_getsockopt` with `ZMQ_LAST_ENDPOINT`.
+    public func lastEndpoint() throws -> String {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        var size = buffer.count
+        try self.check(
+            zmq_getsockopt(try self.open(), ZMQ_LAST_ENDPOINT, &buffer, &size), "zmq_getsockopt", "last endpoint")
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Sends one frame; `more` says another frame of the same message follows.
     /// The corresponding C function is `zmq_send`; EINTR is retried.
     ///

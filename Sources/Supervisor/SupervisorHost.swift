@@ -51,7 +51,8 @@ public final class SupervisorHost {
         defer { lock.release() }
         let context = try ZMQContext()
         let subscriber = try Subscriber(
-            context: context, endpoint: self.bus.subscribe, prefixes: ["sys/health/"], curve: try self.bus.curveClient())
+            context: context, endpoint: self.bus.subscribe, prefixes: ["sys/health/"], curve: try self.bus.curveClient()
+        )
         defer { subscriber.socket.close() }
 
         self.perform(self.machine.handle(.startRequested(nowMs: self.nowMs)))

@@ -20,7 +20,8 @@ enum BusProxyMain {
                 let directory = options.string("dir") ?? "var/keys"
                 try options.finish(maximumPositionals: .max)
                 let clients = Array(options.positionals.dropFirst())
-                for line in try CurveKeyFiles.make(directory: directory, clients: clients.isEmpty ? ["client"] : clients)
+                for line in try CurveKeyFiles.make(
+                    directory: directory, clients: clients.isEmpty ? ["client"] : clients)
                 {
                     Log.out("wrote \(line)")
                 }

@@ -1,6 +1,7 @@
 import Bus
 import BusTestSupport
 import Foundation
+import Glibc
 import Testing
 
 @Suite struct ProxyProcessTests {
@@ -35,5 +36,36 @@ import Testing
         second.signal(SIGTERM)
         #expect(try second.wait() == 0)
         try? FileManager.default.removeItem(atPath: first.directory)
+    }
+
+    @Test func theRunDirectoryIsOnlyTheUsersAndSoAreTheSocketFiles() throws {
+        let proxy = try ProxyProcess()
+        defer { try? proxy.stop() }
+        #expect(PrivateDirectory.permissions(of: proxy.directory + "/run") == 0o700)
+        for path in proxy.config.ipcPaths {
+            var info = stat()
+            #expect(stat(path, &info) == 0 && info.st_uid == geteuid())
+            #expect(PrivateDirectory.permissions(of: path) == 0o600)
+        }
+    }
+
+    @Test func anOpenRunDirectoryIsTightenedAndAnotherUsersIsRefused() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "uibus-perm-\(UUID().uuidString.prefix(8))"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/run", withIntermediateDirectories: true)
+        chmod(directory + "/run", 0o777)
+        let context = try ZMQContext()
+        let config = BusConfig(publish: "ipc://\(directory)/run/in", subscribe: "ipc://\(directory)/run/out")
+        let proxy = try BusProxy(context: context, config: config)
+        try proxy.bind()
+        #expect(PrivateDirectory.permissions(of: directory + "/run") == 0o700)
+        proxy.close()
+        // Only root can hand a directory to another user; elsewhere that half cannot be set up.
+        guard geteuid() == 0 else { return }
+        #expect(chown(directory + "/run", 65534, 65534) == 0)
+        let second = try BusProxy(context: context, config: config)
+        #expect { try second.bind() } throws: { "\($0)".contains("belongs to uid 65534") }
     }
 }
