@@ -4,7 +4,8 @@ import Glibc
 ///
 /// A key file holds one Z85 key on its first line: `NAME.secret` (the secret key; the public
 /// half is derived from it) and `NAME.public`. The allow-list `allowed_clients` holds one client
-/// public key a line, optionally followed by a label; `#` starts a comment. Every file is 0600
+/// public key a line, optionally followed by a label; a line whose first word starts with `#` and
+/// is no key is a comment. Every file is 0600
 /// in a 0700 directory; a secret readable by anyone else is refused.
 public enum CurveKeyFiles {
     /// The allow-list's file name in a key directory.
@@ -32,12 +33,11 @@ public enum CurveKeyFiles {
     /// - Throws: ``BusError`` naming the file and the line of a bad key.
     public static func readAllowList(_ path: String) throws -> Set<String> {
         var keys: Set<String> = []
-        for (number, line) in try Self.read(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-        {
-            let content = line.prefix { $0 != "#" }
-            guard let word = content.split(whereSeparator: \.isWhitespace).first else {
-                continue
-            }
+        for (number, line) in try Self.read(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            // `#` is a Z85 character, so only a first word that is no key makes a comment.
+            guard let word = line.split(whereSeparator: \.isWhitespace).first,
+                !(word.hasPrefix("#") && !CurveKeyPair.isKey(String(word)))
+            else { continue }
             guard CurveKeyPair.isKey(String(word)) else {
                 throw Self.error(path, "line \(number + 1): '\(word)' is not a CURVE public key (40 characters of Z85)")
             }

@@ -121,6 +121,15 @@ private final class CurveBus: Sendable {
         #expect(try CurveKeyFiles.readKey(keys + "/host-a.secret", secret: true) == secret)
     }
 
+    @Test func anAllowListKeyMayHoldAHashWhileAHashLineThatIsNoKeyIsAComment() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let key = "0000#" + String(repeating: "0", count: 35)
+        try "# hosts allowed\n\n\(key) host-a # the input host\n".write(
+            toFile: directory + "/allowed", atomically: true, encoding: .utf8)
+        #expect(try CurveKeyFiles.readAllowList(directory + "/allowed") == [key])
+    }
+
     @Test func missingOpenOrMalformedKeyFilesAreRefusedNamingTheFile() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
