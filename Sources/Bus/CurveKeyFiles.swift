@@ -33,7 +33,8 @@ public enum CurveKeyFiles {
     /// - Throws: ``BusError`` naming the file and the line of a bad key.
     public static func readAllowList(_ path: String) throws -> Set<String> {
         var keys: Set<String> = []
-        for (number, line) in try Self.read(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (number, line) in try Self.read(path).split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        {
             // `#` is a Z85 character, so only a first word that is no key makes a comment.
             guard let word = line.split(whereSeparator: \.isWhitespace).first,
                 !(word.hasPrefix("#") && !CurveKeyPair.isKey(String(word)))
