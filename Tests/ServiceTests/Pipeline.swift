@@ -19,11 +19,12 @@ final class Pipeline {
     /// Every echo and source started, so a failed test leaves none running.
     private var children: [ChildProcess] = []
 
-    /// Starts the proxy and the recognizer (with `scene`, a file, if given) and waits for `ready`.
-    init(scene: String? = nil) throws {
+    /// Starts the proxy and the recognizer (with `scene`, a file, if given, and `recognizerArguments`)
+    /// and waits for `ready`.
+    init(scene: String? = nil, recognizerArguments: [String] = []) throws {
         self.proxy = try ProxyProcess()
         self.recognizer = try ChildProcess(
-            "gesture-recognizer", scene.map { ["--scene", $0] } ?? [], bus: self.proxy.busFile)
+            "gesture-recognizer", (scene.map { ["--scene", $0] } ?? []) + recognizerArguments, bus: self.proxy.busFile)
         try self.recognizer.waitForLine("ready")
         self.context = try ZMQContext()
         self.probe = try ZMQSocket(self.context, .xpub)
@@ -56,6 +57,14 @@ final class Pipeline {
             guard frames.count == 1, frames[0].first == 1 else { continue }
             self.notices[String(decoding: frames[0].dropFirst(), as: UTF8.self), default: 0] += 1
         }
+    }
+
+    /// Starts one more `gesture-recognizer ARGUMENTS` and waits for its `ready`.
+    func startRecognizer(_ arguments: [String]) throws -> ChildProcess {
+        let recognizer = try ChildProcess("gesture-recognizer", arguments, bus: self.busFile)
+        self.children.append(recognizer)
+        try recognizer.waitForLine("ready")
+        return recognizer
     }
 
     /// Starts `input-source run ARGUMENTS`. It waits for the recognizer's subscription as long as
@@ -95,6 +104,7 @@ final class Pipeline {
 struct EchoLine {
     var topic: String
     var mono: UInt64
+    var epoch: UInt64
     var payload: Value
 
     static func parse(_ echo: ChildProcess) throws -> [EchoLine] {
@@ -102,7 +112,7 @@ struct EchoLine {
             let value = try JSONReader.parse(line)
             return EchoLine(
                 topic: value["topic"]?.stringValue ?? "", mono: UInt64(value["mono"]?.intValue ?? 0),
-                payload: value["payload"] ?? .null)
+                epoch: UInt64(value["epoch"]?.intValue ?? 0), payload: value["payload"] ?? .null)
         }
     }
 }

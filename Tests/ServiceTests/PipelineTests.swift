@@ -108,4 +108,35 @@ import Testing
                     && $0.payload["state"] == .string("recognized")
             })
     }
+
+    @Test func recognizersShardedByDevicePrefixEachTakeOnlyTheirDevices() throws {
+        let pipeline = try Pipeline(recognizerArguments: ["--devices", "left"])
+        defer { try? pipeline.stop() }
+        _ = try pipeline.startRecognizer(["--devices", "right/"])
+        let left = ScenarioGenerator(device: "left0")
+        let right = ScenarioGenerator(device: "right")
+        let lines =
+            (left.pan(fromX: 100, fromY: 300, toX: 250, toY: 200, t0: 0)
+            + right.pan(fromX: 300, fromY: 100, toX: 100, toY: 200, t0: 100)
+            + left.tap(x: 50, y: 50, t0: 600))
+            .enumerated().sorted { ($0.element.tMs, $0.offset) < ($1.element.tMs, $1.offset) }.map(\.element)
+        let expected = [
+            "left0": try Offline.payloads(Offline.events(lines.filter { $0.device == "left0" })),
+            "right": try Offline.payloads(Offline.events(lines.filter { $0.device == "right" })),
+        ]
+        let gestures = try pipeline.echo("gesture/", count: expected.values.map(\.count).reduce(0, +))
+        let path = try pipeline.write(TouchScript(lines: lines).jsonLines, name: "sharded.jsonl")
+        let source = try pipeline.runSource(["--script", path])
+        #expect(source.status == 0, "\(source.stderr)")
+        #expect(try gestures.wait() == 0)
+        let received = try EchoLine.parse(gestures)
+        var epochs: [Set<UInt64>] = []
+        for device in ["left0", "right"] {
+            let mine = received.filter { $0.topic.hasPrefix("gesture/\(device)/") }
+            // Exactly the offline gestures, once: a second recognizer on the device would double them.
+            #expect(mine.map(\.payload) == expected[device], "\(device)")
+            epochs.append(Set(mine.map(\.epoch)))
+        }
+        #expect(epochs[0].count == 1 && epochs[1].count == 1 && epochs[0] != epochs[1])
+    }
 }
