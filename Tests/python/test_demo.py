@@ -30,7 +30,9 @@ def test_demo_runs_twice_from_a_clean_state_and_drives_every_component():
         summary = json.loads((busproc.REPO / "var/demo/summary.json").read_text())
         assert summary["messages_lost"] == 0, summary
         assert summary["memos_stored"] == 3, summary
-        assert summary["memo_acks"].get("ok", 0) >= 9 and set(summary["memo_acks"]) == {"ok"}, summary
+        # A board resends a command whose ack is late; the store answers the resend `duplicate`
+        # (applied once). Anything else (conflict, rejected) means a command went wrong.
+        assert summary["memo_acks"].get("ok", 0) >= 9 and set(summary["memo_acks"]) <= {"ok", "duplicate"}, summary
         assert COMPONENTS <= set(summary["transitions"]), summary["transitions"]
         assert summary["gestures"].get("swipe", 0) >= 4 and summary["gestures"].get("pinch", 0) >= 2, summary
         assert summary["frames_rendered"] > 0
