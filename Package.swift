@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "MemoStore", targets: ["MemoStore"]),
         .executable(name: "memo-store", targets: ["memo-store"]),
         .executable(name: "uibus-report", targets: ["uibus-report"]),
+        .executable(name: "bus-flood", targets: ["bus-flood"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -68,7 +69,13 @@ let package = Package(
         // The demo report: recording -> model -> one HTML page (no ZeroMQ calls; MCAPReader from BusTools).
         .target(name: "DemoReport", dependencies: ["BusSchema", "BusTools", "ServiceSupport"]),
 
+        // Floods of touch frames or memo commands into a running pipeline, measured at the far end.
+        .target(
+            name: "Flood",
+            dependencies: ["Bus", "BusSchema", "InputCore", "DemoReport", "ServiceSupport"]),
+
         // Thin executables.
+        .executableTarget(name: "bus-flood", dependencies: ["Flood", "ServiceSupport"]),
         .executableTarget(name: "uibus-report", dependencies: ["DemoReport", "ServiceSupport"]),
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
@@ -120,6 +127,12 @@ let package = Package(
         .testTarget(
             name: "RenderServiceTests",
             dependencies: ["RenderService", "RenderCore", "Bus", "BusSchema", "BusTestSupport", "ServiceSupport"]),
+        .testTarget(
+            name: "FloodTests",
+            dependencies: [
+                "Flood", "Bus", "BusSchema", "BusTestSupport", "bus-flood", "bus-proxy", "gesture-recognizer",
+                "component-host", "memo-store",
+            ]),
         .testTarget(name: "DemoReportTests", dependencies: ["DemoReport", "BusSchema", "BusTools"]),
         .testTarget(name: "MemoStoreTests", dependencies: ["MemoStore", "BusSchema", "memo-store"]),
         .testTarget(

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The report's two charts as standalone SVG elements (well-formed XML, tooltips in `<title>`).
-enum SVGChart {
+public enum SVGChart {
     static let width = 1200.0
     static let labelWidth = 190.0
     static let laneHeight = 24.0
@@ -108,6 +108,18 @@ enum SVGChart {
             svg += ##"fill="\##(color)">\##(HTML.escape(text))</text></g>"##
         }
         return svg + "</svg>"
+    }
+
+    /// The latency histogram as an SVG file of its own (`bus-flood --out`): an XML declaration,
+    /// a `title`, and the styles the report's page otherwise gives the chart.
+    public static func histogramDocument(_ histogram: LatencyHistogram, title: String) -> String {
+        let chart = Self.histogram(histogram)
+        let open = chart.prefix { $0 != ">" } + ">"
+        let style =
+            "<style>text{font:12px sans-serif}text.tick{text-anchor:middle;fill:#666}"
+            + "text.axis{text-anchor:end;fill:#666}text.mark{font-weight:700}</style>"
+        return #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n" + open + "<title>\(HTML.escape(title))</title>" + style
+            + chart.dropFirst(open.count) + "\n"
     }
 
     private static func open(width: Double, height: Double, label: String) -> String {

@@ -1,0 +1,168 @@
+import Bus
+import BusSchema
+import DemoReport
+import Foundation
+import ServiceSupport
+
+/// `bus-flood`: floods a running pipeline and measures what comes out (see ``usage``).
+public struct BusFlood {
+    public static let usage = """
+        usage: bus-flood [--bus FILE] touch --rate R|max [--devices N] [--duration S] [--payload B] [--json] [--out DIR]
+               bus-flood [--bus FILE] memo --rate R|max [--clients N] [--duration S] [--json] [--out DIR]
+          touch   touch.frame messages on touch/<device>/ into gesture-recognizer and component-host
+          memo    memo.command creates to memo-store, acks awaited on memo/ack/<client>/
+          --rate max   searches for the highest rate with nothing lost (each trial lasts --duration)
+          --json       one JSON object on stdout; --out DIR also writes result.json and latency.svg
+        """
+
+    private enum Mode {
+        case touch(TouchFloodPlan)
+        case memo(MemoFloodPlan)
+    }
+
+    private let config: BusConfig
+    private let mode: Mode
+    private let searchMax: Bool
+    private let json: Bool
+    private let outDirectory: String?
+
+    /// Parses a command line (without the program name).
+    ///
+    /// - Throws: ``UsageError`` naming the option at fault, ``ConfigurationError`` for a bad bus file.
+    public init(arguments: [String]) throws {
+        var options = try Options(arguments, flags: ["json"])
+        self.config = try Tool.busConfig(&options)
+        self.json = options.flag("json")
+        self.outDirectory = options.string("out")
+        guard let rateText = options.string("rate") else { throw UsageError("missing --rate R (or --rate max)") }
+        self.searchMax = rateText == "max"
+        let rate = self.searchMax ? 1000 : try Self.positive("rate", Double(rateText), rateText)
+        let seconds = try options.string("duration").map { try Self.positive("duration", Double($0), $0) } ?? 5
+        guard seconds <= 3600 else { throw UsageError("--duration is at most 3600 seconds, not '\(seconds)'") }
+        switch options.positionals.first {
+        case "touch":
+            let devices = try options.string("devices").map { try Self.count("devices", $0, limit: 256) } ?? 1
+            let payload = try options.string("payload").map { text in
+                let bytes = try Self.count("payload", text, limit: 65_000)
+                guard bytes >= TouchFloodFrames.naturalSize + 8 else {
+                    throw UsageError(
+                        "--payload must leave room for the frame (\(TouchFloodFrames.naturalSize) bytes) "
+                            + "and its padding: at least \(TouchFloodFrames.naturalSize + 8), not \(bytes)")
+                }
+                return bytes
+            }
+            self.mode = .touch(TouchFloodPlan(devices: devices, rate: rate, seconds: seconds, payloadBytes: payload))
+        case "memo":
+            let clients = try options.string("clients").map { try Self.count("clients", $0, limit: 1000) } ?? 1
+            self.mode = .memo(MemoFloodPlan(clients: clients, rate: rate, seconds: seconds))
+        case let verb?: throw UsageError("unknown verb '\(verb)' (touch or memo)")
+        case nil: throw UsageError("missing verb (touch or memo)")
+        }
+        try options.finish(maximumPositionals: 1)
+    }
+
+    /// Runs the flood (or the search) and prints the result.
+    public func run() throws {
+        let context = try ZMQContext()
+        let progress = ProgressLine()
+        var result: FloodResult
+        if self.searchMax {
+            var search = RateSearch()
+            var trials: [Value] = []
+            var best: FloodResult?
+            var last: FloodResult?
+            while let rate = search.next {
+                let trial = try self.flood(context: context, progress: progress, rate: rate)
+                search.record(clean: trial.isClean)
+                if trial.isClean { best = trial }
+                last = trial
+                let summary: ValueMap = [
+                        "target_rate_per_s": .double(rate), "rate_per_s": .double(trial.ratePerSecond.rounded()),
+                        "lost": Value(trial.hops.map(\.lost).reduce(0, +)),
+                        "unaccounted": .int(trial.hops.map(\.unaccounted).reduce(0, +)), "clean": .bool(trial.isClean),
+                        "p99_us": .double(trial.latency.p99Us.rounded()),
+                ]
+                trials.append(.map(summary))
+                if !self.json { Log.out(Self.trialLine(trial)) }
+            }
+            // `last` is set: the search always tries at least one rate.
+            result = best ?? last!
+            result.details["max_rate_per_s"] = .double(best.map { $0.targetRate } ?? 0)
+            result.details["search"] = .array(trials)
+        } else {
+            result = try self.flood(context: context, progress: progress, rate: nil)
+        }
+        let document = result.value.json
+        if let directory = self.outDirectory { try Self.write(result, json: document, to: directory) }
+        if self.json { Log.out(document) } else { Log.out(Self.summary(result)) }
+    }
+
+    private func flood(context: ZMQContext, progress: ProgressLine, rate: Double?) throws -> FloodResult {
+        switch self.mode {
+        case .touch(var plan):
+            plan.rate = rate ?? plan.rate
+            return try TouchFlood(context: context, config: self.config, progress: progress).run(plan)
+        case .memo(var plan):
+            plan.rate = rate ?? plan.rate
+            return try MemoFlood(context: context, config: self.config, progress: progress).run(plan)
+        }
+    }
+
+    /// Writes `result.json` and `latency.svg` (the main latency's histogram) into `directory`.
+    static func write(_ result: FloodResult, json: String, to directory: String) throws {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: directory + "/result.json"))
+            let title = "bus-flood \(result.mode): \(result.latencyPath)"
+            let svg = SVGChart.histogramDocument(result.latency, title: title)
+            try Data(svg.utf8).write(to: URL(fileURLWithPath: directory + "/latency.svg"))
+        } catch {
+            throw FloodError("cannot write the result to \(directory): \(error.localizedDescription)")
+        }
+    }
+
+    static func summary(_ result: FloodResult) -> String {
+        var lines = [
+            "\(result.mode): \(result.main.sent) sent in \(Self.fixed(result.seconds, 2)) s, "
+                + "\(result.main.delivered) delivered (\(Self.fixed(result.ratePerSecond, 0))/s), "
+                + "\(result.main.lost) lost, \(result.main.unaccounted) unaccounted",
+            "latency (\(result.latencyPath)): " + Self.percentiles(result.latency),
+        ]
+        let details = result.details.filter { !["search"].contains($0.key) }.map { "\($0.key) \($0.value.json)" }
+        lines.append(details.joined(separator: ", "))
+        for hop in result.hops {
+            var line = "  \(hop.hop): sent \(hop.sent), delivered \(hop.delivered), lost \(hop.lost), "
+            line += "unaccounted \(hop.unaccounted) [\(hop.countedBy)]"
+            if let latency = hop.latency, latency.count > 0 { line += "; " + Self.percentiles(latency) }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func trialLine(_ trial: FloodResult) -> String {
+        "trial at \(Self.fixed(trial.targetRate, 0))/s: \(Self.fixed(trial.ratePerSecond, 0))/s delivered, "
+            + "lost \(trial.hops.map(\.lost).reduce(0, +)), unaccounted \(trial.hops.map(\.unaccounted).reduce(0, +)), "
+            + (trial.isClean ? "clean" : "not clean")
+    }
+
+    private static func percentiles(_ latency: LatencyHistogram) -> String {
+        "p50 \(Self.fixed(latency.p50Us, 0)) µs, p99 \(Self.fixed(latency.p99Us, 0)) µs, "
+            + "p99.9 \(Self.fixed(latency.p999Us, 0)) µs, max \(Self.fixed(latency.maxUs, 0)) µs"
+    }
+
+    private static func fixed(_ value: Double, _ digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+
+    private static func positive(_ name: String, _ value: Double?, _ text: String) throws -> Double {
+        guard let value, value.isFinite, value > 0 else { throw UsageError("--\(name) takes a number above 0, not '\(text)'") }
+        return value
+    }
+
+    private static func count(_ name: String, _ text: String, limit: Int) throws -> Int {
+        guard let value = Int(text), value > 0, value <= limit else {
+            throw UsageError("--\(name) takes a whole number from 1 to \(limit), not '\(text)'")
+        }
+        return value
+    }
+}

@@ -1,0 +1,148 @@
+import Bus
+import BusSchema
+import DemoReport
+
+/// What `bus-flood memo` is asked to do.
+public struct MemoFloodPlan: Sendable {
+    public var clients: Int
+    /// Commands per second over all clients.
+    public var rate: Double
+    public var seconds: Double
+    /// How long to wait after the last command for its ack.
+    public var settleSeconds = 5.0
+
+    public init(clients: Int, rate: Double, seconds: Double) {
+        self.clients = clients
+        self.rate = rate
+        self.seconds = seconds
+    }
+}
+
+/// The commands of a memo flood: `create`s from clients `flood0`, `flood1`, … in turn, each
+/// `cmd_id` carrying the flood's epoch and the command's send time, so its ack needs no table.
+struct MemoFloodCommands: FloodMessages {
+    let clients: Int
+    let epoch: UInt64
+    let firstTopic: Topic
+
+    init(clients: Int, epoch: UInt64) throws {
+        self.clients = clients
+        self.epoch = epoch
+        self.firstTopic = try Topic("memo/cmd/")
+    }
+
+    static func client(_ index: Int) -> String { "flood\(index)" }
+
+    mutating func publish(_ index: Int, with publisher: Publisher) throws {
+        let client = Self.client(index % self.clients)
+        let command = MemoCommand(
+            cmdId: "flood-\(self.epoch)-\(index)-\(Clock.monotonicNs())", client: client, op: .create,
+            text: "flood \(index)", x: Double(index % 40) * 10, y: Double(index % 30) * 10, width: 160, height: 120)
+        try publisher.publish(command, on: self.firstTopic)
+    }
+
+    /// The send time in a `cmd_id` of this flood, or nil for another flood's.
+    func sentNs(of cmdId: String) -> UInt64? {
+        let parts = cmdId.split(separator: "-")
+        guard parts.count == 4, parts[0] == "flood", parts[1] == "\(self.epoch)" else { return nil }
+        return UInt64(parts[3])
+    }
+}
+
+/// `bus-flood memo`: `memo.command`s to a running `memo-store`, acks measured.
+///
+/// Every command is a `create` (so each is applied and acknowledged on its own). Latency is from
+/// the command's send time, carried in its `cmd_id`, to its ack's arrival. Loss is counted from
+/// sequence gaps: commands the store never saw (its health), acks the flood never saw (the ack
+/// streams' sequence numbers).
+public final class MemoFlood {
+    public static let store = "memo-store"
+
+    private let context: ZMQContext
+    private let config: BusConfig
+    private let progress: ProgressLine
+
+    public init(context: ZMQContext, config: BusConfig, progress: ProgressLine) {
+        self.context = context
+        self.config = config
+        self.progress = progress
+    }
+
+    /// Floods once at `plan.rate`.
+    ///
+    /// - Throws: ``FloodError`` if the store never reports health or never subscribes.
+    public func run(_ plan: MemoFloodPlan) throws -> FloodResult {
+        let prefixes = (0..<plan.clients).map { "memo/ack/\(MemoFloodCommands.client($0))/" }
+        let subscriber = try Subscriber(
+            context: self.context, endpoint: self.config.subscribe, prefixes: prefixes + ["sys/health/\(Self.store)/"])
+        defer { subscriber.socket.close() }
+        let commands = try MemoFloodCommands(clients: plan.clients, epoch: EnvelopeStamper.newEpoch())
+        var acks = HopTally()
+        var reports = ServiceReports()
+        let baselineDeadline = Clock.monotonicNs() + 3_500_000_000
+        func handle(_ delivery: Delivery) {
+            let now = Clock.monotonicNs()
+            if delivery.topic.hasPrefix("memo/ack/") {
+                guard let ack = subscriber.decode(delivery, as: MemoAck.self), let sent = commands.sentNs(of: ack.cmdId)
+                else { return }
+                acks.record(delivery.sequence, size: delivery.payload.count,
+                    latencyNs: Int64(now) - Int64(sent))
+            } else if let health = subscriber.decode(delivery, as: Health.self) {
+                reports.record(.init(health: health, receivedNs: now, seenReceived: acks.received, seenLost: acks.lost))
+            }
+        }
+        while !reports.has(Self.store) {
+            guard Clock.monotonicNs() < baselineDeadline else {
+                throw FloodError("no health report from memo-store on sys/health/ within 3.5 s; start memo-store first")
+            }
+            if let delivery = try subscriber.receive(timeoutMs: 50) { handle(delivery) }
+        }
+        let count = max(1, Int((plan.rate * plan.seconds).rounded()))
+        let sender = FloodSender(
+            context: self.context, endpoint: self.config.publish, name: TouchFlood.name, epoch: commands.epoch,
+            rate: plan.rate, count: count, messages: commands)
+        func hops(sent: UInt64) -> [HopResult] {
+            let received = HopResult(
+                hop: "bus-flood → memo-store (memo/cmd/)", countedBy: "health of memo-store", sent: sent,
+                delivered: reports.growth(Self.store) { $0.extra("commands") },
+                lost: reports.growth(Self.store) { $0.health.counters.gaps })
+            var answered = HopResult(
+                hop: "memo-store → bus-flood (memo/ack/)", countedBy: "bus-flood",
+                sent: reports.growth(Self.store) { $0.extra("commands") - $0.extra("unanswerable") },
+                delivered: reports.growth(Self.store) { $0.seenReceived },
+                lost: reports.growth(Self.store) { $0.seenLost })
+            answered.meanBytes = acks.meanBytes
+            return [received, answered]
+        }
+        while true {
+            if let delivery = try subscriber.receive(timeoutMs: 20) { handle(delivery) }
+            self.progress.update("memo: sent \(sender.sent)/\(count)  acked \(acks.received)  lost \(acks.lost)")
+            let end = sender.endNs
+            guard end != 0, reports.reported(Self.store, after: end) else {
+                if end != 0, Clock.monotonicNs() > end + UInt64(plan.settleSeconds * 1e9) { break }
+                continue
+            }
+            let sent = UInt64(sender.sent)
+            if acks.received == sent && hops(sent: sent).allSatisfy({ $0.unaccounted == 0 }) { break }
+            let still = reports.isStill(Self.store, since: end) { $0.extra("commands") + $0.health.counters.gaps }
+            if still || Clock.monotonicNs() > end + UInt64(plan.settleSeconds * 1e9) { break }
+        }
+        self.progress.finish()
+        try sender.wait()
+        let sent = UInt64(sender.sent)
+        let hops = hops(sent: sent)
+        var main = HopResult(
+            hop: "bus-flood → memo-store → bus-flood (command → ack)", countedBy: "bus-flood", sent: sent,
+            delivered: acks.received, lost: hops[0].lost + acks.lost)
+        let latency = LatencyHistogram(latenciesUs: acks.latenciesUs)
+        main.latency = latency
+        var result = FloodResult(
+            mode: "memo", main: main, latency: latency, latencyPath: "command sent → its ack received",
+            hops: hops, seconds: Double(sender.endNs - sender.startNs) / 1e9, targetRate: plan.rate)
+        result.details = [
+            "clients": Value(UInt64(plan.clients)), "acked": Value(acks.received),
+            "unacked": .int(Int64(sent) - Int64(acks.received)),
+        ]
+        return result
+    }
+}

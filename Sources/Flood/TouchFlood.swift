@@ -1,0 +1,194 @@
+import Bus
+import BusSchema
+import DemoReport
+
+/// What `bus-flood touch` is asked to do.
+public struct TouchFloodPlan: Sendable {
+    public var devices: Int
+    /// Frames per second over all devices.
+    public var rate: Double
+    public var seconds: Double
+    /// The payload size of each frame, or nil for the frames' own size.
+    public var payloadBytes: Int?
+    /// How long to wait after the last frame for the services to account for everything.
+    public var settleSeconds = 5.0
+
+    public init(devices: Int, rate: Double, seconds: Double, payloadBytes: Int?) {
+        self.devices = devices
+        self.rate = rate
+        self.seconds = seconds
+        self.payloadBytes = payloadBytes
+    }
+}
+
+/// `bus-flood touch`: synthetic touch frames into the live pipeline (`gesture-recognizer` →
+/// `component-host`, through the proxy), measured at the far end.
+///
+/// The flood publishes on `touch/<device>/` as an input source would, and one subscriber of its own
+/// reads `touch/`, `gesture/`, `ui/` and the two services' `sys/health/`. Per hop it counts what
+/// was sent, delivered and lost (sequence gaps): hops that end at the flood are counted by its
+/// subscriber, hops that end at a service by that service's health counters (the difference
+/// between its first report and its last, so run it against an otherwise quiet pipeline).
+/// The main latency is exact end to end: each frame carries its send time as `t_ns`, and the
+/// recognizer copies it into the `t_ms` of the gesture events the frame causes. Component states
+/// carry no such link back to a frame, so the `ui/` hop has its one-way latency only.
+public final class TouchFlood {
+    public static let recognizer = "gesture-recognizer"
+    public static let host = "component-host"
+    /// The publisher name the flood stamps.
+    public static let name = "bus-flood"
+
+    private let context: ZMQContext
+    private let config: BusConfig
+    private let progress: ProgressLine
+
+    public init(context: ZMQContext, config: BusConfig, progress: ProgressLine) {
+        self.context = context
+        self.config = config
+        self.progress = progress
+    }
+
+    /// Floods once at `plan.rate`.
+    ///
+    /// - Throws: ``FloodError`` if a service never reports health or no one subscribes to the frames.
+    public func run(_ plan: TouchFloodPlan) throws -> FloodResult {
+        let subscriber = try Subscriber(
+            context: self.context, endpoint: self.config.subscribe,
+            prefixes: ["touch/", "gesture/", "ui/", "sys/health/\(Self.recognizer)/", "sys/health/\(Self.host)/"])
+        defer { subscriber.socket.close() }
+        var trial = Trial(epoch: EnvelopeStamper.newEpoch())
+        // The first report of each service is the baseline the counts grow from.
+        let baselineDeadline = Clock.monotonicNs() + 3_500_000_000
+        while !(trial.reports.has(Self.recognizer) && trial.reports.has(Self.host)) {
+            guard Clock.monotonicNs() < baselineDeadline else {
+                let missing = [Self.recognizer, Self.host].filter { !trial.reports.has($0) }
+                throw FloodError(
+                    "no health report from \(missing.joined(separator: " or ")) on sys/health/ within 3.5 s; "
+                        + "start the pipeline first (bus-proxy, gesture-recognizer, component-host on one scene)")
+            }
+            if let delivery = try subscriber.receive(timeoutMs: 50) {
+                trial.handle(delivery, subscriber: subscriber, startNs: 0)
+            }
+        }
+        let count = max(1, Int((plan.rate * plan.seconds).rounded()))
+        let sender = FloodSender(
+            context: self.context, endpoint: self.config.publish, name: Self.name, epoch: trial.epoch,
+            rate: plan.rate, count: count,
+            messages: try TouchFloodFrames(devices: plan.devices, rate: plan.rate, payloadBytes: plan.payloadBytes))
+        while true {
+            if let delivery = try subscriber.receive(timeoutMs: 20) {
+                trial.handle(delivery, subscriber: subscriber, startNs: sender.startNs)
+            }
+            self.progress.update(
+                "touch: sent \(sender.sent)/\(count)  gestures \(trial.gesture.received)  "
+                    + "ui \(trial.ui.received)  lost \(trial.touch.lost + trial.gesture.lost + trial.ui.lost)")
+            let end = sender.endNs
+            guard end != 0 else { continue }
+            if trial.isSettled(sent: UInt64(sender.sent), since: end)
+                || Clock.monotonicNs() > end + UInt64(plan.settleSeconds * 1e9)
+            {
+                break
+            }
+        }
+        self.progress.finish()
+        try sender.wait()
+        var result = trial.result(sent: UInt64(sender.sent), seconds: Double(sender.endNs - sender.startNs) / 1e9)
+        result.targetRate = plan.rate
+        result.details = [
+            "devices": Value(UInt64(plan.devices)), "payload_bytes": .double((result.hops[0].meanBytes ?? 0).rounded()),
+            "gestures": Value(result.hops[2].delivered), "component_updates": Value(result.hops[4].delivered),
+        ]
+        return result
+    }
+
+    /// The counts of one flood as they come in.
+    private struct Trial {
+        let epoch: UInt64
+        var touch = HopTally()
+        var gesture = HopTally()
+        var ui = HopTally()
+        var endToEndUs: [Double] = []
+        var reports = ServiceReports()
+
+        init(epoch: UInt64) {
+            self.epoch = epoch
+        }
+
+        /// Counts one delivery; latencies only for messages stamped after the flood started at `startNs`.
+        mutating func handle(_ delivery: Delivery, subscriber: Subscriber, startNs: UInt64) {
+            let now = Clock.monotonicNs()
+            let size = delivery.payload.count
+            let envelope = delivery.envelope
+            let latency = startNs != 0 && envelope.mono >= startNs ? Int64(now) - Int64(envelope.mono) : nil
+            if delivery.topic.hasPrefix("touch/") {
+                guard envelope.publisher == TouchFlood.name, envelope.epoch == self.epoch else { return }
+                self.touch.record(delivery.sequence, size: size, latencyNs: latency)
+            } else if delivery.topic.hasPrefix("gesture/") {
+                self.gesture.record(delivery.sequence, size: size, latencyNs: latency)
+                if latency != nil, let event = subscriber.decode(delivery, as: GestureEvent.self) {
+                    let sentNs = event.tMs * 1e6
+                    if sentNs >= Double(startNs) { self.endToEndUs.append((Double(now) - sentNs) / 1e3) }
+                }
+            } else if delivery.topic.hasPrefix("ui/") {
+                self.ui.record(delivery.sequence, size: size, latencyNs: latency)
+            } else if let health = subscriber.decode(delivery, as: Health.self) {
+                let seen = health.service == TouchFlood.recognizer ? self.gesture : self.ui
+                self.reports.record(
+                    .init(health: health, receivedNs: now, seenReceived: seen.received, seenLost: seen.lost))
+            }
+        }
+
+        /// Whether both services reported since the flood ended at `endNs` and every hop balances,
+        /// or neither service's counts moved between its last two reports (what is missing by now
+        /// stays missing).
+        func isSettled(sent: UInt64, since endNs: UInt64) -> Bool {
+            let services = [TouchFlood.recognizer, TouchFlood.host]
+            guard services.allSatisfy({ self.reports.reported($0, after: endNs) }) else { return false }
+            if self.hops(sent: sent).allSatisfy({ $0.unaccounted == 0 }) { return true }
+            return self.reports.isStill(TouchFlood.recognizer, since: endNs) {
+                $0.extra("frames_handled") + $0.health.counters.gaps
+            } && self.reports.isStill(TouchFlood.host, since: endNs) { $0.extra("gestures") + $0.health.counters.gaps }
+        }
+
+        func hops(sent: UInt64) -> [HopResult] {
+            let reports = self.reports
+            let recognizer = TouchFlood.recognizer
+            let host = TouchFlood.host
+            var touch = HopResult(
+                hop: "bus-flood → bus-flood (touch/, through the proxy)", countedBy: "bus-flood", sent: sent,
+                delivered: self.touch.received, lost: self.touch.lost)
+            touch.meanBytes = self.touch.meanBytes
+            let handled = HopResult(
+                hop: "bus-flood → gesture-recognizer (touch/)", countedBy: "health of gesture-recognizer",
+                sent: sent, delivered: reports.growth(recognizer) { $0.extra("frames_handled") },
+                lost: reports.growth(recognizer) { $0.health.counters.gaps })
+            let events = reports.growth(recognizer) { $0.extra("events_published") }
+            var gestures = HopResult(
+                hop: "gesture-recognizer → bus-flood (gesture/)", countedBy: "bus-flood", sent: events,
+                delivered: reports.growth(recognizer) { $0.seenReceived },
+                lost: reports.growth(recognizer) { $0.seenLost })
+            gestures.meanBytes = self.gesture.meanBytes
+            let routed = HopResult(
+                hop: "gesture-recognizer → component-host (gesture/)", countedBy: "health of component-host",
+                sent: events, delivered: reports.growth(host) { $0.extra("gestures") + $0.extra("malformed_gestures") },
+                lost: reports.growth(host) { $0.health.counters.gaps })
+            var states = HopResult(
+                hop: "component-host → bus-flood (ui/)", countedBy: "bus-flood",
+                sent: reports.growth(host) { $0.extra("states") }, delivered: reports.growth(host) { $0.seenReceived },
+                lost: reports.growth(host) { $0.seenLost })
+            states.meanBytes = self.ui.meanBytes
+            return [touch, handled, gestures, routed, states]
+        }
+
+        func result(sent: UInt64, seconds: Double) -> FloodResult {
+            var hops = self.hops(sent: sent)
+            hops[0].latency = LatencyHistogram(latenciesUs: self.touch.latenciesUs)
+            hops[2].latency = LatencyHistogram(latenciesUs: self.gesture.latenciesUs)
+            hops[4].latency = LatencyHistogram(latenciesUs: self.ui.latenciesUs)
+            return FloodResult(
+                mode: "touch", main: hops[1], latency: LatencyHistogram(latenciesUs: self.endToEndUs),
+                latencyPath: "touch frame sent → its gesture event received (proxy, gesture-recognizer, proxy)",
+                hops: hops, seconds: seconds, targetRate: 0)
+        }
+    }
+}
