@@ -31,7 +31,6 @@ public struct BusFlood {
     /// - Throws: ``UsageError`` naming the option at fault, ``ConfigurationError`` for a bad bus file.
     public init(arguments: [String]) throws {
         var options = try Options(arguments, flags: ["json"])
-        self.config = try Tool.busConfig(&options)
         self.json = options.flag("json")
         self.outDirectory = options.string("out")
         guard let rateText = options.string("rate") else { throw UsageError("missing --rate R (or --rate max)") }
@@ -58,7 +57,10 @@ public struct BusFlood {
         case let verb?: throw UsageError("unknown verb '\(verb)' (touch or memo)")
         case nil: throw UsageError("missing verb (touch or memo)")
         }
+        // The bus file is read last, so a bad command line is reported as such even with no bus file.
+        _ = options.string("bus")
         try options.finish(maximumPositionals: 1)
+        self.config = try Tool.busConfig(&options)
     }
 
     /// Runs the flood (or the search) and prints the result.
@@ -77,10 +79,10 @@ public struct BusFlood {
                 if trial.isClean { best = trial }
                 last = trial
                 let summary: ValueMap = [
-                        "target_rate_per_s": .double(rate), "rate_per_s": .double(trial.ratePerSecond.rounded()),
-                        "lost": Value(trial.hops.map(\.lost).reduce(0, +)),
-                        "unaccounted": .int(trial.hops.map(\.unaccounted).reduce(0, +)), "clean": .bool(trial.isClean),
-                        "p99_us": .double(trial.latency.p99Us.rounded()),
+                    "target_rate_per_s": .double(rate), "rate_per_s": .double(trial.ratePerSecond.rounded()),
+                    "lost": Value(trial.hops.map(\.lost).reduce(0, +)),
+                    "unaccounted": .int(trial.hops.map(\.unaccounted).reduce(0, +)), "clean": .bool(trial.isClean),
+                    "p99_us": .double(trial.latency.p99Us.rounded()),
                 ]
                 trials.append(.map(summary))
                 if !self.json { Log.out(Self.trialLine(trial)) }
@@ -155,7 +157,9 @@ public struct BusFlood {
     }
 
     private static func positive(_ name: String, _ value: Double?, _ text: String) throws -> Double {
-        guard let value, value.isFinite, value > 0 else { throw UsageError("--\(name) takes a number above 0, not '\(text)'") }
+        guard let value, value.isFinite, value > 0 else {
+            throw UsageError("--\(name) takes a number above 0, not '\(text)'")
+        }
         return value
     }
 

@@ -85,7 +85,8 @@ public final class MemoFlood {
             if delivery.topic.hasPrefix("memo/ack/") {
                 guard let ack = subscriber.decode(delivery, as: MemoAck.self), let sent = commands.sentNs(of: ack.cmdId)
                 else { return }
-                acks.record(delivery.sequence, size: delivery.payload.count,
+                acks.record(
+                    delivery.sequence, size: delivery.payload.count,
                     latencyNs: Int64(now) - Int64(sent))
             } else if let health = subscriber.decode(delivery, as: Health.self) {
                 reports.record(.init(health: health, receivedNs: now, seenReceived: acks.received, seenLost: acks.lost))

@@ -1,0 +1,122 @@
+import BusSchema
+import BusTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// `bus-flood` against real processes: a proxy and the services it floods.
+@Suite struct BusFloodTests {
+    /// The keys the command-line contract promises in every `--json` result.
+    static let contractKeys = [
+        "sent", "delivered", "lost", "unaccounted", "rate_per_s", "p50_us", "p99_us", "p999_us", "max_us",
+    ]
+    static let scene = ChildProcess.repositoryRoot + "/deploy/scenes/demo.json"
+
+    /// Runs `bus-flood ARGUMENTS --json` to completion and parses its one JSON object.
+    static func flood(_ arguments: [String], bus: String) throws -> Value {
+        let flood = try ChildProcess("bus-flood", arguments + ["--json"], bus: bus)
+        let status = try flood.wait(seconds: 60)
+        try #require(status == 0, "bus-flood exited \(status): \(flood.stderr)")
+        let lines = flood.lines
+        try #require(lines.count == 1, "stdout should be one JSON object: \(flood.stdout)")
+        return try JSONReader.parse(lines[0])
+    }
+
+    static func number(_ value: Value, _ key: String) -> Double {
+        value[key]?.doubleValue ?? -1
+    }
+
+    @Test func aTouchFloodThroughRecognizerAndHostLosesNothingUnaccountedAndMakesGesturesAndUpdates() throws {
+        let proxy = try ProxyProcess()
+        defer { try? proxy.stop() }
+        let recognizer = try ChildProcess("gesture-recognizer", ["--scene", Self.scene], bus: proxy.busFile)
+        let host = try ChildProcess("component-host", ["--scene", Self.scene], bus: proxy.busFile)
+        defer {
+            for service in [recognizer, host] {
+                service.signal(SIGTERM)
+                _ = try? service.wait()
+            }
+        }
+        try recognizer.waitForLine("ready")
+        try host.waitForLine("ready")
+        let out = proxy.directory + "/flood"
+        let result = try Self.flood(
+            ["touch", "--rate", "400", "--duration", "1", "--devices", "2", "--payload", "256", "--out", out],
+            bus: proxy.busFile)
+
+        for key in Self.contractKeys { #expect(result[key] != nil, "missing \(key)") }
+        #expect(Self.number(result, "sent") == 400)
+        #expect(Self.number(result, "delivered") > 0)
+        #expect(Self.number(result, "unaccounted") == 0)
+        #expect(Self.number(result, "gestures") > 0)
+        #expect(Self.number(result, "component_updates") > 0)
+        #expect(Self.number(result, "p50_us") <= Self.number(result, "p99_us"))
+        #expect(Self.number(result, "p99_us") <= Self.number(result, "max_us"))
+        let hops = result["hops"]?.arrayValue ?? []
+        #expect(hops.count == 5)
+        for hop in hops {
+            #expect(Self.number(hop, "unaccounted") == 0, "\(hop.json)")
+            #expect(Self.number(hop, "delivered") > 0, "\(hop.json)")
+        }
+        // The frames were padded to 256 bytes and still decoded by the recognizer (delivered above).
+        #expect(Self.number(hops[0], "mean_payload_bytes") == 256)
+
+        let saved = try JSONReader.parse(try String(contentsOfFile: out + "/result.json", encoding: .utf8))
+        #expect(saved == result)
+        let svg = try String(contentsOfFile: out + "/latency.svg", encoding: .utf8)
+        #expect(XMLParser(data: Data(svg.utf8)).parse(), "latency.svg is not well-formed XML")
+        #expect(svg.contains("<svg") && svg.contains("p99"))
+    }
+
+    @Test func aMemoFloodGetsEveryCommandAcknowledged() throws {
+        let proxy = try ProxyProcess()
+        defer { try? proxy.stop() }
+        let store = try ChildProcess("memo-store", ["--db", proxy.directory + "/memo.sqlite"], bus: proxy.busFile)
+        defer {
+            store.signal(SIGTERM)
+            _ = try? store.wait()
+        }
+        try store.waitForLine("ready")
+        let result = try Self.flood(
+            ["memo", "--rate", "300", "--duration", "1", "--clients", "3"], bus: proxy.busFile)
+
+        for key in Self.contractKeys { #expect(result[key] != nil, "missing \(key)") }
+        #expect(Self.number(result, "sent") == 300)
+        #expect(Self.number(result, "acked") == Self.number(result, "sent"))
+        #expect(Self.number(result, "delivered") == 300)
+        #expect(Self.number(result, "lost") == 0)
+        #expect(Self.number(result, "unaccounted") == 0)
+        #expect(Self.number(result, "p50_us") > 0)
+    }
+
+    @Test func aFloodWithNoPipelineToMeasureSaysWhatIsMissing() throws {
+        let proxy = try ProxyProcess()
+        defer { try? proxy.stop() }
+        let (status, _, stderr) = try ChildProcess.run(
+            "bus-flood", ["touch", "--rate", "100", "--duration", "1"], bus: proxy.busFile)
+        #expect(status == 1)
+        #expect(stderr.contains("gesture-recognizer"), "\(stderr)")
+    }
+
+    @Test(arguments: [
+        (["touch", "--duration", "1"], "--rate"),
+        (["touch", "--rate", "0"], "--rate"),
+        (["touch", "--rate", "fast"], "--rate"),
+        (["touch", "--rate", "100", "--devices", "none"], "--devices"),
+        (["touch", "--rate", "100", "--duration", "-1"], "--duration"),
+        (["touch", "--rate", "100", "--payload", "10"], "--payload"),
+        (["memo", "--rate", "100", "--clients", "0"], "--clients"),
+        (["touch", "--rate", "100", "--frobnicate", "1"], "--frobnicate"),
+        (["flood", "--rate", "100"], "flood"),
+    ])
+    func aBadCommandLineExitsTwoNamingWhatIsWrong(arguments: [String], named: String) throws {
+        let (status, stdout, stderr) = try ChildProcess.run("bus-flood", arguments, bus: "/nonexistent/bus.json")
+        #expect(status == 2, "\(arguments): \(stderr)")
+        #expect(stderr.contains(named), "\(arguments): \(stderr)")
+        #expect(stderr.contains("usage: bus-flood"))
+        #expect(stdout.isEmpty)
+    }
+}
