@@ -10,7 +10,8 @@
  * Every message is three frames (topic, a header, a payload) of the sizes bus-flood measured; the
  * forwarders copy the header, which holds the flood's sequence number and send time, so the
  * subscriber counts gaps and end-to-end latency on every stream. Socket options match UIBus's
- * (high-water marks of 10 000; PUBs drop when full, as UIBus publishers do).
+ * (high-water marks of 10 000 at the ends and 100 000 in the proxy; PUBs drop when full, as UIBus
+ * publishers do).
  *
  * usage: raw_chain proxy IN OUT
  *        raw_chain forward IN OUT FROM TO PAYLOAD_BYTES
@@ -79,7 +80,11 @@ static void send3(void *socket, const char *topic, const char *header, size_t he
 static int proxy(const char *in, const char *out) {
     void *context = zmq_ctx_new();
     void *xsub = zmq_socket(context, ZMQ_XSUB), *xpub = zmq_socket(context, ZMQ_XPUB);
-    int verbose = 1;
+    int verbose = 1, hwm = 100000; /* bus-proxy's settings (BusProxy.defaultHighWaterMark) */
+    int64_t maximum = 16 << 20;
+    zmq_setsockopt(xsub, ZMQ_RCVHWM, &hwm, sizeof hwm);
+    zmq_setsockopt(xsub, ZMQ_MAXMSGSIZE, &maximum, sizeof maximum);
+    zmq_setsockopt(xpub, ZMQ_SNDHWM, &hwm, sizeof hwm);
     zmq_setsockopt(xpub, ZMQ_XPUB_VERBOSE, &verbose, sizeof verbose);
     if (zmq_bind(xsub, in) != 0 || zmq_bind(xpub, out) != 0) { perror("zmq_bind"); return 1; }
     printf("ready\n");
