@@ -87,8 +87,8 @@ public struct BusFlood {
                 trials.append(.map(summary))
                 if !self.json { Log.out(Self.trialLine(trial)) }
             }
-            // `last` is set: the search always tries at least one rate.
-            result = best ?? last!
+            guard let chosen = best ?? last else { throw FloodError("the rate search ran no trial") }
+            result = chosen
             result.details["max_rate_per_s"] = .double(best.map { $0.targetRate } ?? 0)
             result.details["search"] = .array(trials)
         } else {

@@ -30,6 +30,7 @@ public final class FloodSender<Messages: FloodMessages>: @unchecked Sendable {
     private let startedNs = Atomic<UInt64>(0)
     private let finishedNs = Atomic<UInt64>(0)
     private let stopRequested = Atomic<Bool>(false)
+    private let failedFlag = Atomic<Bool>(false)
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts sending `count` messages at `rate` per second, after the first subscription to
@@ -51,6 +52,7 @@ public final class FloodSender<Messages: FloodMessages>: @unchecked Sendable {
                 try self.send(subscriberWaitMs: subscriberWaitMs)
             } catch {
                 self.error = error
+                self.failedFlag.store(true, ordering: .releasing)
             }
             self.finishedNs.store(max(Clock.monotonicNs(), 1), ordering: .releasing)
             self.done.signal()
@@ -66,6 +68,8 @@ public final class FloodSender<Messages: FloodMessages>: @unchecked Sendable {
     /// When the sender ended (0 while it runs).
     public var endNs: UInt64 { self.finishedNs.load(ordering: .acquiring) }
     public var isFinished: Bool { self.endNs != 0 }
+    /// Whether the sender stopped on an error (``wait()`` throws it).
+    public var hasFailed: Bool { self.failedFlag.load(ordering: .acquiring) }
 
     /// Asks the sender to stop before its last message.
     public func stop() {

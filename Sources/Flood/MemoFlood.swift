@@ -119,6 +119,7 @@ public final class MemoFlood {
             if let delivery = try subscriber.receive(timeoutMs: 20) { handle(delivery) }
             self.progress.update("memo: sent \(sender.sent)/\(count)  acked \(acks.received)  lost \(acks.lost)")
             let end = sender.endNs
+            if sender.hasFailed { break }
             guard end != 0, reports.reported(Self.store, after: end) else {
                 if end != 0, Clock.monotonicNs() > end + UInt64(plan.settleSeconds * 1e9) { break }
                 continue

@@ -84,7 +84,7 @@ public final class TouchFlood {
                     + "ui \(trial.ui.received)  lost \(trial.touch.lost + trial.gesture.lost + trial.ui.lost)")
             let end = sender.endNs
             guard end != 0 else { continue }
-            if trial.isSettled(sent: UInt64(sender.sent), since: end)
+            if sender.hasFailed || trial.isSettled(sent: UInt64(sender.sent), since: end)
                 || Clock.monotonicNs() > end + UInt64(plan.settleSeconds * 1e9)
             {
                 break
