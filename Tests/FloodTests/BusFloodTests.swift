@@ -22,6 +22,8 @@ import Testing
         try #require(status == 0, "bus-flood exited \(status): \(flood.stderr)")
         let lines = flood.lines
         try #require(lines.count == 1, "stdout should be one JSON object: \(flood.stdout)")
+        // stderr is a pipe here, not a terminal: no progress line.
+        #expect(flood.stderr.isEmpty, "\(flood.stderr)")
         return try JSONReader.parse(lines[0])
     }
 
