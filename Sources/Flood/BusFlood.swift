@@ -79,7 +79,8 @@ public struct BusFlood {
                 if trial.isClean { best = trial }
                 last = trial
                 let summary: ValueMap = [
-                    "target_rate_per_s": .double(rate), "rate_per_s": .double(trial.ratePerSecond.rounded()),
+                    "target_rate_per_s": .double(rate), "sent_per_s": .double(trial.sentPerSecond.rounded()),
+                    "rate_per_s": .double(trial.ratePerSecond.rounded()),
                     "lost": Value(trial.hops.map(\.lost).reduce(0, +)),
                     "unaccounted": .int(trial.hops.map(\.unaccounted).reduce(0, +)), "clean": .bool(trial.isClean),
                     "p99_us": .double(trial.latency.p99Us.rounded()),
@@ -142,7 +143,8 @@ public struct BusFlood {
     }
 
     static func trialLine(_ trial: FloodResult) -> String {
-        "trial at \(Self.fixed(trial.targetRate, 0))/s: \(Self.fixed(trial.ratePerSecond, 0))/s delivered, "
+        "trial at \(Self.fixed(trial.targetRate, 0))/s: sent \(Self.fixed(trial.sentPerSecond, 0))/s, "
+            + "\(Self.fixed(trial.ratePerSecond, 0))/s delivered, "
             + "lost \(trial.hops.map(\.lost).reduce(0, +)), unaccounted \(trial.hops.map(\.unaccounted).reduce(0, +)), "
             + (trial.isClean ? "clean" : "not clean")
     }

@@ -70,10 +70,13 @@ public struct FloodResult: Sendable {
     /// Messages delivered on the main hop per second of sending.
     public var ratePerSecond: Double { self.seconds > 0 ? Double(self.main.delivered) / self.seconds : 0 }
 
+    /// Messages sent per second of sending.
+    public var sentPerSecond: Double { self.seconds > 0 ? Double(self.main.sent) / self.seconds : 0 }
+
     /// Whether nothing was lost or unaccounted on any hop and the sender kept to its rate
     /// (at least 97 % of it: a sender that cannot keep up has found a limit, not a clean rate).
     public var isClean: Bool {
-        let keptUp = self.seconds > 0 && Double(self.main.sent) / self.seconds >= 0.97 * self.targetRate
+        let keptUp = self.sentPerSecond >= 0.97 * self.targetRate
         return keptUp && self.main.sent > 0 && self.hops.allSatisfy { $0.lost == 0 && $0.unaccounted == 0 }
     }
 
@@ -83,6 +86,7 @@ public struct FloodResult: Sendable {
             "mode": .string(self.mode), "sent": Value(self.main.sent), "delivered": Value(self.main.delivered),
             "lost": Value(self.main.lost), "unaccounted": .int(self.main.unaccounted),
             "rate_per_s": .double(self.ratePerSecond.rounded()), "target_rate_per_s": .double(self.targetRate),
+            "sent_per_s": .double(self.sentPerSecond.rounded()),
             "seconds": .double((self.seconds * 1000).rounded() / 1000),
         ]
         map = map.merging(LatencyFields.value(self.latency))
