@@ -19,7 +19,7 @@ public final class ChildProcess: Sendable {
     }()
 
     private let process: Process
-    private let output = Mutex<(stdout: [UInt8], stderr: [UInt8])>(([], []))
+    private let output = Mutex<(stdout: [UInt8], stderr: [UInt8], openPipes: Int)>(([], [], 2))
 
     /// Starts `tool` with `arguments`; `bus` is passed as `--bus`.
     public init(_ tool: String, _ arguments: [String], bus: String? = nil) throws {
@@ -33,15 +33,19 @@ public final class ChildProcess: Sendable {
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
         self.process = process
-        stdout.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.output.withLock { $0.stdout.append(contentsOf: data) }
-        }
-        stderr.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            self?.output.withLock { $0.stderr.append(contentsOf: data) }
-        }
+        stdout.fileHandleForReading.readabilityHandler = { [weak self] in self?.collect($0, isStdout: true) }
+        stderr.fileHandleForReading.readabilityHandler = { [weak self] in self?.collect($0, isStdout: false) }
         try process.run()
+    }
+
+    /// Appends what `handle` has; empty data is end of file, and the pipe's handler is removed.
+    private func collect(_ handle: FileHandle, isStdout: Bool) {
+        let data = handle.availableData
+        if data.isEmpty { handle.readabilityHandler = nil }
+        self.output.withLock {
+            if isStdout { $0.stdout.append(contentsOf: data) } else { $0.stderr.append(contentsOf: data) }
+            if data.isEmpty { $0.openPipes -= 1 }
+        }
     }
 
     public var stdout: String { self.output.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
@@ -70,8 +74,9 @@ public final class ChildProcess: Sendable {
             !self.process.isRunning
         }
         self.process.waitUntilExit()
-        // Let the readability handlers take the last bytes.
-        try? waitUntil("output drained", seconds: 0.2) { false }
+        // The last bytes may still be in the pipes; both reach end of file unless a grandchild
+        // holds them open, which the deadline bounds.
+        try? waitUntil("output drained", seconds: 5) { self.output.withLock { $0.openPipes == 0 } }
         return self.process.terminationStatus
     }
 
