@@ -17,7 +17,7 @@ public struct EnvelopeDecoder: Sendable {
     public mutating func decode(_ bytes: UnsafeRawBufferPointer) throws -> Envelope {
         let prefixCount = bytes.count - Envelope.tailSize
         if var envelope = self.template, prefixCount == self.prefix.count, let base = bytes.baseAddress,
-            self.prefix.withUnsafeBytes({ Self.equal($0.baseAddress!, base, count: prefixCount) }),
+            self.prefix.withUnsafeBytes({ bytesEqual($0.baseAddress!, base, count: prefixCount) }),
             let (seq, mono, wall) = Self.tail(
                 UnsafeRawBufferPointer(start: base + prefixCount, count: Envelope.tailSize))
         {
@@ -32,27 +32,6 @@ public struct EnvelopeDecoder: Sendable {
             self.template = envelope
         }
         return envelope
-    }
-
-    /// Whether `count` bytes at `lhs` and `rhs` are equal, compared eight at a time.
-    @inline(__always)
-    private static func equal(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
-        var offset = 0
-        while offset + 8 <= count {
-            if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            {
-                return false
-            }
-            offset += 8
-        }
-        while offset < count {
-            if lhs.load(fromByteOffset: offset, as: UInt8.self) != rhs.load(fromByteOffset: offset, as: UInt8.self) {
-                return false
-            }
-            offset += 1
-        }
-        return true
     }
 
     /// The tail's keys as encoded: fixstr headers (0xa3, 0xa4) and the key bytes.
@@ -73,7 +52,7 @@ public struct EnvelopeDecoder: Sendable {
     /// The uint64 after `key` at `offset`, if the key and the 0xcf marker are there.
     @inline(__always)
     private static func field(_ bytes: UnsafeRawBufferPointer, at offset: Int, key: [UInt8]) -> UInt64? {
-        let matches = key.withUnsafeBytes { Self.equal($0.baseAddress!, bytes.baseAddress! + offset, count: key.count) }
+        let matches = key.withUnsafeBytes { bytesEqual($0.baseAddress!, bytes.baseAddress! + offset, count: key.count) }
         guard matches else { return nil }
         let marker = offset + key.count
         guard bytes[marker] == 0xcf else { return nil }

@@ -17,8 +17,8 @@ public struct MessagePackReader {
     public private(set) var offset: Int
     /// `bytes` as a plain pointer and length: every read checks against `count` itself, so the
     /// buffer's own (slice-building, rebasing) accessors stay off the hot path.
-    private let base: UnsafeRawPointer
-    private let count: Int
+    let base: UnsafeRawPointer
+    let count: Int
 
     /// Creates a reader at the start of `bytes`; the bytes must outlive the reader.
     public init(_ bytes: UnsafeRawBufferPointer) {
@@ -237,6 +237,11 @@ public struct MessagePackReader {
             }
             try field(&self, MessagePackKey(bytes: key, offset: keyOffset))
         }
+    }
+
+    /// Moves to `offset`, past bytes a ``MessagePackScanner`` has read.
+    mutating func skip(to offset: Int) {
+        self.offset = offset
     }
 
     /// Skips one value of any type, however deeply nested (up to ``maximumDepth``).

@@ -30,71 +30,31 @@ public struct MessagePackWriter: ~Copyable, @unchecked Sendable {
         self.storage.count = 0
     }
 
-    /// Makes room for `count` more bytes and returns where they go.
+    /// Reserves `maximum` bytes, lets `body` write at most that many through a cursor and keeps
+    /// what it wrote: one capacity check for any number of values.
     @inline(__always)
-    private mutating func claim(_ count: Int) -> UnsafeMutableRawPointer {
-        if self.storage.count + count > self.storage.capacity { self.storage.grow(toHold: self.storage.count + count) }
-        let pointer = self.storage.base + self.storage.count
-        self.storage.count += count
-        return pointer
-    }
-
-    @inline(__always)
-    private mutating func append(_ byte: UInt8) {
-        self.claim(1).storeBytes(of: byte, as: UInt8.self)
-    }
-
-    @inline(__always)
-    private mutating func append(_ byte: UInt8, _ value: UInt16) {
-        let pointer = self.claim(3)
-        pointer.storeBytes(of: byte, as: UInt8.self)
-        pointer.storeBytes(of: value.bigEndian, toByteOffset: 1, as: UInt16.self)
-    }
-
-    @inline(__always)
-    private mutating func append(_ byte: UInt8, _ value: UInt32) {
-        let pointer = self.claim(5)
-        pointer.storeBytes(of: byte, as: UInt8.self)
-        pointer.storeBytes(of: value.bigEndian, toByteOffset: 1, as: UInt32.self)
-    }
-
-    @inline(__always)
-    private mutating func append(_ byte: UInt8, _ value: UInt64) {
-        let pointer = self.claim(9)
-        pointer.storeBytes(of: byte, as: UInt8.self)
-        pointer.storeBytes(of: value.bigEndian, toByteOffset: 1, as: UInt64.self)
-    }
-
-    @inline(__always)
-    private mutating func append(_ raw: UnsafeRawBufferPointer) {
-        guard let source = raw.baseAddress, raw.count > 0 else { return }
-        self.claim(raw.count).copyMemory(from: source, byteCount: raw.count)
+    mutating func withReserved<R>(_ maximum: Int, _ body: (inout MessagePackCursor) -> R) -> R {
+        if self.storage.count + maximum > self.storage.capacity {
+            self.storage.grow(toHold: self.storage.count + maximum)
+        }
+        let start = self.storage.base + self.storage.count
+        var cursor = MessagePackCursor(start)
+        let result = body(&cursor)
+        self.storage.count += cursor.pointer - start
+        return result
     }
 
     public mutating func writeNil() {
-        self.append(0xc0)
+        self.withReserved(1) { $0.put(0xc0) }
     }
 
     public mutating func write(_ value: Bool) {
-        self.append(value ? 0xc3 : 0xc2)
+        self.withReserved(1) { $0.put(value ? 0xc3 : 0xc2) }
     }
 
     /// Writes `value` in the shortest MessagePack integer form.
     public mutating func write(_ value: Int64) {
-        if value >= 0 {
-            self.write(UInt64(value))
-        } else if value >= -32 {
-            self.append(UInt8(bitPattern: Int8(value)))
-        } else if value >= Int64(Int8.min) {
-            self.append(0xd0)
-            self.append(UInt8(bitPattern: Int8(value)))
-        } else if value >= Int64(Int16.min) {
-            self.append(0xd1, UInt16(bitPattern: Int16(value)))
-        } else if value >= Int64(Int32.min) {
-            self.append(0xd2, UInt32(bitPattern: Int32(value)))
-        } else {
-            self.append(0xd3, UInt64(bitPattern: value))
-        }
+        self.withReserved(9) { $0.write(value) }
     }
 
     public mutating func write(_ value: Int) {
@@ -103,33 +63,22 @@ public struct MessagePackWriter: ~Copyable, @unchecked Sendable {
 
     /// Writes `value` in the shortest MessagePack unsigned integer form.
     public mutating func write(_ value: UInt64) {
-        if value < 0x80 {
-            self.append(UInt8(value))
-        } else if value <= UInt64(UInt8.max) {
-            self.append(0xcc)
-            self.append(UInt8(value))
-        } else if value <= UInt64(UInt16.max) {
-            self.append(0xcd, UInt16(value))
-        } else if value <= UInt64(UInt32.max) {
-            self.append(0xce, UInt32(value))
-        } else {
-            self.append(0xcf, value)
-        }
+        self.withReserved(9) { $0.write(value) }
     }
 
     /// Writes `value` as a uint64 in all nine bytes, whatever its size, so it can sit at a fixed offset.
     public mutating func writeFixedWidth(_ value: UInt64) {
-        self.append(0xcf, value)
+        self.withReserved(9) { $0.put(0xcf, value) }
     }
 
     /// Appends bytes that are already MessagePack (a cached, pre-encoded part of a message).
     public mutating func writeRaw(_ bytes: UnsafeRawBufferPointer) {
-        self.append(bytes)
+        self.withReserved(bytes.count) { $0.put(bytes) }
     }
 
     /// Writes a float64; whole numbers are written as floats too, so the type survives.
     public mutating func write(_ value: Double) {
-        self.append(0xcb, value.bitPattern)
+        self.withReserved(9) { $0.write(value) }
     }
 
     /// Writes a whole number as an integer and any other number as a float64, so JSON shows `42`
@@ -146,53 +95,42 @@ public struct MessagePackWriter: ~Copyable, @unchecked Sendable {
     public mutating func write(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
-            self.writeStringHeader(utf8.count)
-            self.append(UnsafeRawBufferPointer(utf8))
+            let raw = UnsafeRawBufferPointer(utf8)
+            self.withReserved(5 + raw.count) { $0.writeString(raw) }
         }
     }
 
     /// Writes a map key (or any constant string) straight from its static bytes.
     @inline(__always)
     public mutating func writeKey(_ key: StaticString) {
-        let count = key.utf8CodeUnitCount
-        self.writeStringHeader(count)
-        self.append(UnsafeRawBufferPointer(start: key.utf8Start, count: count))
+        self.withReserved(5 + key.utf8CodeUnitCount) { $0.writeKey(key) }
     }
 
     /// Writes a bin value.
     public mutating func writeBinary(_ value: [UInt8]) {
         let count = value.count
-        if count <= 0xff {
-            self.append(0xc4)
-            self.append(UInt8(count))
-        } else if count <= 0xffff {
-            self.append(0xc5, UInt16(count))
-        } else {
-            self.append(0xc6, UInt32(count))
+        value.withUnsafeBytes { raw in
+            self.withReserved(5 + count) { cursor in
+                if count <= 0xff {
+                    cursor.put(0xc4, UInt8(count))
+                } else if count <= 0xffff {
+                    cursor.put(0xc5, UInt16(count))
+                } else {
+                    cursor.put(0xc6, UInt32(count))
+                }
+                cursor.put(raw)
+            }
         }
-        value.withUnsafeBytes { self.append($0) }
     }
 
     /// Starts an array of `count` values; the caller writes them next.
     public mutating func writeArrayHeader(_ count: Int) {
-        if count < 16 {
-            self.append(0x90 | UInt8(count))
-        } else if count <= 0xffff {
-            self.append(0xdc, UInt16(count))
-        } else {
-            self.append(0xdd, UInt32(count))
-        }
+        self.withReserved(5) { $0.writeArrayHeader(count) }
     }
 
     /// Starts a map of `count` pairs; the caller writes key, value, key, value, … next.
     public mutating func writeMapHeader(_ count: Int) {
-        if count < 16 {
-            self.append(0x80 | UInt8(count))
-        } else if count <= 0xffff {
-            self.append(0xde, UInt16(count))
-        } else {
-            self.append(0xdf, UInt32(count))
-        }
+        self.withReserved(5) { $0.writeMapHeader(count) }
     }
 
     /// Writes a dynamically typed value.
@@ -214,20 +152,6 @@ public struct MessagePackWriter: ~Copyable, @unchecked Sendable {
                 self.write(key)
                 self.write(element)
             }
-        }
-    }
-
-    @inline(__always)
-    private mutating func writeStringHeader(_ count: Int) {
-        if count < 32 {
-            self.append(0xa0 | UInt8(count))
-        } else if count <= 0xff {
-            self.append(0xd9)
-            self.append(UInt8(count))
-        } else if count <= 0xffff {
-            self.append(0xda, UInt16(count))
-        } else {
-            self.append(0xdb, UInt32(count))
         }
     }
 }

@@ -56,36 +56,23 @@ public struct TouchFrame: BusMessage, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(4)
-        writer.writeKey("device")
-        writer.write(self.device)
-        writer.writeKey("frame")
-        writer.write(self.frame)
-        writer.writeKey("t_ns")
-        writer.write(self.tNs)
-        writer.writeKey("contacts")
-        writer.writeArrayHeader(self.contacts.count)
-        for contact in self.contacts {
-            let optionals =
-                (contact.pressure == nil ? 0 : 1) + (contact.major == nil ? 0 : 1) + (contact.tool == nil ? 0 : 1)
-            writer.writeMapHeader(4 + optionals)
-            writer.writeKey("id")
-            writer.write(contact.id)
-            writer.writeKey("phase")
-            writer.writePhase(contact.phase)
-            writer.writeKey("x")
-            writer.write(contact.x)
-            writer.writeKey("y")
-            writer.write(contact.y)
-            if let pressure = contact.pressure {
-                writer.writeKey("pressure")
-                writer.write(pressure)
+        var device = self.device
+        device.withUTF8 { utf8 in
+            let device = UnsafeRawBufferPointer(utf8)
+            // One reservation for the whole frame: the bounds are the largest form of each value.
+            let bound = Self.frameBound + device.count + TouchContact.bound * self.contacts.count
+            writer.withReserved(bound) { cursor in
+                cursor.writeMapHeader(4)
+                cursor.writeKey("device")
+                cursor.writeString(device)
+                cursor.writeKey("frame")
+                cursor.write(self.frame)
+                cursor.writeKey("t_ns")
+                cursor.write(self.tNs)
+                cursor.writeKey("contacts")
+                cursor.writeArrayHeader(self.contacts.count)
+                for contact in self.contacts { contact.encode(to: &cursor) }
             }
-            if let major = contact.major {
-                writer.writeKey("major")
-                writer.write(major)
-            }
-            if let tool = contact.tool { writer.write("tool", tool) }
         }
     }
 
@@ -100,6 +87,10 @@ public struct TouchFrame: BusMessage, Hashable {
     /// - Throws: ``CodecError`` for malformed bytes or a missing required field; the frame's
     ///   contents are unspecified then.
     public mutating func decode(from reader: inout MessagePackReader) throws {
+        // Frames from ``encode(to:)`` take the specialised path; any other layout (key order,
+        // unknown keys, other number forms) or any doubt takes the general one below, which
+        // overwrites every field the fast path may have touched.
+        if reader.scan({ self.decode(scanning: &$0) }) { return }
         var seen: UInt8 = 0
         try reader.readMap { reader, key in
             switch key {
@@ -153,19 +144,6 @@ extension TouchContact {
             id: try reader.require(id, "contacts.id"), phase: try reader.require(phase, "contacts.phase"),
             x: try reader.require(x, "contacts.x"), y: try reader.require(y, "contacts.y"),
             pressure: pressure, major: major, tool: tool)
-    }
-}
-
-extension MessagePackWriter {
-    /// Writes a phase from static bytes: going through `rawValue` made a String per contact.
-    fileprivate mutating func writePhase(_ phase: TouchContact.Phase) {
-        switch phase {
-        case .began: self.writeKey("began")
-        case .moved: self.writeKey("moved")
-        case .stationary: self.writeKey("stationary")
-        case .ended: self.writeKey("ended")
-        case .cancelled: self.writeKey("cancelled")
-        }
     }
 }
 

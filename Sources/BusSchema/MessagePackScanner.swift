@@ -1,0 +1,149 @@
+/// Reads MessagePack in one expected layout without throwing: each read returns nil (or false)
+/// when the bytes are not exactly the form asked for, and the caller falls back to
+/// ``MessagePackReader``'s general decoding.
+///
+/// Only the forms UIBus's own encoders write are accepted (fixmap, fixarray, fixstr, float64,
+/// unsigned integers); everything else is valid MessagePack that the general path handles.
+struct MessagePackScanner {
+    private let base: UnsafeRawPointer
+    private let count: Int
+    private(set) var offset: Int
+
+    init(base: UnsafeRawPointer, count: Int, offset: Int) {
+        self.base = base
+        self.count = count
+        self.offset = offset
+    }
+
+    @inline(__always)
+    private func byte(at offset: Int) -> UInt8 {
+        self.base.load(fromByteOffset: offset, as: UInt8.self)
+    }
+
+    /// Consumes `literal` if it comes next as a fixstr: a key or an enum's wire name.
+    @inline(__always)
+    mutating func literal(_ literal: StaticString) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard self.count - self.offset > length, self.byte(at: self.offset) == 0xa0 | UInt8(length) else {
+            return false
+        }
+        guard bytesEqual(literal.utf8Start, self.base + self.offset + 1, count: length) else { return false }
+        self.offset += 1 + length
+        return true
+    }
+
+    /// A fixstr's bytes, borrowed from the input.
+    @inline(__always)
+    mutating func string() -> UnsafeRawBufferPointer? {
+        guard self.offset < self.count else { return nil }
+        let byte = self.byte(at: self.offset)
+        let length = Int(byte & 0x1f)
+        guard byte & 0xe0 == 0xa0, self.count - self.offset > length else { return nil }
+        defer { self.offset += 1 + length }
+        return UnsafeRawBufferPointer(start: self.base + self.offset + 1, count: length)
+    }
+
+    /// A fixmap's pair count.
+    @inline(__always)
+    mutating func mapHeader() -> Int? {
+        guard self.offset < self.count, self.byte(at: self.offset) & 0xf0 == 0x80 else { return nil }
+        defer { self.offset += 1 }
+        return Int(self.byte(at: self.offset) & 0x0f)
+    }
+
+    /// A fixarray's element count.
+    @inline(__always)
+    mutating func arrayHeader() -> Int? {
+        guard self.offset < self.count, self.byte(at: self.offset) & 0xf0 == 0x90 else { return nil }
+        defer { self.offset += 1 }
+        return Int(self.byte(at: self.offset) & 0x0f)
+    }
+
+    /// A float64.
+    @inline(__always)
+    mutating func float64() -> Double? {
+        guard self.count - self.offset >= 9, self.byte(at: self.offset) == 0xcb else { return nil }
+        defer { self.offset += 9 }
+        return Double(
+            bitPattern: UInt64(bigEndian: self.base.loadUnaligned(fromByteOffset: self.offset + 1, as: UInt64.self)))
+    }
+
+    /// A non-negative integer in any unsigned form.
+    @inline(__always)
+    mutating func unsigned() -> UInt64? {
+        guard self.offset < self.count else { return nil }
+        let byte = self.byte(at: self.offset)
+        if byte < 0x80 {
+            self.offset += 1
+            return UInt64(byte)
+        }
+        guard byte >= 0xcc, byte <= 0xcf else { return nil }
+        let size = 1 << Int(byte - 0xcc)
+        guard self.count - self.offset > size else { return nil }
+        let start = self.offset + 1
+        self.offset += 1 + size
+        switch size {
+        case 1: return UInt64(self.byte(at: start))
+        case 2: return UInt64(UInt16(bigEndian: self.base.loadUnaligned(fromByteOffset: start, as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: self.base.loadUnaligned(fromByteOffset: start, as: UInt32.self)))
+        default: return UInt64(bigEndian: self.base.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+        }
+    }
+
+    /// A non-negative integer that fits in `Int64`.
+    @inline(__always)
+    mutating func nonNegative() -> Int64? {
+        let start = self.offset
+        guard let value = self.unsigned(), let int = Int64(exactly: value) else {
+            self.offset = start
+            return nil
+        }
+        return int
+    }
+}
+
+extension MessagePackReader {
+    /// Lets a decoder specialised to one layout scan the unread bytes: when `body` returns true
+    /// the reader moves past what it consumed; when false it stays where it was, so the general
+    /// decoder can start over.
+    @inline(__always)
+    mutating func scan(_ body: (inout MessagePackScanner) -> Bool) -> Bool {
+        var scanner = MessagePackScanner(base: self.base, count: self.count, offset: self.offset)
+        guard body(&scanner) else { return false }
+        self.skip(to: scanner.offset)
+        return true
+    }
+}
+
+/// Whether `count` bytes at `lhs` and `rhs` are equal, compared a word at a time: keys and
+/// repeated header prefixes are matched this way on every message.
+@inline(__always)
+func bytesEqual(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
+    var offset = 0
+    while offset + 8 <= count {
+        if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        {
+            return false
+        }
+        offset += 8
+    }
+    if offset + 4 <= count {
+        if lhs.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            != rhs.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+        {
+            return false
+        }
+        offset += 4
+    }
+    if offset + 2 <= count {
+        if lhs.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
+            != rhs.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
+        {
+            return false
+        }
+        offset += 2
+    }
+    return offset == count
+        || lhs.load(fromByteOffset: offset, as: UInt8.self) == rhs.load(fromByteOffset: offset, as: UInt8.self)
+}

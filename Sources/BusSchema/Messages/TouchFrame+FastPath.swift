@@ -1,0 +1,125 @@
+/// The touch frame's fast paths: one writer reservation per frame, and a decoder specialised to
+/// the key order ``TouchFrame/encode(to:)`` writes (the general decoder remains the reference).
+extension TouchFrame {
+    /// The most bytes a frame takes besides its device name and contacts: the map header, the
+    /// four keys, `device`'s string header, `frame` and `t_ns` as uint64s and the array header.
+    static let frameBound = 1 + 7 + 5 + 6 + 9 + 5 + 9 + 9 + 5
+
+    /// Decodes a frame laid out exactly as ``encode(to:)`` writes it; false for anything else.
+    mutating func decode(scanning scanner: inout MessagePackScanner) -> Bool {
+        guard scanner.mapHeader() == 4, scanner.literal("device"), let device = scanner.string() else { return false }
+        // A subscriber sees the same device frame after frame: keep the String it already has.
+        let same =
+            self.device.utf8.withContiguousStorageIfAvailable {
+                $0.count == device.count
+                    && (device.isEmpty || bytesEqual($0.baseAddress!, device.baseAddress!, count: device.count))
+            } ?? false
+        if !same {
+            guard let string = String(validatedUTF8: device) else { return false }
+            self.device = string
+        }
+        guard scanner.literal("frame"), let frame = scanner.unsigned(), scanner.literal("t_ns"),
+            let tNs = scanner.nonNegative(), scanner.literal("contacts"), let count = scanner.arrayHeader()
+        else { return false }
+        self.frame = frame
+        self.tNs = tNs
+        if self.contacts.count > count {
+            self.contacts.removeLast(self.contacts.count - count)
+        } else {
+            while self.contacts.count < count { self.contacts.append(TouchContact(id: 0, phase: .began, x: 0, y: 0)) }
+        }
+        return self.contacts.withUnsafeMutableBufferPointer { contacts in
+            for index in 0..<count where !contacts[index].decode(scanning: &scanner) { return false }
+            return true
+        }
+    }
+}
+
+extension TouchContact {
+    /// The most bytes one contact takes: the map header, every key, `id` as an int64, the
+    /// longest phase (`stationary`), three float64s plus pressure and major, the longest tool.
+    static let bound = 1 + 3 + 9 + 6 + 11 + 2 + 9 + 2 + 9 + 9 + 9 + 6 + 9 + 5 + 7
+
+    func encode(to cursor: inout MessagePackCursor) {
+        let optionals = (self.pressure == nil ? 0 : 1) + (self.major == nil ? 0 : 1) + (self.tool == nil ? 0 : 1)
+        cursor.writeMapHeader(4 + optionals)
+        cursor.writeKey("id")
+        cursor.write(Int64(self.id))
+        cursor.writeKey("phase")
+        switch self.phase {
+        case .began: cursor.writeKey("began")
+        case .moved: cursor.writeKey("moved")
+        case .stationary: cursor.writeKey("stationary")
+        case .ended: cursor.writeKey("ended")
+        case .cancelled: cursor.writeKey("cancelled")
+        }
+        cursor.writeKey("x")
+        cursor.write(self.x)
+        cursor.writeKey("y")
+        cursor.write(self.y)
+        if let pressure = self.pressure {
+            cursor.writeKey("pressure")
+            cursor.write(pressure)
+        }
+        if let major = self.major {
+            cursor.writeKey("major")
+            cursor.write(major)
+        }
+        if let tool = self.tool {
+            cursor.writeKey("tool")
+            switch tool {
+            case .finger: cursor.writeKey("finger")
+            case .pen: cursor.writeKey("pen")
+            case .palm: cursor.writeKey("palm")
+            }
+        }
+    }
+
+    /// Decodes a contact laid out as ``encode(to:)`` writes it, into this one; false otherwise.
+    mutating func decode(scanning scanner: inout MessagePackScanner) -> Bool {
+        guard let fields = scanner.mapHeader(), fields >= 4, scanner.literal("id"), let id = scanner.nonNegative(),
+            scanner.literal("phase"), let phase = scanner.phase(), scanner.literal("x"), let x = scanner.float64(),
+            scanner.literal("y"), let y = scanner.float64()
+        else { return false }
+        var remaining = fields - 4
+        var pressure: Double?
+        var major: Double?
+        var tool: Tool?
+        if remaining > 0, scanner.literal("pressure") {
+            guard let value = scanner.float64() else { return false }
+            pressure = value
+            remaining -= 1
+        }
+        if remaining > 0, scanner.literal("major") {
+            guard let value = scanner.float64() else { return false }
+            major = value
+            remaining -= 1
+        }
+        if remaining > 0, scanner.literal("tool") {
+            guard let value = scanner.tool() else { return false }
+            tool = value
+            remaining -= 1
+        }
+        guard remaining == 0 else { return false }
+        self = TouchContact(id: Int(id), phase: phase, x: x, y: y, pressure: pressure, major: major, tool: tool)
+        return true
+    }
+}
+
+extension MessagePackScanner {
+    fileprivate mutating func phase() -> TouchContact.Phase? {
+        if self.literal("moved") { return .moved }
+        if self.literal("stationary") { return .stationary }
+        if self.literal("began") { return .began }
+        if self.literal("ended") { return .ended }
+        if self.literal("cancelled") { return .cancelled }
+        return nil
+    }
+
+    fileprivate mutating func tool() -> TouchContact.Tool? {
+        if self.literal("finger") { return .finger }
+        if self.literal("pen") { return .pen }
+        if self.literal("palm") { return .palm }
+        return nil
+    }
+}
