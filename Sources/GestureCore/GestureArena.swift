@@ -80,7 +80,9 @@ struct GestureArena: Sendable {
             self.resolve(index, proposal, tNs: frame.tNs, into: &events)
         }
         self.settle(tNs: frame.tNs, into: &events)
-        for index in self.slots.indices where self.touched[index] { self.slots[index].machine.clearFrame() }
+        self.slots.withUnsafeMutableBufferPointer { slots in
+            for index in slots.indices where self.touched[index] { slots[index].machine.clearFrame() }
+        }
         self.updateDeadline()
     }
 
@@ -186,16 +188,16 @@ struct GestureArena: Sendable {
             case .blocked: self.fail(index, tNs: tNs, into: &events)
             }
         case (.change, .open):
-            events.append(.publish(self.event(index, .changed, tNs: tNs)))
+            Self.publish(self.event(index, .changed, tNs: tNs), into: &events)
         case (.end, .open):
             self.slots[index].gate = .closed
-            events.append(.publish(self.event(index, .ended, tNs: tNs)))
+            Self.publish(self.event(index, .ended, tNs: tNs), into: &events)
         case (.end, .waiting(let held, _)):
             // Ended while held: published as began + ended when the wait is over.
             self.slots[index].gate = .waiting(held, ended: true)
         case (.cancel, .open):
             self.slots[index].gate = .closed
-            events.append(.publish(self.event(index, .cancelled, tNs: tNs)))
+            Self.publish(self.event(index, .cancelled, tNs: tNs), into: &events)
         case (.cancel, _), (.fail, _):
             self.fail(index, tNs: tNs, into: &events)
         case (.change, _), (.end, _):
@@ -212,11 +214,11 @@ struct GestureArena: Sendable {
         self.slots[index].succeeded = true
         if proposal == .recognize {
             self.slots[index].gate = .closed
-            events.append(.publish(self.event(index, .recognized, tNs: tNs)))
+            Self.publish(self.event(index, .recognized, tNs: tNs), into: &events)
         } else {
             self.slots[index].gate = ended ? .closed : .open
-            events.append(.publish(self.event(index, .began, tNs: tNs)))
-            if ended { events.append(.publish(self.event(index, .ended, tNs: tNs))) }
+            Self.publish(self.event(index, .began, tNs: tNs), into: &events)
+            if ended { Self.publish(self.event(index, .ended, tNs: tNs), into: &events) }
         }
         for other in self.slots.indices where other != index && !self.plan.isSimultaneous(index, other) {
             guard self.sharesTouch(index, other) else { continue }
@@ -231,7 +233,7 @@ struct GestureArena: Sendable {
             where self.slots[other].gate == .open && self.sharesTouch(index, other) {
                 self.slots[other].gate = .closed
                 self.slots[other].machine.forceDone()
-                events.append(.publish(self.event(other, .cancelled, tNs: tNs)))
+                Self.publish(self.event(other, .cancelled, tNs: tNs), into: &events)
             }
         }
     }
@@ -240,7 +242,7 @@ struct GestureArena: Sendable {
         let wasOpen = self.slots[index].gate == .open
         self.slots[index].gate = .closed
         self.slots[index].machine.forceDone()
-        events.append(.publish(self.event(index, wasOpen ? .cancelled : .failed, tNs: tNs)))
+        Self.publish(self.event(index, wasOpen ? .cancelled : .failed, tNs: tNs), into: &events)
     }
 
     /// Releases or fails waiting recognizers until nothing changes, then resets finished ones.
@@ -258,19 +260,28 @@ struct GestureArena: Sendable {
                 changed = true
             }
         }
-        for index in self.slots.indices {
-            if case .waiting = self.slots[index].gate { continue }
-            if self.slots[index].machine.resetIfFinished()
-                || (self.slots[index].gate == .idle && !self.slots[index].machine.isParticipating)
-            {
-                self.slots[index].gate = .idle
-                self.slots[index].succeeded = false
-                self.slots[index].touchIDs.removeAll(keepingCapacity: true)
+        self.slots.withUnsafeMutableBufferPointer { slots in
+            for index in slots.indices {
+                if case .waiting = slots[index].gate { continue }
+                if slots[index].machine.resetIfFinished()
+                    || (slots[index].gate == .idle && !slots[index].machine.isParticipating)
+                {
+                    slots[index].gate = .idle
+                    slots[index].succeeded = false
+                    if !slots[index].touchIDs.isEmpty { slots[index].touchIDs.removeAll(keepingCapacity: true) }
+                }
             }
         }
     }
 
     // MARK: - Events
+
+    /// Appends a gesture event. The first one of a frame reserves room for a few: a frame that
+    /// publishes usually publishes two or three, and growing one by one reallocated each time.
+    private static func publish(_ event: consuming GestureEvent, into events: inout [GestureEngine.Effect]) {
+        if events.isEmpty { events.reserveCapacity(4) }
+        events.append(.publish(event))
+    }
 
     private func event(_ index: Int, _ state: GestureEvent.State, tNs: Int64) -> GestureEvent {
         // Read in place: copying the machine or the entry would retain every array inside them.

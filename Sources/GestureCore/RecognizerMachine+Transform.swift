@@ -12,21 +12,24 @@ extension RecognizerMachine {
     mutating func transformFrame(tNs: Int64) -> Proposal? {
         if self.pairIDs == nil, self.touches.count >= 2 {
             self.pairIDs = (self.touches[0].id, self.touches[1].id)
-            self.startSpan = max(self.span, 1)
-            self.lastAngle = self.angle
+            let (span, angle) = self.spanAndAngle
+            self.startSpan = max(span, 1)
+            self.lastAngle = angle
             self.rotation = 0
             self.scale = 1
             self.transformTracker.reset()
         }
+        var span = 0.0
         if let pair = self.pairIDs {
             // Positions include a finger lifted in this frame, so the last values are exact.
-            let angle = self.angle
+            let angle: Double
+            (span, angle) = self.spanAndAngle
             var turn = angle - self.lastAngle
             if turn > Double.pi { turn -= 2 * Double.pi }
             if turn < -Double.pi { turn += 2 * Double.pi }
             self.rotation += turn
             self.lastAngle = angle
-            self.scale = self.span / self.startSpan
+            self.scale = span / self.startSpan
             self.transformTracker.add(tNs: tNs, x: self.scale, y: self.rotation)
             self.sampledNs = tNs
             if !(self.follows(pair.0) && self.follows(pair.1)) {
@@ -40,30 +43,21 @@ extension RecognizerMachine {
         if self.phase == .active { return self.moved ? .change : nil }
         let started =
             self.kind == .pinch
-            ? abs(self.span - self.startSpan) > self.settings.pinchSlop
+            ? abs(span - self.startSpan) > self.settings.pinchSlop
             : abs(self.rotation) > self.settings.rotationSlop
         return started ? .begin : nil
     }
 
-    /// The pair's touches, still down or lifted in this frame.
-    private var pair: (TrackedTouch, TrackedTouch)? {
+    /// The pair's span and angle (0 when the pair is gone), found in one pass: this runs for
+    /// two recognizers on every frame.
+    private var spanAndAngle: (span: Double, angle: Double) {
         guard let ids = self.pairIDs, let a = self.touchOrLifted(ids.0), let b = self.touchOrLifted(ids.1) else {
-            return nil
+            return (0, 0)
         }
-        return (a, b)
+        return (hypot(b.x - a.x, b.y - a.y), atan2(b.y - a.y, b.x - a.x))
     }
 
     private func touchOrLifted(_ id: Int) -> TrackedTouch? {
         self.touches.first { $0.id == id } ?? self.lifted.first { $0.id == id }
-    }
-
-    private var span: Double {
-        guard let (a, b) = self.pair else { return 0 }
-        return hypot(b.x - a.x, b.y - a.y)
-    }
-
-    private var angle: Double {
-        guard let (a, b) = self.pair else { return 0 }
-        return atan2(b.y - a.y, b.x - a.x)
     }
 }

@@ -186,7 +186,17 @@ struct RecognizerMachine: Sendable {
     /// Back to `possible` once done and every touch has lifted; returns whether it reset.
     mutating func resetIfFinished() -> Bool {
         guard self.phase == .done, self.touches.isEmpty else { return false }
-        self = RecognizerMachine(kind: self.kind, settings: self.settings, screen: self.screen)
+        // A fresh machine, but with the old arrays' storage (emptied): touch sequence after touch
+        // sequence then allocates nothing.
+        var fresh = RecognizerMachine(kind: self.kind, settings: self.settings, screen: self.screen)
+        swap(&fresh.touches, &self.touches)
+        swap(&fresh.lifted, &self.lifted)
+        fresh.lifted.removeAll(keepingCapacity: true)
+        swap(&fresh.tracker, &self.tracker)
+        fresh.tracker.reset()
+        swap(&fresh.transformTracker, &self.transformTracker)
+        fresh.transformTracker.reset()
+        self = fresh
         return true
     }
 

@@ -1,6 +1,9 @@
 /// A ``GestureScene`` compiled for the arena: recognizers in scene order with their view, and
 /// relationships resolved to indices.
-struct ScenePlan: Sendable {
+///
+/// A class, though immutable: every arena holds the plan and the hot loop takes it in hand each
+/// frame, and copying a struct of seven arrays retained each of them (a visible share per frame).
+final class ScenePlan: Sendable {
     struct Entry: Sendable {
         var spec: GestureScene.Recognizer
         var view: Int

@@ -58,26 +58,28 @@ public struct VelocityTracker: Sendable, Hashable {
         // until a sample is older than the horizon or follows a pause.
         var (s0, s1, s2, s3, s4) = (0.0, 0.0, 0.0, 0.0, 0.0)
         var (x0, x1, x2, y0, y1, y2) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
-        var index = self.newest
-        var previousTime = newestTime
-        for _ in 0..<self.samples.count {
-            let sample = self.samples[index]
-            if newestTime - sample.tNs > Self.horizonNs || previousTime - sample.tNs > Self.stoppedNs { break }
-            previousTime = sample.tNs
-            let t = Double(sample.tNs - newestTime) / 1e9
-            let t2 = t * t
-            s0 += 1
-            s1 += t
-            s2 += t2
-            s3 += t2 * t
-            s4 += t2 * t2
-            x0 += sample.x
-            x1 += sample.x * t
-            x2 += sample.x * t2
-            y0 += sample.y
-            y1 += sample.y * t
-            y2 += sample.y * t2
-            index = index == 0 ? self.samples.count - 1 : index - 1
+        self.samples.withUnsafeBufferPointer { samples in
+            var index = self.newest
+            var previousTime = newestTime
+            for _ in 0..<samples.count {
+                let sample = samples[index]
+                if newestTime - sample.tNs > Self.horizonNs || previousTime - sample.tNs > Self.stoppedNs { break }
+                previousTime = sample.tNs
+                let t = Double(sample.tNs - newestTime) / 1e9
+                let t2 = t * t
+                s0 += 1
+                s1 += t
+                s2 += t2
+                s3 += t2 * t
+                s4 += t2 * t2
+                x0 += sample.x
+                x1 += sample.x * t
+                x2 += sample.x * t2
+                y0 += sample.y
+                y1 += sample.y * t
+                y2 += sample.y * t2
+                index = index == 0 ? samples.count - 1 : index - 1
+            }
         }
         let s = (s0, s1, s2, s3, s4)
         guard s0 >= 2 else { return (0, 0) }
