@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <linux/input.h>
+/* openpty: tests stand a pseudo-terminal in for a device whose reads start failing. */
+#include <pty.h>
 
 /* The evdev ioctls are function-like macros, which Swift does not import. */
 

@@ -12,6 +12,11 @@ import BusSchema
 ///
 /// Protocol A devices (no slots; `SYN_MT_REPORT` after each contact) are recognised by their first
 /// `SYN_MT_REPORT`; contacts are matched to the previous frame's by their order in the frame.
+///
+/// Single-touch devices (`ABS_X`/`ABS_Y` and `BTN_TOUCH`, no `ABS_MT_*` axis) give one contact,
+/// down while `BTN_TOUCH` is 1, with a new id for each touch. A device is taken as multitouch when
+/// its description has multitouch axes or once any `ABS_MT_*` event arrives (multitouch devices
+/// send the single-touch emulation too, always alongside their `ABS_MT_*` events).
 public struct MultitouchDecoder: Sendable {
     /// What happened on the device.
     public enum Event: Sendable, Hashable {
@@ -55,6 +60,13 @@ public struct MultitouchDecoder: Sendable {
     private var frameNumber: UInt64 = 0
 
     private var usesProtocolA = false
+    private var isMultitouch: Bool
+    /// The single-touch contact: its values, whether `BTN_TOUCH` is down, and whether it is ignored
+    /// until it lifts (after `SYN_DROPPED`).
+    private var single = Slot()
+    private var singleDown = false
+    private var singleSuppressed = false
+    private var nextSingleID: Int32 = 0
     private var packet = Slot()
     private var packets: [Slot] = []
     private var protocolAContacts: [TouchContact] = []
@@ -68,8 +80,12 @@ public struct MultitouchDecoder: Sendable {
         self.device = device
         self.mapper = mapper
         self.reportsTool = description.axes[EventCode.mtToolType] != nil
+        self.isMultitouch = description.axes.keys.contains { Self.multitouchCodes.contains($0) }
         self.slots = Array(repeating: Slot(), count: min(max(description.slotCount ?? 16, 1), 64))
     }
+
+    /// `ABS_MT_SLOT` … `ABS_MT_TOOL_Y`: any of these marks a multitouch device.
+    private static let multitouchCodes: ClosedRange<UInt16> = EventCode.mtSlot...0x3d
 
     /// Applies one event; returns the frame it completed, if any.
     public mutating func handle(_ event: Event) -> TouchFrame? {
@@ -78,6 +94,7 @@ public struct MultitouchDecoder: Sendable {
             self.state = .reading
             let frame = self.cancelAll(tNs: tNs, keepSuppressed: false)
             self.slots = Array(repeating: Slot(), count: self.slots.count)
+            (self.single, self.singleDown, self.singleSuppressed) = (Slot(), false, false)
             return frame
         case (.droppingToReport, .eventRead(let input)):
             guard input.type == EventCode.synType, input.code == EventCode.synReport else { return nil }
@@ -93,16 +110,28 @@ public struct MultitouchDecoder: Sendable {
         case EventCode.synType:
             switch input.code {
             case EventCode.synReport:
-                return self.usesProtocolA ? self.protocolAFrame(tNs: input.tNs) : self.frame(tNs: input.tNs)
+                if self.usesProtocolA { return self.protocolAFrame(tNs: input.tNs) }
+                return self.isMultitouch ? self.frame(tNs: input.tNs) : self.singleTouchFrame(tNs: input.tNs)
             case EventCode.synMTReport:
                 self.usesProtocolA = true
+                self.isMultitouch = true
                 if self.packet.touched { self.packets.append(self.packet) }
                 self.packet = Slot()
             case EventCode.synDropped:
                 self.state = .droppingToReport
             default: break
             }
+        case EventCode.keyType where input.code == EventCode.buttonTouch:
+            self.singleDown = input.value != 0
+            self.single.touched = true
         case EventCode.absType:
+            if Self.multitouchCodes.contains(input.code) { self.isMultitouch = true }
+            switch input.code {
+            case EventCode.absX: (self.single.x, self.single.touched) = (input.value, true)
+            case EventCode.absY: (self.single.y, self.single.touched) = (input.value, true)
+            case EventCode.absPressure: (self.single.pressure, self.single.touched) = (input.value, true)
+            default: break
+            }
             if input.code == EventCode.mtSlot {
                 self.currentSlot = Int(input.value)
                 if (0..<64).contains(self.currentSlot), self.currentSlot >= self.slots.count {
@@ -179,6 +208,33 @@ public struct MultitouchDecoder: Sendable {
         return self.emit(contacts, tNs: tNs)
     }
 
+    /// The frame of a single-touch device: its one contact while `BTN_TOUCH` is down, and its end.
+    private mutating func singleTouchFrame(tNs: Int64) -> TouchFrame? {
+        var slot = self.single
+        defer {
+            slot.touched = false
+            self.single = slot
+        }
+        if self.singleSuppressed {
+            if !self.singleDown { self.singleSuppressed = false }
+            return nil
+        }
+        if self.singleDown {
+            let phase: TouchContact.Phase = slot.live == nil ? .began : (slot.touched ? .moved : .stationary)
+            if slot.live == nil {
+                slot.trackingID = self.nextSingleID
+                self.nextSingleID = self.nextSingleID == .max ? 0 : self.nextSingleID + 1
+            }
+            slot.live = slot.trackingID
+            slot.lastContact = self.contact(Int(slot.trackingID), phase, slot)
+            return self.emit([slot.lastContact], tNs: tNs)
+        }
+        guard slot.live != nil else { return nil }
+        slot.live = nil
+        slot.lastContact = self.contact(Int(slot.trackingID), .ended, slot)
+        return self.emit([slot.lastContact], tNs: tNs)
+    }
+
     private mutating func protocolAFrame(tNs: Int64) -> TouchFrame? {
         if self.packet.touched { self.packets.append(self.packet) }
         self.packet = Slot()
@@ -223,6 +279,13 @@ public struct MultitouchDecoder: Sendable {
             contacts.append(cancelled)
             self.slots[index].live = nil
             if keepSuppressed { self.slots[index].suppressed = self.slots[index].trackingID }
+        }
+        if self.single.live != nil {
+            var cancelled = self.single.lastContact
+            cancelled.phase = .cancelled
+            contacts.append(cancelled)
+            self.single.live = nil
+            self.singleSuppressed = keepSuppressed && self.singleDown
         }
         for var contact in self.protocolAContacts {
             contact.phase = .cancelled

@@ -14,6 +14,11 @@ public struct StuckTouchGuard: Sendable {
         case frameArrived(TouchFrame)
         /// Time passed with nothing arriving.
         case timeElapsed(tNs: Int64)
+        /// The app resigned (`false`) or regained (`true`) the active state, as `will_resign_active`
+        /// and `did_become_active` on `sys/lifecycle/` say. Resigning cancels every contact down, as
+        /// UIKit sends `touchesCancelled`; a contact that begins while inactive is dropped until it
+        /// ends, so the UI never sees a touch without its beginning.
+        case activeChanged(Bool, tNs: Int64)
     }
 
     public enum Effect: Sendable, Hashable {
@@ -39,6 +44,7 @@ public struct StuckTouchGuard: Sendable {
     /// How long a contact may stay silent, in nanoseconds (default 10 s).
     public let timeoutNs: Int64
     private var devices: [String: DeviceState] = [:]
+    private var active = true
 
     public init(timeoutNs: Int64 = 10_000_000_000) {
         self.timeoutNs = timeoutNs
@@ -52,6 +58,10 @@ public struct StuckTouchGuard: Sendable {
             self.forward(frame, into: &effects)
         case .timeElapsed(let tNs):
             self.expire(before: tNs, into: &effects)
+        case .activeChanged(let active, let tNs):
+            self.expire(before: tNs, into: &effects)
+            if self.active, !active { self.cancelAll(tNs: tNs, into: &effects) }
+            self.active = active
         }
         if let deadline = self.nextDeadline { effects.append(.wake(atNs: deadline)) }
         return effects
@@ -67,6 +77,10 @@ public struct StuckTouchGuard: Sendable {
         var contacts: [TouchContact] = []
         contacts.reserveCapacity(frame.contacts.count)
         for contact in frame.contacts {
+            if contact.phase == .began, !self.active {
+                state.dead.insert(contact.id)
+                continue
+            }
             if state.dead.contains(contact.id) {
                 // The source still reports a contact cancelled here: drop it until it ends or restarts.
                 if contact.phase == .began {
@@ -119,6 +133,26 @@ public struct StuckTouchGuard: Sendable {
                 effects.append(
                     .publish(TouchFrame(device: device, frame: state.frame, tNs: deadline, contacts: contacts)))
             }
+            self.devices[device] = state
+        }
+    }
+
+    /// Cancels every live contact of every device (devices in name order), at `tNs`.
+    private mutating func cancelAll(tNs: Int64, into effects: inout [Effect]) {
+        for device in self.devices.keys.sorted() {
+            var state = self.devices[device]!
+            guard !state.order.isEmpty else { continue }
+            var contacts: [TouchContact] = []
+            for id in state.order {
+                guard var contact = state.live[id]?.contact else { continue }
+                contact.phase = .cancelled
+                contacts.append(contact)
+                state.dead.insert(id)
+            }
+            state.live.removeAll()
+            state.order.removeAll()
+            state.frame += 1
+            effects.append(.publish(TouchFrame(device: device, frame: state.frame, tNs: tNs, contacts: contacts)))
             self.devices[device] = state
         }
     }

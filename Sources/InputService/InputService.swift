@@ -11,6 +11,11 @@ import ServiceSupport
 /// timers of the loop. A finite source ends the service (exit 0) once its last frame, and the
 /// cancellations of any contact still down, are sent; so does the removal of the live device,
 /// after its contacts are cancelled.
+///
+/// It subscribes `sys/lifecycle/`: when any service says `will_resign_active` (the app is no
+/// longer in front), every contact down is cancelled, as UIKit does, and touches that begin
+/// before `did_become_active` are not published (see ``StuckTouchGuard``). Every lifecycle message
+/// is counted in health.
 public final class InputService {
     /// Where the frames come from.
     public enum Source {
@@ -41,6 +46,9 @@ public final class InputService {
     private var framesSent: UInt64 = 0
     private var stuckCancelled: UInt64 = 0
     private var devicesRemoved: UInt64 = 0
+    private var lifecycleReceived: UInt64 = 0
+    private var resignCancelled: UInt64 = 0
+    private var appActive = true
 
     /// - Parameters:
     ///   - runner: the service's bus connection and loop.
@@ -72,6 +80,8 @@ public final class InputService {
             [
                 "frames_sent": Value(self.framesSent), "stuck_cancellation_frames": Value(self.stuckCancelled),
                 "devices_removed": Value(self.devicesRemoved),
+                "lifecycle_received": Value(self.lifecycleReceived),
+                "resign_cancellation_frames": Value(self.resignCancelled), "app_active": .bool(self.appActive),
             ]
         }
         var firstDevice = "d0"
@@ -83,6 +93,11 @@ public final class InputService {
             self.deviceWatch = self.runner.watch(fileDescriptor: device.descriptor) { [unowned self] in
                 try self.deviceReadable(device)
             }
+        }
+        try self.runner.subscribe(["sys/lifecycle/"], filter: SchemaFilter([Lifecycle.self])) {
+            [unowned self] delivery, subscriber in
+            guard let message = subscriber.decode(delivery, as: Lifecycle.self) else { return }
+            try self.lifecycleArrived(message)
         }
         // Timers fire only once the loop runs, after `ready`.
         if self.pacer != nil { self.runner.at(deadlineNs: 0) { [unowned self] in try self.sendDue() } }
@@ -113,7 +128,7 @@ public final class InputService {
     /// Sends the cancellations of contacts still down, then ends the service.
     private func finish() throws {
         while let deadline = self.guardian.nextDeadline {
-            try self.apply(self.guardian.handle(.timeElapsed(tNs: deadline)), cancelling: true)
+            try self.apply(self.guardian.handle(.timeElapsed(tNs: deadline)), counting: \.stuckCancelled)
         }
         self.runner.stop()
     }
@@ -139,6 +154,21 @@ public final class InputService {
         try self.finish()
     }
 
+    // MARK: - Lifecycle
+
+    private func lifecycleArrived(_ message: Lifecycle) throws {
+        self.lifecycleReceived += 1
+        switch message.event {
+        case .willResignActive, .didBecomeActive:
+            self.appActive = message.event == .didBecomeActive
+            let tNs = self.sourceTime(atMono: Clock.monotonicNs())
+            let effects = self.guardian.handle(.activeChanged(self.appActive, tNs: tNs))
+            try self.apply(effects, counting: \.resignCancelled)
+        case .started, .ready, .stopping, .stopped, .resync:
+            break
+        }
+    }
+
     // MARK: - Guard and publishing
 
     private func forward(_ frame: TouchFrame, monoNs: UInt64) throws {
@@ -146,13 +176,15 @@ public final class InputService {
         try self.apply(self.guardian.handle(.frameArrived(frame)))
     }
 
-    /// Carries out the guard's effects; `cancelling` when time passing made them (every frame
-    /// published then cancels a stuck contact).
-    private func apply(_ effects: [StuckTouchGuard.Effect], cancelling: Bool = false) throws {
+    /// Carries out the guard's effects; `counter` counts the frames published when they are all
+    /// cancellations (made by time passing or by the app resigning active).
+    private func apply(
+        _ effects: [StuckTouchGuard.Effect], counting counter: ReferenceWritableKeyPath<InputService, UInt64>? = nil
+    ) throws {
         for effect in effects {
             switch effect {
             case .publish(let frame):
-                if cancelling { self.stuckCancelled += 1 }
+                if let counter { self[keyPath: counter] += 1 }
                 try self.publish(frame)
             case .wake(let deadline):
                 self.scheduleGuard(deadline)
@@ -167,7 +199,8 @@ public final class InputService {
         let id = self.runner.at(deadlineNs: mono) { [unowned self] in
             self.guardTimer = nil
             let now = Clock.monotonicNs()
-            try self.apply(self.guardian.handle(.timeElapsed(tNs: self.sourceTime(atMono: now))), cancelling: true)
+            try self.apply(
+                self.guardian.handle(.timeElapsed(tNs: self.sourceTime(atMono: now))), counting: \.stuckCancelled)
         }
         self.guardTimer = (id, deadline)
     }

@@ -58,4 +58,42 @@ import Testing
         #expect(frames[0].contacts[0].phase == .cancelled)
         #expect(frames[1].contacts[0].phase == .began)
     }
+
+    @Test func resigningActiveCancelsEveryContactAndTouchesBegunWhileInactiveNeverArrive() {
+        var guardian = StuckTouchGuard(timeoutNs: 10_000_000_000)
+        _ = guardian.handle(.frameArrived(self.frame(0, [TouchContact(id: 1, phase: .began, x: 5, y: 5)])))
+        _ = guardian.handle(
+            .frameArrived(self.frame(10, [TouchContact(id: 7, phase: .began, x: 1, y: 1)], device: "d1")))
+        let cancelled = self.published(guardian.handle(.activeChanged(false, tNs: 20_000_000)))
+        #expect(cancelled.map(\.device) == ["d0", "d1"])
+        #expect(cancelled.map { $0.contacts.map(\.phase) } == [[.cancelled], [.cancelled]])
+        #expect(cancelled.map(\.tNs) == [20_000_000, 20_000_000])
+        #expect(guardian.nextDeadline == nil)
+        // While inactive: the cancelled contact's reports and a new touch are all dropped.
+        let inactive = guardian.handle(
+            .frameArrived(
+                self.frame(
+                    30,
+                    [TouchContact(id: 1, phase: .moved, x: 6, y: 6), TouchContact(id: 2, phase: .began, x: 3, y: 3)]
+                )))
+        #expect(self.published(inactive).isEmpty)
+        #expect(self.published(guardian.handle(.activeChanged(true, tNs: 40_000_000))).isEmpty)
+        // Active again: touch 2 (begun while inactive) stays unseen until it ends; a new touch flows.
+        let after = self.published(
+            guardian.handle(
+                .frameArrived(
+                    self.frame(
+                        50,
+                        [
+                            TouchContact(id: 2, phase: .moved, x: 4, y: 4),
+                            TouchContact(id: 1, phase: .ended, x: 6, y: 6),
+                            TouchContact(id: 3, phase: .began, x: 8, y: 8),
+                        ]))))
+        #expect(after.map { $0.contacts.map(\.id) } == [[3]])
+        #expect(after.first?.frame == 3)
+        _ = guardian.handle(.frameArrived(self.frame(60, [TouchContact(id: 2, phase: .ended, x: 4, y: 4)])))
+        let restarted = self.published(
+            guardian.handle(.frameArrived(self.frame(70, [TouchContact(id: 2, phase: .began, x: 4, y: 4)]))))
+        #expect(restarted.map { $0.contacts.map(\.phase) } == [[.began]])
+    }
 }
