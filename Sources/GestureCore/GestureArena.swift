@@ -295,7 +295,7 @@ struct GestureArena: Sendable {
         }
         var event = GestureEvent(
             tMs: Double(tNs) / 1e6, device: self.device, view: self.plan.viewID(of: index), recognizer: kind,
-            state: state, x: x, y: y, touches: touches, name: self.plan.entries[index].spec.name)
+            state: state, x: x, y: y, touches: touches, name: self.plan.names[index])
         if state != .failed { self.slots[index].machine.describe(into: &event) }
         return event
     }

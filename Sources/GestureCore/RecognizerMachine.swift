@@ -192,10 +192,6 @@ struct RecognizerMachine: Sendable {
         swap(&fresh.touches, &self.touches)
         swap(&fresh.lifted, &self.lifted)
         fresh.lifted.removeAll(keepingCapacity: true)
-        swap(&fresh.tracker, &self.tracker)
-        fresh.tracker.reset()
-        swap(&fresh.transformTracker, &self.transformTracker)
-        fresh.transformTracker.reset()
         self = fresh
         return true
     }

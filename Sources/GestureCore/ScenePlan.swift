@@ -19,6 +19,9 @@ final class ScenePlan: Sendable {
     private let parents: [Int?]
     /// View indices in hit-test order: highest `z` first, then later in the array first.
     private let hitOrder: [Int]
+    /// Each recognizer's view id and name, as every gesture event carries them.
+    private let viewIDs: [String]
+    let names: [String]
 
     init(_ scene: GestureScene) {
         self.scene = scene
@@ -52,6 +55,8 @@ final class ScenePlan: Sendable {
         var viewIndexByID: [String: Int] = [:]
         for (index, view) in scene.views.enumerated() { viewIndexByID[view.id] = index }
         self.parents = scene.views.map { view in view.parent.flatMap { viewIndexByID[$0] } }
+        self.viewIDs = entries.map { scene.views[$0.view].id }
+        self.names = entries.map(\.spec.name)
         self.hitOrder = scene.views.indices.sorted { a, b in
             scene.views[a].z != scene.views[b].z ? scene.views[a].z > scene.views[b].z : a > b
         }
@@ -61,7 +66,7 @@ final class ScenePlan: Sendable {
 
     func isSimultaneous(_ a: Int, _ b: Int) -> Bool { self.simultaneous[a * self.count + b] }
 
-    func viewID(of recognizer: Int) -> String { self.scene.views[self.entries[recognizer].view].id }
+    func viewID(of recognizer: Int) -> String { self.viewIDs[recognizer] }
 
     /// The recognizers that receive a touch beginning at (x, y), in scene order.
     ///
