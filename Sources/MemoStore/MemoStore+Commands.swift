@@ -120,7 +120,7 @@ extension MemoStore {
         }
         let text = command.text ?? ""
         let values: [SQLValue] = [
-            .text(id), .text(text), .text(SearchText.normalized(text)), .double(command.x ?? 0),
+            .text(id), .text(text), .utf8(SearchText.normalized(text)), .double(command.x ?? 0),
             .double(command.y ?? 0),
             .double(command.width ?? self.configuration.defaultWidth),
             .double(command.height ?? self.configuration.defaultHeight), .double(command.scale ?? 1),
@@ -146,7 +146,7 @@ extension MemoStore {
             guard let base = command.baseVersion else { throw CommandRejection("edit of text needs base_version") }
             baseVersion = base
             assignments += ["text = ?", "norm = ?"]
-            values += [.text(text), .text(SearchText.normalized(text))]
+            values += [.text(text), .utf8(SearchText.normalized(text))]
         }
         if let color = command.color {
             assignments.append("color = ?")

@@ -18,24 +18,80 @@ struct SearchText {
         var origins: [Range<Int>] = []
         scalars.reserveCapacity(text.unicodeScalars.count)
         origins.reserveCapacity(text.unicodeScalars.count)
-        var offset = 0
-        for character in text {
-            let width = Self.width(character)
-            Self.normalize(character) { scalar in
-                scalars.append(scalar)
-                origins.append(offset..<(offset + width))
-            }
-            offset += width
+        Self.forEachNormalized(text) { scalar, origin in
+            scalars.append(scalar)
+            origins.append(origin)
         }
         self.scalars = scalars
         self.origins = origins
     }
 
-    /// The normalized form of `text` as a string (what the `norm` column holds).
-    static func normalized(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        for character in text { Self.normalize(character) { out.append($0) } }
-        return String(out)
+    /// The normalized form of `text` as UTF-8 (what the `norm` column holds).
+    static func normalized(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        Self.forEachNormalized(text) { scalar, _ in
+            UTF8.encode(scalar) { out.append($0) }
+        }
+        return out
+    }
+
+    /// Calls `emit` with each normalized scalar and the original scalar offsets it came from.
+    ///
+    /// A scalar from the common scripts (``isPlain(_:)``) followed by one that cannot extend it
+    /// is a grapheme cluster on its own, normalized without building a `Character`; grapheme
+    /// breaking (the costly part of iterating a `String`) only runs from the first other scalar,
+    /// for one cluster at a time. Both paths start at a cluster boundary, so they cut the text
+    /// exactly as iterating its `Character`s would.
+    @inline(__always)
+    private static func forEachNormalized(_ text: String, _ emit: (Unicode.Scalar, Range<Int>) -> Void) {
+        let view = text.unicodeScalars
+        var index = view.startIndex
+        var offset = 0
+        while index < view.endIndex {
+            let scalar = view[index]
+            let next = view.index(after: index)
+            if Self.isPlain(scalar), next == view.endIndex || Self.cannotExtend(view[next]) {
+                emit(Self.foldPlain(scalar), offset..<(offset + 1))
+                offset += 1
+                index = next
+                continue
+            }
+            let character = Substring(view[index...]).first!
+            let width = Self.width(character)
+            Self.normalize(character) { emit($0, offset..<(offset + width)) }
+            offset += width
+            index = view.index(index, offsetBy: width)
+        }
+    }
+
+    /// Scalars whose search form is one scalar computed without Unicode tables (ASCII except CR,
+    /// which pairs with LF; full-width ASCII; kana; common CJK punctuation; CJK ideographs),
+    /// none of which joins the scalar before it.
+    @inline(__always)
+    private static func isPlain(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x0c, 0x0e...0x7f, 0xff01...0xff5e, 0x3001...0x3002, 0x300c...0x300f, 0x3041...0x3096,
+            0x309d...0x309e, 0x30a1...0x30f6, 0x30fb...0x30fe, 0x4e00...0x9fff:
+            return true
+        default: return false
+        }
+    }
+
+    /// Whether `scalar` always starts a new grapheme cluster after a plain scalar: nothing below
+    /// U+0300 extends another (combining marks start there), nor does any plain scalar.
+    @inline(__always)
+    private static func cannotExtend(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x300 || Self.isPlain(scalar)
+    }
+
+    /// The search form of a plain scalar: ASCII lower case, full-width ASCII to ASCII, katakana to hiragana.
+    @inline(__always)
+    private static func foldPlain(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        var value = scalar.value
+        if value >= 0xff01 && value <= 0xff5e { value -= 0xfee0 }
+        if value >= 0x41 && value <= 0x5a { return Unicode.Scalar(value + 0x20)! }
+        return Self.foldKatakana(Unicode.Scalar(value)!)
     }
 
     /// Every non-overlapping occurrence of `query` (already normalized), as original-text ranges.
