@@ -23,7 +23,7 @@ At the end it stops the store and checks, read-only:
 Usage: crash_test.py --bin .build/release/memo-store [--via apply|bus] [--commands 5000] [--kills 60] [--seed 1]
 (--via bus takes bus-proxy from the directory of --bin.)
 """
-import argparse, json, os, pathlib, random, select, signal, sqlite3, subprocess, sys, tempfile, time
+import argparse, json, os, pathlib, random, select, shutil, signal, sqlite3, subprocess, sys, tempfile, time
 
 WORDS = ["東京タワー", "会議メモ", "牛乳と卵", "ｶﾞｽ代", "ＡＢＣ商事", "トウキョウ", "締め切り", "買い物", "memo", "予定"]
 
@@ -167,6 +167,7 @@ class BusStore:
         self.sub.close(linger=0)
         self.context.term()
         self.proxy.__exit__(None, None, None)
+        shutil.rmtree(self.proxy.dir, ignore_errors=True)
 
 
 def main():
@@ -179,7 +180,7 @@ def main():
     parser.add_argument("--retry-s", type=float, default=1.0)
     parser.add_argument("--max-gap-s", type=float, default=0.6, help="longest time between kills")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--db")
+    parser.add_argument("--db", help="database to use and keep (default: a temporary one, removed if the run passes)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     db = args.db or os.path.join(tempfile.mkdtemp(prefix="memo-crash-"), "memo.sqlite")
@@ -196,7 +197,7 @@ def main():
     started = time.monotonic()
     store.start()
     kill_at = time.monotonic() + rng.uniform(0.05, args.max_gap_s)
-    while len(first_status) < len(commands):
+    while len(first_status) < len(commands) or kills < args.kills:  # size --commands to outlast the kills
         # Refill the window: retries first (oldest command first), then new commands.
         now = time.monotonic()
         due = sorted((c for c, t in sent_at.items() if t is None or now - t >= args.retry_s), key=order.get)
@@ -261,10 +262,14 @@ def main():
         "kill_cycles": kills,
         "seconds": round(seconds, 1),
         "integrity": "ok" if check.returncode == 0 else check.stdout.strip(),
-        "db": db,
     }
+    passed = not lost and not lost_creates and not twice and check.returncode == 0
+    if args.db or not passed:
+        report["db"] = db
+    else:
+        shutil.rmtree(os.path.dirname(db))
     print(json.dumps(report, ensure_ascii=False, indent=1))
-    sys.exit(0 if not lost and not lost_creates and not twice and check.returncode == 0 else 1)
+    sys.exit(0 if passed else 1)
 
 
 if __name__ == "__main__":
