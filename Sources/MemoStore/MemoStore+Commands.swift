@@ -113,7 +113,7 @@ extension MemoStore {
         let id: String
         if let requested = command.memoId {
             guard !requested.isEmpty else { throw CommandRejection("memo_id is empty") }
-            guard try self.memo(requested) == nil else { throw CommandRejection("memo \(requested) already exists") }
+            guard try !self.memoExists(requested) else { throw CommandRejection("memo \(requested) already exists") }
             id = requested
         } else {
             id = try self.freshMemoID(&state)
@@ -224,7 +224,7 @@ extension MemoStore {
         while true {
             let id = "m\(state.nextMemo)"
             state.nextMemo += 1
-            if try self.memo(id) == nil { return id }
+            if try !self.memoExists(id) { return id }
         }
     }
 
