@@ -40,7 +40,8 @@ extension MemoStore {
                 """, [.text(Self.trigramQuery(needle)), trash], while: check)
         } else if self.uncommittedNorms.isEmpty {
             let bytes = Array(String(String.UnicodeScalarView(needle)).utf8)
-            let sql = "SELECT id, text, trashed_at IS NOT NULL FROM memo WHERE rowid = ?1 AND (?2 OR trashed_at IS NULL)"
+            let sql =
+                "SELECT id, text, trashed_at IS NOT NULL FROM memo WHERE rowid = ?1 AND (?2 OR trashed_at IS NULL)"
             try self.currentNormalizedTexts().candidates(containing: bytes) { rowid in
                 var more = true
                 try self.connection.scan(sql, [.int(rowid), trash]) { row in

@@ -57,6 +57,12 @@ struct SearchText {
                 index = next
                 continue
             }
+            if let (kana, width) = Self.halfWidthKana(view, at: index) {
+                emit(Self.foldKatakana(kana), offset..<(offset + width))
+                offset += width
+                index = view.index(index, offsetBy: width)
+                continue
+            }
             let character = Substring(view[index...]).first!
             let width = Self.width(character)
             Self.normalize(character) { emit($0, offset..<(offset + width)) }
@@ -79,10 +85,45 @@ struct SearchText {
     }
 
     /// Whether `scalar` always starts a new grapheme cluster after a plain scalar: nothing below
-    /// U+0300 extends another (combining marks start there), nor does any plain scalar.
+    /// U+0300 extends another (combining marks start there), nor does any plain scalar or
+    /// half-width katakana letter (only the half-width voiced marks U+FF9E and U+FF9F extend).
     @inline(__always)
     private static func cannotExtend(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x300 || Self.isPlain(scalar)
+        scalar.value < 0x300 || Self.isPlain(scalar) || (0xff66...0xff9d).contains(scalar.value)
+    }
+
+    /// NFKC of the half-width katakana U+FF66…U+FF9D: the full-width katakana.
+    private static let halfWidthKatakana: [UInt16] = [
+        0x30f2, 0x30a1, 0x30a3, 0x30a5, 0x30a7, 0x30a9, 0x30e3, 0x30e5, 0x30e7, 0x30c3, 0x30fc, 0x30a2, 0x30a4,
+        0x30a6, 0x30a8, 0x30aa, 0x30ab, 0x30ad, 0x30af, 0x30b1, 0x30b3, 0x30b5, 0x30b7, 0x30b9, 0x30bb, 0x30bd,
+        0x30bf, 0x30c1, 0x30c4, 0x30c6, 0x30c8, 0x30ca, 0x30cb, 0x30cc, 0x30cd, 0x30ce, 0x30cf, 0x30d2, 0x30d5,
+        0x30d8, 0x30db, 0x30de, 0x30df, 0x30e0, 0x30e1, 0x30e2, 0x30e4, 0x30e6, 0x30e8, 0x30e9, 0x30ea, 0x30eb,
+        0x30ec, 0x30ed, 0x30ef, 0x30f3,
+    ]
+
+    /// The NFKC + NFC form of a half-width katakana cluster at `index` (a letter alone, or with
+    /// ﾞ or ﾟ where they compose into one letter) and how many scalars it spans; nil for any
+    /// other cluster, which then takes the general path.
+    @inline(__always)
+    private static func halfWidthKana(
+        _ view: String.UnicodeScalarView, at index: String.UnicodeScalarView.Index
+    ) -> (Unicode.Scalar, Int)? {
+        let value = view[index].value
+        guard value >= 0xff66 && value <= 0xff9d else { return nil }
+        let kana = UInt32(Self.halfWidthKatakana[Int(value - 0xff66)])
+        let next = view.index(after: index)
+        if next == view.endIndex || Self.cannotExtend(view[next]) { return (Unicode.Scalar(kana)!, 1) }
+        let afterMark = view.index(after: next)
+        guard afterMark == view.endIndex || Self.cannotExtend(view[afterMark]) else { return nil }
+        switch (view[next].value, kana) {
+        case (0xff9e, 0x30ab...0x30c2), (0xff9e, 0x30c4...0x30c8):
+            // カ…ヂ and ツ…ト alternate letter and voiced letter; ッ (0x30c3) is never the base here.
+            return (Unicode.Scalar(kana + 1)!, 2)
+        case (0xff9e, 0x30cf...0x30dd) where (kana - 0x30cf) % 3 == 0: return (Unicode.Scalar(kana + 1)!, 2)
+        case (0xff9f, 0x30cf...0x30dd) where (kana - 0x30cf) % 3 == 0: return (Unicode.Scalar(kana + 2)!, 2)
+        case (0xff9e, 0x30a6): return (Unicode.Scalar(0x30f4)!, 2)
+        default: return nil
+        }
     }
 
     /// The search form of a plain scalar: ASCII lower case, full-width ASCII to ASCII, katakana to hiragana.

@@ -157,6 +157,21 @@ import Testing
         #expect(try store.search("代\r\nabc", includeTrash: true).first?.ranges == [3..<9])
     }
 
+    /// Half-width katakana take a table instead of Foundation; the voiced and semi-voiced marks
+    /// compose with their letter where Unicode has the letter, and stay apart elsewhere.
+    @Test func halfWidthKatakanaWithVoicedMarksNormalizeLikeNFKC() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        _ = store.create(fixture, text: "ﾊﾟﾝとﾊﾞｽ、ｳﾞｨｰｶﾞﾝ")
+        _ = store.create(fixture, text: "ｱﾞﾂﾞｹ")
+        #expect(try store.search("パン", includeTrash: true).first?.ranges == [0..<3])
+        #expect(try store.search("ばす", includeTrash: true).first?.ranges == [4..<7])
+        #expect(try store.search("ゔぃーがん", includeTrash: true).first?.ranges == [8..<15])
+        #expect(try store.search("づけ", includeTrash: true).first?.ranges == [2..<5])
+        #expect(try store.search("あ\u{3099}", includeTrash: true).first?.ranges == [0..<2])
+        #expect(try store.search("は", includeTrash: true).isEmpty)
+    }
+
     /// How many rows `memo_fts_stale` holds (0 after every committed batch).
     static func staleRows(_ path: String) throws -> Int {
         var db: OpaquePointer?
