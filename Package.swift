@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "ComponentHost", dependencies: ["ComponentCore", "Bus", "BusSchema", "ServiceSupport"]),
 
         // Memo persistence on SQLite (no ZeroMQ).
-        .target(name: "MemoStore", dependencies: ["CSQLite", "CLinux", "BusSchema"]),
+        .target(name: "MemoStore", dependencies: ["CSQLite", "BusSchema"]),
         .target(name: "MemoService", dependencies: ["MemoStore", "Bus", "BusSchema", "ServiceSupport"]),
 
         // The demo report: recording -> model -> one HTML page (no ZeroMQ calls; MCAPReader from BusTools).

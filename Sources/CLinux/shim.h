@@ -5,10 +5,6 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <linux/input.h>
-#include <stddef.h>
-
-/* memmem is a GNU extension Glibc's module leaves out; declared as glibc's string.h does. */
-extern void *memmem(const void *haystack, size_t haystacklen, const void *needle, size_t needlelen);
 
 /* The evdev ioctls are function-like macros, which Swift does not import. */
 

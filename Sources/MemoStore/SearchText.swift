@@ -16,8 +16,9 @@ struct SearchText {
     init(_ text: String) {
         var scalars: [Unicode.Scalar] = []
         var origins: [Range<Int>] = []
-        scalars.reserveCapacity(text.unicodeScalars.count)
-        origins.reserveCapacity(text.unicodeScalars.count)
+        // At most one scalar per UTF-8 byte; counting the scalars would walk the text twice.
+        scalars.reserveCapacity(text.utf8.count)
+        origins.reserveCapacity(text.utf8.count)
         Self.forEachNormalized(text) { scalar, origin in
             scalars.append(scalar)
             origins.append(origin)
