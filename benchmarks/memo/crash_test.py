@@ -20,7 +20,9 @@ At the end it stops the store and checks, read-only:
   recovered       committed but unacked before a kill, acked `duplicate` on retry (allowed)
   integrity       `memo-store check` (integrity_check, FTS5 integrity-check, foreign_key_check)
 
-Usage: crash_test.py --bin .build/release/memo-store [--via apply|bus] [--commands 5000] [--kills 60] [--seed 1]
+Usage: crash_test.py --bin .build/release/memo-store [--via apply|bus] [--commands 5000] [--kills 60]
+                     [--rate 1500] [--seed 1]
+(size --commands to about --rate × 0.5 s × --kills so that every kill falls among commands)
 (--via bus takes bus-proxy from the directory of --bin.)
 """
 import argparse, json, os, pathlib, random, select, shutil, signal, sqlite3, subprocess, sys, tempfile, time
@@ -74,6 +76,9 @@ class ApplyStore:
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
         self.buffer = b""
 
+    def ready(self):
+        return True
+
     def send(self, commands):
         try:
             self.proc.stdin.write("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in commands).encode())
@@ -116,8 +121,7 @@ class BusStore:
         self.binary, self.db, self.proc = binary, db, None
         self.proxy = busproc.Proxy().__enter__()
         self.context = zmq.Context()
-        self.pub = self.context.socket(zmq.XPUB)  # XPUB: the store's subscription arriving says it listens
-        self.pub.setsockopt(zmq.XPUB_VERBOSE, 1)
+        self.pub = self.context.socket(zmq.PUB)
         self.pub.setsockopt(zmq.SNDHWM, 100000)
         self.pub.connect(self.proxy.publish)
         self.sub = self.context.socket(zmq.SUB)
@@ -128,16 +132,16 @@ class BusStore:
 
     def start(self):
         self.proc = subprocess.Popen([self.binary, "--bus", self.proxy.bus, "--db", self.db],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.listening = False
 
-    def _subscriptions(self):
-        while self.pub.poll(0):
-            event = self.pub.recv()
-            if event[1:] == b"memo/cmd/":
-                self.listening = event[0] == 1
+    def ready(self):
+        """Whether the service has said `ready` (it subscribes before it says so)."""
+        if not self.listening and select.select([self.proc.stdout], [], [], 0)[0]:
+            self.listening = b"ready" in os.read(self.proc.stdout.fileno(), 4096)
+        return self.listening
 
     def send(self, commands):
-        self._subscriptions()
         for command in commands:
             self.seq += 1
             now = time.time_ns()
@@ -151,16 +155,17 @@ class BusStore:
             while self.sub.poll(0):
                 _, _, payload = self.sub.recv_multipart()
                 acks.append(self.msgpack.unpackb(payload, raw=False))
-        self._subscriptions()
         return acks
 
     def kill(self):
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
+        self.proc.stdout.close()
 
     def stop(self):
         self.proc.terminate()  # SIGTERM: the service closes the database (checkpoints the WAL)
         self.proc.wait(timeout=30)
+        self.proc.stdout.close()
 
     def close(self):
         self.pub.close(linger=0)
@@ -177,7 +182,8 @@ def main():
     parser.add_argument("--commands", type=int, default=5000)
     parser.add_argument("--kills", type=int, default=60)
     parser.add_argument("--window", type=int, default=64)
-    parser.add_argument("--retry-s", type=float, default=1.0)
+    parser.add_argument("--retry-s", type=float, default=0.5)
+    parser.add_argument("--rate", type=float, default=1500, help="new commands per second at most")
     parser.add_argument("--max-gap-s", type=float, default=0.6, help="longest time between kills")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", help="database to use and keep (default: a temporary one, removed if the run passes)")
@@ -196,14 +202,20 @@ def main():
     store = (BusStore if args.via == "bus" else ApplyStore)(args.bin, db)
     started = time.monotonic()
     store.start()
-    kill_at = time.monotonic() + rng.uniform(0.05, args.max_gap_s)
+    kill_at = None          # set once the store is ready, so every kill falls while it works
     while len(first_status) < len(commands) or kills < args.kills:  # size --commands to outlast the kills
+        if not store.ready():
+            time.sleep(0.002)  # the store is starting: nothing it could receive yet
+            continue
+        if kill_at is None:
+            kill_at = time.monotonic() + rng.uniform(0.05, args.max_gap_s)
         # Refill the window: retries first (oldest command first), then new commands.
         now = time.monotonic()
         due = sorted((c for c, t in sent_at.items() if t is None or now - t >= args.retry_s), key=order.get)
         in_flight = len(sent_at) - len(due)
         batch = due[:max(0, args.window - in_flight)]
-        while next_new < len(commands) and in_flight + len(batch) < args.window:
+        paced = args.rate * (now - started)  # new commands paced so the kills fall among them
+        while next_new < min(len(commands), paced) and in_flight + len(batch) < args.window:
             batch.append(commands[next_new]["cmd_id"])
             next_new += 1
         # Send in a few writes so the store sees several batches in flight.
@@ -226,7 +238,7 @@ def main():
             for cmd_id in sent_at:
                 sent_at[cmd_id] = None
             store.start()
-            kill_at = time.monotonic() + rng.uniform(0.05, args.max_gap_s)
+            kill_at = None
     store.stop()
     store.close()
     seconds = time.monotonic() - started
