@@ -1,10 +1,14 @@
 /// The memo store's tables, as an ordered list of migrations.
 ///
 /// - `memo`: one row per memo; `norm` is the search form of `text` (see ``SearchText``).
-/// - `memo_fts`: an external-content FTS5 `trigram` index over `norm`, kept in step by triggers.
-///   Trashed memos stay indexed so search covers the trash. `detail = 'none'` keeps no
-///   positions: the index is a fraction of the size and cheaper to write; search checks
-///   every candidate exactly.
+/// - `memo_fts`: an external-content FTS5 `trigram` index over `norm`. Trashed memos stay
+///   indexed so search covers the trash. `detail = 'none'` keeps no positions: the index is a
+///   fraction of the size and cheaper to write; search checks every candidate exactly.
+/// - `memo_fts_stale`: the memos whose `norm` changed since `memo_fts` was last brought in step,
+///   with the `norm` the index still holds for them (NULL: not indexed). Triggers on `memo` fill
+///   it; the store empties it into `memo_fts` once per batch (see ``MemoStore/syncSearchIndex()``),
+///   because FTS5 in SQLite 3.40 writes a new index segment at every statement or savepoint end
+///   it has pending terms at, which made index upkeep the larger half of every create and edit.
 /// - `applied_cmd`: every applied command's id and stored ack, for duplicate detection.
 /// - `store_state`: one row with the global change `seq`, the memo id counter and the settings.
 enum MemoSchema {
@@ -63,5 +67,22 @@ enum MemoSchema {
         Migration(
             id: 3, name: "stacking order index",
             sql: "CREATE INDEX memo_by_z ON memo (z)"),
+        Migration(
+            id: 4, name: "search index brought in step once per batch",
+            sql: """
+                DROP TRIGGER memo_fts_insert;
+                DROP TRIGGER memo_fts_delete;
+                DROP TRIGGER memo_fts_update;
+                CREATE TABLE memo_fts_stale (rowid INTEGER PRIMARY KEY, indexed_norm TEXT);
+                CREATE TRIGGER memo_fts_stale_insert AFTER INSERT ON memo BEGIN
+                    INSERT OR IGNORE INTO memo_fts_stale (rowid, indexed_norm) VALUES (new.rowid, NULL);
+                END;
+                CREATE TRIGGER memo_fts_stale_delete AFTER DELETE ON memo BEGIN
+                    INSERT OR IGNORE INTO memo_fts_stale (rowid, indexed_norm) VALUES (old.rowid, old.norm);
+                END;
+                CREATE TRIGGER memo_fts_stale_update AFTER UPDATE OF norm ON memo BEGIN
+                    INSERT OR IGNORE INTO memo_fts_stale (rowid, indexed_norm) VALUES (old.rowid, old.norm);
+                END;
+                """),
     ]
 }

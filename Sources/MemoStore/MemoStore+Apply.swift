@@ -22,12 +22,15 @@ extension MemoStore {
             for command in batch {
                 result.acks.append(AddressedAck(client: command.client, ack: try self.applyOne(command, now, &state)))
             }
+            try self.syncSearchIndex()
             if !state.changes.isEmpty || state.settingsChanged { try self.saveState(state) }
             try self.connection.execute("COMMIT")
+            self.committedSearchForms()
             result.changes = state.changes
             result.snapshots = state.snapshots
         } catch {
             if !self.connection.isAutocommit { try? self.connection.execute("ROLLBACK") }
+            self.uncommittedNorms.removeAll()
             let storeError =
                 error as? StoreError ?? StoreError(resultCode: 1, message: String(describing: error))
             result = MemoApplyResult()

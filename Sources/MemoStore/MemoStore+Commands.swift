@@ -113,14 +113,14 @@ extension MemoStore {
         let id: String
         if let requested = command.memoId {
             guard !requested.isEmpty else { throw CommandRejection("memo_id is empty") }
-            guard try self.memo(requested) == nil else { throw CommandRejection("memo \(requested) already exists") }
+            guard try !self.memoExists(requested) else { throw CommandRejection("memo \(requested) already exists") }
             id = requested
         } else {
             id = try self.freshMemoID(&state)
         }
         let text = command.text ?? ""
         let values: [SQLValue] = [
-            .text(id), .text(text), .text(SearchText.normalized(text)), .double(command.x ?? 0),
+            .text(id), .text(text), .utf8(SearchText.normalized(text)), .double(command.x ?? 0),
             .double(command.y ?? 0),
             .double(command.width ?? self.configuration.defaultWidth),
             .double(command.height ?? self.configuration.defaultHeight), .double(command.scale ?? 1),
@@ -146,7 +146,7 @@ extension MemoStore {
             guard let base = command.baseVersion else { throw CommandRejection("edit of text needs base_version") }
             baseVersion = base
             assignments += ["text = ?", "norm = ?"]
-            values += [.text(text), .text(SearchText.normalized(text))]
+            values += [.text(text), .utf8(SearchText.normalized(text))]
         }
         if let color = command.color {
             assignments.append("color = ?")
@@ -224,7 +224,7 @@ extension MemoStore {
         while true {
             let id = "m\(state.nextMemo)"
             state.nextMemo += 1
-            if try self.memo(id) == nil { return id }
+            if try !self.memoExists(id) { return id }
         }
     }
 

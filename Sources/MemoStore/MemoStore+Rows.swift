@@ -26,6 +26,11 @@ extension MemoStore {
         try self.memos("SELECT \(Self.memoColumns) FROM memo WHERE id = ?", [.text(id)]).first
     }
 
+    /// Whether memo `id` exists (cheaper than reading it).
+    func memoExists(_ id: String) throws -> Bool {
+        try self.connection.int("SELECT 1 FROM memo WHERE id = ?", [.text(id)]) != nil
+    }
+
     /// Every memo, board and trash, oldest first.
     public func allMemos() throws -> [MemoRecord] {
         try self.memos("SELECT \(Self.memoColumns) FROM memo ORDER BY rowid")

@@ -19,6 +19,11 @@ public final class MemoStore {
     public let path: String
     public let configuration: MemoStoreConfiguration
     let connection: Connection
+    /// The committed search forms for 1–2 character queries, loaded on first use.
+    var normalizedTexts: NormalizedTexts?
+    /// Search forms changed by the open transaction, in order; applied to ``normalizedTexts``
+    /// after COMMIT, dropped on ROLLBACK.
+    var uncommittedNorms: [(rowid: Int64, norm: [UInt8]?)] = []
 
     /// Opens (creating if needed) the memo database at `path`, checks it and migrates it.
     ///

@@ -5,6 +5,8 @@ enum SQLValue {
     case int(Int64)
     case double(Double)
     case text(String)
+    /// Text already encoded as UTF-8.
+    case utf8([UInt8])
     case null
 }
 
@@ -44,6 +46,13 @@ final class Statement {
             case .text(let text):
                 let count = Int32(clamping: text.utf8.count)
                 code = text.withCString { sqlite3_bind_text(self.handle, index, $0, count, csqlite_transient()) }
+            case .utf8(let bytes):
+                // An empty array may have no storage; SQLite needs a non-null pointer for "".
+                code = (bytes.isEmpty ? [0] : bytes).withUnsafeBytes {
+                    sqlite3_bind_text(
+                        self.handle, index, $0.baseAddress!.assumingMemoryBound(to: CChar.self),
+                        Int32(clamping: bytes.count), csqlite_transient())
+                }
             case .null: code = sqlite3_bind_null(self.handle, index)
             }
             guard code == SQLITE_OK else { throw self.connection.error(code, sql: self.sql) }

@@ -2,7 +2,8 @@ import BusSchema
 import Foundation
 import MemoStore
 
-/// `memo-bench [--dir DIR] [--only throughput|moves|latency|search]`: acknowledged commands/s by batch size (WAL, synchronous=FULL),
+/// `memo-bench [--dir DIR] [--only throughput|moves|latency|search] [--batch N] [--count N]`: acknowledged
+/// commands/s by batch size (WAL, synchronous=FULL),
 /// ack latency at 1 k commands/s with group commit, and search latency over 10 k memos.
 /// Prints one JSON object. Build with `swift build -c release --product memo-bench`.
 @main
@@ -21,9 +22,11 @@ enum MemoBench {
         defer { try? FileManager.default.removeItem(atPath: base) }
         let only = arguments.firstIndex(of: "--only").map { arguments[$0 + 1] }
         var report: [(String, Value)] = []
+        let batches = arguments.firstIndex(of: "--batch").map { [Int(arguments[$0 + 1])!] } ?? [1, 16, 64, 256]
+        let fixedCount = arguments.firstIndex(of: "--count").map { Int(arguments[$0 + 1])! }
         if only == nil || only == "throughput" {
-            for batch in [1, 16, 64, 256] {
-                let count = batch == 1 ? 3_000 : 30_000
+            for batch in batches {
+                let count = fixedCount ?? (batch == 1 ? 3_000 : 30_000)
                 let (rate, cpu) = try Self.throughput(base, batch: batch, count: count)
                 report.append(("commands_per_s_batch_\(batch)", .double(rate)))
                 report.append(("cpu_us_per_command_batch_\(batch)", .double(cpu)))
