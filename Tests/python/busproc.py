@@ -3,6 +3,7 @@
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import tempfile
 import time
@@ -29,11 +30,15 @@ class Proxy:
         self.proc = subprocess.Popen(
             [tool("bus-proxy"), "--bus", self.bus], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
-        line = self.proc.stdout.readline().strip()
-        if line != "ready":
-            raise RuntimeError(f"bus-proxy did not start: {line!r} {self.proc.stderr.read()}")
-        endpoints = json.loads(self.tap("endpoints").stdout)
-        self.publish, self.subscribe = endpoints["publish"], endpoints["subscribe"]
+        try:
+            line = self.proc.stdout.readline().strip()
+            if line != "ready":
+                raise RuntimeError(f"bus-proxy did not start: {line!r} {self.proc.stderr.read()}")
+            endpoints = json.loads(self.tap("endpoints").stdout)
+            self.publish, self.subscribe = endpoints["publish"], endpoints["subscribe"]
+        except BaseException:
+            self.__exit__()
+            raise
         return self
 
     def tap(self, *args, check=True):
@@ -46,9 +51,14 @@ class Proxy:
 
     def __exit__(self, *exc):
         self.proc.terminate()
-        self.proc.wait(timeout=10)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
         for stream in (self.proc.stdout, self.proc.stderr):
             stream.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def finish(proc, timeout_s=20):
