@@ -172,7 +172,6 @@ class BusStore:
         self.sub.close(linger=0)
         self.context.term()
         self.proxy.__exit__(None, None, None)
-        shutil.rmtree(self.proxy.dir, ignore_errors=True)
 
 
 def main():
