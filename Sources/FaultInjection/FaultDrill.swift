@@ -100,6 +100,11 @@ public final class FaultDrill {
         self.log(
             "\(fault.kind.rawValue) \(fault.service): "
                 + (sighting.map { "back after \(Double($0.atNs - recoveredFromNs) / 1e6) ms" } ?? "NOT back"))
+        let expected = fault.kind == .kill ? FaultPlan.resyncs[fault.service] ?? [] : []
+        try pump.run(forMs: self.plan.recoveryTimeoutMs) {
+            expected.isSubset(of: pump.watch.resynced(afterNs: startNs))
+        }
+        let resyncMs = expected.isEmpty ? nil : Double(Clock.monotonicNs() - startNs) / 1e6
         try pump.run(forMs: self.plan.settleMs)
         let after = try self.serviceStatus(fault.service)
         let countsAfter = pump.watch.counts
@@ -109,7 +114,7 @@ public final class FaultDrill {
             supervisorRecoveryMs: fault.kind == .kill ? after["last_recovery_ms"]?.intValue : nil,
             lostByHop: Self.delta(countsAfter.lost, since: counts.lost),
             gapsReported: Self.delta(gapsAfter, since: gaps).filter { $0.value > 0 },
-            resynced: pump.watch.resynced(afterNs: startNs).sorted(),
+            resynced: pump.watch.resynced(afterNs: startNs).sorted(), resyncMs: resyncMs,
             restarts: Int(after["restarts"]?.intValue ?? 0) - restartsBefore)
     }
 

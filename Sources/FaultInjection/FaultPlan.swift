@@ -38,6 +38,13 @@ public struct FaultPlan: Sendable {
             Fault(.kill, $0)
         } + [Fault(.stop, "memo-store"), Fault(.stop, "gesture-recognizer")]
 
+    /// Memo subscribers that must ask the store for a snapshot and get it after a SIGKILL of the
+    /// service named: everyone when the store restarts (a new epoch), a restarted subscriber
+    /// itself (it starts empty). `board1` is the demo scene's memo board in the component host.
+    public static let resyncs: [String: Set<String>] = [
+        "memo-store": ["board1", "render-worker"], "component-host": ["board1"], "render-worker": ["render-worker"],
+    ]
+
     /// The repository (the services' working directory, where `deploy/scenes/` is).
     public var root: String
     /// Where the built executables are.

@@ -16,6 +16,9 @@ public struct FaultReport: Sendable {
         public var gapsReported: [String: UInt64]
         /// Subscribers that asked the memo store for a snapshot and received it after the fault.
         public var resynced: [String]
+        /// From the fault to the last expected snapshot completed (``FaultPlan/resyncs``), or
+        /// the timeout when one never came.
+        public var resyncMs: Double?
         /// Restarts of the service the supervisor counted for this fault.
         public var restarts: Int
     }
@@ -47,6 +50,7 @@ public struct FaultReport: Sendable {
             ]
             entry["recovery_ms"] = outcome.recoveryMs.map { .double(($0 * 10).rounded() / 10) } ?? .null
             entry["supervisor_recovery_ms"] = outcome.supervisorRecoveryMs.map { .int($0) } ?? .null
+            entry["resync_ms"] = outcome.resyncMs.map { .double(($0 * 10).rounded() / 10) } ?? .null
             return .map(entry)
         }
         let memo: ValueMap = [

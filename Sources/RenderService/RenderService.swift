@@ -46,7 +46,7 @@ public final class RenderService {
     public static let memoChangedSchema = SchemaID("memo.changed", major: 1, minor: 0)
     public static let commandSchema = SchemaID("component.command", major: 1, minor: 0)
     public static let memoSnapshotSchema = SchemaID("memo.snapshot", major: 1, minor: 0)
-    static let snapshotRetryMs = (first: 1000, maximum: 16_000)
+    static let snapshotRetryMs = (first: 1000, maximum: 16_000, unheard: 50)
 
     private let runner: ServiceRunner
     private let configuration: Configuration
@@ -135,21 +135,32 @@ public final class RenderService {
             }
             try self.perform(self.scheduler.handle(.snapshotRequested(atMs: Self.nowMs())))
         }
-        try self.sendSnapshotRequest(self.scene.requestMemoSnapshot(), first: true)
+        let request = self.scene.requestMemoSnapshot()
+        self.runner.at(deadlineNs: 0) { [unowned self] in try self.sendSnapshotRequest(request, first: true) }
         try self.runner.run()
     }
 
     /// Sends a `snapshot` command and arms its retry: while the request is still the one
-    /// awaited when the timer fires, a new one goes out, each wait twice the last.
+    /// awaited when the timer fires, a new one goes out, each wait twice the last. Until the
+    /// store's subscription to `memo/cmd/` has reached this publisher (just after start, or a
+    /// store restarting), the command would be dropped unseen, so it is held and tried again
+    /// shortly instead.
     private func sendSnapshotRequest(_ request: String, first: Bool) throws {
-        let command = MemoCommand(cmdId: request, client: self.runner.name, op: .snapshot)
-        try self.runner.publisher.publish(command, on: self.memoCommandTopic)
+        let publisher = self.runner.publisher
+        try publisher.drainSubscriptions()
+        let heard = publisher.hasSubscriber(for: self.memoCommandTopic)
+        if heard {
+            try publisher.publish(
+                MemoCommand(cmdId: request, client: self.runner.name, op: .snapshot), on: self.memoCommandTopic)
+        }
         if first { self.snapshotRetryMs = Self.snapshotRetryMs.first }
         if let timer = self.snapshotTimer { self.runner.cancel(timer: timer) }
-        let deadline = Clock.monotonicNs() + UInt64(self.snapshotRetryMs) * 1_000_000
-        self.snapshotTimer = self.runner.at(deadlineNs: deadline) { [unowned self] in
+        let waitMs = heard ? self.snapshotRetryMs : Self.snapshotRetryMs.unheard
+        self.snapshotTimer = self.runner.at(deadlineNs: Clock.monotonicNs() + UInt64(waitMs) * 1_000_000) {
+            [unowned self] in
             self.snapshotTimer = nil
             guard self.scene.pendingMemoSnapshot == request else { return }
+            guard heard else { return try self.sendSnapshotRequest(request, first: false) }
             self.snapshotRetryMs = min(self.snapshotRetryMs * 2, Self.snapshotRetryMs.maximum)
             try self.sendSnapshotRequest(self.scene.requestMemoSnapshot(), first: false)
         }

@@ -19,7 +19,9 @@ import Testing
     static func syncedScene() throws -> RenderScene {
         var scene = try RenderScene(scene: RenderSceneTests.scene, snapshotPrefix: "rw")
         let request = scene.requestMemoSnapshot()
-        #expect(try scene.receiveMemoSnapshot(try Self.chunk(request, 0, last: true, seq: 2, ["m1", "m2"]), epoch: 1) == nil)
+        #expect(
+            try scene.receiveMemoSnapshot(try Self.chunk(request, 0, last: true, seq: 2, ["m1", "m2"]), epoch: 1) == nil
+        )
         #expect(scene.pendingMemoSnapshot == nil)
         return scene
     }
