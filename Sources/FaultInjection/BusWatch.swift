@@ -124,8 +124,13 @@ public final class BusWatch {
         self.sightings.first { $0.service == service && $0.atNs >= afterNs && matching($0) }
     }
 
-    /// Clients whose snapshot, asked for after `afterNs`, has fully arrived.
-    public func resynced(afterNs: UInt64) -> Set<String> {
-        Set(self.snapshotsCompleted.filter { $0.requestedNs >= afterNs }.map(\.client))
+    /// Clients whose snapshot, asked for after `afterNs`, has fully arrived, each with the
+    /// arrival of the first such snapshot's last chunk.
+    public func resynced(afterNs: UInt64) -> [String: UInt64] {
+        var first: [String: UInt64] = [:]
+        for snapshot in self.snapshotsCompleted where snapshot.requestedNs >= afterNs {
+            first[snapshot.client] = min(first[snapshot.client] ?? .max, snapshot.completedNs)
+        }
+        return first
     }
 }

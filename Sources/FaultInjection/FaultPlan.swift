@@ -58,6 +58,9 @@ public struct FaultPlan: Sendable {
     /// Added to the render worker's command: a debug build draws a full-size demo frame in
     /// seconds, too slow to answer its watchdog under a flood, so tests draw it smaller.
     public var renderArguments = ["--fps", "10"]
+    /// The supervisor's watchdog, if not its default 3 s: a debug build drawing a board of a
+    /// few hundred memos can take longer than that over one frame.
+    public var watchdogMs: Int?
     /// New memo commands a second.
     public var memoRate = 40.0
     /// Load before the first fault, to have a baseline.
@@ -88,6 +91,7 @@ public struct FaultPlan: Sendable {
             }
             return #"{"name": "\#(service.name)", "command": [\#(words.joined(separator: ", "))]}"#
         }
-        return #"{"policy": {"maximum_restarts": 100}, "services": [\#(entries.joined(separator: ",\n"))]}"#
+        let watchdog = self.watchdogMs.map { ", \"watchdog_ms\": \($0)" } ?? ""
+        return #"{"policy": {"maximum_restarts": 100\#(watchdog)}, "services": [\#(entries.joined(separator: ",\n"))]}"#
     }
 }

@@ -14,11 +14,9 @@ public struct FaultReport: Sendable {
         public var lostByHop: [String: UInt64]
         /// Gaps the services reported in their health during the fault, per service.
         public var gapsReported: [String: UInt64]
-        /// Subscribers that asked the memo store for a snapshot and received it after the fault.
-        public var resynced: [String]
-        /// From the fault to the last expected snapshot completed (``FaultPlan/resyncs``), or
-        /// the timeout when one never came.
-        public var resyncMs: Double?
+        /// Subscribers that asked the memo store for a snapshot after the fault and received
+        /// all of it, each with the time from the fault to its snapshot's last chunk.
+        public var resyncedMs: [String: Double]
         /// Restarts of the service the supervisor counted for this fault.
         public var restarts: Int
     }
@@ -37,6 +35,9 @@ public struct FaultReport: Sendable {
     /// The supervisor's exit status after `down`.
     public var supervisorExit: Int32?
 
+    /// Milliseconds to a tenth.
+    private static func milliseconds(_ value: Double) -> Value { .double((value * 10).rounded() / 10) }
+
     /// The whole report as JSON.
     public var json: String {
         func counts(_ map: [String: UInt64]) -> Value {
@@ -46,11 +47,13 @@ public struct FaultReport: Sendable {
             var entry: ValueMap = [
                 "service": .string(outcome.fault.service), "fault": .string(outcome.fault.kind.rawValue),
                 "lost_by_hop": counts(outcome.lostByHop), "gaps_reported": counts(outcome.gapsReported),
-                "resynced": .array(outcome.resynced.map { .string($0) }), "restarts": .int(Int64(outcome.restarts)),
+                "resynced_ms": .map(
+                    ValueMap(
+                        outcome.resyncedMs.sorted { $0.key < $1.key }.map { ($0.key, Self.milliseconds($0.value)) })),
+                "restarts": .int(Int64(outcome.restarts)),
             ]
-            entry["recovery_ms"] = outcome.recoveryMs.map { .double(($0 * 10).rounded() / 10) } ?? .null
+            entry["recovery_ms"] = outcome.recoveryMs.map(Self.milliseconds) ?? .null
             entry["supervisor_recovery_ms"] = outcome.supervisorRecoveryMs.map { .int($0) } ?? .null
-            entry["resync_ms"] = outcome.resyncMs.map { .double(($0 * 10).rounded() / 10) } ?? .null
             return .map(entry)
         }
         let memo: ValueMap = [

@@ -13,8 +13,9 @@ import Testing
         var plan = FaultPlan(
             root: ChildProcess.repositoryRoot, binDirectory: ChildProcess.binDirectory, directory: directory)
         plan.ratePerDevice = 100
-        plan.memoRate = 10
-        plan.renderArguments = ["--fps", "5", "--scale", "0.25"]
+        plan.memoRate = 5
+        plan.renderArguments = ["--fps", "2", "--scale", "0.25"]
+        plan.watchdogMs = 10_000
         plan.warmupMs = 1000
         plan.settleMs = 1000
         let drill = FaultDrill(plan: plan)
@@ -37,7 +38,7 @@ import Testing
             }
         }
         let resynced = Dictionary(
-            report.faults.filter { $0.fault.kind == .kill }.map { ($0.fault.service, Set($0.resynced)) },
+            report.faults.filter { $0.fault.kind == .kill }.map { ($0.fault.service, Set($0.resyncedMs.keys)) },
             uniquingKeysWith: { $0.union($1) })
         #expect(resynced["memo-store"]?.isSuperset(of: ["board1", "render-worker"]) == true, "\(resynced)")
         #expect(resynced["component-host"]?.contains("board1") == true, "\(resynced)")
