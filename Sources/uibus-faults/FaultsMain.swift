@@ -13,7 +13,6 @@ enum FaultsMain {
         """
 
     static func main() {
-        _ = SignalWatcher()
         Tool.main("uibus-faults", usage: Self.usage) {
             var options = try Options(Array(CommandLine.arguments.dropFirst()))
             let binDirectory =
