@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "memo-store", targets: ["memo-store"]),
         .executable(name: "uibus-report", targets: ["uibus-report"]),
         .executable(name: "bus-flood", targets: ["bus-flood"]),
+        .executable(name: "uibus-faults", targets: ["uibus-faults"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -57,6 +58,8 @@ let package = Package(
         .target(name: "RenderService", dependencies: ["RenderCore", "Bus", "BusSchema", "ServiceSupport"]),
 
         .target(name: "Supervisor", dependencies: ["SupervisorCore", "Bus", "BusSchema", "ServiceSupport"]),
+        // The fault drill: the stack under the supervisor, a flood, a memo driver, signals.
+        .target(name: "FaultInjection", dependencies: ["Bus", "BusSchema", "MemoStore"]),
 
         // Child processes, a real proxy and deadline waits for cross-process tests.
         .target(name: "BusTestSupport", dependencies: ["Bus"]),
@@ -80,6 +83,7 @@ let package = Package(
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
         .executableTarget(name: "uibus-supervisor", dependencies: ["Supervisor", "ServiceSupport"]),
+        .executableTarget(name: "uibus-faults", dependencies: ["FaultInjection", "ServiceSupport"]),
         .executableTarget(
             name: "memo-store", dependencies: ["MemoStore", "MemoService", "BusSchema", "ServiceSupport"]),
         .executableTarget(
@@ -114,7 +118,7 @@ let package = Package(
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
         .testTarget(name: "SupervisorCoreTests", dependencies: ["SupervisorCore"]),
-        .testTarget(name: "SupervisorTests", dependencies: ["BusSchema", "BusTestSupport"]),
+        .testTarget(name: "SupervisorTests", dependencies: ["BusSchema", "BusTestSupport", "FaultInjection"]),
         .testTarget(
             name: "ServiceTests",
             dependencies: [

@@ -55,9 +55,16 @@ public final class ZMQSocket {
         try self.check(zmq_bind(try self.open(), endpoint), "zmq_bind", endpoint)
     }
 
-    /// Connects to `endpoint`; the connection completes in the background.
-    /// The corresponding C function is `zmq_connect`.
+    /// How often a connecting socket retries while nobody listens at its endpoint. libzmq's
+    /// default of 100 ms is what a socket that connected before the proxy bound (or while a
+    /// killed proxy restarts) loses before its first message: measured here, 35–160 ms at
+    /// 100 ms against 20–24 ms at 20 ms. A retry is one failed `connect(2)`, so this stays cheap.
+    public static let reconnectIntervalMs: Int32 = 20
+
+    /// Connects to `endpoint`; the connection completes in the background and is retried every
+    /// ``reconnectIntervalMs`` while it fails. The corresponding C function is `zmq_connect`.
     public func connect(_ endpoint: String) throws {
+        try self.setOption(ZMQ_RECONNECT_IVL, Self.reconnectIntervalMs)
         try self.check(zmq_connect(try self.open(), endpoint), "zmq_connect", endpoint)
     }
 

@@ -21,12 +21,63 @@ public struct RenderScene: Sendable {
     private var states: [String: Value] = [:]
     /// The store's visible memos by id, as `memo/changed/` last described them.
     private var storeMemos: [String: Value] = [:]
+    private var memoStream: MemoStream
     private var animator = Animator()
 
-    /// - Parameter scene: a `scene` document, or nil to wait for one on `ui/scene/`.
+    /// - Parameters:
+    ///   - scene: a `scene` document, or nil to wait for one on `ui/scene/`.
+    ///   - snapshotPrefix: the prefix of this worker's memo snapshot request ids (unique per process).
     /// - Throws: ``StateError`` if `scene` cannot be drawn.
-    public init(scene: Value?) throws {
+    public init(scene: Value?, snapshotPrefix: String = "render") throws {
+        self.memoStream = MemoStream(requestPrefix: snapshotPrefix)
         if let scene { try self.load(scene) }
+    }
+
+    /// The memo snapshot request awaited, if any (the owner resends it when it is overdue).
+    public var pendingMemoSnapshot: String? { self.memoStream.request }
+
+    /// A new memo snapshot request id, to send as a `snapshot` command: at start, and again
+    /// when the one awaited is overdue.
+    public mutating func requestMemoSnapshot() -> String {
+        self.memoStream.requestSnapshot()
+    }
+
+    /// Applies a `memo.changed` payload from the store's `epoch` in stream order.
+    ///
+    /// - Returns: a snapshot request id to send when the change shows a new store epoch or a gap.
+    /// - Throws: ``StateError`` for a payload that cannot be applied.
+    public mutating func receiveMemoChange(_ change: Value, epoch: UInt64) throws -> String? {
+        guard let seq = change["seq"]?.uintValue else {
+            throw StateError(description: "memo.changed needs a seq")
+        }
+        let (apply, request) = self.memoStream.changeArrived(seq: seq, epoch: epoch, change: change)
+        if apply { try self.applyMemoChange(change) }
+        return request
+    }
+
+    /// Applies one `memo.snapshot` chunk from the store's `epoch`; the last one replaces the
+    /// store's memos.
+    ///
+    /// - Returns: a new snapshot request id to send when the chunks came out of order.
+    /// - Throws: ``StateError`` when a memo of the snapshot or a change replayed on it is malformed.
+    public mutating func receiveMemoSnapshot(_ chunk: Value, epoch: UInt64) throws -> String? {
+        switch self.memoStream.chunkArrived(chunk, epoch: epoch) {
+        case .ignored, .partial:
+            return nil
+        case .restart(let request):
+            return request
+        case .complete(let memos, let replay):
+            self.storeMemos = [:]
+            for memo in memos {
+                guard let id = memo["id"]?.stringValue else {
+                    throw StateError(description: "memo.snapshot has a memo without an id")
+                }
+                if memo["trashed_at"].map({ $0 == .null }) ?? true { self.storeMemos[id] = memo }
+            }
+            self.stateSeq += 1
+            for change in replay { try self.applyMemoChange(change) }
+            return nil
+        }
     }
 
     /// True once a scene is known.

@@ -11,6 +11,10 @@ import ServiceSupport
 /// drained, a ``FrameScheduler`` decides when to draw, at most `framesPerSecond` and always
 /// the newest state, so a burst of states becomes one frame. Each frame is published on
 /// `render/frame/` (``RenderFrame``), animation completions on `render/animation/`.
+/// The store's memos follow `memo/changed/` in seq order; at start, and whenever a change shows
+/// a new store epoch (the store restarted) or a gap, the worker asks the store for a snapshot
+/// (a `snapshot` command as client `<service name>`, answered on `memo/snapshot/<name>/`), and
+/// asks again, backing off from 1 s to 16 s, until one arrives.
 /// A payload that cannot be applied is counted (`bad_payload`) and skipped; a frame that
 /// cannot be drawn is counted (`render_failed`). Every time is read here, never in RenderCore.
 public final class RenderService {
@@ -41,6 +45,8 @@ public final class RenderService {
     public static let sceneSchema = SchemaID("scene", major: 1, minor: 0)
     public static let memoChangedSchema = SchemaID("memo.changed", major: 1, minor: 0)
     public static let commandSchema = SchemaID("component.command", major: 1, minor: 0)
+    public static let memoSnapshotSchema = SchemaID("memo.snapshot", major: 1, minor: 0)
+    static let snapshotRetryMs = (first: 1000, maximum: 16_000, unheard: 50)
 
     private let runner: ServiceRunner
     private let configuration: Configuration
@@ -55,6 +61,9 @@ public final class RenderService {
     private var framesPublished: UInt64 = 0
     private var snapshotsWritten: UInt64 = 0
     private var lastRenderMs = 0.0
+    private let memoCommandTopic: Topic
+    private var snapshotTimer: Int?
+    private var snapshotRetryMs = RenderService.snapshotRetryMs.first
 
     /// - Throws: ``ConfigurationError`` for a scene that cannot be drawn, a missing font or an
     ///   unusable snapshot directory.
@@ -62,12 +71,15 @@ public final class RenderService {
         self.runner = runner
         self.configuration = configuration
         do {
-            self.scene = try RenderScene(scene: configuration.scene)
+            self.scene = try RenderScene(
+                scene: configuration.scene,
+                snapshotPrefix: "\(runner.name):\(String(runner.publisher.epoch, radix: 16))")
             self.renderer = LayerRenderer(
                 blur: BlurKernel(threads: configuration.threads), font: try FontFace.systemJapanese())
             self.snapshots = try SnapshotWriter(directory: configuration.snapshotDirectory)
             self.frameTopic = try Topic("render/frame/")
             self.animationTopic = try Topic("render/animation/")
+            self.memoCommandTopic = try Topic("memo/cmd/")
         } catch {
             throw ConfigurationError("\(error)")
         }
@@ -94,7 +106,20 @@ public final class RenderService {
         }
         try self.runner.subscribe(["memo/changed/"], filter: SchemaFilter([Self.memoChangedSchema])) {
             [unowned self] delivery, _ in
-            try self.apply(delivery) { try self.scene.applyMemoChange($0) }
+            try self.apply(delivery) { change in
+                if let request = try self.scene.receiveMemoChange(change, epoch: delivery.envelope.epoch) {
+                    try self.sendSnapshotRequest(request, first: true)
+                }
+            }
+        }
+        try self.runner.subscribe(
+            ["memo/snapshot/\(self.runner.name)/"], filter: SchemaFilter([Self.memoSnapshotSchema])
+        ) { [unowned self] delivery, _ in
+            try self.apply(delivery) { chunk in
+                if let request = try self.scene.receiveMemoSnapshot(chunk, epoch: delivery.envelope.epoch) {
+                    try self.sendSnapshotRequest(request, first: true)
+                }
+            }
         }
         try self.runner.subscribe(["cmd/render/"], filter: SchemaFilter([Self.commandSchema])) {
             [unowned self] delivery, _ in
@@ -110,7 +135,35 @@ public final class RenderService {
             }
             try self.perform(self.scheduler.handle(.snapshotRequested(atMs: Self.nowMs())))
         }
+        let request = self.scene.requestMemoSnapshot()
+        self.runner.at(deadlineNs: 0) { [unowned self] in try self.sendSnapshotRequest(request, first: true) }
         try self.runner.run()
+    }
+
+    /// Sends a `snapshot` command and arms its retry: while the request is still the one
+    /// awaited when the timer fires, a new one goes out, each wait twice the last. Until the
+    /// store's subscription to `memo/cmd/` has reached this publisher (just after start, or a
+    /// store restarting), the command would be dropped unseen, so it is held and tried again
+    /// shortly instead.
+    private func sendSnapshotRequest(_ request: String, first: Bool) throws {
+        let publisher = self.runner.publisher
+        try publisher.drainSubscriptions()
+        let heard = publisher.hasSubscriber(for: self.memoCommandTopic)
+        if heard {
+            try publisher.publish(
+                MemoCommand(cmdId: request, client: self.runner.name, op: .snapshot), on: self.memoCommandTopic)
+        }
+        if first { self.snapshotRetryMs = Self.snapshotRetryMs.first }
+        if let timer = self.snapshotTimer { self.runner.cancel(timer: timer) }
+        let waitMs = heard ? self.snapshotRetryMs : Self.snapshotRetryMs.unheard
+        self.snapshotTimer = self.runner.at(deadlineNs: Clock.monotonicNs() + UInt64(waitMs) * 1_000_000) {
+            [unowned self] in
+            self.snapshotTimer = nil
+            guard self.scene.pendingMemoSnapshot == request else { return }
+            guard heard else { return try self.sendSnapshotRequest(request, first: false) }
+            self.snapshotRetryMs = min(self.snapshotRetryMs * 2, Self.snapshotRetryMs.maximum)
+            try self.sendSnapshotRequest(self.scene.requestMemoSnapshot(), first: false)
+        }
     }
 
     /// Applies one state payload; the scheduler hears of it once the queued messages are drained.

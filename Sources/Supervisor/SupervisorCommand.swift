@@ -98,6 +98,7 @@ public enum SupervisorCommand {
             if let uptime = service["uptime_ms"]?.intValue { line += "  up \(uptime / 1000) s" }
             line += "  restarts \(service["restarts"]?.intValue ?? 0)"
             if let exit = service["last_exit"]?.stringValue { line += "  last exit: \(exit)" }
+            if let recovery = service["last_recovery_ms"]?.intValue { line += " (back in \(recovery) ms)" }
             if let counters = service["health"]?["counters"] {
                 let names = ["sent", "received", "gaps", "rejected", "dead_lettered"]
                 line += "  " + names.map { "\($0) \(counters[$0]?.intValue ?? 0)" }.joined(separator: " ")

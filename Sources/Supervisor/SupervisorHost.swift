@@ -57,6 +57,7 @@ public final class SupervisorHost {
 
         self.perform(self.machine.handle(.startRequested(nowMs: self.nowMs)))
         var nextStatusMs: Int64 = 0
+        var writtenStates: [Supervision.ServiceState] = []
         while !self.machine.isFinished {
             var poller = Poller()
             let signalIndex = poller.add(fileDescriptor: signals.descriptor)
@@ -71,7 +72,10 @@ public final class SupervisorHost {
             }
             if poller.isReadable(socketIndex) { try self.readHealth(subscriber) }
             self.perform(self.machine.handle(.timeElapsed(nowMs: self.nowMs)))
-            if self.nowMs >= nextStatusMs {
+            // Written at once when a service changes state, so `status` shows a restart as it happens.
+            let states = self.machine.records.map(\.state)
+            if self.nowMs >= nextStatusMs || states != writtenStates {
+                writtenStates = states
                 self.writeStatus(state: "running")
                 nextStatusMs = self.nowMs + 1000
             }
@@ -192,6 +196,7 @@ public final class SupervisorHost {
             case .failed(let reason): entry["state"] = .string("failed: \(reason)")
             }
             if let exit = record.lastExit { entry["last_exit"] = .string(exit.description) }
+            if let recovery = record.lastRecoveryMs { entry["last_recovery_ms"] = .int(recovery) }
             if let report = self.health[index] { entry["health"] = report.value }
             services.append(.map(entry))
         }

@@ -12,9 +12,13 @@ import BusSchema
 ///   killed and handled like a crash.
 /// - A service that exits with a permanent-failure code is not retried: the group stops.
 /// - Any other unexpected exit is a restart, after a delay of `initial × 2^(crashes-1)` capped
-///   at the maximum and scaled by the jitter; a service that had run for `stableAfterMs` starts
-///   again from the initial delay. More than `maximumRestarts` restarts within the intensity
-///   window (over the whole group, as OTP counts) stops the group instead.
+///   at the maximum; a service that had run for `stableAfterMs` starts again from the initial
+///   delay. Jitter only shortens a delay (a factor in `1 − jitter … 1`): the doubling steps
+///   are upper bounds, so a service killed after a stable run is spawned within
+///   `initialBackoffMs` (0.5 s) and, with its start-up, is back within a second, while
+///   services that crash together still spread out. More than `maximumRestarts` restarts
+///   within the intensity window (over the whole group, as OTP counts) stops the group instead.
+/// - Each restart's recovery time (unexpected exit to the next `ready`) is kept for `status`.
 /// - A ready service whose health stops for `watchdogMs` is killed, then restarted as a crash.
 /// - A stop shuts services down in reverse start order, one at a time: SIGTERM, then SIGKILL
 ///   after `stopTimeoutMs`.
@@ -57,6 +61,9 @@ public struct Supervision: Sendable {
         public var restarts = 0
         public var lastExit: ExitStatus?
         public var startedMs: Int64?
+        /// From the last unexpected exit to the `ready` that followed it.
+        public var lastRecoveryMs: Int64?
+        var crashedMs: Int64?
         var consecutiveCrashes = 0
         var lastHealthMs: Int64 = 0
         var killReason: String?
@@ -160,6 +167,10 @@ public struct Supervision: Sendable {
         guard case .starting(let pid, _) = self.records[service].state else { return }
         self.records[service].state = .running(pid: pid, sinceMs: now)
         self.records[service].lastHealthMs = now
+        if let crashed = self.records[service].crashedMs {
+            self.records[service].lastRecoveryMs = now - crashed
+            self.records[service].crashedMs = nil
+        }
         effects.append(.log("\(self.services[service].name) ready (pid \(pid))"))
         if case .startingUp(let next) = self.phase, next == service { self.startNext(service + 1, &effects) }
     }
@@ -207,18 +218,19 @@ public struct Supervision: Sendable {
             record.consecutiveCrashes = 0
         }
         record.consecutiveCrashes += 1
+        record.crashedMs = now
         let delay = self.backoff(crashes: record.consecutiveCrashes)
         record.restarts += 1
         record.state = .backingOff(untilMs: now + delay)
         effects.append(.log("restarting \(name) in \(delay) ms (restart \(record.restarts))"))
     }
 
-    /// `initial × 2^(crashes-1)`, capped, scaled by 1 ± jitter.
+    /// `initial × 2^(crashes-1)`, capped, scaled by a factor in `1 − jitter … 1`.
     private mutating func backoff(crashes: Int) -> Int64 {
         let exponent = min(crashes - 1, 30)
         let base = min(self.policy.initialBackoffMs << Int64(exponent), self.policy.maximumBackoffMs)
         let unit = Double(self.random.next() >> 11) / Double(1 << 53)
-        let factor = 1 + self.policy.jitter * (2 * unit - 1)
+        let factor = 1 - self.policy.jitter * unit
         return max(1, Int64((Double(base) * factor).rounded()))
     }
 

@@ -3,8 +3,8 @@ public struct SupervisionPolicy: Sendable, Equatable {
     /// The first restart delay; it doubles with each consecutive crash.
     public var initialBackoffMs: Int64 = 500
     public var maximumBackoffMs: Int64 = 30_000
-    /// Each delay is scaled by a random factor in 1 ± jitter, so services that crash together
-    /// do not restart in lockstep.
+    /// Each delay is scaled by a random factor in `1 − jitter … 1`, so services that crash
+    /// together do not restart in lockstep; the doubling steps stay upper bounds.
     public var jitter: Double = 0.2
     /// A service that ran this long before exiting starts its backoff from the beginning again.
     public var stableAfterMs: Int64 = 60_000
