@@ -147,7 +147,9 @@ public final class FaultDrill {
         process.arguments = self.supervisorArguments
         process.currentDirectoryURL = URL(fileURLWithPath: self.plan.root)
         let output = self.plan.directory + "/supervisor.out"
-        FileManager.default.createFile(atPath: output, contents: nil)
+        guard FileManager.default.createFile(atPath: output, contents: nil) else {
+            throw Failure(description: "cannot create \(output)")
+        }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = process.standardOutput
         process.standardInput = FileHandle.nullDevice
