@@ -90,15 +90,34 @@ struct BlurStage: @unchecked Sendable {
     /// The pixels at position `i` of the group's lines, one byte per lane, zero-extended.
     @inline(__always)
     private func gather(_ offsets: SIMD16<Int>, _ i: Int) -> SIMD16<UInt32> {
-        var bytes = SIMD16<UInt8>()
+        var lanes = SIMD16<UInt32>()
         if channels == 4 {
-            var words = SIMD4<UInt32>()
-            for g in 0..<4 { words[g] = src.loadUnaligned(fromByteOffset: offsets[g] &+ 4 &* i, as: UInt32.self) }
-            bytes = unsafeBitCast(words, to: SIMD16<UInt8>.self)
+            for g in 0..<4 {
+                let word = src.loadUnaligned(fromByteOffset: offsets[g] &+ 4 &* i, as: UInt32.self)
+                for c in 0..<4 { lanes[4 &* g &+ c] = (word &>> UInt32(8 &* c)) & 0xFF }
+            }
         } else {
-            for g in 0..<16 { bytes[g] = src.load(fromByteOffset: offsets[g] &+ i, as: UInt8.self) }
+            for g in 0..<16 { lanes[g] = UInt32(src.load(fromByteOffset: offsets[g] &+ i, as: UInt8.self)) }
         }
-        return SIMD16<UInt32>(truncatingIfNeeded: bytes)
+        return lanes
+    }
+
+    /// One RGBA pixel from each of four rows as 16 lanes: each pixel word is broadcast to four
+    /// lanes and shifted per channel. The generic `SIMD16<UInt32>(truncatingIfNeeded:)` byte
+    /// widening is an out-of-line call that costs about as much as a whole box pass.
+    @inline(__always)
+    private static func widen(
+        _ r0: UnsafeRawPointer, _ r1: UnsafeRawPointer, _ r2: UnsafeRawPointer, _ r3: UnsafeRawPointer, _ at: Int
+    ) -> SIMD16<UInt32> {
+        let shifts = SIMD16<UInt32>(0, 8, 16, 24, 0, 8, 16, 24, 0, 8, 16, 24, 0, 8, 16, 24)
+        let words = SIMD16<UInt32>(
+            lowHalf: SIMD8(
+                lowHalf: SIMD4(repeating: r0.loadUnaligned(fromByteOffset: at, as: UInt32.self)),
+                highHalf: SIMD4(repeating: r1.loadUnaligned(fromByteOffset: at, as: UInt32.self))),
+            highHalf: SIMD8(
+                lowHalf: SIMD4(repeating: r2.loadUnaligned(fromByteOffset: at, as: UInt32.self)),
+                highHalf: SIMD4(repeating: r3.loadUnaligned(fromByteOffset: at, as: UInt32.self))))
+        return (words &>> shifts) & SIMD16(repeating: 0xFF)
     }
 
     /// Gathers one group's pixels into lanes and replicates the edge pixels into the margins.
@@ -117,8 +136,17 @@ struct BlurStage: @unchecked Sendable {
         let body = line + margin
         let exponent = SIMD16<UInt32>(repeating: 0x4B00_0000)
         let bias = SIMD16<Float>(repeating: 8_388_608)
-        for i in 0..<length {
-            body[i] = unsafeBitCast(gather(offsets, i) | exponent, to: SIMD16<Float>.self) - bias
+        if channels == 4 {
+            let (r0, r1, r2, r3) = (src + offsets[0], src + offsets[1], src + offsets[2], src + offsets[3])
+            var at = 0
+            for i in 0..<length {
+                body[i] = unsafeBitCast(Self.widen(r0, r1, r2, r3, at) | exponent, to: SIMD16<Float>.self) - bias
+                at &+= 4
+            }
+        } else {
+            for i in 0..<length {
+                body[i] = unsafeBitCast(gather(offsets, i) | exponent, to: SIMD16<Float>.self) - bias
+            }
         }
         line.update(repeating: body[0], count: margin)
         (body + length).update(repeating: body[length - 1], count: margin)
