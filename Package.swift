@@ -134,7 +134,9 @@ let package = Package(
         .testTarget(name: "ComponentHostTests", dependencies: ["ComponentHost", "Bus", "BusSchema", "BusTestSupport"]),
         .testTarget(
             name: "RenderServiceTests",
-            dependencies: ["RenderService", "RenderCore", "Bus", "BusSchema", "BusTestSupport", "ServiceSupport"]),
+            dependencies: [
+                "RenderService", "RenderCore", "ComponentCore", "Bus", "BusSchema", "BusTestSupport", "ServiceSupport",
+            ]),
         .testTarget(
             name: "FloodTests",
             dependencies: [
