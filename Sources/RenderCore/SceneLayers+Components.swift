@@ -70,36 +70,39 @@ extension SceneLayers {
         return [dim, panel]
     }
 
-    /// A slide table: visible rows; a slid row shows its action buttons behind the front view.
+    /// A slide table: visible rows, each a front view slid by its offset over its action
+    /// buttons (drawn while the row is slid or sliding). Fronts are direct sublayers, so the
+    /// render worker can animate them.
     static func slideTable(_ state: Value?, config: Value?, size: Size) -> [Layer] {
         let rows = Int(number("rows", state, config, default: 0))
         let rowHeight = max(1, number("row_height", nil, config, default: 64))
         let scroll = state?["scroll_offset"]?.doubleValue ?? 0
         let offsets = state?["offsets"]?.arrayValue ?? []
         let openRow = state?["open_row"]?.intValue.map(Int.init)
+        let animatingRow = state?["animating_row"]?.intValue.map(Int.init)
         let first = max(0, Int((scroll / rowHeight).rounded(.down)))
         let last = min(rows - 1, Int(((scroll + size.height) / rowHeight).rounded(.up)))
         guard first <= last else { return [] }
-        return (first...last).map { index in
-            let frame = Rect(x: 0, y: Double(index) * rowHeight - scroll, width: size.width, height: rowHeight)
-            var row = Layer(name: "row\(index)", frame: frame)
-            row.masksToBounds = true
+        return (first...last).flatMap { index -> [Layer] in
+            let y = Double(index) * rowHeight - scroll
             let offset = index < offsets.count ? offsets[index].doubleValue ?? 0 : 0
-            if offset != 0 {
+            var layers: [Layer] = []
+            if offset != 0 || index == animatingRow {
+                var actions = Layer(
+                    name: "actions\(index)", frame: Rect(x: 0, y: y, width: size.width, height: rowHeight))
                 let buttons = [("既読", Color(hex: 0x34C759)), ("削除", Color(hex: 0xFF3B30))]
-                let width = abs(offset) / Double(buttons.count)
-                row.sublayers = buttons.enumerated().map { slot, button in
+                let width = size.width / Double(buttons.count)
+                actions.sublayers = buttons.enumerated().map { slot, button in
                     var layer = Layer(
                         name: "action\(slot)",
-                        frame: Rect(
-                            x: offset > 0 ? Double(slot) * width : size.width - Double(slot + 1) * width, y: 0,
-                            width: width, height: rowHeight))
+                        frame: Rect(x: Double(slot) * width, y: 0, width: width, height: rowHeight))
                     layer.backgroundColor = button.1
-                    layer.text = TextContent(button.0, fontSize: 15, color: .white, inset: min(8, width / 4))
+                    layer.text = TextContent(button.0, fontSize: 15, color: .white, inset: 12)
                     return layer
                 }
+                layers.append(actions)
             }
-            var front = Layer(name: "front", frame: Rect(x: offset, y: 0, width: size.width, height: rowHeight))
+            var front = Layer(name: "front\(index)", frame: Rect(x: offset, y: y, width: size.width, height: rowHeight))
             front.backgroundColor = .white
             if index == openRow {
                 front.gradient = LinearGradient(colors: [Color(hex: 0xEAF2FF), Color(hex: 0xCFE0FA)])
@@ -110,8 +113,8 @@ extension SceneLayers {
                     name: "title"),
                 separator(y: rowHeight - 0.5, width: size.width, inset: 16),
             ]
-            row.sublayers.append(front)
-            return row
+            layers.append(front)
+            return layers
         }
     }
 

@@ -4,9 +4,10 @@ import RenderCore
 import RenderService
 import Testing
 
-/// A drawer toggled in ComponentCore slides on screen in the render worker's scene: the state
-/// carries the target and an `animation`, the scene moves the panel there across frames.
-@Suite struct DrawerAnimationTests {
+/// Components animated end to end at the core level: a ComponentCore machine's state (through
+/// MessagePack, as on the bus) carries the target and an `animation`, and the render worker's
+/// scene moves the layers there across frames, from what is on screen.
+@Suite struct ComponentAnimationTests {
     static let scene = try! JSONReader.parse(
         """
         {"width": 300, "height": 200, "views": [
@@ -66,5 +67,42 @@ import Testing
         #expect(interrupted.contains { $0.layer == "menu/panel" && !$0.finished })
         #expect(try Self.panel(scene, atMs: 125).frame.minX == onScreen, "no jump")
         #expect(try Self.panel(scene, atMs: 375).frame.minX == -200)
+    }
+
+    static let table = try! JSONReader.parse(
+        """
+        {"width": 400, "height": 200, "views": [
+          {"id": "table", "frame": {"x": 0, "y": 0, "width": 400, "height": 200},
+           "component": {"kind": "slideTable", "id": "table1", "config": {"rows": 4, "row_height": 50}}}]}
+        """)
+
+    static func front(_ scene: RenderScene, row: Int, atMs now: Double) throws -> Layer {
+        let root = try #require(try scene.layers(atMs: now)).root
+        return try #require(root.sublayers[0].sublayers.first { $0.name == "front\(row)" })
+    }
+
+    @Test func aSwipedCellSlidesOpenOverItsOpenDurationAndSettlesBackOnClose() throws {
+        let config = SlideTableMachine.Config(
+            rows: 4, rowHeight: 50, rowWidth: 400, top: 0, viewportHeight: 200, openDurationMs: 200,
+            closeDurationMs: 100)
+        var machine = SlideTableMachine(instance: "table1", config: config)
+        var scene = try RenderScene(scene: Self.table)
+        _ = try scene.applyState(try Self.payloads([.publishState(.slideTable(machine.snapshot(tMs: 0)))])[0], atMs: 0)
+        let opened = try Self.payloads(machine.handle(.swipeRecognized(.right, y: 75, tMs: 0)))
+        #expect(opened[0]["animation"]?["duration_ms"]?.doubleValue == 200)
+        _ = try scene.applyState(opened[0], atMs: 0)
+        #expect(try Self.front(scene, row: 1, atMs: 0).frame.minX == 0, "starts where it is on screen")
+        #expect(abs(try Self.front(scene, row: 1, atMs: 100).frame.minX - 200) < 1e-6)
+        let root = try #require(try scene.layers(atMs: 100)).root
+        #expect(root.sublayers[0].sublayers.contains { $0.name == "actions1" }, "the buttons show under the slide")
+        #expect(scene.frameStarted(atMs: 200).contains { $0.layer == "table/front1" && $0.finished })
+        #expect(try Self.front(scene, row: 1, atMs: 200).frame.minX == 400)
+        _ = try scene.applyState(try Self.payloads(machine.handle(.timeElapsed(200)))[0], atMs: 200)
+        let closed = try Self.payloads(machine.handle(.swipeRecognized(.left, y: 75, tMs: 500)))
+        #expect(closed[0]["animation"]?["duration_ms"]?.doubleValue == 100)
+        _ = try scene.applyState(closed[0], atMs: 500)
+        #expect(abs(try Self.front(scene, row: 1, atMs: 550).frame.minX - 200) < 1e-6, "settles back over 100 ms")
+        _ = scene.frameStarted(atMs: 600)
+        #expect(try Self.front(scene, row: 1, atMs: 600).frame.minX == 0)
     }
 }
