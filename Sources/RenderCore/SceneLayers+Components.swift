@@ -118,17 +118,15 @@ extension SceneLayers {
         }
     }
 
-    /// A pull-to-refresh header: as tall as the pull, with its label and arrow.
+    /// A pull-to-refresh header: a band as tall as the header, its bottom at the pull (so it
+    /// slides down with the finger and snaps back up out of the view), with label and arrow.
     static func pullToRefresh(_ state: Value?, size: Size) -> [Layer] {
-        let phase = state?["phase"]?.stringValue ?? "idle"
         let headerHeight = state?["header_height"]?.doubleValue ?? size.height
-        let pulled = phase == "refreshing" ? headerHeight : max(0, state?["offset"]?.doubleValue ?? 0)
-        guard pulled > 0 else { return [] }
-        var header = Layer(name: "header", frame: Rect(x: 0, y: 0, width: size.width, height: pulled))
+        let pulled = max(0, state?["offset"]?.doubleValue ?? 0)
+        var header = Layer(
+            name: "header", frame: Rect(x: 0, y: pulled - headerHeight, width: size.width, height: headerHeight))
         header.backgroundColor = Color(hex: 0xE5E5EA)
-        header.masksToBounds = true
-        let top = pulled - headerHeight
-        var arrow = Layer(name: "arrow", frame: Rect(x: 24, y: top + headerHeight / 2 - 12, width: 8, height: 24))
+        var arrow = Layer(name: "arrow", frame: Rect(x: 24, y: headerHeight / 2 - 12, width: 8, height: 24))
         arrow.backgroundColor = Color(hex: 0x8E8E93)
         arrow.cornerRadius = 4
         arrow.transform = .rotation(state?["arrow_angle"]?.doubleValue ?? 0)
@@ -136,9 +134,8 @@ extension SceneLayers {
             arrow,
             label(
                 state?["label"]?.stringValue ?? "",
-                Rect(
-                    x: 56, y: top + headerHeight / 2 - 11, width: size.width - 72,
-                    height: 24), size: 15, color: Color(hex: 0x3A3A3C), name: "label"),
+                Rect(x: 56, y: headerHeight / 2 - 11, width: size.width - 72, height: 24), size: 15,
+                color: Color(hex: 0x3A3A3C), name: "label"),
         ]
         return [header]
     }

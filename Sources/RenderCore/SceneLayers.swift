@@ -52,6 +52,7 @@ public enum SceneLayers {
                 layer.masksToBounds = true
                 layer.sublayers = slideTable(state, config: config, size: size)
             case "pullToRefresh":
+                layer.masksToBounds = true
                 layer.sublayers = pullToRefresh(state, size: size)
             case "pager":
                 layer.masksToBounds = true

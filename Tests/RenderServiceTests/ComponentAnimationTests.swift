@@ -105,4 +105,34 @@ import Testing
         _ = scene.frameStarted(atMs: 600)
         #expect(try Self.front(scene, row: 1, atMs: 600).frame.minX == 0)
     }
+
+    @Test func aPullReleasedBelowTheThresholdSnapsTheHeaderBackUp() throws {
+        let scene = try JSONReader.parse(
+            """
+            {"width": 300, "height": 60, "views": [
+              {"id": "header", "frame": {"x": 0, "y": 0, "width": 300, "height": 60},
+               "component": {"kind": "pullToRefresh", "id": "refresh1", "config": {"header_height": 60}}}]}
+            """)
+        var machine = PullToRefreshMachine(instance: "refresh1", config: PullToRefreshMachine.Config(headerHeight: 60))
+        var renderScene = try RenderScene(scene: scene)
+        func header(atMs now: Double) throws -> Double {
+            let root = try #require(try renderScene.layers(atMs: now)).root
+            return try #require(root.sublayers[0].sublayers.first { $0.name == "header" }).frame.minY
+        }
+        for effect in [
+            machine.handle(.panBegan(atTop: true, tMs: 0)), machine.handle(.panChanged(translationY: 40, tMs: 10)),
+        ] {
+            for state in try Self.payloads(effect) { _ = try renderScene.applyState(state, atMs: 10) }
+        }
+        let pulled = try header(atMs: 10)
+        #expect(pulled > -60, "the header is pulled into view")
+        let released = try Self.payloads(machine.handle(.panEnded(tMs: 20)))
+        #expect(released[0]["animation"]?["duration_ms"]?.doubleValue == 300)
+        _ = try renderScene.applyState(released[0], atMs: 20)
+        #expect(try header(atMs: 20) == pulled, "snapping starts from where it is")
+        let midway = try header(atMs: 170)
+        #expect(midway < pulled && midway > -60, "half-way up at half time")
+        #expect(renderScene.frameStarted(atMs: 320).contains { $0.layer == "header/header" && $0.finished })
+        #expect(try header(atMs: 320) == -60, "back out of view")
+    }
 }
