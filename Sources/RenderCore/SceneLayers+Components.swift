@@ -151,7 +151,9 @@ extension SceneLayers {
         let headerBottom = navHeight + menuHeight - collapse
         let hues: [UInt32] = [0xFDE2E4, 0xE2ECE9, 0xDFE7FD, 0xFFF1D0, 0xE8DFF5]
         let pull = max(0, state?["pull_offset"]?.doubleValue ?? 0)
-        var layers = (0..<count).map { index in
+        // Only the pages on screen (at most two while swiping) are built.
+        let onScreen = (0..<count).filter { abs(Double($0) - pageOffset) < 1 }
+        var layers = onScreen.map { index in
             var page = Layer(
                 name: "page\(index)",
                 frame: Rect(
@@ -266,7 +268,7 @@ extension SceneLayers {
             colors: [Color(hex: 0xD2AB72), Color(hex: 0xB88A4E)], start: Point(0, 0), end: Point(1, 1))
         var dots = Path()
         var random = SplitMix64(seed: 7)
-        for _ in 0..<Int(size.width * size.height / 400) {
+        for _ in 0..<Int(size.width * size.height / 2000) {
             let x = Double(random.next() % 10_000) / 10_000 * size.width
             let y = Double(random.next() % 10_000) / 10_000 * size.height
             dots.addRect(Rect(x: x, y: y, width: 1.5, height: 1.5))
