@@ -240,9 +240,14 @@ extension SceneLayers {
         var photo = Layer(
             name: "image",
             frame: Rect(x: -offset.x, y: -offset.y, width: size.width * scale, height: size.height * scale))
-        photo.gradient = LinearGradient(
-            colors: [Color(hex: 0x4A90D9), Color(hex: 0xBFE3FF), Color(hex: 0x3F7D3A), Color(hex: 0x2A5A27)],
-            locations: [0, 0.55, 0.56, 1])
+        // Solid sky and ground: a gradient this large costs more than the rest of the frame.
+        var ground = Layer(
+            name: "ground",
+            frame: Rect(
+                x: 0, y: 0.55 * size.height * scale, width: size.width * scale,
+                height: 0.45 * size.height * scale))
+        ground.backgroundColor = Color(hex: 0x3F7D3A)
+        photo.backgroundColor = Color(hex: 0x7DB8EC)
         var sun = Layer(
             name: "sun",
             frame: Rect(
@@ -250,7 +255,7 @@ extension SceneLayers {
                 width: 0.12 * size.width * scale, height: 0.12 * size.width * scale))
         sun.backgroundColor = Color(hex: 0xFFD54F)
         sun.cornerRadius = 0.06 * size.width * scale
-        photo.sublayers = [sun]
+        photo.sublayers = [ground, sun]
         guard let overlay else { return [photo] }
         var caption = Layer(name: "overlay", frame: overlay)
         caption.backdropBlur = .weak
@@ -261,11 +266,10 @@ extension SceneLayers {
         return [photo, caption]
     }
 
-    /// A memo board's background image, drawn as cork: a warm gradient with pin-prick dots.
+    /// A memo board's background image, drawn as cork: a warm tone with pin-prick dots.
     static func boardBackground(size: Size) -> Layer {
         var cork = Layer(name: "background", frame: Rect(x: 0, y: 0, width: size.width, height: size.height))
-        cork.gradient = LinearGradient(
-            colors: [Color(hex: 0xD2AB72), Color(hex: 0xB88A4E)], start: Point(0, 0), end: Point(1, 1))
+        cork.backgroundColor = Color(hex: 0xC89B5E)
         var dots = Path()
         var random = SplitMix64(seed: 7)
         for _ in 0..<Int(size.width * size.height / 2000) {
