@@ -39,7 +39,9 @@ let package = Package(
         .target(name: "SupervisorCore", dependencies: ["BusSchema"]),
         .target(
             name: "RenderCore", dependencies: ["BusSchema", "CPNG", "CFreeType"],
-            // The blur kernel's SIMD16 loops need AVX2 + FMA (present on the 2-core build machine).
+            // The blur kernel's SIMD16 loops need AVX2 + FMA (present on the 2-core build machine);
+            // render-worker checks the CPU before calling in (CPUCheck.swift), so an older one gets
+            // a clear error instead of SIGILL. Keep the two settings together.
             swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"], .when(configuration: .release))]),
         .target(name: "ComponentCore", dependencies: ["BusSchema", "GestureCore"]),
 
@@ -103,7 +105,9 @@ let package = Package(
             exclude: ["raw_hop.c"]),
 
         .executableTarget(
-            name: "render-worker", dependencies: ["BusSchema", "RenderCore", "RenderService", "ServiceSupport"]),
+            name: "render-worker", dependencies: ["BusSchema", "RenderCore", "RenderService", "ServiceSupport"],
+            // Tells the CPU check (CPUCheck.swift) that the release RenderCore needs AVX2 + FMA.
+            swiftSettings: [.define("RENDERCORE_X86_64_V3", .when(configuration: .release))]),
 
         .executableTarget(
             name: "memo-bench", dependencies: ["MemoStore", "BusSchema"], path: "benchmarks/memo",
@@ -130,7 +134,9 @@ let package = Package(
         .testTarget(name: "ComponentHostTests", dependencies: ["ComponentHost", "Bus", "BusSchema", "BusTestSupport"]),
         .testTarget(
             name: "RenderServiceTests",
-            dependencies: ["RenderService", "RenderCore", "Bus", "BusSchema", "BusTestSupport", "ServiceSupport"]),
+            dependencies: [
+                "RenderService", "RenderCore", "ComponentCore", "Bus", "BusSchema", "BusTestSupport", "ServiceSupport",
+            ]),
         .testTarget(
             name: "FloodTests",
             dependencies: [

@@ -75,7 +75,11 @@ public struct DrawerMachine: Sendable {
             property: "progress", target: "menu", from: self.slide.value(at: tMs), to: state == .open ? 1 : 0,
             startMs: tMs, durationMs: self.config.animationMs)
         self.state = state
-        return [self.publish(tMs), .startAnimation(self.slide), .scheduleTimer(at: self.slide.endMs)]
+        // As a UIView block animation: the model jumps to the target, the render worker animates.
+        var started = self.snapshot(tMs: tMs)
+        started.progress = self.slide.to
+        started.animation = StateAnimation(durationMs: self.config.animationMs)
+        return [.publishState(.drawer(started)), .startAnimation(self.slide), .scheduleTimer(at: self.slide.endMs)]
     }
 
     /// The state as published.

@@ -73,6 +73,9 @@ public struct PullToRefreshMachine: Sendable {
 
     /// The arrow turns over this long.
     public static let arrowDurationMs = 100.0
+    /// The header snaps back (or to the header height) over this long, like a scroll view
+    /// bouncing back after a release (UIKit does not document the length).
+    public static let snapMs = 300.0
 
     public let instance: String
     public let config: Config
@@ -106,7 +109,7 @@ public struct PullToRefreshMachine: Sendable {
             }
             self.failedOffline = false
             self.state = .refreshing(deadline: tMs + self.config.timeoutMs)
-            return [self.publish(tMs), .scheduleTimer(at: tMs + self.config.timeoutMs)]
+            return [self.snapped(tMs), .scheduleTimer(at: tMs + self.config.timeoutMs)]
         case (.ignoringPan, .panEnded), (.ignoringPan, .panCancelled), (.ignoringPan, .appWillResignActive):
             self.state = .hidden
             return []
@@ -156,7 +159,14 @@ public struct PullToRefreshMachine: Sendable {
         self.state = .hidden
         self.arrow = ComponentAnimation(
             property: "arrow_angle", target: "arrow", from: 0, to: 0, startMs: tMs, durationMs: 0)
-        return [self.publish(tMs)]
+        return [self.snapped(tMs)]
+    }
+
+    /// The state after a release or the end of a refresh: the header's new offset, animated.
+    private func snapped(_ tMs: Double) -> ComponentEffect {
+        var state = self.snapshot(tMs: tMs)
+        state.animation = StateAnimation(durationMs: Self.snapMs)
+        return .publishState(.pullToRefresh(state))
     }
 
     /// The state as published.

@@ -124,14 +124,28 @@ public struct SlideTableMachine: Sendable {
         }
         effects.append(self.slide(row, to: self.config.rowWidth, durationMs: self.config.openDurationMs, tMs))
         self.openRow = row
-        return [self.publish(tMs)] + effects + [.scheduleTimer(at: self.nextSlideEnd ?? tMs)]
+        let started = self.started(tMs, durationMs: self.config.openDurationMs)
+        return [started] + effects + [.scheduleTimer(at: self.nextSlideEnd ?? tMs)]
     }
 
     private mutating func close(_ tMs: Double) -> [ComponentEffect] {
         guard let row = self.openRow else { return [] }
         let effect = self.slide(row, to: 0, durationMs: self.config.closeDurationMs, tMs)
         self.openRow = nil
-        return [self.publish(tMs), effect, .scheduleTimer(at: self.nextSlideEnd ?? tMs)]
+        return [
+            self.started(tMs, durationMs: self.config.closeDurationMs), effect,
+            .scheduleTimer(at: self.nextSlideEnd ?? tMs),
+        ]
+    }
+
+    /// The state that starts a slide, as a UIView block animation: the rows' targets and how
+    /// long to take (one duration per state, so when one row closes as another opens the
+    /// render worker moves both over the opening's).
+    private func started(_ tMs: Double, durationMs: Double) -> ComponentEffect {
+        var state = self.snapshot(tMs: tMs)
+        for (row, slide) in self.slides where row < state.offsets.count { state.offsets[row] = slide.to }
+        state.animation = StateAnimation(durationMs: durationMs)
+        return .publishState(.slideTable(state))
     }
 
     /// The state as published.

@@ -109,6 +109,15 @@ public struct Animator: Sendable {
         value(Key(layer: layer, property: property), atMs: now)
     }
 
+    /// Where a layer's property is going (or resting), or nil when it was never set.
+    public func target(layer: String, _ property: Property) -> SIMD2<Double>? {
+        switch states[Key(layer: layer, property: property)] {
+        case nil: nil
+        case .resting(let value): value
+        case .moving(_, let to, _, _): to
+        }
+    }
+
     /// Every known property of a layer at `atMs`.
     public func values(layer: String, atMs now: Double) -> [Property: SIMD2<Double>] {
         var result: [Property: SIMD2<Double>] = [:]

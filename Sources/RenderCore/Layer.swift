@@ -18,6 +18,8 @@ public struct Layer: Sendable, Hashable {
     public var masksToBounds = false
     public var shadow: Shadow?
     public var text: TextContent?
+    /// A filled path over the background, like a CAShapeLayer (canvas strokes).
+    public var shape: ShapeContent?
     /// Blurs what lies behind the layer within its rounded bounds (SABlurImageView region blur).
     public var backdropBlur: BlurMode?
     public var sublayers: [Layer] = []
@@ -70,5 +72,16 @@ public struct TextContent: Sendable, Hashable {
         self.fontSize = fontSize
         self.color = color
         self.inset = inset
+    }
+}
+
+/// A path filled with one colour (non-zero rule), in the layer's coordinates.
+public struct ShapeContent: Sendable, Hashable {
+    public var path: Path
+    public var color: Color
+
+    public init(path: Path, color: Color) {
+        self.path = path
+        self.color = color
     }
 }

@@ -1,7 +1,7 @@
 /// Renders a layer tree into a premultiplied RGBA8 image: state in, image out.
 ///
 /// Per layer, in Core Animation's order: shadow (beneath everything), background colour,
-/// gradient, backdrop blur, text, sublayers, border; a layer with opacity < 1 (or a shadow
+/// gradient, shape, backdrop blur, text, sublayers, border; a layer with opacity < 1 (or a shadow
 /// taken from its own alpha) is drawn as an offscreen group first. `masksToBounds` clips text,
 /// sublayers and the layer's own shadow to its rounded bounds.
 public final class LayerRenderer: Sendable {
@@ -17,10 +17,12 @@ public final class LayerRenderer: Sendable {
     }
 
     /// Renders `root` on a `width`×`height` pixel canvas, `scale` pixels per point.
+    /// - Parameter observer: told where the blur phases begin and end, for timing them.
     /// - Throws: ``RenderError`` for invalid sizes, NaN or infinite geometry, or bad blur parameters.
-    public func render(_ root: Layer, width: Int, height: Int, scale: Double = 1, background: Color = .clear) throws
-        -> Image
-    {
+    public func render(
+        _ root: Layer, width: Int, height: Int, scale: Double = 1, background: Color = .clear,
+        observer: (any RenderPhaseObserver)? = nil
+    ) throws -> Image {
         guard scale.isFinite, scale > 0 else { throw RenderError(.invalidParameter, "scale must be > 0, got \(scale)") }
         var canvas = Canvas(image: try Image(width: width, height: height))
         if background.alpha > 0 {
@@ -30,11 +32,14 @@ public final class LayerRenderer: Sendable {
                     bytes: [UInt8](repeating: 255, count: width * height)), with: .solid(background), clip: nil,
                 opacity: 1)
         }
-        try draw(root, parent: .scale(scale, scale), clip: nil, into: &canvas)
+        try draw(root, parent: .scale(scale, scale), clip: nil, into: &canvas, observer)
         return canvas.image
     }
 
-    private func draw(_ layer: Layer, parent: AffineTransform, clip: Mask?, into canvas: inout Canvas) throws {
+    private func draw(
+        _ layer: Layer, parent: AffineTransform, clip: Mask?, into canvas: inout Canvas,
+        _ observer: (any RenderPhaseObserver)?
+    ) throws {
         guard layer.frame.isFinite, layer.frame.width >= 0, layer.frame.height >= 0, layer.opacity.isFinite,
             [
                 layer.transform.a, layer.transform.b, layer.transform.c, layer.transform.d, layer.transform.tx,
@@ -54,27 +59,29 @@ public final class LayerRenderer: Sendable {
         let grouped = (layer.opacity < 1 || (shadow != nil && shadow?.path == nil)) && layer.backdropBlur == nil
         if grouped {
             var group = Canvas(image: try Image(width: canvas.image.width, height: canvas.image.height))
-            try drawContents(layer, m, shape, clip: clip, into: &group)
+            try drawContents(layer, m, shape, clip: clip, into: &group, observer)
             let area = Self.opaqueBounds(of: group.image)
             if let shadow {
                 let shadowShape =
                     try shadow.path.map {
                         try Rasterizer.fill($0.applying(m), width: canvas.image.width, height: canvas.image.height)
                     } ?? Self.alpha(of: group.image, in: area)
-                try drawShadow(shadow, shape: shadowShape, m, clip: shadowClip, opacity: layer.opacity, into: &canvas)
+                try drawShadow(
+                    shadow, shape: shadowShape, m, clip: shadowClip, opacity: layer.opacity, into: &canvas, observer)
             }
             canvas.draw(group.image, opacity: layer.opacity, within: area)
             return
         }
         if let shadow, let path = shadow.path {
             let mask = try Rasterizer.fill(path.applying(m), width: canvas.image.width, height: canvas.image.height)
-            try drawShadow(shadow, shape: mask, m, clip: shadowClip, opacity: 1, into: &canvas)
+            try drawShadow(shadow, shape: mask, m, clip: shadowClip, opacity: 1, into: &canvas, observer)
         }
-        try drawContents(layer, m, shape, clip: clip, into: &canvas)
+        try drawContents(layer, m, shape, clip: clip, into: &canvas, observer)
     }
 
     private func drawContents(
-        _ layer: Layer, _ m: AffineTransform, _ shape: Mask, clip: Mask?, into canvas: inout Canvas
+        _ layer: Layer, _ m: AffineTransform, _ shape: Mask, clip: Mask?, into canvas: inout Canvas,
+        _ observer: (any RenderPhaseObserver)?
     )
         throws
     {
@@ -83,12 +90,18 @@ public final class LayerRenderer: Sendable {
             let toUnit = inverse.concatenating(.scale(1 / layer.frame.width, 1 / layer.frame.height))
             canvas.fill(shape, with: .linear(gradient, toLocal: toUnit), clip: clip, opacity: 1)
         }
+        if let content = layer.shape {
+            let mask = try Rasterizer.fill(
+                content.path.applying(m), width: canvas.image.width, height: canvas.image.height)
+            canvas.fill(mask, with: .solid(content.color), clip: clip, opacity: 1)
+        }
         if let mode = layer.backdropBlur {
-            try blur.apply(mode, to: &canvas.image, through: clip.map { shape.intersected(with: $0) } ?? shape)
+            let region = clip.map { shape.intersected(with: $0) } ?? shape
+            try Self.timed(.blur, observer) { try blur.apply(mode, to: &canvas.image, through: region) }
         }
         let inner = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
         if let text = layer.text, let font { try drawText(text, layer, m, font: font, clip: inner, into: &canvas) }
-        for sublayer in layer.sublayers { try draw(sublayer, parent: m, clip: inner, into: &canvas) }
+        for sublayer in layer.sublayers { try draw(sublayer, parent: m, clip: inner, into: &canvas, observer) }
         if layer.borderWidth > 0 {
             var ring = Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius)
             ring.addRoundedRect(
@@ -101,7 +114,8 @@ public final class LayerRenderer: Sendable {
 
     /// Blurs the shape's alpha alone (one channel, σ = k·radius·scale), offsets it and tints it.
     private func drawShadow(
-        _ shadow: Shadow, shape: Mask, _ m: AffineTransform, clip: Mask?, opacity: Double, into canvas: inout Canvas
+        _ shadow: Shadow, shape: Mask, _ m: AffineTransform, clip: Mask?, opacity: Double, into canvas: inout Canvas,
+        _ observer: (any RenderPhaseObserver)?
     ) throws {
         guard shape.rect.width > 0, shadow.radius.isFinite, shadow.radius >= 0, shadow.offset.width.isFinite,
             shadow.offset.height.isFinite
@@ -123,7 +137,7 @@ public final class LayerRenderer: Sendable {
                 alpha.bytes[(y + pad) * alpha.width + x + pad] = shape.bytes[y * shape.rect.width + x]
             }
         }
-        try blur.apply(.gaussian(sigma: sigma), to: &alpha)
+        try Self.timed(.blur, observer) { try blur.apply(.gaussian(sigma: sigma), to: &alpha) }
         let dx = Int((shadow.offset.width * scale).rounded())
         let dy = Int((shadow.offset.height * scale).rounded())
         let mask = Mask(
@@ -158,6 +172,15 @@ public final class LayerRenderer: Sendable {
             }
         }
         canvas.fill(mask, with: .solid(text.color), clip: clip, opacity: 1)
+    }
+
+    /// Runs `body` between the observer's begin and end marks for `phase`.
+    private static func timed(
+        _ phase: RenderPhase, _ observer: (any RenderPhaseObserver)?, _ body: () throws -> Void
+    ) rethrows {
+        observer?.phaseBegan(phase)
+        defer { observer?.phaseEnded(phase) }
+        try body()
     }
 
     /// The smallest rectangle holding every pixel with alpha > 0.

@@ -2,8 +2,8 @@ import BusSchema
 
 /// Builds the layer tree for a scene document (schema `scene`) and the latest component
 /// states (schemas `state.<kind>`): views become layers; memo boards draw their memos as
-/// rotated, scaled sticky notes with text and shadows; number pads draw their digit keys.
-/// Other component kinds draw as plain panels for now.
+/// rotated, scaled sticky notes with text and shadows; number pads draw their digit keys; the
+/// other kinds are drawn in `SceneLayers+Components.swift`.
 public enum SceneLayers {
     /// The scene's size in points and its layer tree.
     /// - Parameter states: component states keyed by their `instance`.
@@ -25,22 +25,70 @@ public enum SceneLayers {
             var layer = Layer(name: view["id"]?.stringValue ?? "", frame: Rect(x: x, y: y, width: w, height: h))
             let component = view["component"]
             let state = component?["id"]?.stringValue.flatMap { states[$0] }
+            let config = component?["config"]
+            let size = layer.frame.size
+            if let background = view["background"]?.stringValue.flatMap(color(hex:)) {
+                layer.backgroundColor = background
+            }
             switch component?["kind"]?.stringValue {
             case "memoBoard":
                 layer.backgroundColor = Color(hex: 0xC8A165)
                 layer.masksToBounds = true
-                if let state { layer.sublayers = memos(state) }
+                let image = state?["background"] ?? config?["background"]
+                if let image, image != .null { layer.sublayers = [boardBackground(size: size)] }
+                if let state { layer.sublayers += memos(state) }
             case "numberPad":
                 layer.backgroundColor = Color(hex: 0xD1D5DB)
-                layer.sublayers = keys(state, config: component?["config"], size: layer.frame.size)
+                layer.sublayers = keys(state, config: config, size: size)
+            case "scrollView":
+                layer.masksToBounds = true
+                layer.sublayers = scrollContent(state, size: size)
+            case "drawer":
+                // The view is the area the menu slides over; the panel carries the colour.
+                layer.backgroundColor = nil
+                layer.masksToBounds = true
+                layer.sublayers = drawer(state, config: config, view: view, size: size)
+            case "slideTable":
+                layer.masksToBounds = true
+                layer.sublayers = slideTable(state, config: config, size: size)
+            case "pullToRefresh":
+                layer.masksToBounds = true
+                layer.sublayers = pullToRefresh(state, size: size)
+            case "pager":
+                layer.masksToBounds = true
+                layer.sublayers = pager(state, config: config, size: size)
+            case "canvas":
+                layer.masksToBounds = true
+                layer.sublayers = canvas(state, config: config)
+                if let shadow = view["shadow"] {
+                    layer.shadow = Shadow(
+                        opacity: shadow["opacity"]?.doubleValue ?? 0.25,
+                        offset: Size(
+                            shadow["offset"]?["x"]?.doubleValue ?? 0, shadow["offset"]?["y"]?.doubleValue ?? 0),
+                        radius: shadow["radius"]?.doubleValue ?? 3, path: Path(rect: layer.bounds))
+                }
+            case "zoomView":
+                layer.masksToBounds = true
+                let overlay = overlayFrame(config: config, views: scene["views"]?.arrayValue ?? [], in: layer.frame)
+                layer.sublayers = zoomView(state, overlay: overlay, size: size)
             case nil:
                 break
             default:
-                layer.backgroundColor = Color(hex: 0xF2F2F7)
+                layer.backgroundColor = layer.backgroundColor ?? Color(hex: 0xF2F2F7)
             }
             root.sublayers.append(layer)
         }
         return (Size(width, height), root)
+    }
+
+    /// The first overlay view of a zoom view's config, relative to the zoom view.
+    private static func overlayFrame(config: Value?, views: [Value], in frame: Rect) -> Rect? {
+        guard let id = config?["overlays"]?.arrayValue?.first?.stringValue,
+            let overlay = views.first(where: { $0["id"]?.stringValue == id })?["frame"],
+            let x = overlay["x"]?.doubleValue, let y = overlay["y"]?.doubleValue,
+            let w = overlay["width"]?.doubleValue, let h = overlay["height"]?.doubleValue
+        else { return nil }
+        return Rect(x: x - frame.minX, y: y - frame.minY, width: w, height: h)
     }
 
     /// Memo palette colours by name.

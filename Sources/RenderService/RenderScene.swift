@@ -23,6 +23,8 @@ public struct RenderScene: Sendable {
     private var storeMemos: [String: Value] = [:]
     private var memoStream: MemoStream
     private var animator = Animator()
+    /// Views whose sublayers the animator tracks (they had an animated state once).
+    private var animatedViews: Set<String> = []
 
     /// - Parameters:
     ///   - scene: a `scene` document, or nil to wait for one on `ui/scene/`.
@@ -102,10 +104,12 @@ public struct RenderScene: Sendable {
             throw StateError(description: "a component state needs a map with a non-empty 'instance'")
         }
         let options = try Self.animationOptions(state["animation"])
+        let view = self.views[instance] ?? instance
+        guard let memos = state["memos"]?.arrayValue else {
+            return try self.applyViewState(state, instance: instance, view: view, options: options, atMs: now)
+        }
         self.states[instance] = state
         self.stateSeq += 1
-        guard let memos = state["memos"]?.arrayValue else { return [] }
-        let view = self.views[instance] ?? instance
         var completions: [Animator.Completion] = []
         for memo in memos {
             guard let id = memo["id"]?.stringValue else { continue }
@@ -114,6 +118,62 @@ public struct RenderScene: Sendable {
             for case .publishCompletion(let completion) in effects { completions.append(completion) }
         }
         return completions
+    }
+
+    /// A component other than a memo board: its view's sublayers (the drawer's panel and dim, a
+    /// table's rows, …) move to where the new state draws them, animated when the state says so,
+    /// starting from where they are on screen. Views never animated skip the bookkeeping.
+    private mutating func applyViewState(
+        _ state: Value, instance: String, view: String, options: Animator.Options?, atMs now: Double
+    ) throws -> [Animator.Completion] {
+        guard let scene = self.scene, options != nil || self.animatedViews.contains(view) else {
+            self.states[instance] = state
+            self.stateSeq += 1
+            return []
+        }
+        var states = self.states
+        states[instance] = state
+        let onScreen = try self.layers(atMs: now).map { Self.sublayers(of: view, in: $0.root) } ?? [:]
+        let targets: [String: Layer]
+        do {
+            targets = Self.sublayers(of: view, in: try SceneLayers.build(scene: scene, states: states).root)
+        } catch {
+            throw StateError(description: "state of '\(instance)' cannot be drawn: \(error)")
+        }
+        self.states = states
+        self.stateSeq += 1
+        if options != nil { self.animatedViews.insert(view) }
+        var completions: [Animator.Completion] = []
+        for (name, target) in targets.sorted(by: { $0.key < $1.key }) {
+            let key = "\(view)/\(name)"
+            if self.animator.values(layer: key, atMs: now).isEmpty, let shown = onScreen[name] {
+                _ = self.animator.handle(
+                    .targetReceived(layer: key, values: Self.targets(shown), options: nil, atMs: now))
+            }
+            // A state that only confirms where a layer is going (the settled state at the end of
+            // a slide) must not interrupt the animation taking it there.
+            let values = Self.targets(target).filter { property, value in
+                options != nil || self.animator.target(layer: key, property) != value
+            }
+            if values.isEmpty { continue }
+            let effects = self.animator.handle(.targetReceived(layer: key, values: values, options: options, atMs: now))
+            for case .publishCompletion(let completion) in effects { completions.append(completion) }
+        }
+        return completions
+    }
+
+    /// The sublayers of the view layer named `view`, by name.
+    private static func sublayers(of view: String, in root: Layer) -> [String: Layer] {
+        guard let layer = root.sublayers.first(where: { $0.name == view }) else { return [:] }
+        return Dictionary(layer.sublayers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A layer's animatable values as drawn (position, size, opacity).
+    private static func targets(_ layer: Layer) -> [Animator.Property: SIMD2<Double>] {
+        [
+            .position: SIMD2(layer.frame.minX, layer.frame.minY), .size: SIMD2(layer.frame.width, layer.frame.height),
+            .opacity: SIMD2(layer.opacity, 0),
+        ]
     }
 
     /// Applies one `memo.changed` payload: `upsert` shows the memo (unless trashed), `delete`

@@ -64,6 +64,7 @@ public final class RenderService {
     private let memoCommandTopic: Topic
     private var snapshotTimer: Int?
     private var snapshotRetryMs = RenderService.snapshotRetryMs.first
+    private let stopwatch = PhaseStopwatch()
 
     /// - Throws: ``ConfigurationError`` for a scene that cannot be drawn, a missing font or an
     ///   unusable snapshot directory.
@@ -225,7 +226,9 @@ public final class RenderService {
         let scale = self.configuration.scale
         let width = Int((size.width * scale).rounded())
         let height = Int((size.height * scale).rounded())
-        let image = try self.renderer.render(root, width: width, height: height, scale: scale)
+        self.stopwatch.reset()
+        let image = try self.renderer.render(
+            root, width: width, height: height, scale: scale, observer: self.stopwatch)
         let rendered = Clock.monotonicNs()
         var png: String?
         var encodeMs = 0.0
@@ -236,8 +239,8 @@ public final class RenderService {
             self.snapshotsWritten += 1
         }
         self.lastRenderMs = Self.ms(rendered - start)
-        // blur_ms stays 0: LayerRenderer has no hook through which the service could time its blurs apart.
-        let timings = RenderFrame.Timings(renderMs: self.lastRenderMs, blurMs: 0, encodeMs: encodeMs)
+        let timings = RenderFrame.Timings(
+            renderMs: self.lastRenderMs, blurMs: self.stopwatch.milliseconds(.blur), encodeMs: encodeMs)
         let frame = RenderFrame(
             frameID: frameID, width: width, height: height, checksum: image.checksum, stateSeq: self.scene.stateSeq,
             timings: timings, png: png)

@@ -18,6 +18,13 @@ enum RenderWorker {
         """
 
     static func main() {
+        let missing = CPUCheck.missing()
+        if !missing.isEmpty {
+            fail(
+                "render-worker: this release build needs a CPU with \(CPUCheck.required.joined(separator: ", "))"
+                    + " (x86-64-v3); missing \(missing.joined(separator: ", ")). Build with `swift build` (debug)"
+                    + " or drop -target-cpu from RenderCore in Package.swift.", status: 1)
+        }
         let arguments = CommandLine.arguments
         if arguments.count < 2 || (arguments[1].hasPrefix("--") && arguments[1] != "--help") {
             let signals = SignalWatcher()

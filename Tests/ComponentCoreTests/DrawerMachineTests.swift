@@ -25,10 +25,13 @@ import Testing
         let state = try #require(Self.state(effects))
         #expect(state.open)
         #expect(state.listeningDirection == .left)
-        #expect(state.progress == 0)
+        #expect(state.progress == 1, "the published state carries the target")
+        #expect(state.animation == StateAnimation(durationMs: 250, delayMs: 0, curve: .easeInOut))
         #expect(Effects.timer(effects) == 350)
         #expect(machine.snapshot(tMs: 225).progress == 0.5)
-        #expect(Self.state(machine.handle(.timeElapsed(350)))?.progress == 1)
+        let settled = Self.state(machine.handle(.timeElapsed(350)))
+        #expect(settled?.progress == 1)
+        #expect(settled?.animation == nil, "the settled state is not animated again")
     }
 
     @Test func drawer_leftSwipeWhenOpen_closesAndFlipsBack() {

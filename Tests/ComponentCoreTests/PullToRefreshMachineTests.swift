@@ -147,4 +147,19 @@ import Testing
         #expect(refreshing.handle(.panBegan(atTop: true, tMs: 500)).isEmpty)
         #expect(refreshing.handle(.panChanged(translationY: 300, tMs: 510)).isEmpty)
     }
+
+    @Test func pullToRefresh_releaseAndRefreshEnd_snapTheHeaderWithAnAnimationAndPullsDoNot() throws {
+        var machine = Self.machine()
+        _ = machine.handle(.panBegan(atTop: true, tMs: 0))
+        let pulling = try #require(Self.state(machine.handle(.panChanged(translationY: 30, tMs: 10))))
+        #expect(pulling.animation == nil, "the header follows the finger")
+        let snapped = try #require(Self.state(machine.handle(.panEnded(tMs: 20))))
+        #expect(snapped.offset == 0)
+        #expect(snapped.animation == StateAnimation(durationMs: PullToRefreshMachine.snapMs))
+        var armed = Self.armed()
+        let refreshing = try #require(Self.state(armed.handle(.panEnded(tMs: 100))))
+        #expect(refreshing.offset == 60 && refreshing.animation?.durationMs == 300)
+        let done = try #require(Self.state(armed.handle(.refreshDone(tMs: 500))))
+        #expect(done.offset == 0 && done.animation?.durationMs == 300)
+    }
 }

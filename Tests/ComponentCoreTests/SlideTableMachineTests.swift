@@ -22,7 +22,8 @@ import Testing
         let effects = machine.handle(.swipeRecognized(.right, y: Self.y(2), tMs: 1000))
         let state = try #require(Self.state(effects))
         #expect(state.openRow == 2)
-        #expect(state.offsets[2] == 0)
+        #expect(state.offsets[2] == 400, "the published state carries the target")
+        #expect(state.animation == StateAnimation(durationMs: 200))
         #expect(state.animatingRow == .some(2))
         #expect(
             Effects.animations(effects) == [
@@ -32,6 +33,7 @@ import Testing
         #expect(machine.snapshot(tMs: 1100).offsets[2] == 200)
         let done = try #require(Self.state(machine.handle(.timeElapsed(1200))))
         #expect(done.offsets[2] == 400)
+        #expect(done.animation == nil)
         #expect(done.animatingRow == .some(nil))
     }
 

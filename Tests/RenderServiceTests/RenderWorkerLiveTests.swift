@@ -177,6 +177,30 @@ import Testing
         #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
     }
 
+    @Test func blurMsTimesTheShadowBlursOfAFrameAndIsZeroWhenNothingIsBlurred() throws {
+        let bus = try RenderBus(scene: Self.boardScene)
+        defer { _ = try? bus.stop() }
+        let echo = try bus.echo("render/frame/")
+        func change(_ kind: String) throws {
+            let json = """
+                {"seq": 1, "change": "\(kind)", "cmd_id": "c1", "memo": {"id": "m1", "text": "影", "x": 24, "y": 40,
+                 "width": 160, "height": 120, "scale": 1, "rotation": 0, "z": 1, "color": "yellow", "minimized": false,
+                 "trashed_at": null, "created_at": 1, "updated_at": 2, "version": 1}}
+                """
+            try bus.pub("memo/changed/", schema: "memo.changed", json: json)
+        }
+        try change("upsert")
+        let shadowed = try #require(try RenderBus.frames(echo, untilStateSeq: 1).last)
+        try change("delete")
+        let empty = try #require(try RenderBus.frames(echo, untilStateSeq: 2).last)
+        let blurMs = try #require(shadowed["timings"]?["blur_ms"]?.doubleValue)
+        let renderMs = try #require(shadowed["timings"]?["render_ms"]?.doubleValue)
+        #expect(blurMs > 0, "a memo's drop shadow is a Gaussian blur")
+        #expect(blurMs <= renderMs, "the blurs are part of the render")
+        #expect(empty["timings"]?["blur_ms"]?.doubleValue == 0, "an empty board blurs nothing")
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
     @Test func sigtermStopsTheWorkerWithExitZeroAndAStoppingReport() throws {
         let bus = try RenderBus()
         defer { _ = try? bus.stop() }

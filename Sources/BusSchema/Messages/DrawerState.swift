@@ -1,10 +1,11 @@
 /// An edge drawer menu's full state (schema `state.drawer` v1), on `ui/drawer/<instance>/`.
 public struct DrawerState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.drawer", major: 1, minor: 0)
+    public static let schema = SchemaID("state.drawer", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("open", "boolean"),
         FieldSpec("progress", "number"), FieldSpec("listening_direction", "string"),
         FieldSpec("edge", "string", required: false), FieldSpec("width", "number", required: false),
+        FieldSpec("animation", "object", required: false),
     ]
 
     /// A horizontal side: the swipe direction the drawer listens for, or the edge it is attached to.
@@ -21,10 +22,12 @@ public struct DrawerState: ValueMessage, Hashable {
     public var listeningDirection: Side
     public var edge: Side?
     public var width: Double?
+    /// Set on the state that starts a slide: `progress` is then its target.
+    public var animation: StateAnimation?
 
     public init(
         instance: String, tMs: Double, open: Bool, progress: Double, listeningDirection: Side, edge: Side? = nil,
-        width: Double? = nil
+        width: Double? = nil, animation: StateAnimation? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -33,10 +36,12 @@ public struct DrawerState: ValueMessage, Hashable {
         self.listeningDirection = listeningDirection
         self.edge = edge
         self.width = width
+        self.animation = animation
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(5 + (self.edge == nil ? 0 : 1) + (self.width == nil ? 0 : 1))
+        writer.writeMapHeader(
+            5 + (self.edge == nil ? 0 : 1) + (self.width == nil ? 0 : 1) + (self.animation == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.writeField("open", bool: self.open)
@@ -44,6 +49,7 @@ public struct DrawerState: ValueMessage, Hashable {
         writer.write("listening_direction", self.listeningDirection)
         if let edge = self.edge { writer.write("edge", edge) }
         if let width = self.width { writer.writeField("width", number: width) }
+        if let animation = self.animation { writer.writeField("animation", animation) }
     }
 
     public init(payload: Value) throws {
@@ -53,6 +59,7 @@ public struct DrawerState: ValueMessage, Hashable {
             progress: try fields.number("progress"),
             listeningDirection: try fields.enumValue("listening_direction", Side.self),
             edge: fields.has("edge") ? try fields.enumValue("edge", Side.self) : nil,
-            width: try fields.optional("width", PayloadFields.number))
+            width: try fields.optional("width", PayloadFields.number),
+            animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil)
     }
 }

@@ -1,12 +1,12 @@
 /// A pull-to-refresh header's full state (schema `state.pullToRefresh` v1), on
 /// `ui/pullToRefresh/<instance>/`.
 public struct PullToRefreshState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.pullToRefresh", major: 1, minor: 0)
+    public static let schema = SchemaID("state.pullToRefresh", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("phase", "string"),
         FieldSpec("offset", "number"), FieldSpec("threshold", "number"), FieldSpec("label", "string"),
         FieldSpec("arrow_angle", "number"), FieldSpec("offline", "boolean", required: false),
-        FieldSpec("header_height", "number", required: false),
+        FieldSpec("header_height", "number", required: false), FieldSpec("animation", "object", required: false),
     ]
 
     public enum Phase: String, Sendable, Hashable, CaseIterable {
@@ -25,10 +25,12 @@ public struct PullToRefreshState: ValueMessage, Hashable {
     /// The last refresh failed fast because there is no connectivity.
     public var offline: Bool?
     public var headerHeight: Double?
+    /// Set when the header snaps to `offset` (back to 0, or to the header height to refresh).
+    public var animation: StateAnimation?
 
     public init(
         instance: String, tMs: Double, phase: Phase, offset: Double, threshold: Double, label: String,
-        arrowAngle: Double, offline: Bool? = nil, headerHeight: Double? = nil
+        arrowAngle: Double, offline: Bool? = nil, headerHeight: Double? = nil, animation: StateAnimation? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -39,10 +41,12 @@ public struct PullToRefreshState: ValueMessage, Hashable {
         self.arrowAngle = arrowAngle
         self.offline = offline
         self.headerHeight = headerHeight
+        self.animation = animation
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(7 + (self.offline == nil ? 0 : 1) + (self.headerHeight == nil ? 0 : 1))
+        writer.writeMapHeader(
+            7 + (self.offline == nil ? 0 : 1) + (self.headerHeight == nil ? 0 : 1) + (self.animation == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.write("phase", self.phase)
@@ -52,6 +56,7 @@ public struct PullToRefreshState: ValueMessage, Hashable {
         writer.writeField("arrow_angle", number: self.arrowAngle)
         if let offline = self.offline { writer.writeField("offline", bool: offline) }
         if let headerHeight = self.headerHeight { writer.writeField("header_height", number: headerHeight) }
+        if let animation = self.animation { writer.writeField("animation", animation) }
     }
 
     public init(payload: Value) throws {
@@ -61,6 +66,7 @@ public struct PullToRefreshState: ValueMessage, Hashable {
             phase: try fields.enumValue("phase", Phase.self), offset: try fields.number("offset"),
             threshold: try fields.number("threshold"), label: try fields.string("label"),
             arrowAngle: try fields.number("arrow_angle"), offline: try fields.optional("offline", PayloadFields.bool),
-            headerHeight: try fields.optional("header_height", PayloadFields.number))
+            headerHeight: try fields.optional("header_height", PayloadFields.number),
+            animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil)
     }
 }

@@ -1,11 +1,12 @@
 /// A slide-cell table's full state (schema `state.slideTable` v1), on `ui/slideTable/<instance>/`.
 public struct SlideTableState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.slideTable", major: 1, minor: 0)
+    public static let schema = SchemaID("state.slideTable", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("rows", "integer"),
         FieldSpec("open_row", "integer|null"), FieldSpec("offsets", "array"),
         FieldSpec("scroll_offset", "number", required: false),
         FieldSpec("animating_row", "integer|null", required: false),
+        FieldSpec("animation", "object", required: false),
     ]
 
     public var instance: String
@@ -18,10 +19,12 @@ public struct SlideTableState: ValueMessage, Hashable {
     public var scrollOffset: Double?
     /// Row whose slide animation is running (`.some(nil)`: none; `nil`: the field is left out).
     public var animatingRow: Int??
+    /// Set on the state that starts a slide: `offsets` then holds the rows' targets.
+    public var animation: StateAnimation?
 
     public init(
         instance: String, tMs: Double, rows: Int, openRow: Int?, offsets: [Double], scrollOffset: Double? = nil,
-        animatingRow: Int?? = nil
+        animatingRow: Int?? = nil, animation: StateAnimation? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -30,10 +33,13 @@ public struct SlideTableState: ValueMessage, Hashable {
         self.offsets = offsets
         self.scrollOffset = scrollOffset
         self.animatingRow = animatingRow
+        self.animation = animation
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(5 + (self.scrollOffset == nil ? 0 : 1) + (self.animatingRow == nil ? 0 : 1))
+        writer.writeMapHeader(
+            5 + (self.scrollOffset == nil ? 0 : 1) + (self.animatingRow == nil ? 0 : 1)
+                + (self.animation == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.writeField("rows", int: self.rows)
@@ -43,6 +49,7 @@ public struct SlideTableState: ValueMessage, Hashable {
         for offset in self.offsets { writer.writeNumber(offset) }
         if let scrollOffset = self.scrollOffset { writer.writeField("scroll_offset", number: scrollOffset) }
         if let animatingRow = self.animatingRow { writer.writeField("animating_row", int: animatingRow) }
+        if let animation = self.animation { writer.writeField("animation", animation) }
     }
 
     public init(payload: Value) throws {
@@ -59,6 +66,7 @@ public struct SlideTableState: ValueMessage, Hashable {
             openRow: try fields.optional("open_row", PayloadFields.int), offsets: offsets,
             scrollOffset: try fields.optional("scroll_offset", PayloadFields.number),
             animatingRow: fields.value["animating_row"] == nil
-                ? nil : .some(try fields.optional("animating_row", PayloadFields.int)))
+                ? nil : .some(try fields.optional("animating_row", PayloadFields.int)),
+            animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil)
     }
 }

@@ -1,0 +1,283 @@
+import BusSchema
+
+/// One drawing per component kind, from its latest state (schemas `state.<kind>`) and its scene
+/// config: simple, but each recognisable (the drawer's panel and dim, the table's slid cells
+/// and their buttons, the pager's collapsing header and tab strip, …). Sublayer names are
+/// stable, so the render worker can animate them between states.
+extension SceneLayers {
+    /// A view-local value of a state or, failing that, of the component's config.
+    private static func number(_ key: String, _ state: Value?, _ config: Value?, default value: Double) -> Double {
+        state?[key]?.doubleValue ?? config?[key]?.doubleValue ?? value
+    }
+
+    private static func label(_ text: String, _ frame: Rect, size: Double, color: Color, name: String) -> Layer {
+        var layer = Layer(name: name, frame: frame)
+        layer.text = TextContent(text, fontSize: size, color: color, inset: 0)
+        return layer
+    }
+
+    /// A scroll view: rows of content moved by the content offset.
+    static func scrollContent(_ state: Value?, size: Size) -> [Layer] {
+        let offset = state?["offset"]?["y"]?.doubleValue ?? 0
+        let rowHeight = 44.0
+        let first = max(0, Int((offset / rowHeight).rounded(.down)))
+        let last = Int(((offset + size.height) / rowHeight).rounded(.up))
+        guard first <= last else { return [] }
+        return (first...last).map { index in
+            var row = Layer(
+                name: "item\(index)",
+                frame: Rect(x: 0, y: Double(index) * rowHeight - offset, width: size.width, height: rowHeight))
+            row.sublayers = [
+                label(
+                    "項目 \(index + 1)", Rect(x: 16, y: 12, width: size.width - 32, height: 22), size: 15,
+                    color: Color(hex: 0x1C1C1E), name: "title"),
+                separator(y: rowHeight - 0.5, width: size.width, inset: 16),
+            ]
+            return row
+        }
+    }
+
+    private static func separator(y: Double, width: Double, inset: Double) -> Layer {
+        var line = Layer(name: "separator", frame: Rect(x: inset, y: y, width: max(0, width - inset), height: 0.5))
+        line.backgroundColor = Color(hex: 0xC6C6C8)
+        return line
+    }
+
+    /// A drawer: the dim over the view and the panel sliding in from its edge by `progress`.
+    static func drawer(_ state: Value?, config: Value?, view: Value, size: Size) -> [Layer] {
+        let progress = min(max(state?["progress"]?.doubleValue ?? 0, 0), 1)
+        let width = min(number("width", state, config, default: 240), size.width)
+        let rightEdge = (state?["edge"]?.stringValue ?? config?["edge"]?.stringValue) == "right"
+        var dim = Layer(name: "dim", frame: Rect(x: 0, y: 0, width: size.width, height: size.height))
+        dim.backgroundColor = .black
+        dim.opacity = 0.4 * progress
+        let x = rightEdge ? size.width - width * progress : -width * (1 - progress)
+        var panel = Layer(name: "panel", frame: Rect(x: x, y: 0, width: width, height: size.height))
+        panel.backgroundColor = view["background"]?.stringValue.flatMap(color(hex:)) ?? Color(hex: 0x2C2C2E)
+        if let shadow = view["shadow"], progress > 0 {
+            panel.shadow = Shadow(
+                color: shadow["color"]?.stringValue.flatMap(color(hex:)) ?? .black,
+                opacity: shadow["opacity"]?.doubleValue ?? 0.4,
+                offset: Size(shadow["offset"]?["x"]?.doubleValue ?? 0, shadow["offset"]?["y"]?.doubleValue ?? 0),
+                radius: shadow["radius"]?.doubleValue ?? 3,
+                path: Path(rect: Rect(x: 0, y: 0, width: width, height: size.height)))
+        }
+        panel.sublayers = ["ホーム", "メモ", "お絵かき", "写真", "設定"].enumerated().map { index, title in
+            label(
+                title, Rect(x: 24, y: 60 + Double(index) * 52, width: width - 48, height: 28), size: 18,
+                color: .white, name: "menu\(index)")
+        }
+        return [dim, panel]
+    }
+
+    /// A slide table: visible rows, each a front view slid by its offset over its action
+    /// buttons (drawn while the row is slid or sliding). Fronts are direct sublayers, so the
+    /// render worker can animate them.
+    static func slideTable(_ state: Value?, config: Value?, size: Size) -> [Layer] {
+        let rows = Int(number("rows", state, config, default: 0))
+        let rowHeight = max(1, number("row_height", nil, config, default: 64))
+        let scroll = state?["scroll_offset"]?.doubleValue ?? 0
+        let offsets = state?["offsets"]?.arrayValue ?? []
+        let openRow = state?["open_row"]?.intValue.map(Int.init)
+        let animatingRow = state?["animating_row"]?.intValue.map(Int.init)
+        let first = max(0, Int((scroll / rowHeight).rounded(.down)))
+        let last = min(rows - 1, Int(((scroll + size.height) / rowHeight).rounded(.up)))
+        guard first <= last else { return [] }
+        return (first...last).flatMap { index -> [Layer] in
+            let y = Double(index) * rowHeight - scroll
+            let offset = index < offsets.count ? offsets[index].doubleValue ?? 0 : 0
+            var layers: [Layer] = []
+            if offset != 0 || index == animatingRow {
+                var actions = Layer(
+                    name: "actions\(index)", frame: Rect(x: 0, y: y, width: size.width, height: rowHeight))
+                let buttons = [("既読", Color(hex: 0x34C759)), ("削除", Color(hex: 0xFF3B30))]
+                let width = size.width / Double(buttons.count)
+                actions.sublayers = buttons.enumerated().map { slot, button in
+                    var layer = Layer(
+                        name: "action\(slot)",
+                        frame: Rect(x: Double(slot) * width, y: 0, width: width, height: rowHeight))
+                    layer.backgroundColor = button.1
+                    layer.text = TextContent(button.0, fontSize: 15, color: .white, inset: 12)
+                    return layer
+                }
+                layers.append(actions)
+            }
+            var front = Layer(name: "front\(index)", frame: Rect(x: offset, y: y, width: size.width, height: rowHeight))
+            front.backgroundColor = .white
+            if index == openRow {
+                front.gradient = LinearGradient(colors: [Color(hex: 0xEAF2FF), Color(hex: 0xCFE0FA)])
+            }
+            front.sublayers = [
+                label(
+                    "行 \(index + 1)", Rect(x: 16, y: 20, width: size.width - 32, height: 24), size: 17, color: .black,
+                    name: "title"),
+                separator(y: rowHeight - 0.5, width: size.width, inset: 16),
+            ]
+            layers.append(front)
+            return layers
+        }
+    }
+
+    /// A pull-to-refresh header: a band as tall as the header, its bottom at the pull (so it
+    /// slides down with the finger and snaps back up out of the view), with label and arrow.
+    static func pullToRefresh(_ state: Value?, size: Size) -> [Layer] {
+        let headerHeight = state?["header_height"]?.doubleValue ?? size.height
+        let pulled = max(0, state?["offset"]?.doubleValue ?? 0)
+        var header = Layer(
+            name: "header", frame: Rect(x: 0, y: pulled - headerHeight, width: size.width, height: headerHeight))
+        header.backgroundColor = Color(hex: 0xE5E5EA)
+        var arrow = Layer(name: "arrow", frame: Rect(x: 24, y: headerHeight / 2 - 12, width: 8, height: 24))
+        arrow.backgroundColor = Color(hex: 0x8E8E93)
+        arrow.cornerRadius = 4
+        arrow.transform = .rotation(state?["arrow_angle"]?.doubleValue ?? 0)
+        header.sublayers = [
+            arrow,
+            label(
+                state?["label"]?.stringValue ?? "",
+                Rect(x: 56, y: headerHeight / 2 - 11, width: size.width - 72, height: 24), size: 15,
+                color: Color(hex: 0x3A3A3C), name: "label"),
+        ]
+        return [header]
+    }
+
+    /// A SmartNews-style pager: pages side by side at `page_offset`, under a header (nav bar
+    /// and tab strip) that collapses upward by `header_offset`, with a load progress bar.
+    static func pager(_ state: Value?, config: Value?, size: Size) -> [Layer] {
+        let count = max(1, Int(number("page_count", state, config, default: 1)))
+        let pageOffset = state?["page_offset"]?.doubleValue ?? Double(state?["page"]?.intValue ?? 0)
+        let navHeight = number("nav_height", nil, config, default: 64)
+        let menuHeight = number("menu_height", nil, config, default: 44)
+        let collapse = min(max(state?["header_offset"]?.doubleValue ?? 0, 0), navHeight)
+        let headerBottom = navHeight + menuHeight - collapse
+        let hues: [UInt32] = [0xFDE2E4, 0xE2ECE9, 0xDFE7FD, 0xFFF1D0, 0xE8DFF5]
+        let pull = max(0, state?["pull_offset"]?.doubleValue ?? 0)
+        // Only the pages on screen (at most two while swiping) are built.
+        let onScreen = (0..<count).filter { abs(Double($0) - pageOffset) < 1 }
+        var layers = onScreen.map { index in
+            var page = Layer(
+                name: "page\(index)",
+                frame: Rect(
+                    x: (Double(index) - pageOffset) * size.width, y: headerBottom + pull, width: size.width,
+                    height: max(0, size.height - headerBottom)))
+            page.backgroundColor = Color(hex: hues[index % hues.count])
+            page.sublayers = (0..<4).map { item in
+                var card = Layer(
+                    name: "card\(item)",
+                    frame: Rect(x: 16, y: 16 + Double(item) * 92, width: size.width - 32, height: 80))
+                card.backgroundColor = .white
+                card.cornerRadius = 8
+                card.text = TextContent("ニュース \(index + 1)-\(item + 1)", fontSize: 16, color: .black, inset: 12)
+                return card
+            }
+            return page
+        }
+        var nav = Layer(name: "nav", frame: Rect(x: 0, y: -collapse, width: size.width, height: navHeight))
+        nav.backgroundColor = Color(hex: 0xD7263D)
+        nav.text = TextContent("ニュース", fontSize: 22, color: .white, inset: 18)
+        var tabs = Layer(
+            name: "tabs", frame: Rect(x: 0, y: navHeight - collapse, width: size.width, height: menuHeight))
+        tabs.backgroundColor = .white
+        let tabWidth = size.width / Double(count)
+        tabs.sublayers = (0..<count).map { index in
+            label(
+                "タブ\(index + 1)", Rect(x: Double(index) * tabWidth + 8, y: 10, width: tabWidth - 16, height: 24),
+                size: 14, color: Color(hex: 0x3A3A3C), name: "tab\(index)")
+        }
+        var indicator = Layer(
+            name: "indicator", frame: Rect(x: pageOffset * tabWidth, y: menuHeight - 3, width: tabWidth, height: 3))
+        indicator.backgroundColor = Color(hex: 0xD7263D)
+        tabs.sublayers.append(indicator)
+        layers += [nav, tabs]
+        let progress = min(max(state?["progress"]?.doubleValue ?? 0, 0), 100)
+        if state?["loading"]?.boolValue == true || progress > 0 {
+            var bar = Layer(
+                name: "progress", frame: Rect(x: 0, y: headerBottom, width: size.width * progress / 100, height: 3))
+            bar.backgroundColor = Color(hex: 0x0A84FF)
+            layers.append(bar)
+        }
+        return layers
+    }
+
+    /// A drawing canvas: each stroke as a chain of segment quads.
+    static func canvas(_ state: Value?, config: Value?) -> [Layer] {
+        (state?["strokes"]?.arrayValue ?? []).enumerated().compactMap { index, stroke in
+            let points = (stroke["points"]?.arrayValue ?? []).compactMap { point -> Point? in
+                guard let xy = point.arrayValue, xy.count == 2, let x = xy[0].doubleValue, let y = xy[1].doubleValue
+                else {
+                    return nil
+                }
+                return Point(x, y)
+            }
+            guard !points.isEmpty else { return nil }
+            let width = stroke["width"]?.doubleValue ?? config?["stroke_width"]?.doubleValue ?? 4
+            var path = Path()
+            for (p, q) in zip(points, points.dropFirst() + [points[points.count - 1]]) {
+                let (dx, dy) = (q.x - p.x, q.y - p.y)
+                let length = (dx * dx + dy * dy).squareRoot()
+                // A lone point (or a repeated one) becomes a square dot.
+                let (nx, ny) = length > 0 ? (-dy / length * width / 2, dx / length * width / 2) : (0, width / 2)
+                let (ex, ey) = length > 0 ? (dx / length * width / 2, dy / length * width / 2) : (width / 2, 0)
+                path.addPolygon([
+                    Point(p.x - ex + nx, p.y - ey + ny), Point(q.x + ex + nx, q.y + ey + ny),
+                    Point(q.x + ex - nx, q.y + ey - ny), Point(p.x - ex - nx, p.y - ey - ny),
+                ])
+            }
+            var layer = Layer(
+                name: "stroke\(stroke["id"]?.intValue ?? Int64(index))", frame: Rect(x: 0, y: 0, width: 0, height: 0))
+            layer.shape = ShapeContent(
+                path: path,
+                color: (stroke["color"]?.stringValue ?? config?["stroke_color"]?.stringValue).flatMap(color(hex:))
+                    ?? .black)
+            return layer
+        }
+    }
+
+    /// A zoomable image (a drawn landscape, scaled and panned) and its caption overlay, shown
+    /// with a region blur behind it while `overlay_visible`.
+    static func zoomView(_ state: Value?, overlay: Rect?, size: Size) -> [Layer] {
+        let scale = max(0.01, state?["scale"]?.doubleValue ?? 1)
+        let offset = Point(state?["offset"]?["x"]?.doubleValue ?? 0, state?["offset"]?["y"]?.doubleValue ?? 0)
+        var photo = Layer(
+            name: "image",
+            frame: Rect(x: -offset.x, y: -offset.y, width: size.width * scale, height: size.height * scale))
+        // Solid sky and ground: a gradient this large costs more than the rest of the frame.
+        var ground = Layer(
+            name: "ground",
+            frame: Rect(
+                x: 0, y: 0.55 * size.height * scale, width: size.width * scale,
+                height: 0.45 * size.height * scale))
+        ground.backgroundColor = Color(hex: 0x3F7D3A)
+        photo.backgroundColor = Color(hex: 0x7DB8EC)
+        var sun = Layer(
+            name: "sun",
+            frame: Rect(
+                x: 0.7 * size.width * scale, y: 0.12 * size.height * scale,
+                width: 0.12 * size.width * scale, height: 0.12 * size.width * scale))
+        sun.backgroundColor = Color(hex: 0xFFD54F)
+        sun.cornerRadius = 0.06 * size.width * scale
+        photo.sublayers = [ground, sun]
+        guard let overlay else { return [photo] }
+        var caption = Layer(name: "overlay", frame: overlay)
+        caption.backdropBlur = .weak
+        caption.backgroundColor = Color(hex: 0x000000, alpha: 0.35)
+        caption.cornerRadius = 12
+        caption.text = TextContent("写真 — ピンチで拡大", fontSize: 18, color: .white, inset: 16)
+        caption.opacity = state?["overlay_visible"]?.boolValue == false ? 0 : 1
+        return [photo, caption]
+    }
+
+    /// A memo board's background image, drawn as cork: a warm tone with pin-prick dots.
+    static func boardBackground(size: Size) -> Layer {
+        var cork = Layer(name: "background", frame: Rect(x: 0, y: 0, width: size.width, height: size.height))
+        cork.backgroundColor = Color(hex: 0xC89B5E)
+        var dots = Path()
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<Int(size.width * size.height / 2000) {
+            let x = Double(random.next() % 10_000) / 10_000 * size.width
+            let y = Double(random.next() % 10_000) / 10_000 * size.height
+            dots.addRect(Rect(x: x, y: y, width: 1.5, height: 1.5))
+        }
+        cork.shape = ShapeContent(path: dots, color: Color(hex: 0x8A5F2E, alpha: 0.5))
+        return cork
+    }
+}

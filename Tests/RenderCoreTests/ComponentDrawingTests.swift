@@ -1,0 +1,119 @@
+import BusSchema
+import Testing
+
+@testable import RenderCore
+
+/// Each demo component drawn from its state, checked by decoded pixels at a few points (with a
+/// tolerance), not by PNG bytes.
+@Suite struct ComponentDrawingTests {
+    /// Renders one view of `kind` filling a `width`×`height` scene, with `state` for instance `c1`.
+    static func render(
+        _ kind: String, config: String = "{}", view: String = "", extraViews: String = "", state: String?,
+        width: Int = 200, height: Int = 200
+    ) throws -> Image {
+        let scene = """
+            {"width":\(width),"height":\(height),"background":"#ffffff","views":[{"id":"v","frame":{"x":0,"y":0,
+             "width":\(width),"height":\(height)}\(view),"component":{"kind":"\(kind)","id":"c1","config":\(config)}}\(extraViews)]}
+            """
+        let states = try state.map { ["c1": try JSONReader.parse($0)] } ?? [:]
+        let (_, root) = try SceneLayers.build(scene: try JSONReader.parse(scene), states: states)
+        return try LayerRenderer(font: try FontFace.systemJapanese()).render(root, width: width, height: height)
+    }
+
+    static func near(_ a: RGBA8, _ b: RGBA8, _ tolerance: Int = 6) -> Bool {
+        [(a.r, b.r), (a.g, b.g), (a.b, b.b), (a.a, b.a)].allSatisfy { abs(Int($0.0) - Int($0.1)) <= tolerance }
+    }
+
+    @Test func aHalfOpenDrawerShowsItsPanelSlidInAndDimsTheRest() throws {
+        let image = try Self.render(
+            "drawer", config: "{\"width\":100}", view: ",\"background\":\"#2c2c2e\"",
+            state: "{\"instance\":\"c1\",\"open\":true,\"progress\":0.5,\"width\":100,\"edge\":\"left\"}")
+        #expect(Self.near(image.pixel(20, 190), RGBA8(0x2C, 0x2C, 0x2E, 255)), "panel over x 0..<50")
+        #expect(Self.near(image.pixel(150, 100), RGBA8(204, 204, 204, 255)), "white under a 0.2 black dim")
+        let closed = try Self.render(
+            "drawer", config: "{\"width\":100}", state: "{\"instance\":\"c1\",\"open\":false,\"progress\":0}")
+        #expect(closed.pixel(20, 190) == RGBA8(255, 255, 255, 255), "closed: nothing drawn")
+    }
+
+    @Test func aSlidTableRowRevealsItsActionButtonsAndTheOthersStayWhite() throws {
+        let image = try Self.render(
+            "slideTable", config: "{\"rows\":5,\"row_height\":40}",
+            state: "{\"instance\":\"c1\",\"rows\":5,\"open_row\":1,\"offsets\":[0,150,0,0,0],\"scroll_offset\":0}")
+        #expect(Self.near(image.pixel(2, 42), RGBA8(0x34, 0xC7, 0x59, 255)), "first button (green) at the left")
+        #expect(Self.near(image.pixel(140, 42), RGBA8(0xFF, 0x3B, 0x30, 255)), "second button (red)")
+        #expect(image.pixel(190, 5) == RGBA8(255, 255, 255, 255), "row 0 is not slid")
+        let front = image.pixel(190, 60)
+        #expect(front.b > front.r, "the open row's front carries the selection gradient")
+    }
+
+    @Test func aPulledHeaderIsAsTallAsThePullAndShowsItsArrow() throws {
+        let image = try Self.render(
+            "pullToRefresh",
+            state: """
+                {"instance":"c1","phase":"pulling","offset":40,"threshold":80,"label":"","arrow_angle":0,
+                 "header_height":60}
+                """)
+        #expect(Self.near(image.pixel(150, 10), RGBA8(0xE5, 0xE5, 0xEA, 255)), "header band")
+        #expect(image.pixel(150, 45) == RGBA8(255, 255, 255, 255), "nothing below the pull")
+        #expect(Self.near(image.pixel(28, 20), RGBA8(0x8E, 0x8E, 0x93, 255)), "the arrow")
+    }
+
+    @Test func thePagerCollapsesItsHeaderAndPlacesPagesByOffset() throws {
+        let config = "{\"page_count\":3,\"nav_height\":60,\"menu_height\":40}"
+        func state(headerOffset: Double, pageOffset: Double) -> String {
+            """
+            {"instance":"c1","page":0,"page_count":3,"header_offset":\(headerOffset),"progress":0,"loading":false,
+             "page_offset":\(pageOffset),"pull_offset":0,"scroll_offset":0}
+            """
+        }
+        let shown = try Self.render("pager", config: config, state: state(headerOffset: 0, pageOffset: 0))
+        #expect(Self.near(shown.pixel(190, 30), RGBA8(0xD7, 0x26, 0x3D, 255)), "nav bar")
+        #expect(Self.near(shown.pixel(5, 195), RGBA8(0xFD, 0xE2, 0xE4, 255)), "page 0")
+        let collapsed = try Self.render("pager", config: config, state: state(headerOffset: 60, pageOffset: 0.5))
+        #expect(Self.near(collapsed.pixel(190, 30), RGBA8(255, 255, 255, 255)), "the tab strip moved up")
+        #expect(Self.near(collapsed.pixel(90, 195), RGBA8(0xFD, 0xE2, 0xE4, 255)), "page 0 on the left half")
+        #expect(Self.near(collapsed.pixel(105, 195), RGBA8(0xE2, 0xEC, 0xE9, 255)), "page 1 on the right half")
+    }
+
+    @Test func canvasStrokesAreDrawnAlongTheirPoints() throws {
+        let image = try Self.render(
+            "canvas",
+            state: """
+                {"instance":"c1","strokes":[{"id":1,"points":[[20,100],[180,100]],"width":6,"color":"#1e3a8a"}],
+                 "active":null,"zoom_scale":1}
+                """)
+        #expect(Self.near(image.pixel(100, 100), RGBA8(0x1E, 0x3A, 0x8A, 255)), "on the stroke")
+        #expect(image.pixel(100, 110) == RGBA8(255, 255, 255, 255), "off the stroke")
+    }
+
+    @Test func theZoomedImageScalesAndItsOverlayFollowsVisibility() throws {
+        let caption = ",{\"id\":\"cap\",\"frame\":{\"x\":20,\"y\":150,\"width\":160,\"height\":40}}"
+        func overlay(visible: Bool) throws -> RGBA8 {
+            try Self.render(
+                "zoomView", config: "{\"overlays\":[\"cap\"]}", extraViews: caption,
+                state: "{\"instance\":\"c1\",\"scale\":1,\"overlay_visible\":\(visible)}"
+            ).pixel(30, 160)
+        }
+        let shown = try overlay(visible: true)
+        let hidden = try overlay(visible: false)
+        #expect(Int(shown.g) < Int(hidden.g) - 20, "the caption darkens the picture under it: \(shown) vs \(hidden)")
+        let image = try Self.render(
+            "zoomView", state: "{\"instance\":\"c1\",\"scale\":2,\"offset\":{\"x\":0,\"y\":0}}")
+        // At scale 2 the horizon (55 % of the image height) moves from y 110 to y 220, off the view.
+        let sky = image.pixel(100, 190)
+        #expect(sky.b > sky.g && sky.g > sky.r, "still sky at y 190")
+        let fit = try Self.render("zoomView", state: "{\"instance\":\"c1\",\"scale\":1,\"offset\":{\"x\":0,\"y\":0}}")
+        let ground = fit.pixel(100, 190)
+        #expect(ground.g > ground.b, "ground at y 190 when fitted")
+    }
+
+    @Test func aMemoBoardWithABackgroundImageDrawsCorkUnderItsMemos() throws {
+        let plain = try Self.render("memoBoard", state: "{\"instance\":\"c1\",\"memos\":[],\"background\":null}")
+        #expect(plain.pixel(100, 100) == RGBA8(0xC8, 0xA1, 0x65, 255))
+        let cork = try Self.render(
+            "memoBoard", state: "{\"instance\":\"c1\",\"memos\":[],\"background\":\"deploy/assets/cork.png\"}")
+        let corkPixels = (0..<200).flatMap { y in (0..<200).map { x in cork.pixel(x, y) } }
+        #expect(Set(corkPixels).count > 1, "the cork has dots")
+        #expect(corkPixels.contains(RGBA8(0xC8, 0x9B, 0x5E, 255)), "on a cork tone")
+    }
+}
