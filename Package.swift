@@ -23,6 +23,8 @@ let package = Package(
         .executable(name: "uibus-report", targets: ["uibus-report"]),
         .executable(name: "bus-flood", targets: ["bus-flood"]),
         .executable(name: "uibus-faults", targets: ["uibus-faults"]),
+        .library(name: "FuzzSupport", targets: ["FuzzSupport"]),
+        .executable(name: "uibus-fuzz", targets: ["uibus-fuzz"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -79,8 +81,14 @@ let package = Package(
             name: "Flood",
             dependencies: ["Bus", "BusSchema", "InputCore", "DemoReport", "ServiceSupport"]),
 
+        // Every decoder fed mutated input: the seeded loop (`uibus-fuzz`, tests) and libFuzzer (Tests/fuzz).
+        .target(
+            name: "FuzzSupport",
+            dependencies: ["BusSchema", "InputCore", "GestureCore", "ComponentCore", "RenderCore", "MemoStore"]),
+
         // Thin executables.
         .executableTarget(name: "bus-flood", dependencies: ["Flood", "ServiceSupport"]),
+        .executableTarget(name: "uibus-fuzz", dependencies: ["FuzzSupport", "ServiceSupport"]),
         .executableTarget(name: "uibus-report", dependencies: ["DemoReport", "ServiceSupport"]),
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
@@ -117,6 +125,7 @@ let package = Package(
             exclude: ["README.md"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
+        .testTarget(name: "FuzzTests", dependencies: ["FuzzSupport", "BusSchema", "InputCore", "RenderCore"]),
         .testTarget(
             name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport", "BusTestSupport"]),
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),

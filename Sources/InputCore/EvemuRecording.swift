@@ -70,7 +70,7 @@ public struct EvemuRecording: Sendable {
     }
 
     private static func axis(_ fields: [Substring], line: Int) throws(InputProblem) -> (UInt16, AxisRange) {
-        guard fields.count >= 5 else { throw InputProblem(.malformed, line: line, "A: needs code min max fuzz flat") }
+        guard fields.count >= 6 else { throw InputProblem(.malformed, line: line, "A: needs code min max fuzz flat") }
         guard let code = UInt16(fields[1], radix: 16) else {
             throw InputProblem(.invalidValue, line: line, "axis code '\(fields[1])' is not hex")
         }

@@ -81,6 +81,10 @@ public struct TouchScript: Sendable {
         }
         let tMs = try numberField("t_ms")
         guard tMs >= 0 else { throw InputProblem(.outOfRange, line: lineNumber, "t_ms \(tMs) is negative") }
+        guard tMs <= Self.maximumTMs else {
+            throw InputProblem(
+                .outOfRange, line: lineNumber, "t_ms \(tMs) is beyond \(Self.maximumTMs) (frame times are int64 ns)")
+        }
         let x = try numberField("x")
         let y = try numberField("y")
         let width = bounds?.width ?? .infinity
@@ -90,6 +94,9 @@ public struct TouchScript: Sendable {
         }
         return TouchScriptLine(tMs: tMs, device: device, id: contactID, phase: phase, x: x, y: y)
     }
+
+    /// The latest `t_ms` a frame's time (int64 nanoseconds) can hold, about 292 years.
+    static let maximumTMs = Double(Int64.max / 1_000_000)
 
     /// The script as JSON lines (the inverse of ``parse(_:bounds:)``).
     public var jsonLines: String {
