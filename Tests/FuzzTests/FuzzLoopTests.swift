@@ -12,7 +12,7 @@ let repository: RepositoryData = {
 /// The mutation loop in CI: fewer inputs than `Tests/fuzz/run` (a million per decoder), same seed
 /// scheme, so a failure here reproduces with `uibus-fuzz input TARGET INDEX --seed 8`.
 @Suite struct FuzzLoopTests {
-    static let inputsPerTarget = ProcessInfo.processInfo.environment["UIBUS_FUZZ_INPUTS"].flatMap { Int($0) } ?? 3000
+    static let inputsPerTarget = ProcessInfo.processInfo.environment["UIBUS_FUZZ_INPUTS"].flatMap { Int($0) } ?? 5000
 
     @Test(arguments: FuzzTarget.all.map(\.name))
     func decoderSurvivesMutatedAndRandomInput(_ name: String) throws {

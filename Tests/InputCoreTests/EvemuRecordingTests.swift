@@ -18,6 +18,14 @@ import Testing
         #expect(desc.description.xRange == AxisRange(minimum: 0, maximum: 9600))
     }
 
+    @Test func axisLineWithTooFewValuesIsMalformedNotATrap() {
+        // Found by the fuzzer (Tests/data/fuzz/evemu/): four values once indexed past the end.
+        let desc = EvemuRecording.parse("A: 00 0 9600 0\nA: 01 0 7200 0 0\n")
+        #expect(desc.problems.map(\.code) == [.malformed])
+        #expect(desc.problems.map(\.line) == [1])
+        #expect(desc.description.axes.keys.sorted() == [1])
+    }
+
     @Test(arguments: Fixtures.recordings)
     func everyRecordingParsesWithoutProblems(name: String) {
         let recording = EvemuRecording.parse(Fixtures.text("evemu/\(name).events"))

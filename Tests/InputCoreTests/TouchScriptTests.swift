@@ -50,6 +50,19 @@ import Testing
         #expect(script.problems[1].context.contains("wiggled"))
     }
 
+    @Test func timesBeyondTheFrameClockAreOutOfRangeNotATrap() {
+        // Found by the fuzzer (Tests/data/fuzz/touch.script/): a frame's int64 ns once overflowed.
+        let script = TouchScript.parse(
+            """
+            {"t_ms": 9223372036854, "device": "d0", "id": 0, "phase": "began", "x": 1, "y": 1}
+            {"t_ms": 9223372036855, "device": "d0", "id": 0, "phase": "ended", "x": 1, "y": 1}
+            """)
+        #expect(script.problems.map(\.code) == [.outOfRange])
+        #expect(script.problems.map(\.line) == [2])
+        let (frames, _) = TouchScriptFramer.frames(for: script)
+        #expect(frames.map(\.tNs) == [9_223_372_036_854_000_000])
+    }
+
     @Test func touchesThatEndWithoutBeginningAreReported() {
         let script = TouchScript.parse(
             """
