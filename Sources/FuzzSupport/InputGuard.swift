@@ -37,7 +37,8 @@ public final class InputGuard: Sendable {
                 let limit = limitNs.load(ordering: .relaxed)
                 if started != 0, Self.now() - started > limit {
                     writeFinding(kind: "hang")
-                    let message = "input \(currentIndex.load(ordering: .relaxed)) ran longer than \(limit / 1_000_000) ms\n"
+                    let message =
+                        "input \(currentIndex.load(ordering: .relaxed)) ran longer than \(limit / 1_000_000) ms\n"
                     _ = message.withCString { write(STDERR_FILENO, $0, strlen($0)) }
                     _exit(Self.hangStatus)
                 }
@@ -51,7 +52,8 @@ public final class InputGuard: Sendable {
             currentInput.withLock { buffer in
                 if buffer.capacity < source.count {
                     buffer.pointer.deallocate()
-                    buffer = InputBuffer(pointer: .allocate(capacity: source.count * 2), capacity: source.count * 2, count: 0)
+                    buffer = InputBuffer(
+                        pointer: .allocate(capacity: source.count * 2), capacity: source.count * 2, count: 0)
                 }
                 if let base = source.baseAddress { buffer.pointer.update(from: base, count: source.count) }
                 buffer.count = source.count

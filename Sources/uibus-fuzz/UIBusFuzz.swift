@@ -1,5 +1,5 @@
-import FuzzSupport
 import Foundation
+import FuzzSupport
 import Glibc
 import ServiceSupport
 
@@ -77,7 +77,8 @@ struct UIBusFuzz {
     /// One line per target: inputs, speed, what was accepted and rejected, the slowest input.
     static func line(_ report: FuzzReport) -> String {
         let rejected = report.rejected.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }
-        return "\(report.target): \(report.inputs) inputs in \(String(format: "%.1f", Double(report.elapsedNs) / 1e9)) s"
+        return
+            "\(report.target): \(report.inputs) inputs in \(String(format: "%.1f", Double(report.elapsedNs) / 1e9)) s"
             + " (\(Int(report.inputsPerSecond))/s), accepted \(report.accepted), rejected: "
             + (rejected.isEmpty ? "none" : rejected.joined(separator: ", "))
             + "; slowest #\(report.slowestIndex) \(report.slowestNs / 1000) µs"

@@ -1,5 +1,5 @@
-import FuzzSupport
 import Foundation
+import FuzzSupport
 
 /// The target libFuzzer drives: `UIBUS_FUZZ_TARGET` names it, `UIBUS_ROOT` is the repository
 /// (for the decoders that load schemas). Loaded at the first input.
