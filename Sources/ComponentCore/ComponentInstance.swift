@@ -83,7 +83,8 @@ public enum ComponentInstance: Sendable {
                 SlideTableMachine(
                     instance: id,
                     config: SlideTableMachine.Config(
-                        rows: try config.int("rows", default: 0, minimum: 0),
+                        // Every state carries one offset per row: a huge count once trapped allocating them.
+                        rows: try config.int("rows", default: 0, minimum: 0, maximum: SlideTableMachine.maximumRows),
                         rowHeight: try config.number("row_height", default: 44, exclusive: true), rowWidth: frame.width,
                         top: frame.y, viewportHeight: frame.height,
                         openDurationMs: try config.number("open_duration_ms", default: 200),

@@ -35,12 +35,13 @@ struct ConfigReader {
         return number
     }
 
-    func int(_ key: String, default fallback: Int, minimum: Int) throws(SceneError) -> Int {
+    func int(_ key: String, default fallback: Int, minimum: Int, maximum: Int = .max) throws(SceneError) -> Int {
         guard let value = self.field(key) else { return fallback }
         guard let int = value.intValue.flatMap({ Int(exactly: $0) }) else {
             throw self.bad(key, "expected an integer, found \(value.jsonTypeName)")
         }
         guard int >= minimum else { throw self.bad(key, "\(int) is below \(minimum)") }
+        guard int <= maximum else { throw self.bad(key, "\(int) is above \(maximum)") }
         return int
     }
 

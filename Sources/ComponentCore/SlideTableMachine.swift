@@ -4,6 +4,9 @@ import BusSchema
 /// over 0.2 s and closes any other open row over 0.1 s; a left swipe on the open row closes it.
 /// At most one row is open, kept by model index, so it stays open while the table scrolls.
 public struct SlideTableMachine: Sendable {
+    /// The most rows a scene may declare (each state lists every row's offset).
+    public static let maximumRows = 10_000
+
     public struct Config: Sendable, Hashable {
         public var rows: Int
         public var rowHeight: Double

@@ -72,19 +72,3 @@ extension FuzzTarget {
         try data.schemaIDs().flatMap { try data.examples($0) }
     }
 }
-
-/// Runs `body`; nil when it returned, else the code of the error it threw.
-func codeOf(_ body: () throws -> Void) -> String? {
-    do {
-        try body()
-        return nil
-    } catch {
-        return code(error)
-    }
-}
-
-/// A short, countable name for an error: its code where it has one.
-func code(_ error: any Error) -> String {
-    if let error = error as? CodecError { return error.code.rawValue }
-    return String(describing: type(of: error))
-}

@@ -75,6 +75,15 @@ import Testing
         #expect("\(error)".contains("keyboard"))
     }
 
+    @Test func scene_slideTableWithMoreRowsThanAStateHolds_isRejectedNotATrap() throws {
+        // Found by the fuzzer (Tests/data/fuzz/scene/): every row's offset was allocated first.
+        let text = try Self.demo { Self.setConfig(&$0, view: "table", "rows", .int(214_748_364_840)) }
+        let error = try #require(Self.loadError(text))
+        #expect(error.error.code == .invalidValue)
+        #expect(error.error.field == "views[2].component.config.rows")
+        #expect(error.error.message.contains("above 10000"))
+    }
+
     @Test func scene_referenceToAMissingView_isRejectedNamingTheField() throws {
         let text = try Self.demo { Self.setConfig(&$0, view: "tableHeader", "scroll_view", .string("nowhere")) }
         let error = try #require(Self.loadError(text))

@@ -1,12 +1,14 @@
 import FuzzSupport
 import Testing
 
-/// Every input the fuzzers found crashing or hanging a decoder, minimised, under
+/// Every input the fuzzers found crashing or hanging (or taking seconds in) a decoder, minimised, under
 /// `Tests/data/fuzz/<target>/`: each now gets a clear error.
 @Suite struct FuzzRegressionTests {
     static let findings: [(target: String, file: String, outcome: String)] = [
         ("touch.script", "t-ms-beyond-int64-ns.jsonl", "out_of_range"),
         ("evemu", "axis-line-missing-flat.events", "malformed"),
+        ("png", "chunk-length-beyond-data.png", "bad_png"),
+        ("scene", "slide-table-rows-beyond-memory.json", "invalid_value"),
     ]
 
     @Test(arguments: findings.indices)

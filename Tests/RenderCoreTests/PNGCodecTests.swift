@@ -35,6 +35,17 @@ import Testing
             #expect(throws: RenderError.self) { try PNGCodec.decode(Array(data.prefix(cut))) }
         }
     }
+
+    @Test func aChunkClaimingMoreThanTheFileHoldsIsABadPNG() throws {
+        // Found by the fuzzer (Tests/data/fuzz/png/): libpng allocated the 1 GiB such a chunk
+        // claimed before finding the file too short, seconds for a 100-byte file.
+        var data = try PNGCodec.encode(TestPattern.frame(width: 4, height: 3))
+        let idat = try #require(data.indices.first { data[$0..<$0 + 4].elementsEqual("IDAT".utf8) })
+        data.replaceSubrange(idat - 4..<idat, with: [0x44, 0x41, 0x54, 0x01])
+        let error = try #require(throws: RenderError.self) { try PNGCodec.decode(data) }
+        #expect(error.code == .badPNG)
+        #expect(error.context.contains("claims 1145132033 bytes"))
+    }
 }
 
 @Suite struct ChecksumTests {
