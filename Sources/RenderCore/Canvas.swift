@@ -67,49 +67,67 @@ public struct Canvas: Sendable {
             gradient == nil && solid.w == 255 && opacity >= 1
             ? UInt32(solid.x.rounded()) | UInt32(solid.y.rounded()) << 8 | UInt32(solid.z.rounded()) << 16 | 0xFF00_0000
             : nil
+        // Outside the clip's rectangle coverage is 0: only the overlap is visited.
+        var (x0, y0) = (max(r.x, 0), max(r.y, 0))
+        var (x1, y1) = (min(r.x + r.width, width), min(r.y + r.height, height))
+        if let clip {
+            (x0, y0) = (max(x0, clip.rect.x), max(y0, clip.rect.y))
+            (x1, y1) = (min(x1, clip.rect.x + clip.rect.width), min(y1, clip.rect.y + clip.rect.height))
+        }
+        guard x1 > x0, y1 > y0 else { return }
+        let clipRect = clip?.rect ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+        let clipBytes = clip?.bytes ?? []
         image.bytes.withUnsafeMutableBufferPointer { pixels in
             mask.bytes.withUnsafeBufferPointer { coverageBytes in
-                for y in max(r.y, 0)..<min(r.y + r.height, height) {
-                    for x in max(r.x, 0)..<min(r.x + r.width, width) {
-                        var coverage = Float(coverageBytes[(y - r.y) * r.width + (x - r.x)])
-                        if coverage == 0 { continue }
-                        if let clip {
-                            coverage *= Float(clip.coverage(x, y)) / 255
+                clipBytes.withUnsafeBufferPointer { clipCoverage in
+                    for y in y0..<y1 {
+                        for x in x0..<x1 {
+                            var coverage = Float(coverageBytes[(y - r.y) * r.width + (x - r.x)])
                             if coverage == 0 { continue }
+                            if clip != nil {
+                                coverage *= Float(clipCoverage[(y - clipRect.y) * clipRect.width + x - clipRect.x]) / 255
+                                if coverage == 0 { continue }
+                            }
+                            if coverage == 255, let opaque {
+                                UnsafeMutableRawPointer(pixels.baseAddress! + 4 * (y * width + x))
+                                    .storeBytes(of: opaque, as: UInt32.self)
+                                continue
+                            }
+                            var source = solid
+                            if let (g, toLocal) = gradient {
+                                let p = toLocal.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
+                                let (dx, dy) = (g.end.x - g.start.x, g.end.y - g.start.y)
+                                let length = dx * dx + dy * dy
+                                let t = length > 0 ? ((p.x - g.start.x) * dx + (p.y - g.start.y) * dy) / length : 0
+                                source = g.color(at: t)
+                            }
+                            Canvas.blend(source * (coverage * o), into: pixels.baseAddress! + 4 * (y * width + x))
                         }
-                        if coverage == 255, let opaque {
-                            UnsafeMutableRawPointer(pixels.baseAddress! + 4 * (y * width + x))
-                                .storeBytes(of: opaque, as: UInt32.self)
-                            continue
-                        }
-                        var source = solid
-                        if let (g, toLocal) = gradient {
-                            let p = toLocal.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
-                            let (dx, dy) = (g.end.x - g.start.x, g.end.y - g.start.y)
-                            let length = dx * dx + dy * dy
-                            let t = length > 0 ? ((p.x - g.start.x) * dx + (p.y - g.start.y) * dy) / length : 0
-                            source = g.color(at: t)
-                        }
-                        Canvas.blend(source * (coverage * o), into: pixels.baseAddress! + 4 * (y * width + x))
                     }
                 }
             }
         }
     }
 
-    /// Composites the part `area` of another canvas-sized premultiplied image (an offscreen
-    /// group) with `opacity`.
-    public mutating func draw(_ group: Image, opacity: Double, within area: PixelRect) {
+    /// Composites the part `area` of an offscreen group (premultiplied, in the group's own
+    /// pixels) with `opacity`; the group's pixel (0, 0) lands on `placement`'s origin.
+    public mutating func draw(_ group: Image, at placement: PixelRect, opacity: Double, within area: PixelRect) {
         let o = Float(min(max(opacity, 0), 1))
-        guard let area = area.clipped(width: image.width, height: image.height) else { return }
-        for y in area.y..<(area.y + area.height) {
-            for x in area.x..<(area.x + area.width) {
-                let i = 4 * (y * image.width + x)
-                if group.bytes[i + 3] == 0 { continue }
-                let source = SIMD4<Float>(
-                    Float(group.bytes[i]), Float(group.bytes[i + 1]), Float(group.bytes[i + 2]),
-                    Float(group.bytes[i + 3]))
-                image.bytes.withUnsafeMutableBufferPointer { Canvas.blend(source * o, into: $0.baseAddress! + i) }
+        let (ox, oy) = (placement.x, placement.y)
+        let target = PixelRect(x: area.x + ox, y: area.y + oy, width: area.width, height: area.height)
+        guard let target = target.clipped(width: image.width, height: image.height) else { return }
+        let (width, groupWidth) = (image.width, group.width)
+        image.bytes.withUnsafeMutableBufferPointer { pixels in
+            group.bytes.withUnsafeBufferPointer { source in
+                for y in target.y..<(target.y + target.height) {
+                    for x in target.x..<(target.x + target.width) {
+                        let s = 4 * ((y - oy) * groupWidth + x - ox)
+                        if source[s + 3] == 0 { continue }
+                        let color = SIMD4<Float>(
+                            Float(source[s]), Float(source[s + 1]), Float(source[s + 2]), Float(source[s + 3]))
+                        Canvas.blend(color * o, into: pixels.baseAddress! + 4 * (y * width + x))
+                    }
+                }
             }
         }
     }

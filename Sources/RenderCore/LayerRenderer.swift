@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Renders a layer tree into a premultiplied RGBA8 image: state in, image out.
 ///
 /// Per layer, in Core Animation's order: shadow (beneath everything), background colour,
@@ -7,6 +9,9 @@
 public final class LayerRenderer: Sendable {
     public let blur: BlurKernel
     public let font: FontFace?
+    /// Offscreen buffers and cached text, kept across frames.
+    let caches = Mutex(Caches())
+    private let statistics = Mutex(RenderStatistics())
 
     /// - Parameters:
     ///   - blur: the kernel for shadows and backdrop blurs (its pool is reused across frames).
@@ -15,6 +20,9 @@ public final class LayerRenderer: Sendable {
         self.blur = blur
         self.font = font
     }
+
+    /// What the last finished ``render(_:width:height:scale:background:observer:)`` did.
+    public var lastStatistics: RenderStatistics { statistics.withLock { $0 } }
 
     /// Renders `root` on a `width`×`height` pixel canvas, `scale` pixels per point.
     /// - Parameter observer: told where the blur phases begin and end, for timing them.
@@ -32,13 +40,14 @@ public final class LayerRenderer: Sendable {
                     bytes: [UInt8](repeating: 255, count: width * height)), with: .solid(background), clip: nil,
                 opacity: 1)
         }
-        try draw(root, parent: .scale(scale, scale), clip: nil, into: &canvas, observer)
+        let pass = Pass(observer)
+        try draw(root, parent: .scale(scale, scale), clip: nil, into: &canvas, pass)
+        statistics.withLock { $0 = pass.statistics }
         return canvas.image
     }
 
     private func draw(
-        _ layer: Layer, parent: AffineTransform, clip: Mask?, into canvas: inout Canvas,
-        _ observer: (any RenderPhaseObserver)?
+        _ layer: Layer, parent: AffineTransform, clip: Mask?, into canvas: inout Canvas, _ pass: Pass
     ) throws {
         guard layer.frame.isFinite, layer.frame.width >= 0, layer.frame.height >= 0, layer.opacity.isFinite,
             [
@@ -47,44 +56,69 @@ public final class LayerRenderer: Sendable {
             ].allSatisfy(\.isFinite)
         else { throw RenderError(.invalidParameter, "layer '\(layer.name)' has non-finite or negative geometry") }
         if layer.opacity <= 0 { return }
-        let (w, h) = (layer.frame.width, layer.frame.height)
-        let m = AffineTransform.translation(-w / 2, -h / 2).concatenating(layer.transform)
-            .concatenating(.translation(layer.frame.minX + w / 2, layer.frame.minY + h / 2)).concatenating(parent)
-        let shape = try Rasterizer.fill(
-            Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(m), width: canvas.image.width,
-            height: canvas.image.height)
+        let m = Self.transform(of: layer, parent: parent)
+        // Everything a layer paints is limited by its clip and the canvas.
+        let limit = clip?.rect ?? PixelRect(x: 0, y: 0, width: canvas.image.width, height: canvas.image.height)
+        guard let limit = limit.clipped(width: canvas.image.width, height: canvas.image.height),
+            Self.extent(of: layer, m, shadows: true).pixels(within: limit) != nil
+        else {
+            pass.statistics.layersCulled += 1
+            return
+        }
+        pass.statistics.layersDrawn += 1
         let shadow = layer.shadow.flatMap { $0.opacity > 0 && $0.color.alpha > 0 ? $0 : nil }
-        let shadowClip = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
         // A backdrop blur reads the canvas below, so such a layer is never drawn offscreen.
         let grouped = (layer.opacity < 1 || (shadow != nil && shadow?.path == nil)) && layer.backdropBlur == nil
         if grouped {
-            var group = Canvas(image: try Image(width: canvas.image.width, height: canvas.image.height))
-            try drawContents(layer, m, shape, clip: clip, into: &group, observer)
-            let area = Self.opaqueBounds(of: group.image)
-            if let shadow {
-                let shadowShape =
-                    try shadow.path.map {
-                        try Rasterizer.fill($0.applying(m), width: canvas.image.width, height: canvas.image.height)
-                    } ?? Self.alpha(of: group.image, in: area)
-                try drawShadow(
-                    shadow, shape: shadowShape, m, clip: shadowClip, opacity: layer.opacity, into: &canvas, observer)
-            }
-            canvas.draw(group.image, opacity: layer.opacity, within: area)
+            // The group covers only what the layer's contents can reach; a shadow is drawn
+            // straight onto the canvas from the group's alpha.
+            guard let area = Self.extent(of: layer, m, shadows: false).pixels(within: limit) else { return }
+            try drawGroup(layer, m, shadow, clip: clip, area: area, into: &canvas, pass)
             return
         }
+        let shape = try Rasterizer.fill(
+            Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(m), width: canvas.image.width,
+            height: canvas.image.height)
         if let shadow, let path = shadow.path {
             let mask = try Rasterizer.fill(path.applying(m), width: canvas.image.width, height: canvas.image.height)
-            try drawShadow(shadow, shape: mask, m, clip: shadowClip, opacity: 1, into: &canvas, observer)
+            let shadowClip = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
+            try drawShadow(shadow, shape: mask, m, clip: shadowClip, opacity: 1, into: &canvas, pass)
         }
-        try drawContents(layer, m, shape, clip: clip, into: &canvas, observer)
+        try drawContents(layer, m, shape, clip: clip, into: &canvas, pass)
+    }
+
+    /// Draws `layer` into a pooled offscreen image covering `area` of the canvas, then its
+    /// shadow and the image onto the canvas.
+    private func drawGroup(
+        _ layer: Layer, _ m: AffineTransform, _ shadow: Shadow?, clip: Mask?, area: PixelRect,
+        into canvas: inout Canvas, _ pass: Pass
+    ) throws {
+        let local = m.concatenating(.translation(Double(-area.x), Double(-area.y)))
+        var group = Canvas(image: try takeOffscreen(width: area.width, height: area.height, pass))
+        defer { giveBack(group.image) }
+        let localShape = try Rasterizer.fill(
+            Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(local), width: area.width,
+            height: area.height)
+        try drawContents(
+            layer, local, localShape, clip: clip?.offsetBy(-area.x, -area.y), into: &group, pass)
+        let drawn = Self.opaqueBounds(of: group.image)
+        if let shadow {
+            let shape = try Rasterizer.fill(
+                Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(m),
+                width: canvas.image.width, height: canvas.image.height)
+            let shadowClip = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
+            let shadowShape =
+                try shadow.path.map {
+                    try Rasterizer.fill($0.applying(m), width: canvas.image.width, height: canvas.image.height)
+                } ?? Self.alpha(of: group.image, in: drawn).offsetBy(area.x, area.y)
+            try drawShadow(shadow, shape: shadowShape, m, clip: shadowClip, opacity: layer.opacity, into: &canvas, pass)
+        }
+        canvas.draw(group.image, at: area, opacity: layer.opacity, within: drawn)
     }
 
     private func drawContents(
-        _ layer: Layer, _ m: AffineTransform, _ shape: Mask, clip: Mask?, into canvas: inout Canvas,
-        _ observer: (any RenderPhaseObserver)?
-    )
-        throws
-    {
+        _ layer: Layer, _ m: AffineTransform, _ shape: Mask, clip: Mask?, into canvas: inout Canvas, _ pass: Pass
+    ) throws {
         if let color = layer.backgroundColor { canvas.fill(shape, with: .solid(color), clip: clip, opacity: 1) }
         if let gradient = layer.gradient, let inverse = m.inverted, layer.frame.width > 0, layer.frame.height > 0 {
             let toUnit = inverse.concatenating(.scale(1 / layer.frame.width, 1 / layer.frame.height))
@@ -97,11 +131,13 @@ public final class LayerRenderer: Sendable {
         }
         if let mode = layer.backdropBlur {
             let region = clip.map { shape.intersected(with: $0) } ?? shape
-            try Self.timed(.blur, observer) { try blur.apply(mode, to: &canvas.image, through: region) }
+            try Self.timed(.blur, pass.observer) { try blur.apply(mode, to: &canvas.image, through: region) }
         }
         let inner = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
-        if let text = layer.text, let font { try drawText(text, layer, m, font: font, clip: inner, into: &canvas) }
-        for sublayer in layer.sublayers { try draw(sublayer, parent: m, clip: inner, into: &canvas, observer) }
+        if let text = layer.text, let font {
+            try drawText(text, layer, m, font: font, clip: inner, into: &canvas, pass)
+        }
+        for sublayer in layer.sublayers { try draw(sublayer, parent: m, clip: inner, into: &canvas, pass) }
         if layer.borderWidth > 0 {
             var ring = Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius)
             ring.addRoundedRect(
@@ -115,7 +151,7 @@ public final class LayerRenderer: Sendable {
     /// Blurs the shape's alpha alone (one channel, σ = k·radius·scale), offsets it and tints it.
     private func drawShadow(
         _ shadow: Shadow, shape: Mask, _ m: AffineTransform, clip: Mask?, opacity: Double, into canvas: inout Canvas,
-        _ observer: (any RenderPhaseObserver)?
+        _ pass: Pass
     ) throws {
         guard shape.rect.width > 0, shadow.radius.isFinite, shadow.radius >= 0, shadow.offset.width.isFinite,
             shadow.offset.height.isFinite
@@ -137,7 +173,7 @@ public final class LayerRenderer: Sendable {
                 alpha.bytes[(y + pad) * alpha.width + x + pad] = shape.bytes[y * shape.rect.width + x]
             }
         }
-        try Self.timed(.blur, observer) { try blur.apply(.gaussian(sigma: sigma), to: &alpha) }
+        try Self.timed(.blur, pass.observer) { try blur.apply(.gaussian(sigma: sigma), to: &alpha) }
         let dx = Int((shadow.offset.width * scale).rounded())
         let dy = Int((shadow.offset.height * scale).rounded())
         let mask = Mask(
@@ -147,33 +183,6 @@ public final class LayerRenderer: Sendable {
         canvas.fill(mask, with: .solid(shadow.color), clip: clip, opacity: shadow.opacity * opacity)
     }
 
-    /// Lays the text out in the layer's space at device resolution, then maps it through the
-    /// layer's transform with bilinear sampling.
-    private func drawText(
-        _ text: TextContent, _ layer: Layer, _ m: AffineTransform, font: FontFace, clip: Mask?,
-        into canvas: inout Canvas
-    ) throws {
-        let density = m.meanScale
-        guard text.fontSize.isFinite, text.fontSize > 0, text.fontSize * density <= 2000, text.inset.isFinite,
-            layer.frame.width * density <= Double(Image.maxSide), layer.frame.height * density <= Double(Image.maxSide)
-        else {
-            throw RenderError(.invalidParameter, "text in layer '\(layer.name)' has a bad font size, inset or frame")
-        }
-        let (w, h) = (Int((layer.frame.width * density).rounded(.up)), Int((layer.frame.height * density).rounded(.up)))
-        guard w > 0, h > 0, let inverse = m.inverted else { return }
-        let local = try TextLayout.render(text, font: font, width: w, height: h, pixelsPerPoint: density)
-        let box = try Rasterizer.fill(
-            Path(rect: layer.bounds).applying(m), width: canvas.image.width, height: canvas.image.height)
-        var mask = Mask(rect: box.rect, bytes: [UInt8](repeating: 0, count: box.bytes.count))
-        for y in 0..<box.rect.height {
-            for x in 0..<box.rect.width {
-                let p = inverse.apply(Point(Double(box.rect.x + x) + 0.5, Double(box.rect.y + y) + 0.5))
-                mask.bytes[y * box.rect.width + x] = sample(local, p.x * density - 0.5, p.y * density - 0.5)
-            }
-        }
-        canvas.fill(mask, with: .solid(text.color), clip: clip, opacity: 1)
-    }
-
     /// Runs `body` between the observer's begin and end marks for `phase`.
     private static func timed(
         _ phase: RenderPhase, _ observer: (any RenderPhaseObserver)?, _ body: () throws -> Void
@@ -181,6 +190,16 @@ public final class LayerRenderer: Sendable {
         observer?.phaseBegan(phase)
         defer { observer?.phaseEnded(phase) }
         try body()
+    }
+
+    /// One render call's observer and counts.
+    final class Pass {
+        let observer: (any RenderPhaseObserver)?
+        var statistics = RenderStatistics()
+
+        init(_ observer: (any RenderPhaseObserver)?) {
+            self.observer = observer
+        }
     }
 
     /// The smallest rectangle holding every pixel with alpha > 0.
@@ -208,19 +227,5 @@ public final class LayerRenderer: Sendable {
             }
         }
         return Mask(rect: area, bytes: bytes)
-    }
-
-    /// Bilinear sample of a one-channel image (0 outside).
-    private func sample(_ image: Image, _ x: Double, _ y: Double) -> UInt8 {
-        let x0 = Int(x.rounded(.down))
-        let y0 = Int(y.rounded(.down))
-        let fx = x - Double(x0)
-        let fy = y - Double(y0)
-        func at(_ x: Int, _ y: Int) -> Double {
-            x >= 0 && y >= 0 && x < image.width && y < image.height ? Double(image.bytes[y * image.width + x]) : 0
-        }
-        let top = at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx
-        let bottom = at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx
-        return UInt8(min(255, (top * (1 - fy) + bottom * fy).rounded()))
     }
 }

@@ -15,6 +15,11 @@ public struct Mask: Sendable, Equatable {
         return bytes[v * rect.width + u]
     }
 
+    /// The same coverage moved by whole pixels.
+    func offsetBy(_ dx: Int, _ dy: Int) -> Mask {
+        Mask(rect: PixelRect(x: rect.x + dx, y: rect.y + dy, width: rect.width, height: rect.height), bytes: bytes)
+    }
+
     /// The product of two masks (the intersection of two clips).
     public func intersected(with other: Mask) -> Mask {
         let x0 = max(rect.x, other.rect.x)

@@ -1,0 +1,84 @@
+/// What a renderer keeps across frames: offscreen buffers and text coverage.
+extension LayerRenderer {
+    struct Caches: Sendable {
+        /// Byte arrays of finished offscreen groups, reused by the next group that fits.
+        var offscreen: [[UInt8]] = []
+        /// Laid-out text coverage in the layer's own pixels.
+        var layouts: [LayoutKey: Image] = [:]
+        /// Text coverage sampled onto canvas pixels, placed relative to the whole-pixel part of
+        /// the layer's translation (so a memo moved by whole pixels reuses it).
+        var sampled: [SampledKey: Mask] = [:]
+
+        /// The most offscreen buffers kept (nested groups each hold one).
+        static let offscreenLimit = 8
+        /// The most cached entries; a full cache is emptied, which is cheap and keeps memory bounded.
+        static let layoutLimit = 512
+        static let sampledLimit = 2048
+    }
+
+    struct LayoutKey: Hashable {
+        let text: TextContent
+        let width: Int
+        let height: Int
+        let density: Double
+    }
+
+    struct SampledKey: Hashable {
+        let text: TextContent
+        let size: Size
+        /// The linear part of the layer's map and the fractional part of its translation.
+        let a: Double
+        let b: Double
+        let c: Double
+        let d: Double
+        let fx: Double
+        let fy: Double
+    }
+
+    /// A cleared `width`×`height` RGBA image whose bytes come from the pool when one fits.
+    func takeOffscreen(width: Int, height: Int, _ pass: Pass) throws -> Image {
+        let count = width * height * 4
+        var bytes = caches.withLock { caches -> [UInt8] in
+            let fits = caches.offscreen.indices.filter { caches.offscreen[$0].capacity >= count }
+            guard let best = fits.min(by: { caches.offscreen[$0].capacity < caches.offscreen[$1].capacity }) else {
+                return []
+            }
+            return caches.offscreen.remove(at: best)
+        }
+        if bytes.capacity < count { pass.statistics.offscreenAllocations += 1 }
+        bytes.removeAll(keepingCapacity: true)
+        bytes.append(contentsOf: repeatElement(0, count: count))
+        pass.statistics.offscreenGroups += 1
+        pass.statistics.largestOffscreenPixels = max(pass.statistics.largestOffscreenPixels, width * height)
+        return try Image(width: width, height: height, bytes: bytes)
+    }
+
+    /// Returns an offscreen image's bytes to the pool.
+    func giveBack(_ image: Image) {
+        caches.withLock { caches in
+            if caches.offscreen.count < Caches.offscreenLimit { caches.offscreen.append(image.bytes) }
+        }
+    }
+
+    /// The cached layout for `key`, or `make()`'s, stored.
+    func layout(_ key: LayoutKey, _ make: () throws -> Image) rethrows -> Image {
+        if let cached = caches.withLock({ $0.layouts[key] }) { return cached }
+        let image = try make()
+        caches.withLock { caches in
+            if caches.layouts.count >= Caches.layoutLimit { caches.layouts.removeAll() }
+            caches.layouts[key] = image
+        }
+        return image
+    }
+
+    func sampled(_ key: SampledKey) -> Mask? {
+        caches.withLock { $0.sampled[key] }
+    }
+
+    func store(_ mask: Mask, for key: SampledKey) {
+        caches.withLock { caches in
+            if caches.sampled.count >= Caches.sampledLimit { caches.sampled.removeAll() }
+            caches.sampled[key] = mask
+        }
+    }
+}
