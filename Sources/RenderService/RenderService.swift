@@ -9,7 +9,9 @@ import ServiceSupport
 /// `memo/changed/` and `cmd/render/` (a `component.command` with command `snapshot` asks for a
 /// PNG of the next frame). States only update a ``RenderScene``; once the queued messages are
 /// drained, a ``FrameScheduler`` decides when to draw, at most `framesPerSecond` and always
-/// the newest state, so a burst of states becomes one frame. Each frame is published on
+/// the newest state, so a burst of states becomes one frame. Frames are drawn on a render
+/// thread (``FrameRenderer``) while the loop goes on applying states and publishing health; a
+/// slow frame lowers the frame rate, and the next one draws the newest state. Each frame is published on
 /// `render/frame/` (``RenderFrame``), animation completions on `render/animation/`.
 /// The store's memos follow `memo/changed/` in seq order; at start, and whenever a change shows
 /// a new store epoch (the store restarted) or a gap, the worker asks the store for a snapshot
@@ -50,8 +52,7 @@ public final class RenderService {
 
     private let runner: ServiceRunner
     private let configuration: Configuration
-    private let renderer: LayerRenderer
-    private let snapshots: SnapshotWriter
+    private let frames: FrameRenderer
     private var scene: RenderScene
     private var scheduler: FrameScheduler
     private let frameTopic: Topic
@@ -61,10 +62,10 @@ public final class RenderService {
     private var framesPublished: UInt64 = 0
     private var snapshotsWritten: UInt64 = 0
     private var lastRenderMs = 0.0
+    private var lastStatistics = RenderStatistics()
     private let memoCommandTopic: Topic
     private var snapshotTimer: Int?
     private var snapshotRetryMs = RenderService.snapshotRetryMs.first
-    private let stopwatch = PhaseStopwatch()
 
     /// - Throws: ``ConfigurationError`` for a scene that cannot be drawn, a missing font or an
     ///   unusable snapshot directory.
@@ -75,9 +76,10 @@ public final class RenderService {
             self.scene = try RenderScene(
                 scene: configuration.scene,
                 snapshotPrefix: "\(runner.name):\(String(runner.publisher.epoch, radix: 16))")
-            self.renderer = LayerRenderer(
-                blur: BlurKernel(threads: configuration.threads), font: try FontFace.systemJapanese())
-            self.snapshots = try SnapshotWriter(directory: configuration.snapshotDirectory)
+            self.frames = try FrameRenderer(
+                renderer: LayerRenderer(
+                    blur: BlurKernel(threads: configuration.threads), font: try FontFace.systemJapanese()),
+                snapshots: try SnapshotWriter(directory: configuration.snapshotDirectory))
             self.frameTopic = try Topic("render/frame/")
             self.animationTopic = try Topic("render/animation/")
             self.memoCommandTopic = try Topic("memo/cmd/")
@@ -94,6 +96,10 @@ public final class RenderService {
             [
                 "frames": Value(self.framesPublished), "snapshots": Value(self.snapshotsWritten),
                 "state_seq": Value(UInt64(self.scene.stateSeq)), "last_render_ms": .double(self.lastRenderMs),
+                "layers_drawn": Value(UInt64(self.lastStatistics.layersDrawn)),
+                "layers_culled": Value(UInt64(self.lastStatistics.layersCulled)),
+                "offscreen_groups": Value(UInt64(self.lastStatistics.offscreenGroups)),
+                "largest_offscreen_px": Value(UInt64(self.lastStatistics.largestOffscreenPixels)),
             ]
         }
         try self.runner.subscribe(["ui/"], filter: SchemaFilter(Self.uiSchemas)) { [unowned self] delivery, _ in
@@ -135,6 +141,9 @@ public final class RenderService {
                 return
             }
             try self.perform(self.scheduler.handle(.snapshotRequested(atMs: Self.nowMs())))
+        }
+        self.runner.watch(fileDescriptor: self.frames.wakeDescriptor) { [unowned self] in
+            for (job, result) in self.frames.takeFinished() { try self.finish(job, result) }
         }
         let request = self.scene.requestMemoSnapshot()
         self.runner.at(deadlineNs: 0) { [unowned self] in try self.sendSnapshotRequest(request, first: true) }
@@ -200,52 +209,60 @@ public final class RenderService {
                     try self.perform(self.scheduler.handle(.timerFired(atMs: Self.nowMs())))
                 }
             case .render(let frameID, _, let writePNG):
-                defer {
-                    let next = self.scheduler.handle(
-                        .frameFinished(atMs: Self.nowMs(), stillAnimating: self.scene.isAnimating))
-                    // Back through the loop first, so a long animation never recurses here.
-                    if !next.isEmpty {
-                        self.runner.at(deadlineNs: Clock.monotonicNs()) { [unowned self] in try self.perform(next) }
-                    }
-                }
                 do {
-                    try self.render(frameID: frameID, writePNG: writePNG)
+                    if try self.startFrame(frameID: frameID, writePNG: writePNG) { continue }
                 } catch {
                     self.runner.statistics.countReason("render_failed")
                     Log.error(self.runner.name, "render_failed: frame \(frameID): \(error)")
                 }
+                try self.frameFinished()
             }
         }
     }
 
-    /// Draws the newest state as frame `frameID`, writes its PNG if asked, and publishes it.
-    private func render(frameID: Int, writePNG: Bool) throws {
-        let start = Clock.monotonicNs()
-        try self.publish(self.scene.frameStarted(atMs: Double(start) / 1e6))
-        guard let (size, root) = try self.scene.layers(atMs: Double(start) / 1e6) else { return }
+    /// Takes the newest state's layers as frame `frameID` and hands them to the render thread.
+    /// - Returns: false when there is nothing to draw (no scene yet).
+    private func startFrame(frameID: Int, writePNG: Bool) throws -> Bool {
+        let now = Self.nowMs()
+        try self.publish(self.scene.frameStarted(atMs: now))
+        guard let (size, root) = try self.scene.layers(atMs: now) else { return false }
         let scale = self.configuration.scale
-        let width = Int((size.width * scale).rounded())
-        let height = Int((size.height * scale).rounded())
-        self.stopwatch.reset()
-        let image = try self.renderer.render(
-            root, width: width, height: height, scale: scale, observer: self.stopwatch)
-        let rendered = Clock.monotonicNs()
-        var png: String?
-        var encodeMs = 0.0
-        if writePNG {
-            let bytes = try PNGCodec.encode(image)
-            png = try self.snapshots.write(bytes, frameID: frameID)
-            encodeMs = Self.ms(Clock.monotonicNs() - rendered)
-            self.snapshotsWritten += 1
+        self.frames.submit(
+            FrameRenderer.Job(
+                frameID: frameID, stateSeq: self.scene.stateSeq, root: root,
+                width: Int((size.width * scale).rounded()), height: Int((size.height * scale).rounded()), scale: scale,
+                writePNG: writePNG))
+        return true
+    }
+
+    /// Publishes a frame the render thread finished (or counts its failure).
+    private func finish(_ job: FrameRenderer.Job, _ result: Result<FrameRenderer.Output, any Error>) throws {
+        switch result {
+        case .success(let output):
+            if output.png != nil { self.snapshotsWritten += 1 }
+            self.lastRenderMs = output.renderMs
+            self.lastStatistics = output.statistics
+            let timings = RenderFrame.Timings(
+                renderMs: output.renderMs, blurMs: output.blurMs, encodeMs: output.encodeMs)
+            let frame = RenderFrame(
+                frameID: job.frameID, width: job.width, height: job.height, checksum: output.checksum,
+                stateSeq: job.stateSeq, timings: timings, png: output.png)
+            try self.runner.publisher.publish(frame, on: self.frameTopic)
+            self.framesPublished += 1
+        case .failure(let error):
+            self.runner.statistics.countReason("render_failed")
+            Log.error(self.runner.name, "render_failed: frame \(job.frameID): \(error)")
         }
-        self.lastRenderMs = Self.ms(rendered - start)
-        let timings = RenderFrame.Timings(
-            renderMs: self.lastRenderMs, blurMs: self.stopwatch.milliseconds(.blur), encodeMs: encodeMs)
-        let frame = RenderFrame(
-            frameID: frameID, width: width, height: height, checksum: image.checksum, stateSeq: self.scene.stateSeq,
-            timings: timings, png: png)
-        try self.runner.publisher.publish(frame, on: self.frameTopic)
-        self.framesPublished += 1
+        try self.frameFinished()
+    }
+
+    /// Tells the scheduler the frame is over; what it asks next runs from the loop, so a long
+    /// animation never recurses here.
+    private func frameFinished() throws {
+        let next = self.scheduler.handle(.frameFinished(atMs: Self.nowMs(), stillAnimating: self.scene.isAnimating))
+        if !next.isEmpty {
+            self.runner.at(deadlineNs: Clock.monotonicNs()) { [unowned self] in try self.perform(next) }
+        }
     }
 
     private func publish(_ completions: [Animator.Completion]) throws {
@@ -259,6 +276,4 @@ public final class RenderService {
     }
 
     private static func nowMs() -> Double { Double(Clock.monotonicNs()) / 1e6 }
-
-    private static func ms(_ nanoseconds: UInt64) -> Double { (Double(nanoseconds) / 1e3).rounded() / 1e3 }
 }
