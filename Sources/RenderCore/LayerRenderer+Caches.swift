@@ -26,7 +26,7 @@ extension LayerRenderer {
     struct SampledKey: Hashable {
         let text: TextContent
         let size: Size
-        /// The linear part of the layer's map and the fractional part of its translation.
+        /// The linear part of the layer's map and the fractional part of its translation (in 1/256 px).
         let a: Double
         let b: Double
         let c: Double

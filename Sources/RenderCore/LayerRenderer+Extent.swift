@@ -20,8 +20,8 @@ extension LayerRenderer {
             }
         }
         if shadows, let shadow = layer.shadow, shadow.opacity > 0, shadow.color.alpha > 0 {
+            let pad = shadowPad(shadow, m)
             let scale = m.meanScale
-            let pad = 3 * Shadow.sigmaPerRadius * max(shadow.radius, 0) * scale + 3
             var cast = shadow.path.map { Box($0.subpaths.joined(), m) } ?? box
             cast = Box(
                 minX: cast.minX - pad, minY: cast.minY - pad, maxX: cast.maxX + pad, maxY: cast.maxY + pad)
@@ -29,6 +29,11 @@ extension LayerRenderer {
             box.formUnion(Box(minX: cast.minX + dx, minY: cast.minY + dy, maxX: cast.maxX + dx, maxY: cast.maxY + dy))
         }
         return box
+    }
+
+    /// How far a shadow's blur reaches beyond its shape, in canvas pixels.
+    static func shadowPad(_ shadow: Shadow, _ m: AffineTransform) -> Double {
+        3 * Shadow.sigmaPerRadius * max(shadow.radius, 0) * m.meanScale + 3
     }
 
     /// An axis-aligned box in canvas pixels.

@@ -19,8 +19,11 @@ extension LayerRenderer {
         guard w > 0, h > 0, let inverse = m.inverted, whole.pixels(within: canvasRect(canvas)) != nil,
             let box = whole.pixels()
         else { return }
+        // The sub-pixel phase in 1/256 pixel: the same placement computed two ways (a memo moved
+        // by a whole number of points) differs in its last bits.
         let key = SampledKey(
-            text: text, size: layer.frame.size, a: m.a, b: m.b, c: m.c, d: m.d, fx: m.tx - ix, fy: m.ty - iy)
+            text: text, size: layer.frame.size, a: m.a, b: m.b, c: m.c, d: m.d, fx: ((m.tx - ix) * 256).rounded(),
+            fy: ((m.ty - iy) * 256).rounded())
         let mask: Mask
         if let cached = sampled(key) {
             pass.statistics.textCacheHits += 1

@@ -71,8 +71,17 @@ public final class LayerRenderer: Sendable {
         let grouped = (layer.opacity < 1 || (shadow != nil && shadow?.path == nil)) && layer.backdropBlur == nil
         if grouped {
             // The group covers only what the layer's contents can reach; a shadow is drawn
-            // straight onto the canvas from the group's alpha.
-            guard let area = Self.extent(of: layer, m, shadows: false).pixels(within: limit) else { return }
+            // straight onto the canvas from the group's alpha, so without a clip the group
+            // also keeps contents just off the canvas whose shadow falls on it.
+            var groupLimit = limit
+            if let shadow, clip == nil {
+                let reach = Int(Self.shadowPad(shadow, m) + abs(shadow.offset.width) * m.meanScale
+                    + abs(shadow.offset.height) * m.meanScale) + 1
+                groupLimit = PixelRect(
+                    x: -reach, y: -reach, width: canvas.image.width + 2 * reach,
+                    height: canvas.image.height + 2 * reach)
+            }
+            guard let area = Self.extent(of: layer, m, shadows: false).pixels(within: groupLimit) else { return }
             try drawGroup(layer, m, shadow, clip: clip, area: area, into: &canvas, pass)
             return
         }

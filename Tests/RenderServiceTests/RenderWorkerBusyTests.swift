@@ -1,0 +1,50 @@
+import BusSchema
+import BusTestSupport
+import Testing
+
+/// A frame that takes seconds must not silence the worker: the supervisor kills a service
+/// whose health stops for 3 s.
+@Suite struct RenderWorkerBusyTests {
+    /// One 800×600 memo board (instance `board1`).
+    static let scene = """
+        {"name": "big-board", "width": 800, "height": 600, "views": [
+          {"id": "board", "frame": {"x": 0, "y": 0, "width": 800, "height": 600},
+           "component": {"kind": "memoBoard", "id": "board1", "config": {}}}]}
+        """
+
+    /// A board state with `count` memos tiling the board, each with its own text.
+    static func boardState(count: Int) -> String {
+        let memos = (0..<count).map { index in
+            """
+            {"id": "m\(index)", "text": "メモ \(index) 牛乳と卵を買う", "x": \(Double(index % 8) * 100 + 4),
+             "y": \(Double(index / 8) * 100 + 4), "width": 92, "height": 92, "scale": 1, "rotation": 0.1,
+             "z": \(index), "color": "yellow", "minimized": false, "trashed_at": null}
+            """
+        }
+        return """
+            {"instance": "board1", "t_ms": 0, "memos": [\(memos.joined(separator: ","))], "selected": null,
+             "arrange_order": "created", "background": null}
+            """
+    }
+
+    @Test func healthKeepsArrivingWhileALargeFrameRenders() throws {
+        // At 6 pixels per point the frame is 4800×3600 with 48 shadowed, rotated memos: seconds
+        // of work for a debug build on one blur thread.
+        let bus = try RenderBus(["--scale", "6", "--threads", "1"], scene: Self.scene)
+        defer { _ = try? bus.stop() }
+        let health = try bus.echo("sys/health/render-worker/")
+        let frames = try bus.echo("render/frame/")
+        try bus.pub("ui/memoBoard/board1/", schema: "state.memoBoard", json: Self.boardState(count: 48))
+        let frame = try #require(try RenderBus.frames(frames, untilStateSeq: 1, seconds: 120).last)
+        let renderMs = try #require(frame["timings"]?["render_ms"]?.doubleValue)
+        // Reports sent after the state was applied and before its frame was published.
+        let during = try RenderBus.payloads(health).filter {
+            ($0["extra"]?["state_seq"]?.intValue ?? 0) >= 1 && $0["extra"]?["frames"]?.intValue == 0
+        }
+        try #require(renderMs >= 2500, "the frame took \(renderMs) ms, too short to show anything")
+        // One report a second; the first whole second of the frame may start just after one.
+        #expect(during.count >= Int(renderMs / 1000) - 1, "\(during.count) health reports in a \(renderMs) ms frame")
+        #expect(bus.worker.isRunning)
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+}
