@@ -80,19 +80,27 @@ public struct Canvas: Sendable {
         image.bytes.withUnsafeMutableBufferPointer { pixels in
             mask.bytes.withUnsafeBufferPointer { coverageBytes in
                 clipBytes.withUnsafeBufferPointer { clipCoverage in
+                    let words = UnsafeMutableRawPointer(pixels.baseAddress!).assumingMemoryBound(to: UInt32.self)
                     for y in y0..<y1 {
-                        for x in x0..<x1 {
-                            var coverage = Float(coverageBytes[(y - r.y) * r.width + (x - r.x)])
-                            if coverage == 0 { continue }
-                            if clip != nil {
-                                coverage *= Float(clipCoverage[(y - clipRect.y) * clipRect.width + x - clipRect.x]) / 255
-                                if coverage == 0 { continue }
-                            }
+                        let maskRow = (y - r.y) * r.width - r.x
+                        let clipRow = (y - clipRect.y) * clipRect.width - clipRect.x
+                        func covered(_ x: Int) -> Float {
+                            let coverage = Float(coverageBytes[maskRow + x])
+                            return clip == nil ? coverage : coverage * Float(clipCoverage[clipRow + x]) / 255
+                        }
+                        var x = x0
+                        while x < x1 {
+                            let coverage = covered(x)
+                            // A run of fully covered pixels under an opaque colour is stored at once.
                             if coverage == 255, let opaque {
-                                UnsafeMutableRawPointer(pixels.baseAddress! + 4 * (y * width + x))
-                                    .storeBytes(of: opaque, as: UInt32.self)
+                                var end = x + 1
+                                while end < x1, covered(end) == 255 { end += 1 }
+                                (words + y * width + x).update(repeating: opaque, count: end - x)
+                                x = end
                                 continue
                             }
+                            defer { x += 1 }
+                            if coverage == 0 { continue }
                             var source = solid
                             if let (g, toLocal) = gradient {
                                 let p = toLocal.apply(Point(Double(x) + 0.5, Double(y) + 0.5))

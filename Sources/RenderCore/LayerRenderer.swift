@@ -85,9 +85,7 @@ public final class LayerRenderer: Sendable {
             try drawGroup(layer, m, shadow, clip: clip, area: area, into: &canvas, pass)
             return
         }
-        let shape = try Rasterizer.fill(
-            Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(m), width: canvas.image.width,
-            height: canvas.image.height)
+        let shape = try Self.shape(of: layer, m, width: canvas.image.width, height: canvas.image.height)
         if let shadow, let path = shadow.path {
             let mask = try Rasterizer.fill(path.applying(m), width: canvas.image.width, height: canvas.image.height)
             let shadowClip = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
@@ -105,16 +103,12 @@ public final class LayerRenderer: Sendable {
         let local = m.concatenating(.translation(Double(-area.x), Double(-area.y)))
         var group = Canvas(image: try takeOffscreen(width: area.width, height: area.height, pass))
         defer { giveBack(group.image) }
-        let localShape = try Rasterizer.fill(
-            Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(local), width: area.width,
-            height: area.height)
+        let localShape = try Self.shape(of: layer, local, width: area.width, height: area.height)
         try drawContents(
             layer, local, localShape, clip: clip?.offsetBy(-area.x, -area.y), into: &group, pass)
         let drawn = Self.opaqueBounds(of: group.image)
         if let shadow {
-            let shape = try Rasterizer.fill(
-                Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(m),
-                width: canvas.image.width, height: canvas.image.height)
+            let shape = try Self.shape(of: layer, m, width: canvas.image.width, height: canvas.image.height)
             let shadowClip = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
             let shadowShape =
                 try shadow.path.map {
@@ -155,6 +149,18 @@ public final class LayerRenderer: Sendable {
             let mask = try Rasterizer.fill(ring.applying(m), width: canvas.image.width, height: canvas.image.height)
             canvas.fill(mask, with: .solid(layer.borderColor), clip: clip, opacity: 1)
         }
+    }
+
+    /// The coverage of the layer's (rounded) bounds through `m`.
+    private static func shape(of layer: Layer, _ m: AffineTransform, width: Int, height: Int) throws -> Mask {
+        guard layer.cornerRadius <= 0, m.b == 0, m.c == 0 else {
+            return try Rasterizer.fill(
+                Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(m), width: width,
+                height: height)
+        }
+        let box = Box(layer.bounds, m)
+        return Rasterizer.fillRect(
+            minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, width: width, height: height)
     }
 
     /// Blurs the shape's alpha alone (one channel, σ = k·radius·scale), offsets it and tints it.

@@ -48,6 +48,38 @@ public enum Rasterizer {
         return Mask(rect: PixelRect(x: x0, y: y0, width: w, height: h), bytes: bytes)
     }
 
+    /// The coverage of the axis-aligned rectangle `minX…maxX` × `minY…maxY` (canvas pixels) on a
+    /// `width`×`height` canvas: each pixel's overlap area, as ``fill(_:width:height:)`` gives
+    /// for a rectangle path, without scanning edges (most layers are such rectangles).
+    static func fillRect(minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int) -> Mask {
+        let x0 = Int(min(max(minX, 0), Double(width)).rounded(.down))
+        let y0 = Int(min(max(minY, 0), Double(height)).rounded(.down))
+        let x1 = Int(min(max(maxX, 0), Double(width)).rounded(.up))
+        let y1 = Int(min(max(maxY, 0), Double(height)).rounded(.up))
+        guard x1 > x0, y1 > y0 else { return .empty }
+        let (w, h) = (x1 - x0, y1 - y0)
+        func overlap(_ i: Int, _ lo: Double, _ hi: Double) -> Double {
+            max(0, min(Double(i + 1), hi) - max(Double(i), lo))
+        }
+        let columns = (0..<w).map { overlap(x0 + $0, minX, maxX) }
+        var bytes = [UInt8](repeating: 0, count: w * h)
+        bytes.withUnsafeMutableBufferPointer { out in
+            for y in 0..<h {
+                let row = overlap(y0 + y, minY, maxY)
+                let base = out.baseAddress! + y * w
+                if row == 1, w > 2 {
+                    // Whole rows: full coverage between the two edge columns.
+                    base.update(repeating: 255, count: w)
+                    base[0] = UInt8(columns[0] * 255 + 0.5)
+                    base[w - 1] = UInt8(columns[w - 1] * 255 + 0.5)
+                    continue
+                }
+                for x in 0..<w { base[x] = UInt8(min(row * columns[x], 1) * 255 + 0.5) }
+            }
+        }
+        return Mask(rect: PixelRect(x: x0, y: y0, width: w, height: h), bytes: bytes)
+    }
+
     /// Adds one edge's signed coverage; x is clamped into the row (area left of the canvas
     /// lands on column 0, where the prefix sum still carries it to the right).
     private static func line(
