@@ -45,7 +45,9 @@ extension LayerRenderer {
 
     /// Bilinear samples (0 outside) of the one-channel `local` image at each pixel centre of
     /// `region` mapped through `inverse` and scaled by `density`.
-    private static func sample(_ local: Image, through inverse: AffineTransform, density: Double, over region: PixelRect)
+    private static func sample(
+        _ local: Image, through inverse: AffineTransform, density: Double, over region: PixelRect
+    )
         -> Mask
     {
         var bytes = [UInt8](repeating: 0, count: region.width * region.height)

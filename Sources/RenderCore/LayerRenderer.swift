@@ -4,8 +4,11 @@ import Synchronization
 ///
 /// Per layer, in Core Animation's order: shadow (beneath everything), background colour,
 /// gradient, shape, backdrop blur, text, sublayers, border; a layer with opacity < 1 (or a shadow
-/// taken from its own alpha) is drawn as an offscreen group first. `masksToBounds` clips text,
-/// sublayers and the layer's own shadow to its rounded bounds.
+/// taken from its own alpha) is drawn as an offscreen group first, an image covering only what
+/// the layer can reach, from a pool kept across frames. `masksToBounds` clips text, sublayers
+/// and the layer's own shadow to its rounded bounds. A layer whose contents, sublayers and
+/// shadow all lie outside the canvas or its clip is skipped (culled), and text coverage is
+/// cached across frames, so the cost of a frame follows what is on screen.
 public final class LayerRenderer: Sendable {
     public let blur: BlurKernel
     public let font: FontFace?
@@ -75,8 +78,10 @@ public final class LayerRenderer: Sendable {
             // also keeps contents just off the canvas whose shadow falls on it.
             var groupLimit = limit
             if let shadow, clip == nil {
-                let reach = Int(Self.shadowPad(shadow, m) + abs(shadow.offset.width) * m.meanScale
-                    + abs(shadow.offset.height) * m.meanScale) + 1
+                let reach =
+                    Int(
+                        Self.shadowPad(shadow, m) + abs(shadow.offset.width) * m.meanScale
+                            + abs(shadow.offset.height) * m.meanScale) + 1
                 groupLimit = PixelRect(
                     x: -reach, y: -reach, width: canvas.image.width + 2 * reach,
                     height: canvas.image.height + 2 * reach)
