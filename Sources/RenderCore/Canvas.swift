@@ -57,10 +57,11 @@ public struct Canvas: Sendable {
             return
         }
         var solid = SIMD4<Float>.zero
-        var gradient: (LinearGradient, AffineTransform)?
+        var gradient: LinearGradient?
+        var toLocal = AffineTransform.identity
         switch paint {
         case .solid(let color): solid = color.premultiplied
-        case .linear(let g, let toLocal): gradient = (g, toLocal)
+        case .linear(let g, let map): (gradient, toLocal) = (g, map)
         }
         // An opaque colour at full coverage replaces the pixel outright.
         let opaque: UInt32? =
@@ -77,16 +78,18 @@ public struct Canvas: Sendable {
         guard x1 > x0, y1 > y0 else { return }
         let clipRect = clip?.rect ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
         let clipBytes = clip?.bytes ?? []
+        let clipped = clip != nil
         image.bytes.withUnsafeMutableBufferPointer { pixels in
             mask.bytes.withUnsafeBufferPointer { coverageBytes in
                 clipBytes.withUnsafeBufferPointer { clipCoverage in
                     let words = UnsafeMutableRawPointer(pixels.baseAddress!).assumingMemoryBound(to: UInt32.self)
+                    let (maskBase, clipBase) = (coverageBytes.baseAddress!, clipCoverage.baseAddress)
                     for y in y0..<y1 {
-                        let maskRow = (y - r.y) * r.width - r.x
-                        let clipRow = (y - clipRect.y) * clipRect.width - clipRect.x
-                        func covered(_ x: Int) -> Float {
-                            let coverage = Float(coverageBytes[maskRow + x])
-                            return clip == nil ? coverage : coverage * Float(clipCoverage[clipRow + x]) / 255
+                        let maskRow = maskBase + (y - r.y) * r.width - r.x
+                        let clipRow = clipped ? clipBase! + (y - clipRect.y) * clipRect.width - clipRect.x : maskRow
+                        @inline(__always) func covered(_ x: Int) -> Float {
+                            let coverage = Float(maskRow[x])
+                            return clipped ? coverage * Float(clipRow[x]) / 255 : coverage
                         }
                         var x = x0
                         while x < x1 {
@@ -102,12 +105,14 @@ public struct Canvas: Sendable {
                             defer { x += 1 }
                             if coverage == 0 { continue }
                             var source = solid
-                            if let (g, toLocal) = gradient {
+                            if let gradient {
                                 let p = toLocal.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
-                                let (dx, dy) = (g.end.x - g.start.x, g.end.y - g.start.y)
+                                let (dx, dy) = (gradient.end.x - gradient.start.x, gradient.end.y - gradient.start.y)
                                 let length = dx * dx + dy * dy
-                                let t = length > 0 ? ((p.x - g.start.x) * dx + (p.y - g.start.y) * dy) / length : 0
-                                source = g.color(at: t)
+                                let t =
+                                    length > 0
+                                    ? ((p.x - gradient.start.x) * dx + (p.y - gradient.start.y) * dy) / length : 0
+                                source = gradient.color(at: t)
                             }
                             Canvas.blend(source * (coverage * o), into: pixels.baseAddress! + 4 * (y * width + x))
                         }

@@ -74,9 +74,15 @@ extension LayerRenderer {
             maxY = max(maxY, other.maxY)
         }
 
-        /// The whole pixels this box touches, within `limit` if given; nil when none.
+        /// The whole pixels this box touches, within `limit` if given; nil when none. A box with a
+        /// NaN or infinite side (bad geometry that drawing reports) covers all of `limit`.
         func pixels(within limit: PixelRect? = nil) -> PixelRect? {
             var (x0, y0, x1, y1) = (minX.rounded(.down), minY.rounded(.down), maxX.rounded(.up), maxY.rounded(.up))
+            if ![x0, y0, x1, y1].allSatisfy(\.isFinite) {
+                guard let limit else { return nil }
+                (x0, y0) = (Double(limit.x), Double(limit.y))
+                (x1, y1) = (Double(limit.x + limit.width), Double(limit.y + limit.height))
+            }
             if let limit {
                 (x0, y0) = (max(x0, Double(limit.x)), max(y0, Double(limit.y)))
                 (x1, y1) = (min(x1, Double(limit.x + limit.width)), min(y1, Double(limit.y + limit.height)))

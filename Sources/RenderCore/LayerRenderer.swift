@@ -78,10 +78,10 @@ public final class LayerRenderer: Sendable {
             // also keeps contents just off the canvas whose shadow falls on it.
             var groupLimit = limit
             if let shadow, clip == nil {
-                let reach =
-                    Int(
-                        Self.shadowPad(shadow, m) + abs(shadow.offset.width) * m.meanScale
-                            + abs(shadow.offset.height) * m.meanScale) + 1
+                let far =
+                    Self.shadowPad(shadow, m) + (abs(shadow.offset.width) + abs(shadow.offset.height)) * m.meanScale
+                // Beyond the largest image a shadow fails anyway (drawShadow says why).
+                let reach = Int(far.isFinite ? min(far, Double(Image.maxSide)) : 0) + 1
                 groupLimit = PixelRect(
                     x: -reach, y: -reach, width: canvas.image.width + 2 * reach,
                     height: canvas.image.height + 2 * reach)
