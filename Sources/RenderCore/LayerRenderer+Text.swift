@@ -14,11 +14,19 @@ extension LayerRenderer {
         let (w, h) = (Int((layer.frame.width * density).rounded(.up)), Int((layer.frame.height * density).rounded(.up)))
         let whole = Box(layer.bounds, m)
         let (ix, iy) = (m.tx.rounded(.down), m.ty.rounded(.down))
-        // The whole box is sampled, also where the canvas cuts it, so that it is the same
-        // wherever the layer moves by whole pixels.
-        guard w > 0, h > 0, let inverse = m.inverted, whole.pixels(within: canvasRect(canvas)) != nil,
+        let canvasRect = PixelRect(x: 0, y: 0, width: canvas.image.width, height: canvas.image.height)
+        guard w > 0, h > 0, let inverse = m.inverted, let visible = whole.pixels(within: canvasRect),
             let box = whole.pixels()
         else { return }
+        // The whole box is sampled and cached, also where the canvas cuts it, so that it is the
+        // same wherever the layer moves by whole pixels; text far larger than the canvas (a long
+        // scrolled list) is sampled where it shows and not cached.
+        guard box.width * box.height <= 4 * canvasRect.width * canvasRect.height else {
+            pass.statistics.textCacheMisses += 1
+            let local = try TextLayout.render(text, font: font, width: w, height: h, pixelsPerPoint: density)
+            let mask = Self.sample(local, through: inverse, density: density, over: visible)
+            return canvas.fill(mask, with: .solid(text.color), clip: clip, opacity: 1)
+        }
         // The sub-pixel phase in 1/256 pixel: the same placement computed two ways (a memo moved
         // by a whole number of points) differs in its last bits.
         let key = SampledKey(
@@ -37,10 +45,6 @@ extension LayerRenderer {
             store(mask.offsetBy(-Int(ix), -Int(iy)), for: key)
         }
         canvas.fill(mask, with: .solid(text.color), clip: clip, opacity: 1)
-    }
-
-    private func canvasRect(_ canvas: Canvas) -> PixelRect {
-        PixelRect(x: 0, y: 0, width: canvas.image.width, height: canvas.image.height)
     }
 
     /// Bilinear samples (0 outside) of the one-channel `local` image at each pixel centre of
