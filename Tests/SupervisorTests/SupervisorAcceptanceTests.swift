@@ -14,7 +14,7 @@ import Testing
             root: ChildProcess.repositoryRoot, binDirectory: ChildProcess.binDirectory, directory: directory)
         plan.ratePerDevice = 100
         plan.memoRate = 5
-        plan.renderArguments = ["--fps", "2", "--scale", "0.25"]
+        plan.renderArguments = ["--fps", "2"]
         plan.watchdogMs = 10_000
         plan.warmupMs = 1000
         plan.settleMs = 1000
