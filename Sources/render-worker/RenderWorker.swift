@@ -14,7 +14,7 @@ enum RenderWorker {
                render-worker blur IN.png OUT.png (--sigma S | --level weak|default|strong) [--threads T]
                render-worker bench-blur --width W --height H --sigma S --runs N [--threads T] [--passes P]
                render-worker render --scene S [--state STATE.json] OUT.png [--scale K]
-               render-worker demo OUT.png [--scale S] [--runs N] [--threads T]
+               render-worker demo OUT.png [--scene FILE [--memos N]] [--scale S] [--runs N] [--threads T]
         """
 
     static func main() {
