@@ -20,6 +20,9 @@ enum DemoCommand {
         if let path = options.string("scene") {
             (size, root) = try liveScene(path, memos: try options.int("memos", in: 0...100_000, default: 0))
         } else {
+            guard options.string("memos") == nil else {
+                throw Options.UsageError(description: "--memos needs --scene (the board it fills)")
+            }
             (size, root) = (DemoScene.size, DemoScene.root())
         }
         let scale = try options.double("scale", in: 0.25...8) ?? (options.string("scene") == nil ? 2 : 1)
