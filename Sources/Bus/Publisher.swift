@@ -5,7 +5,11 @@ import CZeroMQ
 ///
 /// The socket is an XPUB connected to the proxy's input, so the publisher also sees which
 /// prefixes are subscribed and can wait for its first subscriber instead of sleeping.
-/// Use it from one thread only.
+/// Until the proxy's subscription set has arrived, messages are held rather than dropped
+/// (``JoinBuffer``), so a restarted publisher's first messages reach the subscribers that
+/// were waiting for them; they go out at the first ``publish(_:on:)``, ``drainSubscriptions()``
+/// or ``waitForSubscriber(matching:timeoutMs:)`` after the subscriptions came. Use it from one
+/// thread only.
 public final class Publisher {
     public let socket: ZMQSocket
     public private(set) var stamper: EnvelopeStamper
@@ -14,16 +18,26 @@ public final class Publisher {
     public private(set) var subscriptions: Set<String> = []
     private var frames = Frames()
     private var sendsSinceDrain = 0
+    /// Messages published before the subscriptions arrived; nil once they did.
+    private var joining: JoinBuffer?
+
+    /// How long a new publisher holds messages waiting for the bus's subscriptions by default.
+    public static let defaultJoinGraceMs = 2000
+    /// How many messages a new publisher holds at most while it waits.
+    public static let joinHoldLimit = 1024
 
     /// Connects a publisher named `name` to `endpoint` (the proxy's publish side).
     ///
     /// - Parameters:
     ///   - sendHighWaterMark: messages queued before ZeroMQ drops (counted as gaps downstream).
     ///   - curve: join as a CURVE client with these keys (``BusConfig/curveClient()``).
+    ///   - joinGraceMs: how long to hold messages while no subscription has arrived yet (a bus
+    ///     nobody subscribes to sends none); 0 sends at once, as a bare XPUB does.
     /// - Throws: ``BusError`` if the socket cannot be created or the endpoint is malformed.
     public init(
         context: ZMQContext, endpoint: String, name: String, statistics: BusStatistics = BusStatistics(),
-        sendHighWaterMark: Int32 = 10_000, epoch: UInt64 = EnvelopeStamper.newEpoch(), curve: CurveClientKeys? = nil
+        sendHighWaterMark: Int32 = 10_000, epoch: UInt64 = EnvelopeStamper.newEpoch(), curve: CurveClientKeys? = nil,
+        joinGraceMs: Int = Publisher.defaultJoinGraceMs
     ) throws {
         self.socket = try ZMQSocket(context, .xpub)
         try self.socket.setOption(ZMQ_SNDHWM, sendHighWaterMark)
@@ -31,6 +45,7 @@ public final class Publisher {
         try self.socket.connect(endpoint)
         self.stamper = EnvelopeStamper(publisher: name, epoch: epoch)
         self.statistics = statistics
+        if joinGraceMs > 0 { self.joining = JoinBuffer(graceMs: joinGraceMs, limit: Self.joinHoldLimit) }
     }
 
     public var name: String { self.stamper.publisher }
@@ -48,10 +63,9 @@ public final class Publisher {
         _ = self.stamper.stamp(schema, on: topic)
         try payload.withUnsafeBytes { payload in
             try self.stamper.header.withUnsafeBytes { header in
-                try self.socket.sendMessage(topic: topic, header: header, payload: payload)
+                try self.transmit(topic, header: header, payload: payload)
             }
         }
-        try self.countSent()
     }
 
     /// Publishes a dynamic value as the payload of `schema`.
@@ -93,12 +107,51 @@ public final class Publisher {
             let prefix = String(decoding: frame.dropFirst(), as: UTF8.self)
             if kind == 1 { self.subscriptions.insert(prefix) } else if kind == 0 { self.subscriptions.remove(prefix) }
         }
+        if let joining = self.joining, !self.subscriptions.isEmpty || Clock.monotonicNs() >= joining.deadlineNs {
+            try self.finishJoining()
+        }
     }
+
+    /// Whether messages are still held because the bus's subscriptions have not arrived yet.
+    public var isJoining: Bool { self.joining != nil }
 
     private func send(_ schema: SchemaID, on topic: Topic) throws {
         _ = self.stamper.stamp(schema, on: topic)
-        try self.socket.sendMessage(topic: topic, header: self.stamper.header, payload: self.stamper.payload)
+        try self.stamper.header.withUnsafeBytes { header in
+            try self.stamper.payload.withUnsafeBytes { try self.transmit(topic, header: header, payload: $0) }
+        }
+    }
+
+    @inline(__always)
+    private func transmit(_ topic: Topic, header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) throws {
+        if self.joining != nil, try self.hold(topic, header: header, payload: payload) { return }
+        try self.socket.sendMessage(topic: topic, header: header, payload: payload)
         try self.countSent()
+    }
+
+    /// Holds a message while joining; false once the subscriptions are here (or the wait is over).
+    private func hold(_ topic: Topic, header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) throws
+        -> Bool
+    {
+        try self.drainSubscriptions()
+        if self.joining?.isFull == true { try self.finishJoining() }
+        guard self.joining != nil else { return false }
+        self.joining?.hold(topic, header: header, payload: payload)
+        return true
+    }
+
+    /// Sends the held messages, in order, now that the XPUB knows who wants them.
+    private func finishJoining() throws {
+        guard let joining = self.joining else { return }
+        self.joining = nil
+        for message in joining.messages {
+            try message.header.withUnsafeBytes { header in
+                try message.payload.withUnsafeBytes {
+                    try self.socket.sendMessage(topic: message.topic, header: header, payload: $0)
+                }
+            }
+            self.statistics.add(.sent)
+        }
     }
 
     private func countSent() throws {
