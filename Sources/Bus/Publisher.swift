@@ -17,7 +17,11 @@ public final class Publisher {
     /// Prefixes some subscriber currently wants.
     public private(set) var subscriptions: Set<String> = []
     private var frames = Frames()
-    private var sendsSinceDrain = 0
+    /// Sends left before the next look at the subscription notices, which queue up on the
+    /// XPUB until read. Held at 0 while joining, so that every message takes the slow path that
+    /// holds it and the fast path pays no extra test.
+    private var sendsBeforeDrain = 0
+    private static let drainInterval = 1024
     /// Messages published before the subscriptions arrived; nil once they did.
     private var joining: JoinBuffer?
 
@@ -45,7 +49,11 @@ public final class Publisher {
         try self.socket.connect(endpoint)
         self.stamper = EnvelopeStamper(publisher: name, epoch: epoch)
         self.statistics = statistics
-        if joinGraceMs > 0 { self.joining = JoinBuffer(graceMs: joinGraceMs, limit: Self.joinHoldLimit) }
+        if joinGraceMs > 0 {
+            self.joining = JoinBuffer(graceMs: joinGraceMs, limit: Self.joinHoldLimit)
+        } else {
+            self.sendsBeforeDrain = Self.drainInterval
+        }
     }
 
     public var name: String { self.stamper.publisher }
@@ -61,11 +69,16 @@ public final class Publisher {
     /// Publishes an already encoded MessagePack payload under `schema`.
     public func publish(payload: [UInt8], schema: SchemaID, on topic: Topic) throws {
         _ = self.stamper.stamp(schema, on: topic)
+        if try self.mustHold() {
+            payload.withUnsafeBytes { self.hold(topic, payload: $0) }
+            return
+        }
         try payload.withUnsafeBytes { payload in
             try self.stamper.header.withUnsafeBytes { header in
-                try self.transmit(topic, header: header, payload: payload)
+                try self.socket.sendMessage(topic: topic, header: header, payload: payload)
             }
         }
+        self.statistics.add(.sent)
     }
 
     /// Publishes a dynamic value as the payload of `schema`.
@@ -99,7 +112,6 @@ public final class Publisher {
 
     /// Reads the subscribe and unsubscribe notices that reached the socket.
     public func drainSubscriptions() throws {
-        self.sendsSinceDrain = 0
         while try self.socket.receive(into: &self.frames, dontWait: true) {
             guard self.frames.count == 1 else { continue }
             let frame = self.frames[0]
@@ -110,6 +122,7 @@ public final class Publisher {
         if let joining = self.joining, !self.subscriptions.isEmpty || Clock.monotonicNs() >= joining.deadlineNs {
             try self.finishJoining()
         }
+        self.sendsBeforeDrain = self.joining == nil ? Self.drainInterval : 0
     }
 
     /// Whether messages are still held because the bus's subscriptions have not arrived yet.
@@ -117,33 +130,37 @@ public final class Publisher {
 
     private func send(_ schema: SchemaID, on topic: Topic) throws {
         _ = self.stamper.stamp(schema, on: topic)
-        try self.stamper.header.withUnsafeBytes { header in
-            try self.stamper.payload.withUnsafeBytes { try self.transmit(topic, header: header, payload: $0) }
+        if try self.mustHold() {
+            self.stamper.payload.withUnsafeBytes { self.hold(topic, payload: $0) }
+            return
         }
+        try self.socket.sendMessage(topic: topic, header: self.stamper.header, payload: self.stamper.payload)
+        self.statistics.add(.sent)
     }
 
+    /// Counts a send down to the next look at the subscription notices; true while joining.
     @inline(__always)
-    private func transmit(_ topic: Topic, header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) throws {
-        if self.joining != nil, try self.hold(topic, header: header, payload: payload) { return }
-        try self.socket.sendMessage(topic: topic, header: header, payload: payload)
-        try self.countSent()
+    private func mustHold() throws -> Bool {
+        self.sendsBeforeDrain -= 1
+        return self.sendsBeforeDrain < 0 ? try self.drainAndCheckJoining() : false
     }
 
-    /// Holds a message while joining; false once the subscriptions are here (or the wait is over).
-    private func hold(_ topic: Topic, header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) throws
-        -> Bool
-    {
+    private func drainAndCheckJoining() throws -> Bool {
         try self.drainSubscriptions()
         if self.joining?.isFull == true { try self.finishJoining() }
-        guard self.joining != nil else { return false }
-        self.joining?.hold(topic, header: header, payload: payload)
-        return true
+        return self.joining != nil
+    }
+
+    /// Keeps the message just stamped (its header is the stamper's) until the subscriptions come.
+    private func hold(_ topic: Topic, payload: UnsafeRawBufferPointer) {
+        self.stamper.header.withUnsafeBytes { self.joining?.hold(topic, header: $0, payload: payload) }
     }
 
     /// Sends the held messages, in order, now that the XPUB knows who wants them.
     private func finishJoining() throws {
         guard let joining = self.joining else { return }
         self.joining = nil
+        self.sendsBeforeDrain = Self.drainInterval
         for message in joining.messages {
             try message.header.withUnsafeBytes { header in
                 try message.payload.withUnsafeBytes {
@@ -152,12 +169,5 @@ public final class Publisher {
             }
             self.statistics.add(.sent)
         }
-    }
-
-    private func countSent() throws {
-        self.statistics.add(.sent)
-        // Subscription notices queue up on the XPUB until read; read them now and then.
-        self.sendsSinceDrain += 1
-        if self.sendsSinceDrain >= 1024 { try self.drainSubscriptions() }
     }
 }
