@@ -5,7 +5,11 @@ import CZeroMQ
 ///
 /// The socket is an XPUB connected to the proxy's input, so the publisher also sees which
 /// prefixes are subscribed and can wait for its first subscriber instead of sleeping.
-/// Use it from one thread only.
+/// Until the proxy's subscription set has arrived, messages are held rather than dropped
+/// (``JoinBuffer``), so a restarted publisher's first messages reach the subscribers that
+/// were waiting for them; they go out at the first ``publish(_:on:)``, ``drainSubscriptions()``
+/// or ``waitForSubscriber(matching:timeoutMs:)`` after the subscriptions came. Use it from one
+/// thread only.
 public final class Publisher {
     public let socket: ZMQSocket
     public private(set) var stamper: EnvelopeStamper
@@ -13,17 +17,31 @@ public final class Publisher {
     /// Prefixes some subscriber currently wants.
     public private(set) var subscriptions: Set<String> = []
     private var frames = Frames()
-    private var sendsSinceDrain = 0
+    /// Sends left before the next look at the subscription notices, which queue up on the
+    /// XPUB until read. Held at 0 while joining, so that every message takes the slow path that
+    /// holds it and the fast path pays no extra test.
+    private var sendsBeforeDrain = 0
+    private static let drainInterval = 1024
+    /// Messages published before the subscriptions arrived; nil once they did.
+    private var joining: JoinBuffer?
+
+    /// How long a new publisher holds messages waiting for the bus's subscriptions by default.
+    public static let defaultJoinGraceMs = 2000
+    /// How many messages a new publisher holds at most while it waits.
+    public static let joinHoldLimit = 1024
 
     /// Connects a publisher named `name` to `endpoint` (the proxy's publish side).
     ///
     /// - Parameters:
     ///   - sendHighWaterMark: messages queued before ZeroMQ drops (counted as gaps downstream).
     ///   - curve: join as a CURVE client with these keys (``BusConfig/curveClient()``).
+    ///   - joinGraceMs: how long to hold messages while no subscription has arrived yet (a bus
+    ///     nobody subscribes to sends none); 0 sends at once, as a bare XPUB does.
     /// - Throws: ``BusError`` if the socket cannot be created or the endpoint is malformed.
     public init(
         context: ZMQContext, endpoint: String, name: String, statistics: BusStatistics = BusStatistics(),
-        sendHighWaterMark: Int32 = 10_000, epoch: UInt64 = EnvelopeStamper.newEpoch(), curve: CurveClientKeys? = nil
+        sendHighWaterMark: Int32 = 10_000, epoch: UInt64 = EnvelopeStamper.newEpoch(), curve: CurveClientKeys? = nil,
+        joinGraceMs: Int = Publisher.defaultJoinGraceMs
     ) throws {
         self.socket = try ZMQSocket(context, .xpub)
         try self.socket.setOption(ZMQ_SNDHWM, sendHighWaterMark)
@@ -31,6 +49,11 @@ public final class Publisher {
         try self.socket.connect(endpoint)
         self.stamper = EnvelopeStamper(publisher: name, epoch: epoch)
         self.statistics = statistics
+        if joinGraceMs > 0 {
+            self.joining = JoinBuffer(graceMs: joinGraceMs, limit: Self.joinHoldLimit)
+        } else {
+            self.sendsBeforeDrain = Self.drainInterval
+        }
     }
 
     public var name: String { self.stamper.publisher }
@@ -46,12 +69,16 @@ public final class Publisher {
     /// Publishes an already encoded MessagePack payload under `schema`.
     public func publish(payload: [UInt8], schema: SchemaID, on topic: Topic) throws {
         _ = self.stamper.stamp(schema, on: topic)
+        if try self.mustHold() {
+            payload.withUnsafeBytes { self.hold(topic, payload: $0) }
+            return
+        }
         try payload.withUnsafeBytes { payload in
             try self.stamper.header.withUnsafeBytes { header in
                 try self.socket.sendMessage(topic: topic, header: header, payload: payload)
             }
         }
-        try self.countSent()
+        self.statistics.add(.sent)
     }
 
     /// Publishes a dynamic value as the payload of `schema`.
@@ -85,7 +112,6 @@ public final class Publisher {
 
     /// Reads the subscribe and unsubscribe notices that reached the socket.
     public func drainSubscriptions() throws {
-        self.sendsSinceDrain = 0
         while try self.socket.receive(into: &self.frames, dontWait: true) {
             guard self.frames.count == 1 else { continue }
             let frame = self.frames[0]
@@ -93,18 +119,55 @@ public final class Publisher {
             let prefix = String(decoding: frame.dropFirst(), as: UTF8.self)
             if kind == 1 { self.subscriptions.insert(prefix) } else if kind == 0 { self.subscriptions.remove(prefix) }
         }
+        if let joining = self.joining, !self.subscriptions.isEmpty || Clock.monotonicNs() >= joining.deadlineNs {
+            try self.finishJoining()
+        }
+        self.sendsBeforeDrain = self.joining == nil ? Self.drainInterval : 0
     }
+
+    /// Whether messages are still held because the bus's subscriptions have not arrived yet.
+    public var isJoining: Bool { self.joining != nil }
 
     private func send(_ schema: SchemaID, on topic: Topic) throws {
         _ = self.stamper.stamp(schema, on: topic)
+        if try self.mustHold() {
+            self.stamper.payload.withUnsafeBytes { self.hold(topic, payload: $0) }
+            return
+        }
         try self.socket.sendMessage(topic: topic, header: self.stamper.header, payload: self.stamper.payload)
-        try self.countSent()
+        self.statistics.add(.sent)
     }
 
-    private func countSent() throws {
-        self.statistics.add(.sent)
-        // Subscription notices queue up on the XPUB until read; read them now and then.
-        self.sendsSinceDrain += 1
-        if self.sendsSinceDrain >= 1024 { try self.drainSubscriptions() }
+    /// Counts a send down to the next look at the subscription notices; true while joining.
+    @inline(__always)
+    private func mustHold() throws -> Bool {
+        self.sendsBeforeDrain -= 1
+        return self.sendsBeforeDrain < 0 ? try self.drainAndCheckJoining() : false
+    }
+
+    private func drainAndCheckJoining() throws -> Bool {
+        try self.drainSubscriptions()
+        if self.joining?.isFull == true { try self.finishJoining() }
+        return self.joining != nil
+    }
+
+    /// Keeps the message just stamped (its header is the stamper's) until the subscriptions come.
+    private func hold(_ topic: Topic, payload: UnsafeRawBufferPointer) {
+        self.stamper.header.withUnsafeBytes { self.joining?.hold(topic, header: $0, payload: payload) }
+    }
+
+    /// Sends the held messages, in order, now that the XPUB knows who wants them.
+    private func finishJoining() throws {
+        guard let joining = self.joining else { return }
+        self.joining = nil
+        self.sendsBeforeDrain = Self.drainInterval
+        for message in joining.messages {
+            try message.header.withUnsafeBytes { header in
+                try message.payload.withUnsafeBytes {
+                    try self.socket.sendMessage(topic: message.topic, header: header, payload: $0)
+                }
+            }
+            self.statistics.add(.sent)
+        }
     }
 }

@@ -117,7 +117,9 @@ public final class ServiceRunner {
     /// Announces readiness and runs until a stop signal or ``stop()``.
     ///
     /// - Parameter subscriberWaitMs: how long to wait for the bus to deliver subscriptions
-    ///   before announcing `ready`, so the first messages are not dropped by a PUB with no peers.
+    ///   before announcing `ready`, so the first messages are not dropped by an XPUB that knows no
+    ///   subscriber yet. What the service published before this (its initial states) was held by
+    ///   the publisher and goes out here, in order, once the subscriptions are in.
     public func run(subscriberWaitMs: Int = 2000) throws {
         _ = try self.publisher.waitForSubscriber(timeoutMs: subscriberWaitMs)
         try self.announce(.started)

@@ -86,6 +86,55 @@ import Testing
         #expect(deliveries[0].envelope.epoch != deliveries[1].envelope.epoch)
     }
 
+    @Test func aRestartedPublishersMessagesFromBeforeItsWaitReachTheSubscribersThatWereThere() throws {
+        let bus = try TestBus()
+        defer { try? bus.stop() }
+        let subscriber = try bus.subscriber(["touch/"])
+        let topics = [try Topic.touch("d0"), try Topic.touch("d1"), try Topic.touch("d2")]
+        let first = try bus.publisher("input-source")
+        #expect(try first.waitForSubscriber(matching: topics[0], timeoutMs: 5000))
+        for topic in topics { try first.publish(Self.frame(0), on: topic) }
+        #expect(try receive(subscriber, count: 3).count == 3)
+        first.socket.close()
+        // The restarted process publishes the moment it exists, before the proxy's
+        // subscriptions can have reached its XPUB (a bare XPUB drops all of it), and only then
+        // waits, as a service's initial states come before ServiceRunner's wait.
+        let second = try bus.publisher("input-source")
+        #expect(second.isJoining)
+        for index in 1...20 {
+            for topic in topics { try second.publish(Self.frame(index), on: topic) }
+        }
+        #expect(try second.waitForSubscriber(timeoutMs: 5000))
+        #expect(!second.isJoining)
+        let deliveries = try receive(subscriber, count: 60)
+        #expect(deliveries.count == 60)
+        #expect(deliveries.allSatisfy { $0.envelope.epoch == second.epoch })
+        for topic in topics {
+            let stream = deliveries.filter { $0.topic == topic.rawValue }
+            #expect(stream.map(\.envelope.seq) == Array(1...20))
+            #expect(stream.first?.sequence == .newEpoch(missing: 0))
+        }
+        #expect(subscriber.statistics.counters.gaps == 0)
+        #expect(second.statistics.value(.sent) == 60)
+    }
+
+    @Test func aPublisherNobodySubscribesToStopsHoldingAfterItsGracePeriod() throws {
+        let bus = try TestBus()
+        defer { try? bus.stop() }
+        let publisher = try Publisher(
+            context: bus.context, endpoint: bus.config.publish, name: "lonely", joinGraceMs: 200)
+        try publisher.publish(Self.frame(1), on: try Topic.touch("d0"))
+        #expect(publisher.isJoining)
+        #expect(publisher.statistics.value(.sent) == 0)
+        try waitUntil("the grace period to end", seconds: 10) {
+            try publisher.drainSubscriptions()
+            return !publisher.isJoining
+        }
+        #expect(publisher.statistics.value(.sent) == 1)
+        try publisher.publish(Self.frame(2), on: try Topic.touch("d0"))
+        #expect(publisher.statistics.value(.sent) == 2)
+    }
+
     @Test func waitingForASubscriberTimesOutWhenNobodyListens() throws {
         let bus = try TestBus()
         defer { try? bus.stop() }

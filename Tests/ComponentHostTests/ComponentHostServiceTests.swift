@@ -83,6 +83,40 @@ import Testing
         try harness.stop()
     }
 
+    @Test func aRestartedHostsFirstStatesAndCommandsReachTheSubscribersThatWereThere() throws {
+        let harness = try Harness()
+        let watcher = try Subscriber(
+            context: harness.context, endpoint: harness.config.subscribe, prefixes: ["ui/", "memo/cmd/"])
+        defer { watcher.socket.close() }
+        // The watcher's subscriptions are in the proxy's set before the restart.
+        #expect(try harness.store.waitForSubscriber(matching: try Topic("ui/memoBoard/board1/"), timeoutMs: 5000))
+        var oldEpoch: UInt64?
+        try waitUntil("a snapshot request of the first host", seconds: 10) {
+            oldEpoch = try watcher.receive(timeoutMs: 100)?.envelope.epoch
+            return oldEpoch != nil
+        }
+        harness.host.signal(SIGTERM)
+        #expect(try harness.host.wait() == 0)
+        // Its initial states and snapshot request are published before it says `ready`.
+        let restarted = try ChildProcess(
+            "component-host", ["--scene", "\(harness.proxy.directory)/scene.json"], bus: harness.proxy.busFile)
+        defer { if restarted.isRunning { restarted.signal(SIGKILL) } }
+        var firstSeq: [String: UInt64] = [:]
+        try waitUntil("the restarted host's state and snapshot request", seconds: 10) {
+            if let delivery = try watcher.receive(timeoutMs: 100), delivery.envelope.epoch != oldEpoch,
+                firstSeq[delivery.topic] == nil
+            {
+                firstSeq[delivery.topic] = delivery.envelope.seq
+            }
+            return firstSeq.count == 2
+        }
+        #expect(firstSeq == ["ui/memoBoard/board1/": 1, "memo/cmd/": 1])
+        #expect(watcher.statistics.counters.gaps == 0)
+        restarted.signal(SIGTERM)
+        #expect(try restarted.wait() == 0)
+        try harness.stop()
+    }
+
     @Test func droppedAcks_theSameCommandIsResentUntilAcknowledged() throws {
         let harness = try Harness()
         // The board asks for a snapshot first; the store acknowledges that one at once.
