@@ -135,8 +135,9 @@ public enum ComponentInstance: Sendable {
                         background: try config.optionalString("background"),
                         memoWidth: try config.number("memo_width", default: 160, exclusive: true),
                         memoHeight: try config.number("memo_height", default: 120, exclusive: true),
-                        retryInitialMs: try config.number("retry_initial_ms", default: 100),
-                        retryMaxMs: try config.number("retry_max_ms", default: 2000), originX: frame.x,
+                        // A resend sooner than a millisecond after the last would spin, not wait.
+                        retryInitialMs: try config.number("retry_initial_ms", default: 100, minimum: 1),
+                        retryMaxMs: try config.number("retry_max_ms", default: 2000, minimum: 1), originX: frame.x,
                         originY: frame.y)))
         }
     }

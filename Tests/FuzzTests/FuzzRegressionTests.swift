@@ -9,6 +9,7 @@ import Testing
         ("evemu", "axis-line-missing-flat.events", "malformed"),
         ("png", "chunk-length-beyond-data.png", "bad_png"),
         ("scene", "slide-table-rows-beyond-memory.json", "invalid_value"),
+        ("scene", "memo-retry-every-zero-ms.json", "invalid_value"),
     ]
 
     @Test(arguments: findings.indices)
