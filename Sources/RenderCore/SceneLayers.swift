@@ -97,25 +97,35 @@ public enum SceneLayers {
         "green": 0xD3F5D0, "gray": 0xE2E2E2, "white": 0xFFFFFF,
     ]
 
+    /// The height of a minimized memo: a strip showing the start of its text, as FloatyMemo+ folds one.
+    static let minimizedMemoHeight = 28.0
+
     private static func memos(_ state: Value) -> [Layer] {
         let selected = state["selected"]?.stringValue
-        let list = (state["memos"]?.arrayValue ?? []).filter { $0["minimized"]?.boolValue != true }
+        let list = state["memos"]?.arrayValue ?? []
         return list.sorted { ($0["z"]?.intValue ?? 0) < ($1["z"]?.intValue ?? 0) }.compactMap { memo in
             guard let x = memo["x"]?.doubleValue, let y = memo["y"]?.doubleValue, let w = memo["width"]?.doubleValue,
                 let h = memo["height"]?.doubleValue
             else { return nil }
-            var layer = Layer(name: memo["id"]?.stringValue ?? "memo", frame: Rect(x: x, y: y, width: w, height: h))
+            let isMinimized = memo["minimized"]?.boolValue == true
+            var layer = Layer(
+                name: memo["id"]?.stringValue ?? "memo",
+                frame: Rect(x: x, y: y, width: w, height: isMinimized ? min(h, minimizedMemoHeight) : h))
             layer.backgroundColor = Color(hex: palette[memo["color"]?.stringValue ?? "yellow"] ?? 0xFFF3A0)
-            let scale = memo["scale"]?.doubleValue ?? 1
-            layer.transform = AffineTransform.scale(scale, scale).concatenating(
-                .rotation(memo["rotation"]?.doubleValue ?? 0))
-            layer.shadow = Shadow(opacity: 0.35, offset: Size(0, 3), radius: 4)
+            if !isMinimized {
+                let scale = memo["scale"]?.doubleValue ?? 1
+                layer.transform = AffineTransform.scale(scale, scale).concatenating(
+                    .rotation(memo["rotation"]?.doubleValue ?? 0))
+            }
+            layer.masksToBounds = isMinimized
+            layer.shadow = Shadow(opacity: 0.35, offset: Size(0, isMinimized ? 1 : 3), radius: isMinimized ? 2 : 4)
             layer.cornerRadius = 2
             let isSelected = selected != nil && memo["id"]?.stringValue == selected
             layer.borderWidth = isSelected ? 2 : 0.5
             layer.borderColor = isSelected ? Color(hex: 0x1A73E8) : Color(hex: 0x000000, alpha: 0.15)
             layer.text = TextContent(
-                memo["text"]?.stringValue ?? "", fontSize: 15, color: Color(hex: 0x333333), inset: 8)
+                memo["text"]?.stringValue ?? "", fontSize: isMinimized ? 12 : 15, color: Color(hex: 0x333333),
+                inset: isMinimized ? 6 : 8)
             return layer
         }
     }
