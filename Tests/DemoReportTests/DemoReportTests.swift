@@ -10,7 +10,9 @@ import Testing
 
 @Suite struct DemoReportTests {
     static func model(supervisor: SupervisorStatus? = nil) throws -> ReportModel {
-        let path = SampleRecording.directory() + "/bus.mcap"
+        let directory = SampleRecording.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/bus.mcap"
         try SampleRecording.write(to: path)
         return ReportModel(
             recording: try Recording.load(path: path), snapshotFiles: ["frame-000001.png", "frame-000003.png"],
@@ -113,6 +115,7 @@ import Testing
 
     @Test func unreadableSupervisorStatusIsANoteNotAFailure() throws {
         let directory = SampleRecording.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         try SampleRecording.write(to: directory + "/bus.mcap")
         let command = try ReportCommand(arguments: [
             "--recording", directory + "/bus.mcap", "--status", directory + "/missing.json", "--out",
@@ -124,7 +127,9 @@ import Testing
     }
 
     @Test func emptyRecordingSaysSoInEverySection() throws {
-        let path = SampleRecording.directory() + "/empty.mcap"
+        let directory = SampleRecording.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/empty.mcap"
         try SampleRecording.write(to: path, lines: [])
         let model = ReportModel(recording: try Recording.load(path: path))
         let html = HTMLReport.render(model, images: [:])
@@ -143,7 +148,9 @@ import Testing
     }
 
     @Test func corruptRecordingErrorNamesTheFile() throws {
-        let path = SampleRecording.directory() + "/corrupt.mcap"
+        let directory = SampleRecording.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/corrupt.mcap"
         try Data("not an mcap file at all".utf8).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: ReportError.self) { try Recording.load(path: path) }
         #expect(error?.code == .corruptRecording && error?.context.contains(path) == true)
@@ -151,6 +158,7 @@ import Testing
 
     @Test func commandWritesReportAndSummaryJSON() throws {
         let directory = SampleRecording.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         try SampleRecording.write(to: directory + "/bus.mcap")
         try FileManager.default.createDirectory(atPath: directory + "/frames", withIntermediateDirectories: true)
         try Data([0x89, 0x50, 0x4e, 0x47]).write(to: URL(fileURLWithPath: directory + "/frames/frame-000003.png"))

@@ -8,8 +8,9 @@ import Testing
     }
 
     @Test func aSnapshotIsRenamedIntoPlaceWithNoTemporaryFileLeft() throws {
-        let directory = Self.temporaryDirectory() + "/nested/dir"
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let root = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let directory = root + "/nested/dir"
         let writer = try SnapshotWriter(directory: directory)
         let path = try writer.write([1, 2, 3], frameID: 42)
         #expect(path == directory + "/frame-000042.png")
