@@ -153,17 +153,24 @@ import Testing
         #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
     }
 
+    /// Publishes a `memo.changed` of memo `m1` (one 160×120 memo at 24, 40) as the store would.
+    static func publishMemoChange(
+        _ kind: String, text: String, rotation: Double, color: String, on bus: RenderBus
+    ) throws {
+        let json = """
+            {"seq": 1, "change": "\(kind)", "cmd_id": "c1", "memo": {"id": "m1", "text": "\(text)", "x": 24, "y": 40,
+             "width": 160, "height": 120, "scale": 1, "rotation": \(rotation), "z": 1, "color": "\(color)",
+             "minimized": false, "trashed_at": null, "created_at": 1, "updated_at": 2, "version": 1}}
+            """
+        try bus.pub("memo/changed/", schema: "memo.changed", json: json)
+    }
+
     @Test func memoStoreChangesAreDrawnOnABoardWithNoStateYet() throws {
         let bus = try RenderBus(scene: Self.boardScene)
         defer { _ = try? bus.stop() }
         let echo = try bus.echo("render/frame/")
         func change(_ kind: String) throws {
-            let json = """
-                {"seq": 1, "change": "\(kind)", "cmd_id": "c1", "memo": {"id": "m1", "text": "牛乳", "x": 24, "y": 40,
-                 "width": 160, "height": 120, "scale": 1, "rotation": 0.2, "z": 1, "color": "pink", "minimized": false,
-                 "trashed_at": null, "created_at": 1, "updated_at": 2, "version": 1}}
-                """
-            try bus.pub("memo/changed/", schema: "memo.changed", json: json)
+            try Self.publishMemoChange(kind, text: "牛乳", rotation: 0.2, color: "pink", on: bus)
         }
         try change("upsert")
         let shown = try #require(try RenderBus.frames(echo, untilStateSeq: 1).last)
@@ -182,12 +189,7 @@ import Testing
         defer { _ = try? bus.stop() }
         let echo = try bus.echo("render/frame/")
         func change(_ kind: String) throws {
-            let json = """
-                {"seq": 1, "change": "\(kind)", "cmd_id": "c1", "memo": {"id": "m1", "text": "影", "x": 24, "y": 40,
-                 "width": 160, "height": 120, "scale": 1, "rotation": 0, "z": 1, "color": "yellow", "minimized": false,
-                 "trashed_at": null, "created_at": 1, "updated_at": 2, "version": 1}}
-                """
-            try bus.pub("memo/changed/", schema: "memo.changed", json: json)
+            try Self.publishMemoChange(kind, text: "影", rotation: 0, color: "yellow", on: bus)
         }
         try change("upsert")
         let shadowed = try #require(try RenderBus.frames(echo, untilStateSeq: 1).last)
