@@ -4,6 +4,11 @@ import BusSchema
 /// vertical scroll moves the nav bar and menu up (the collapsing header) and, past the top,
 /// stretches a progress area; a pull past the threshold (120 pt) and release starts a load whose
 /// progress runs 0–100 % until `refresh_done` (or the load duration) ends it.
+///
+/// Where UIKit would animate, the model jumps to the target and the state carries an
+/// `animation` (a UIView block animation for the render worker): the page snap after a
+/// released pan, a swipe or a page request; the bounce back after a pull; and the header's
+/// snap to shown or hidden when a scroll ends with it part-way.
 public struct PagerMachine: Sendable {
     public struct Labels: Sendable, Hashable {
         public var pulling: String
@@ -74,6 +79,9 @@ public struct PagerMachine: Sendable {
     public static let progressTickMs = 100.0
     /// Release speed that flips to the next page, points per second.
     public static let pageFlipSpeed = 300.0
+    /// Page and header snaps take this long, as a paging scroll view settling or
+    /// `setContentOffset(_:animated:)` (UIKit does not document the length).
+    public static let snapMs = 300.0
 
     public let instance: String
     public let config: Config
@@ -113,21 +121,24 @@ public struct PagerMachine: Sendable {
             if abs(velocity.x) >= Self.pageFlipSpeed { target = startPage + (velocity.x < 0 ? 1 : -1) }
             return self.settle(on: target, startPage: startPage, tMs)
         case (.scrolling, .panEnded(_, _, let tMs)):
-            let pulled = -self.scrollOffset
-            self.scrollOffset = min(max(self.scrollOffset, 0), self.maxScroll)
-            self.state = .idle
-            guard pulled >= self.config.pullThreshold else { return [self.publish(tMs)] }
-            self.state = .loading(startMs: tMs)
-            self.progress = 0
-            return [self.publish(tMs), .scheduleTimer(at: tMs + Self.progressTickMs)]
+            let loads = -self.scrollOffset >= self.config.pullThreshold
+            self.state = loads ? .loading(startMs: tMs) : .idle
+            if loads { self.progress = 0 }
+            let released = self.snapped(tMs) {
+                $0.scrollOffset = $0.headerSnapped(min(max($0.scrollOffset, 0), $0.maxScroll))
+            }
+            return loads ? [released, .scheduleTimer(at: tMs + Self.progressTickMs)] : [released]
         case (.panning, .panEnded(_, _, let tMs)), (.panning, .panCancelled(let tMs)),
             (.paging, .panCancelled(let tMs)), (.scrolling, .panCancelled(let tMs)),
             (.panning, .appWillResignActive(let tMs)), (.paging, .appWillResignActive(let tMs)),
             (.scrolling, .appWillResignActive(let tMs)):
             self.state = .idle
-            self.pageOffset = Double(self.page)
-            self.scrollOffset = min(max(self.scrollOffset, 0), self.maxScroll)
-            return [self.publish(tMs)]
+            return [
+                self.snapped(tMs) {
+                    $0.pageOffset = Double($0.page)
+                    $0.scrollOffset = min(max($0.scrollOffset, 0), $0.maxScroll)
+                }
+            ]
         case (.idle, .swipeRecognized(let direction, let tMs)), (.paging, .swipeRecognized(let direction, let tMs)),
             (.panning, .swipeRecognized(let direction, let tMs)):
             guard direction == .left || direction == .right else { return [] }
@@ -174,13 +185,37 @@ public struct PagerMachine: Sendable {
         return axis.position
     }
 
+    /// The scroll offset a released scroll comes to rest at: with the header part-way, where
+    /// it is fully shown or fully hidden, whichever is nearer.
+    private func headerSnapped(_ offset: Double) -> Double {
+        let hidden = min(self.config.headerHeight, self.maxScroll)
+        guard offset > 0, offset < hidden else { return offset }
+        return offset < hidden / 2 ? 0 : hidden
+    }
+
     private mutating func settle(on target: Int, startPage: Int, _ tMs: Double) -> [ComponentEffect] {
         if case .paging = self.state { self.state = .idle }
         if case .panning = self.state { self.state = .idle }
-        self.page = min(max(target, 0), self.config.pageCount - 1)
-        self.pageOffset = Double(self.page)
         self.lastGesture = (startPage, tMs)
-        return [self.publish(tMs)]
+        return [
+            self.snapped(tMs) {
+                $0.page = min(max(target, 0), $0.config.pageCount - 1)
+                $0.pageOffset = Double($0.page)
+            }
+        ]
+    }
+
+    /// Applies `jump` and publishes the state, carrying the snap's animation when what is
+    /// drawn (the page or scroll offset, so the header) moved: the model is at the target at
+    /// once, the render worker animates there from what is on screen.
+    private mutating func snapped(_ tMs: Double, _ jump: (inout PagerMachine) -> Void) -> ComponentEffect {
+        let before = (self.pageOffset, self.page, self.scrollOffset)
+        jump(&self)
+        var state = self.snapshot(tMs: tMs)
+        if before != (self.pageOffset, self.page, self.scrollOffset) {
+            state.animation = StateAnimation(durationMs: Self.snapMs)
+        }
+        return .publishState(.pager(state))
     }
 
     private mutating func finishLoading(_ tMs: Double) -> [ComponentEffect] {

@@ -3,6 +3,10 @@ import BusSchema
 /// A zoomable image: pinch zooms between the minimum and maximum scale (the overlay hides while
 /// zooming), a pan moves the zoomed image within its bounds, a double tap toggles between the
 /// minimum scale and twice it.
+///
+/// As UIScrollView with `bouncesZoom`, a pinch may go past the limits with growing resistance
+/// and snaps back when released. Each snap (that one, a double tap, a reset) jumps the model to
+/// the target and carries an `animation` for the render worker, as a UIView block animation.
 public struct ZoomViewMachine: Sendable {
     public struct Config: Sendable, Hashable {
         public var minScale: Double
@@ -42,6 +46,11 @@ public struct ZoomViewMachine: Sendable {
         case panning(startX: Double, startY: Double)
     }
 
+    /// Zoom snaps take this long, as `setZoomScale(_:animated:)` (UIKit does not document it).
+    public static let snapMs = 300.0
+    /// How far past a limit a pinch can go at most, as a fraction of the limit.
+    public static let bounceLimit = 0.25
+
     public let instance: String
     public let config: Config
     private var state: State = .idle
@@ -64,12 +73,12 @@ public struct ZoomViewMachine: Sendable {
             self.state = .zooming(startScale: self.scale)
             return [self.publish(tMs)]
         case (.zooming(let start), .pinchChanged(let scale, let tMs)):
-            self.scale = min(max(start * scale, self.config.minScale), self.config.maxScale)
+            self.scale = self.banded(start * scale)
             self.clampOffset()
             return [self.publish(tMs)]
         case (.zooming, .pinchEnded(let tMs)), (.zooming, .appWillResignActive(let tMs)):
             self.state = .idle
-            return [self.publish(tMs)]
+            return [self.snapped(to: min(max(self.scale, self.config.minScale), self.config.maxScale), tMs)]
         case (.idle, .panBegan):
             self.state = .panning(startX: self.offsetX, startY: self.offsetY)
             return []
@@ -84,18 +93,37 @@ public struct ZoomViewMachine: Sendable {
             return []
         case (_, .resetRequested(let tMs)):
             self.state = .idle
-            self.scale = self.config.minScale
-            self.clampOffset()
-            return [self.publish(tMs)]
+            return [self.snapped(to: self.config.minScale, tMs)]
         case (.idle, .doubleTapRecognized(let tMs)):
-            self.scale =
+            let target =
                 self.scale > self.config.minScale
                 ? self.config.minScale : min(self.config.minScale * 2, self.config.maxScale)
-            self.clampOffset()
-            return [self.publish(tMs)]
+            return [self.snapped(to: target, tMs)]
         default:
             return []
         }
+    }
+
+    /// A pinch's scale past the limits, with resistance (the scroll views' rubber band, on the
+    /// ratio to the limit).
+    private func banded(_ raw: Double) -> Double {
+        let (low, high) = (self.config.minScale, self.config.maxScale)
+        if raw > high { return high * (1 + ScrollAxis.rubberBand(raw / high - 1, dimension: Self.bounceLimit)) }
+        if raw < low { return low / (1 + ScrollAxis.rubberBand(low / max(raw, 0) - 1, dimension: Self.bounceLimit)) }
+        return raw
+    }
+
+    /// Zooms to `scale` and publishes the state, carrying the snap's animation when the scale
+    /// or the offset moved.
+    private mutating func snapped(to scale: Double, _ tMs: Double) -> ComponentEffect {
+        let before = (self.scale, self.offsetX, self.offsetY)
+        self.scale = scale
+        self.clampOffset()
+        var state = self.snapshot(tMs: tMs)
+        if before != (self.scale, self.offsetX, self.offsetY) {
+            state.animation = StateAnimation(durationMs: Self.snapMs)
+        }
+        return .publishState(.zoomView(state))
     }
 
     private mutating func clampOffset() {

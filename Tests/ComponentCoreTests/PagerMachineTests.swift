@@ -141,6 +141,53 @@ import Testing
         #expect(Self.state(machine.handle(.appWillResignActive(tMs: 160)))?.pullOffset == 0)
     }
 
+    static let snap = StateAnimation(durationMs: 300, delayMs: 0, curve: .easeInOut)
+
+    @Test func pager_pageSnaps_carryTheSnapAnimationAndTheFingerFollowingStatesNone() throws {
+        var machine = Self.machine()
+        _ = machine.handle(.panBegan(tMs: 0))
+        let dragged = try #require(Self.state(machine.handle(.panChanged(translation: vector(-300, 0), tMs: 50))))
+        #expect(dragged.animation == nil, "the page follows the finger")
+        let released = try #require(
+            Self.state(machine.handle(.panEnded(translation: vector(-300, 0), velocity: vector(0, 0), tMs: 100))))
+        #expect(released.pageOffset == 1, "the model jumps to the target")
+        #expect(released.animation == Self.snap)
+        #expect(Self.state(machine.handle(.swipeRecognized(.left, tMs: 500)))?.animation == Self.snap)
+        #expect(Self.state(machine.handle(.pageRequested(0, tMs: 900)))?.animation == Self.snap)
+        #expect(Self.state(machine.handle(.pageRequested(0, tMs: 1300)))?.animation == nil, "nothing moves")
+        _ = machine.handle(.panBegan(tMs: 1500))
+        _ = machine.handle(.panChanged(translation: vector(-100, 0), tMs: 1550))
+        let cancelled = try #require(Self.state(machine.handle(.panCancelled(tMs: 1600))))
+        #expect(cancelled.pageOffset == 0)
+        #expect(cancelled.animation == Self.snap, "a cancelled pan slides back")
+    }
+
+    @Test func pager_scrollEndedWithTheHeaderPartWay_snapsItShownOrHiddenAnimated() throws {
+        var machine = Self.machine()
+        let shown = try #require(Self.state(Self.pan(&machine, vector(0, -40), velocity: vector(0, 0), at: 0)))
+        #expect(shown.scrollOffset == 0)
+        #expect(shown.headerOffset == 0)
+        #expect(shown.animation == Self.snap)
+        let hidden = try #require(Self.state(Self.pan(&machine, vector(0, -70), velocity: vector(0, 0), at: 500)))
+        #expect(hidden.scrollOffset == 108)
+        #expect(hidden.headerOffset == 108)
+        #expect(hidden.animation == Self.snap)
+        let past = try #require(Self.state(Self.pan(&machine, vector(0, -300), velocity: vector(0, 0), at: 1000)))
+        #expect(past.scrollOffset == 408)
+        #expect(past.animation == nil, "a scroll that ends with the header gone stays where it is")
+    }
+
+    @Test func pager_releasedPull_bouncesBackAnimatedWhetherOrNotItLoads() throws {
+        var machine = Self.machine()
+        let short = try #require(Self.state(Self.pan(&machine, vector(0, 100), velocity: vector(0, 0), at: 0)))
+        #expect(short.pullOffset == 0)
+        #expect(short.animation == Self.snap)
+        let loading = try #require(Self.state(Self.pan(&machine, vector(0, 600), velocity: vector(0, 0), at: 500)))
+        #expect(loading.loading)
+        #expect(loading.animation == Self.snap)
+        #expect(Self.state(machine.handle(.timeElapsed(1000)))?.animation == nil, "progress ticks are not animated")
+    }
+
     @Test func pager_eventsThatDoNotFitTheState_areIgnored() {
         var machine = Self.machine()
         #expect(machine.handle(.panChanged(translation: vector(1, 1), tMs: 0)).isEmpty)

@@ -26,11 +26,35 @@ import Testing
         #expect(ended.scale == 2.5)
     }
 
-    @Test func zoomView_scale_staysBetweenMinAndMax() {
+    static let snap = StateAnimation(durationMs: 300, delayMs: 0, curve: .easeInOut)
+
+    @Test func zoomView_pinchPastTheLimits_goesOnWithResistanceAndSnapsBackAnimated() throws {
         var machine = Self.machine()
         _ = machine.handle(.pinchBegan(tMs: 0))
-        #expect(Self.state(machine.handle(.pinchChanged(scale: 10, tMs: 10)))?.scale == 4)
-        #expect(Self.state(machine.handle(.pinchChanged(scale: 0.1, tMs: 20)))?.scale == 1)
+        let over = try #require(Self.state(machine.handle(.pinchChanged(scale: 6, tMs: 10))))
+        #expect(over.scale > 4 && over.scale < 5, "past the maximum, but by less than the bounce limit")
+        let further = try #require(Self.state(machine.handle(.pinchChanged(scale: 100, tMs: 15))))
+        #expect(further.scale > over.scale && further.scale < 5)
+        #expect(over.animation == nil, "the scale follows the fingers")
+        let back = try #require(Self.state(machine.handle(.pinchEnded(tMs: 20))))
+        #expect(back.scale == 4)
+        #expect(back.animation == Self.snap)
+        _ = machine.handle(.pinchBegan(tMs: 100))
+        let under = try #require(Self.state(machine.handle(.pinchChanged(scale: 0.01, tMs: 110))))
+        #expect(under.scale < 1 && under.scale > 0.75)
+        let up = try #require(Self.state(machine.handle(.pinchEnded(tMs: 120))))
+        #expect(up.scale == 1)
+        #expect(up.offsetX == 0 && up.offsetY == 0)
+        #expect(up.animation == Self.snap)
+    }
+
+    @Test func zoomView_pinchEndedWithinTheLimits_staysUnanimated() {
+        var machine = Self.machine()
+        _ = machine.handle(.pinchBegan(tMs: 0))
+        _ = machine.handle(.pinchChanged(scale: 2, tMs: 10))
+        let ended = Self.state(machine.handle(.pinchEnded(tMs: 20)))
+        #expect(ended?.scale == 2)
+        #expect(ended?.animation == nil)
     }
 
     @Test func zoomView_panWhenZoomed_movesWithinTheBounds() {
@@ -54,6 +78,13 @@ import Testing
         var machine = Self.machine()
         #expect(Self.state(machine.handle(.doubleTapRecognized(tMs: 0)))?.scale == 2)
         #expect(Self.state(machine.handle(.doubleTapRecognized(tMs: 500)))?.scale == 1)
+    }
+
+    @Test func zoomView_doubleTapAndReset_carryTheZoomAnimation() {
+        var machine = Self.machine()
+        #expect(Self.state(machine.handle(.doubleTapRecognized(tMs: 0)))?.animation == Self.snap)
+        #expect(Self.state(machine.handle(.resetRequested(tMs: 100)))?.animation == Self.snap)
+        #expect(Self.state(machine.handle(.resetRequested(tMs: 200)))?.animation == nil, "already at the minimum")
     }
 
     @Test func zoomView_resetAndResignActive_endTheZoom() {

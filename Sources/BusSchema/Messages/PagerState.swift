@@ -1,12 +1,12 @@
 /// A SmartNews-style pager's full state (schema `state.pager` v1), on `ui/pager/<instance>/`.
 public struct PagerState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.pager", major: 1, minor: 0)
+    public static let schema = SchemaID("state.pager", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("page", "integer"),
         FieldSpec("page_count", "integer"), FieldSpec("header_offset", "number"), FieldSpec("progress", "number"),
         FieldSpec("label", "string"), FieldSpec("loading", "boolean"),
         FieldSpec("page_offset", "number", required: false), FieldSpec("pull_offset", "number", required: false),
-        FieldSpec("scroll_offset", "number", required: false),
+        FieldSpec("scroll_offset", "number", required: false), FieldSpec("animation", "object", required: false),
     ]
 
     public var instance: String
@@ -25,11 +25,14 @@ public struct PagerState: ValueMessage, Hashable {
     public var pullOffset: Double?
     /// Vertical content offset of the current page.
     public var scrollOffset: Double?
+    /// Set when the page offset or the header snaps (after a release, a swipe or a page request):
+    /// `page_offset` and `scroll_offset` are then the targets.
+    public var animation: StateAnimation?
 
     public init(
         instance: String, tMs: Double, page: Int, pageCount: Int, headerOffset: Double, progress: Double,
         label: String, loading: Bool, pageOffset: Double? = nil, pullOffset: Double? = nil,
-        scrollOffset: Double? = nil
+        scrollOffset: Double? = nil, animation: StateAnimation? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -42,11 +45,12 @@ public struct PagerState: ValueMessage, Hashable {
         self.pageOffset = pageOffset
         self.pullOffset = pullOffset
         self.scrollOffset = scrollOffset
+        self.animation = animation
     }
 
     public func encode(to writer: inout MessagePackWriter) {
         let optionals = [self.pageOffset, self.pullOffset, self.scrollOffset].filter { $0 != nil }.count
-        writer.writeMapHeader(8 + optionals)
+        writer.writeMapHeader(8 + optionals + (self.animation == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.writeField("page", int: self.page)
@@ -58,6 +62,7 @@ public struct PagerState: ValueMessage, Hashable {
         if let pageOffset = self.pageOffset { writer.writeField("page_offset", number: pageOffset) }
         if let pullOffset = self.pullOffset { writer.writeField("pull_offset", number: pullOffset) }
         if let scrollOffset = self.scrollOffset { writer.writeField("scroll_offset", number: scrollOffset) }
+        if let animation = self.animation { writer.writeField("animation", animation) }
     }
 
     public init(payload: Value) throws {
@@ -68,6 +73,7 @@ public struct PagerState: ValueMessage, Hashable {
             progress: try fields.number("progress"), label: try fields.string("label"),
             loading: try fields.bool("loading"), pageOffset: try fields.optional("page_offset", PayloadFields.number),
             pullOffset: try fields.optional("pull_offset", PayloadFields.number),
-            scrollOffset: try fields.optional("scroll_offset", PayloadFields.number))
+            scrollOffset: try fields.optional("scroll_offset", PayloadFields.number),
+            animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil)
     }
 }

@@ -1,11 +1,11 @@
 /// A zoomable image's full state (schema `state.zoomView` v1), on `ui/zoomView/<instance>/`.
 public struct ZoomViewState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.zoomView", major: 1, minor: 0)
+    public static let schema = SchemaID("state.zoomView", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("scale", "number"),
         FieldSpec("min_scale", "number"), FieldSpec("max_scale", "number"), FieldSpec("offset", "object"),
         FieldSpec("overlay_visible", "boolean"), FieldSpec("zooming", "boolean", required: false),
-        FieldSpec("image", "string", required: false),
+        FieldSpec("image", "string", required: false), FieldSpec("animation", "object", required: false),
     ]
 
     public var instance: String
@@ -18,10 +18,14 @@ public struct ZoomViewState: ValueMessage, Hashable {
     public var overlayVisible: Bool
     public var zooming: Bool?
     public var image: String?
+    /// Set when the zoom snaps (a double tap, a reset, a pinch released past its limits):
+    /// `scale` and `offset` are then the targets.
+    public var animation: StateAnimation?
 
     public init(
         instance: String, tMs: Double, scale: Double, minScale: Double, maxScale: Double, offsetX: Double,
-        offsetY: Double, overlayVisible: Bool, zooming: Bool? = nil, image: String? = nil
+        offsetY: Double, overlayVisible: Bool, zooming: Bool? = nil, image: String? = nil,
+        animation: StateAnimation? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -33,10 +37,12 @@ public struct ZoomViewState: ValueMessage, Hashable {
         self.overlayVisible = overlayVisible
         self.zooming = zooming
         self.image = image
+        self.animation = animation
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(7 + (self.zooming == nil ? 0 : 1) + (self.image == nil ? 0 : 1))
+        writer.writeMapHeader(
+            7 + (self.zooming == nil ? 0 : 1) + (self.image == nil ? 0 : 1) + (self.animation == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.writeField("scale", number: self.scale)
@@ -46,6 +52,7 @@ public struct ZoomViewState: ValueMessage, Hashable {
         writer.writeField("overlay_visible", bool: self.overlayVisible)
         if let zooming = self.zooming { writer.writeField("zooming", bool: zooming) }
         if let image = self.image { writer.writeField("image", image) }
+        if let animation = self.animation { writer.writeField("animation", animation) }
     }
 
     public init(payload: Value) throws {
@@ -57,6 +64,7 @@ public struct ZoomViewState: ValueMessage, Hashable {
             offsetX: try offset.number("x"), offsetY: try offset.number("y"),
             overlayVisible: try fields.bool("overlay_visible"),
             zooming: try fields.optional("zooming", PayloadFields.bool),
-            image: try fields.optional("image", PayloadFields.string))
+            image: try fields.optional("image", PayloadFields.string),
+            animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil)
     }
 }
