@@ -140,8 +140,10 @@ extension SceneLayers {
         return [header]
     }
 
-    /// A SmartNews-style pager: pages side by side at `page_offset`, under a header (nav bar
-    /// and tab strip) that collapses upward by `header_offset`, with a load progress bar.
+    /// A SmartNews-style pager: a strip of pages side by side slid by `page_offset`, under a
+    /// header (nav bar and tab strip) that collapses upward by `header_offset`, with the tab
+    /// indicator and a load progress bar. Strip, nav, tabs and indicator are direct sublayers
+    /// whose frames carry the offsets, so the render worker animates page and header snaps.
     static func pager(_ state: Value?, config: Value?, size: Size) -> [Layer] {
         let count = max(1, Int(number("page_count", state, config, default: 1)))
         let pageOffset = state?["page_offset"]?.doubleValue ?? Double(state?["page"]?.intValue ?? 0)
@@ -151,14 +153,17 @@ extension SceneLayers {
         let headerBottom = navHeight + menuHeight - collapse
         let hues: [UInt32] = [0xFDE2E4, 0xE2ECE9, 0xDFE7FD, 0xFFF1D0, 0xE8DFF5]
         let pull = max(0, state?["pull_offset"]?.doubleValue ?? 0)
-        // Only the pages on screen (at most two while swiping) are built.
-        let onScreen = (0..<count).filter { abs(Double($0) - pageOffset) < 1 }
-        var layers = onScreen.map { index in
+        // Pages reach the view's bottom however far the header has collapsed (the view clips
+        // them), so none shows a gap while the header snaps.
+        var strip = Layer(
+            name: "pages",
+            frame: Rect(
+                x: -pageOffset * size.width, y: headerBottom + pull, width: size.width * Double(count),
+                height: size.height))
+        strip.sublayers = (0..<count).map { index in
             var page = Layer(
                 name: "page\(index)",
-                frame: Rect(
-                    x: (Double(index) - pageOffset) * size.width, y: headerBottom + pull, width: size.width,
-                    height: max(0, size.height - headerBottom)))
+                frame: Rect(x: Double(index) * size.width, y: 0, width: size.width, height: size.height))
             page.backgroundColor = Color(hex: hues[index % hues.count])
             page.sublayers = (0..<4).map { item in
                 var card = Layer(
@@ -184,10 +189,10 @@ extension SceneLayers {
                 size: 14, color: Color(hex: 0x3A3A3C), name: "tab\(index)")
         }
         var indicator = Layer(
-            name: "indicator", frame: Rect(x: pageOffset * tabWidth, y: menuHeight - 3, width: tabWidth, height: 3))
+            name: "indicator",
+            frame: Rect(x: pageOffset * tabWidth, y: headerBottom - 3, width: tabWidth, height: 3))
         indicator.backgroundColor = Color(hex: 0xD7263D)
-        tabs.sublayers.append(indicator)
-        layers += [nav, tabs]
+        var layers = [strip, nav, tabs, indicator]
         let progress = min(max(state?["progress"]?.doubleValue ?? 0, 0), 100)
         if state?["loading"]?.boolValue == true || progress > 0 {
             var bar = Layer(
@@ -237,33 +242,30 @@ extension SceneLayers {
     static func zoomView(_ state: Value?, overlay: Rect?, size: Size) -> [Layer] {
         let scale = max(0.01, state?["scale"]?.doubleValue ?? 1)
         let offset = Point(state?["offset"]?["x"]?.doubleValue ?? 0, state?["offset"]?["y"]?.doubleValue ?? 0)
-        var photo = Layer(
-            name: "image",
-            frame: Rect(x: -offset.x, y: -offset.y, width: size.width * scale, height: size.height * scale))
-        // Solid sky and ground: a gradient this large costs more than the rest of the frame.
-        var ground = Layer(
-            name: "ground",
-            frame: Rect(
-                x: 0, y: 0.55 * size.height * scale, width: size.width * scale,
-                height: 0.45 * size.height * scale))
-        ground.backgroundColor = Color(hex: 0x3F7D3A)
+        let (width, height) = (size.width * scale, size.height * scale)
+        // Sky, ground and sun are direct sublayers whose frames are affine in scale and offset,
+        // so the render worker animating each frame animates the zoom. Solid colours: a
+        // gradient this large costs more than the rest of the frame.
+        var photo = Layer(name: "image", frame: Rect(x: -offset.x, y: -offset.y, width: width, height: height))
         photo.backgroundColor = Color(hex: 0x7DB8EC)
+        var ground = Layer(
+            name: "ground", frame: Rect(x: -offset.x, y: 0.55 * height - offset.y, width: width, height: 0.45 * height))
+        ground.backgroundColor = Color(hex: 0x3F7D3A)
         var sun = Layer(
             name: "sun",
             frame: Rect(
-                x: 0.7 * size.width * scale, y: 0.12 * size.height * scale,
-                width: 0.12 * size.width * scale, height: 0.12 * size.width * scale))
+                x: 0.7 * width - offset.x, y: 0.12 * height - offset.y, width: 0.12 * width, height: 0.12 * width))
         sun.backgroundColor = Color(hex: 0xFFD54F)
-        sun.cornerRadius = 0.06 * size.width * scale
-        photo.sublayers = [ground, sun]
-        guard let overlay else { return [photo] }
+        // Round at any size it passes through while animated (the radius is clamped to half a side).
+        sun.cornerRadius = .greatestFiniteMagnitude
+        guard let overlay else { return [photo, ground, sun] }
         var caption = Layer(name: "overlay", frame: overlay)
         caption.backdropBlur = .weak
         caption.backgroundColor = Color(hex: 0x000000, alpha: 0.35)
         caption.cornerRadius = 12
         caption.text = TextContent("写真 — ピンチで拡大", fontSize: 18, color: .white, inset: 16)
         caption.opacity = state?["overlay_visible"]?.boolValue == false ? 0 : 1
-        return [photo, caption]
+        return [photo, ground, sun, caption]
     }
 
     /// A memo board's background image, drawn as cork: a warm tone with pin-prick dots.

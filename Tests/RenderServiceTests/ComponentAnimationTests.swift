@@ -135,4 +135,127 @@ import Testing
         #expect(renderScene.frameStarted(atMs: 320).contains { $0.layer == "header/header" && $0.finished })
         #expect(try header(atMs: 320) == -60, "back out of view")
     }
+
+    static let pagerScene = try! JSONReader.parse(
+        """
+        {"width": 300, "height": 400, "views": [
+          {"id": "pager", "frame": {"x": 0, "y": 0, "width": 300, "height": 400},
+           "component": {"kind": "pager", "id": "pager1",
+                         "config": {"page_count": 3, "nav_height": 60, "menu_height": 40}}}]}
+        """)
+
+    /// A pager machine and a render scene showing its first state.
+    static func pager() throws -> (PagerMachine, RenderScene) {
+        let machine = PagerMachine(
+            instance: "pager1",
+            config: PagerMachine.Config(
+                pageCount: 3, pageWidth: 300, headerHeight: 100, contentHeight: 2000, viewportHeight: 300))
+        var scene = try RenderScene(scene: Self.pagerScene)
+        _ = try scene.applyState(try Self.payloads([.publishState(.pager(machine.snapshot(tMs: 0)))])[0], atMs: 0)
+        return (machine, scene)
+    }
+
+    static func pagerLayer(_ scene: RenderScene, _ name: String, atMs now: Double) throws -> Layer {
+        let root = try #require(try scene.layers(atMs: now)).root
+        return try #require(root.sublayers[0].sublayers.first { $0.name == name })
+    }
+
+    /// Applies every state `effects` publish at `now`; returns the completions.
+    static func apply(_ effects: [ComponentEffect], to scene: inout RenderScene, atMs now: Double) throws
+        -> [Animator.Completion]
+    {
+        try Self.payloads(effects).flatMap { try scene.applyState($0, atMs: now) }
+    }
+
+    @Test func aReleasedPanSnapsThePagesFromWhereTheFingerLeftThemAndFinishes() throws {
+        var (machine, scene) = try Self.pager()
+        _ = try Self.apply(machine.handle(.panBegan(tMs: 0)), to: &scene, atMs: 0)
+        _ = try Self.apply(
+            machine.handle(.panChanged(translation: GestureEvent.Vector(x: -120, y: 0), tMs: 10)), to: &scene, atMs: 10)
+        #expect(try Self.pagerLayer(scene, "pages", atMs: 10).frame.minX == -120, "the pages follow the finger")
+        let released = machine.handle(
+            .panEnded(
+                translation: GestureEvent.Vector(x: -120, y: 0), velocity: GestureEvent.Vector(x: -900, y: 0), tMs: 20))
+        #expect(try Self.payloads(released)[0]["animation"]?["duration_ms"]?.doubleValue == 300)
+        #expect(try Self.apply(released, to: &scene, atMs: 20).isEmpty)
+        #expect(try Self.pagerLayer(scene, "pages", atMs: 20).frame.minX == -120, "the snap starts where they are")
+        let midway = try Self.pagerLayer(scene, "pages", atMs: 170).frame.minX
+        #expect(abs(midway + 210) < 1e-6, "ease-in-out is half-way at half time")
+        let indicator = try Self.pagerLayer(scene, "indicator", atMs: 170).frame.minX
+        #expect(indicator > 40 && indicator < 100, "the tab indicator slides with the pages")
+        let finished = scene.frameStarted(atMs: 320)
+        #expect(finished.contains { $0.layer == "pager/pages" && $0.property == .position && $0.finished })
+        #expect(try Self.pagerLayer(scene, "pages", atMs: 320).frame.minX == -300)
+        #expect(!scene.isAnimating)
+    }
+
+    @Test func aNewPageMidSnapRestartsFromWhereThePagesAreAndInterruptsTheFirstSnap() throws {
+        var (machine, scene) = try Self.pager()
+        _ = try Self.apply(machine.handle(.swipeRecognized(.left, tMs: 0)), to: &scene, atMs: 0)
+        let onScreen = try Self.pagerLayer(scene, "pages", atMs: 100).frame.minX
+        #expect(onScreen < 0 && onScreen > -300)
+        let retargeted = try Self.apply(machine.handle(.pageRequested(2, tMs: 100)), to: &scene, atMs: 100)
+        #expect(retargeted.contains { $0.layer == "pager/pages" && $0.property == .position && !$0.finished })
+        #expect(try Self.pagerLayer(scene, "pages", atMs: 100).frame.minX == onScreen, "no jump")
+        let later = try Self.pagerLayer(scene, "pages", atMs: 250).frame.minX
+        #expect(later < onScreen && later > -600, "on its way to page 2")
+        #expect(scene.frameStarted(atMs: 400).contains { $0.layer == "pager/pages" && $0.finished })
+        #expect(try Self.pagerLayer(scene, "pages", atMs: 400).frame.minX == -600)
+    }
+
+    @Test func aScrollEndedWithTheHeaderPartWaySnapsItBackIntoView() throws {
+        var (machine, scene) = try Self.pager()
+        _ = try Self.apply(machine.handle(.panBegan(tMs: 0)), to: &scene, atMs: 0)
+        _ = try Self.apply(
+            machine.handle(.panChanged(translation: GestureEvent.Vector(x: 0, y: -30), tMs: 10)), to: &scene, atMs: 10)
+        #expect(try Self.pagerLayer(scene, "nav", atMs: 10).frame.minY == -30)
+        _ = try Self.apply(
+            machine.handle(
+                .panEnded(
+                    translation: GestureEvent.Vector(x: 0, y: -30), velocity: GestureEvent.Vector(x: 0, y: 0), tMs: 20)),
+            to: &scene, atMs: 20)
+        #expect(try Self.pagerLayer(scene, "nav", atMs: 20).frame.minY == -30, "the snap starts where it is")
+        let nav = try Self.pagerLayer(scene, "nav", atMs: 170).frame.minY
+        let pages = try Self.pagerLayer(scene, "pages", atMs: 170).frame.minY
+        #expect(nav > -30 && nav < 0, "the nav bar comes back down")
+        #expect(abs(pages - (100 + nav)) < 1e-6, "the pages stay under the header")
+        #expect(scene.frameStarted(atMs: 320).contains { $0.layer == "pager/nav" && $0.finished })
+        #expect(try Self.pagerLayer(scene, "nav", atMs: 320).frame.minY == 0)
+    }
+
+    static let zoomScene = try! JSONReader.parse(
+        """
+        {"width": 300, "height": 200, "views": [
+          {"id": "zoom", "frame": {"x": 0, "y": 0, "width": 300, "height": 200},
+           "component": {"kind": "zoomView", "id": "zoom1", "config": {}}}]}
+        """)
+
+    @Test func aDoubleTapZoomsTheImageInAcrossFramesAndAPinchPastTheLimitSnapsBack() throws {
+        var machine = ZoomViewMachine(
+            instance: "zoom1", config: ZoomViewMachine.Config(viewportWidth: 300, viewportHeight: 200))
+        var scene = try RenderScene(scene: Self.zoomScene)
+        _ = try Self.apply([.publishState(.zoomView(machine.snapshot(tMs: 0)))], to: &scene, atMs: 0)
+        func layer(_ name: String, atMs now: Double) throws -> Layer {
+            let root = try #require(try scene.layers(atMs: now)).root
+            return try #require(root.sublayers[0].sublayers.first { $0.name == name })
+        }
+        _ = try Self.apply(machine.handle(.doubleTapRecognized(tMs: 0)), to: &scene, atMs: 0)
+        #expect(try layer("image", atMs: 0).frame.width == 300, "starts at the scale on screen")
+        let image = try layer("image", atMs: 150).frame.width
+        #expect(abs(image - 450) < 1e-6, "scale 1.5 half-way to 2")
+        let sun = try layer("sun", atMs: 150).frame
+        #expect(abs(sun.minX - 0.7 * image) < 1e-6 && abs(sun.width - 0.12 * image) < 1e-6, "the sun zooms with it")
+        #expect(
+            scene.frameStarted(atMs: 300).contains { $0.layer == "zoom/image" && $0.property == .size && $0.finished })
+        #expect(try layer("image", atMs: 300).frame.width == 600)
+        _ = try Self.apply(machine.handle(.pinchBegan(tMs: 1000)), to: &scene, atMs: 1000)
+        _ = try Self.apply(machine.handle(.pinchChanged(scale: 4, tMs: 1010)), to: &scene, atMs: 1010)
+        let over = try layer("image", atMs: 1010).frame.width
+        #expect(over > 1200, "past the maximum scale of 4")
+        _ = try Self.apply(machine.handle(.pinchEnded(tMs: 1020)), to: &scene, atMs: 1020)
+        let back = try layer("image", atMs: 1170).frame.width
+        #expect(back < over && back > 1200, "snapping back")
+        _ = scene.frameStarted(atMs: 1320)
+        #expect(try layer("image", atMs: 1320).frame.width == 1200)
+    }
 }
