@@ -70,6 +70,11 @@ final class FrameRenderer: Sendable {
         }
     }
 
+    /// Returns once the render thread is idle: the frame it is drawing (and its snapshot) is done.
+    func waitUntilIdle() {
+        self.queue.sync {}
+    }
+
     /// The frames finished since the last call; clears the wake-up.
     func takeFinished() -> [(Job, Result<Output, any Error>)] {
         var drain = [UInt8](repeating: 0, count: 64)

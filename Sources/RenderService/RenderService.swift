@@ -66,6 +66,8 @@ public final class RenderService {
     private let memoCommandTopic: Topic
     private var snapshotTimer: Int?
     private var snapshotRetryMs = RenderService.snapshotRetryMs.first
+    /// The frame the render thread is drawing, if any.
+    private var frameInFlight: Int?
 
     /// - Throws: ``ConfigurationError`` for a scene that cannot be drawn, a missing font or an
     ///   unusable snapshot directory.
@@ -145,6 +147,7 @@ public final class RenderService {
         self.runner.watch(fileDescriptor: self.frames.wakeDescriptor) { [unowned self] in
             for (job, result) in self.frames.takeFinished() { try self.finish(job, result) }
         }
+        self.runner.onStop = { [unowned self] in try self.finishFrameInFlight() }
         let request = self.scene.requestMemoSnapshot()
         self.runner.at(deadlineNs: 0) { [unowned self] in try self.sendSnapshotRequest(request, first: true) }
         try self.runner.run()
@@ -227,6 +230,7 @@ public final class RenderService {
         try self.publish(self.scene.frameStarted(atMs: now))
         guard let (size, root) = try self.scene.layers(atMs: now) else { return false }
         let scale = self.configuration.scale
+        self.frameInFlight = frameID
         self.frames.submit(
             FrameRenderer.Job(
                 frameID: frameID, stateSeq: self.scene.stateSeq, root: root,
@@ -235,8 +239,18 @@ public final class RenderService {
         return true
     }
 
+    /// On a stop signal: waits for the frame the render thread is drawing, so its snapshot is
+    /// written whole (never cut off by the exit), and publishes it.
+    private func finishFrameInFlight() throws {
+        guard let frameID = self.frameInFlight else { return }
+        Log.error(self.runner.name, "stopping: waiting for frame \(frameID) in flight")
+        self.frames.waitUntilIdle()
+        for (job, result) in self.frames.takeFinished() { try self.finish(job, result) }
+    }
+
     /// Publishes a frame the render thread finished (or counts its failure).
     private func finish(_ job: FrameRenderer.Job, _ result: Result<FrameRenderer.Output, any Error>) throws {
+        self.frameInFlight = nil
         switch result {
         case .success(let output):
             if output.png != nil { self.snapshotsWritten += 1 }

@@ -22,6 +22,9 @@ public final class ServiceRunner {
     public var healthExtra: () -> ValueMap? = { nil }
     /// The state the next health report gives.
     public var state: Health.State = .starting
+    /// Called once the loop has ended, after `stopping` is announced and before `stopped`: the
+    /// service finishes the work it has in flight there (joins its threads) and may still publish.
+    public var onStop: () throws -> Void = {}
     private let signals: SignalWatcher
     private var health: HealthReporter
     private var subscriptions: [(subscriber: Subscriber, handler: (Delivery, Subscriber) throws -> Void)] = []
@@ -167,6 +170,12 @@ public final class ServiceRunner {
         self.state = .stopping
         try self.publishHealth()
         try self.announce(.stopping)
+        do {
+            try self.onStop()
+        } catch {
+            self.statistics.countReason("handler_error")
+            self.logProblem("handler_error: stopping: \(error)")
+        }
         try self.announce(.stopped)
         for subscription in self.subscriptions { subscription.subscriber.socket.close() }
         self.publisher.socket.close()

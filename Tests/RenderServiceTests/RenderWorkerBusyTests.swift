@@ -1,9 +1,11 @@
 import BusSchema
 import BusTestSupport
+import Foundation
+import RenderCore
 import Testing
 
-/// A frame that takes seconds must not silence the worker: the supervisor kills a service
-/// whose health stops for 3 s.
+/// A frame that takes seconds must not silence the worker (the supervisor kills a service
+/// whose health stops for 3 s), nor be cut off by a stop.
 @Suite struct RenderWorkerBusyTests {
     /// One 800×600 memo board (instance `board1`).
     static let scene = """
@@ -46,5 +48,35 @@ import Testing
         #expect(during.count >= Int(renderMs / 1000) - 1, "\(during.count) health reports in a \(renderMs) ms frame")
         #expect(bus.worker.isRunning)
         #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
+    @Test func sigtermMidFrameLetsTheFrameFinishAndPublishItAndLeavesOnlyWholeSnapshots() throws {
+        // The same seconds-long frame as above, written as a snapshot.
+        let bus = try RenderBus(["--scale", "2", "--threads", "1", "--snapshot-every", "1"], scene: Self.scene)
+        defer { _ = try? bus.stop() }
+        let health = try bus.echo("sys/health/render-worker/")
+        let lifecycle = try bus.echo("sys/lifecycle/render-worker/")
+        let frames = try bus.echo("render/frame/")
+        try bus.pub("ui/memoBoard/board1/", schema: "state.memoBoard", json: Self.boardState(count: 48))
+        // A report saying the state is applied and no frame is out yet: frame 1 is being drawn.
+        try waitUntil("a health report during the first frame", seconds: 30) {
+            try RenderBus.payloads(health).contains {
+                ($0["extra"]?["state_seq"]?.intValue ?? 0) >= 1 && $0["extra"]?["frames"]?.intValue == 0
+            }
+        }
+        bus.worker.signal(SIGTERM)
+        #expect(try bus.worker.wait() == 0, "\(bus.worker.stderr)")
+        #expect(bus.worker.stderr.contains("render-worker: stopping: waiting for frame 1 in flight"))
+        try waitUntil("the worker says stopped") {
+            try RenderBus.payloads(lifecycle).contains { $0["event"] == .string("stopped") }
+        }
+        let published = try RenderBus.payloads(frames)
+        #expect(published.count == 1, "the frame in flight is published before the worker stops")
+        let path = try #require(published.first?["png"]?.stringValue)
+        let files = try FileManager.default.contentsOfDirectory(atPath: bus.snapshotDirectory)
+        #expect(files == ["frame-000001.png"], "one whole snapshot, no temporary file left: \(files)")
+        let image = try PNGCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(image.width == 1600 && image.height == 1200)
+        #expect(image.checksum == published.first?["checksum"]?.stringValue, "the snapshot is the published frame")
     }
 }
