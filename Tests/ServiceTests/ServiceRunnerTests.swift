@@ -30,6 +30,25 @@ import Testing
         #expect(fired.filter { !$0.late }.isEmpty)
     }
 
+    @Test func onStopRunsOnceAfterTheLoopEndsAndAFailureThereIsCountedNotThrown() throws {
+        let proxy = try ProxyProcess()
+        defer { try? proxy.stop() }
+        let runner = try ServiceRunner(name: "stop-test", config: proxy.config, signals: SignalWatcher())
+        var events: [String] = []
+        runner.onStop = {
+            events.append("onStop \(runner.state)")
+            struct Failed: Error {}
+            throw Failed()
+        }
+        runner.at(deadlineNs: 0) {
+            events.append("timer")
+            runner.stop()
+        }
+        try runner.run(subscriberWaitMs: 0)
+        #expect(events == ["timer", "onStop stopping"])
+        #expect(runner.statistics.reasons.contains { $0 == ("handler_error", 1) })
+    }
+
     @Test func aWatchedPipeCallsItsHandlerForDataAndForTheHangUp() throws {
         let proxy = try ProxyProcess()
         defer { try? proxy.stop() }
