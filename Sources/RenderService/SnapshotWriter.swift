@@ -2,6 +2,7 @@ import Glibc
 
 /// Writes PNG snapshots all or nothing: the bytes go to a hidden temporary file in the same
 /// directory, which is renamed into place once complete, so readers never see a partial PNG.
+/// A worker killed mid-write (SIGKILL) leaves its temporary file; the next one removes it.
 public struct SnapshotWriter: Sendable {
     /// A snapshot that could not be written.
     public struct WriteError: Error, CustomStringConvertible {
@@ -10,7 +11,8 @@ public struct SnapshotWriter: Sendable {
 
     public let directory: String
 
-    /// Creates `directory` (and its parents) if needed. The corresponding C function is `mkdir`.
+    /// Creates `directory` (and its parents) if needed and removes temporary files a killed
+    /// worker left there. The corresponding C functions are `mkdir`, `opendir`, `readdir` and `unlink`.
     ///
     /// - Throws: ``WriteError`` if it cannot be created.
     public init(directory: String) throws {
@@ -21,6 +23,14 @@ public struct SnapshotWriter: Sendable {
             if mkdir(path, 0o755) != 0, errno != EEXIST {
                 throw WriteError(description: "cannot create \(path): \(String(cString: strerror(errno)))")
             }
+        }
+        guard let listing = opendir(directory) else { return }
+        defer { closedir(listing) }
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(".frame-"), name.hasSuffix(".png.tmp") { unlink("\(directory)/\(name)") }
         }
     }
 

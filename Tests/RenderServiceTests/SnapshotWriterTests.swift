@@ -18,6 +18,19 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["frame-000042.png"])
     }
 
+    @Test func temporaryFilesAKilledWorkerLeftAreRemovedAndOtherFilesKept() throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try SnapshotWriter(directory: directory)
+        _ = try first.write([1], frameID: 1)
+        for name in [".frame-000002.png.tmp", "notes.txt"] {
+            #expect(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data([7])))
+        }
+        _ = try SnapshotWriter(directory: directory)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        #expect(left == ["frame-000001.png", "notes.txt"])
+    }
+
     @Test func aDirectoryThatCannotBeMadeIsAnError() throws {
         #expect(throws: SnapshotWriter.WriteError.self) { try SnapshotWriter(directory: "/proc/uibus-no/such") }
     }
