@@ -140,10 +140,10 @@ extension SceneLayers {
         return [header]
     }
 
-    /// A SmartNews-style pager: a strip of pages side by side slid by `page_offset`, under a
-    /// header (nav bar and tab strip) that collapses upward by `header_offset`, with the tab
-    /// indicator and a load progress bar. Strip, nav, tabs and indicator are direct sublayers
-    /// whose frames carry the offsets, so the render worker animates page and header snaps.
+    /// A SmartNews-style pager: pages side by side at `page_offset`, under a header (nav bar
+    /// and tab strip) that collapses upward by `header_offset`, with the tab indicator and a
+    /// load progress bar. Pages, nav, tabs and indicator are direct sublayers whose frames carry
+    /// the offsets, so the render worker animates page and header snaps.
     static func pager(_ state: Value?, config: Value?, size: Size) -> [Layer] {
         let count = max(1, Int(number("page_count", state, config, default: 1)))
         let pageOffset = state?["page_offset"]?.doubleValue ?? Double(state?["page"]?.intValue ?? 0)
@@ -153,17 +153,15 @@ extension SceneLayers {
         let headerBottom = navHeight + menuHeight - collapse
         let hues: [UInt32] = [0xFDE2E4, 0xE2ECE9, 0xDFE7FD, 0xFFF1D0, 0xE8DFF5]
         let pull = max(0, state?["pull_offset"]?.doubleValue ?? 0)
-        // Pages reach the view's bottom however far the header has collapsed (the view clips
-        // them), so none shows a gap while the header snaps.
-        var strip = Layer(
-            name: "pages",
-            frame: Rect(
-                x: -pageOffset * size.width, y: headerBottom + pull, width: size.width * Double(count),
-                height: size.height))
-        strip.sublayers = (0..<count).map { index in
+        // Every page is built, off screen ones too (the renderer culls them), so a page snap
+        // has its pages to move; each reaches the view's bottom however far the header has
+        // collapsed (the view clips it), so none shows a gap while the header snaps.
+        var layers = (0..<count).map { index in
             var page = Layer(
                 name: "page\(index)",
-                frame: Rect(x: Double(index) * size.width, y: 0, width: size.width, height: size.height))
+                frame: Rect(
+                    x: (Double(index) - pageOffset) * size.width, y: headerBottom + pull, width: size.width,
+                    height: size.height))
             page.backgroundColor = Color(hex: hues[index % hues.count])
             page.sublayers = (0..<4).map { item in
                 var card = Layer(
@@ -192,7 +190,7 @@ extension SceneLayers {
             name: "indicator",
             frame: Rect(x: pageOffset * tabWidth, y: headerBottom - 3, width: tabWidth, height: 3))
         indicator.backgroundColor = Color(hex: 0xD7263D)
-        var layers = [strip, nav, tabs, indicator]
+        layers += [nav, tabs, indicator]
         let progress = min(max(state?["progress"]?.doubleValue ?? 0, 0), 100)
         if state?["loading"]?.boolValue == true || progress > 0 {
             var bar = Layer(

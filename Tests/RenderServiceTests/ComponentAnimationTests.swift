@@ -172,35 +172,37 @@ import Testing
         _ = try Self.apply(machine.handle(.panBegan(tMs: 0)), to: &scene, atMs: 0)
         _ = try Self.apply(
             machine.handle(.panChanged(translation: GestureEvent.Vector(x: -120, y: 0), tMs: 10)), to: &scene, atMs: 10)
-        #expect(try Self.pagerLayer(scene, "pages", atMs: 10).frame.minX == -120, "the pages follow the finger")
+        #expect(try Self.pagerLayer(scene, "page0", atMs: 10).frame.minX == -120, "the pages follow the finger")
         let released = machine.handle(
             .panEnded(
                 translation: GestureEvent.Vector(x: -120, y: 0), velocity: GestureEvent.Vector(x: -900, y: 0), tMs: 20))
         #expect(try Self.payloads(released)[0]["animation"]?["duration_ms"]?.doubleValue == 300)
         #expect(try Self.apply(released, to: &scene, atMs: 20).isEmpty)
-        #expect(try Self.pagerLayer(scene, "pages", atMs: 20).frame.minX == -120, "the snap starts where they are")
-        let midway = try Self.pagerLayer(scene, "pages", atMs: 170).frame.minX
+        #expect(try Self.pagerLayer(scene, "page0", atMs: 20).frame.minX == -120, "the snap starts where they are")
+        let midway = try Self.pagerLayer(scene, "page0", atMs: 170).frame.minX
         #expect(abs(midway + 210) < 1e-6, "ease-in-out is half-way at half time")
+        let next = try Self.pagerLayer(scene, "page1", atMs: 170).frame.minX
+        #expect(abs(next - midway - 300) < 1e-6, "the pages move together")
         let indicator = try Self.pagerLayer(scene, "indicator", atMs: 170).frame.minX
         #expect(indicator > 40 && indicator < 100, "the tab indicator slides with the pages")
         let finished = scene.frameStarted(atMs: 320)
-        #expect(finished.contains { $0.layer == "pager/pages" && $0.property == .position && $0.finished })
-        #expect(try Self.pagerLayer(scene, "pages", atMs: 320).frame.minX == -300)
+        #expect(finished.contains { $0.layer == "pager/page0" && $0.property == .position && $0.finished })
+        #expect(try Self.pagerLayer(scene, "page0", atMs: 320).frame.minX == -300)
         #expect(!scene.isAnimating)
     }
 
     @Test func aNewPageMidSnapRestartsFromWhereThePagesAreAndInterruptsTheFirstSnap() throws {
         var (machine, scene) = try Self.pager()
         _ = try Self.apply(machine.handle(.swipeRecognized(.left, tMs: 0)), to: &scene, atMs: 0)
-        let onScreen = try Self.pagerLayer(scene, "pages", atMs: 100).frame.minX
+        let onScreen = try Self.pagerLayer(scene, "page0", atMs: 100).frame.minX
         #expect(onScreen < 0 && onScreen > -300)
         let retargeted = try Self.apply(machine.handle(.pageRequested(2, tMs: 100)), to: &scene, atMs: 100)
-        #expect(retargeted.contains { $0.layer == "pager/pages" && $0.property == .position && !$0.finished })
-        #expect(try Self.pagerLayer(scene, "pages", atMs: 100).frame.minX == onScreen, "no jump")
-        let later = try Self.pagerLayer(scene, "pages", atMs: 250).frame.minX
+        #expect(retargeted.contains { $0.layer == "pager/page0" && $0.property == .position && !$0.finished })
+        #expect(try Self.pagerLayer(scene, "page0", atMs: 100).frame.minX == onScreen, "no jump")
+        let later = try Self.pagerLayer(scene, "page0", atMs: 250).frame.minX
         #expect(later < onScreen && later > -600, "on its way to page 2")
-        #expect(scene.frameStarted(atMs: 400).contains { $0.layer == "pager/pages" && $0.finished })
-        #expect(try Self.pagerLayer(scene, "pages", atMs: 400).frame.minX == -600)
+        #expect(scene.frameStarted(atMs: 400).contains { $0.layer == "pager/page0" && $0.finished })
+        #expect(try Self.pagerLayer(scene, "page0", atMs: 400).frame.minX == -600)
     }
 
     @Test func aScrollEndedWithTheHeaderPartWaySnapsItBackIntoView() throws {
@@ -216,7 +218,7 @@ import Testing
             to: &scene, atMs: 20)
         #expect(try Self.pagerLayer(scene, "nav", atMs: 20).frame.minY == -30, "the snap starts where it is")
         let nav = try Self.pagerLayer(scene, "nav", atMs: 170).frame.minY
-        let pages = try Self.pagerLayer(scene, "pages", atMs: 170).frame.minY
+        let pages = try Self.pagerLayer(scene, "page0", atMs: 170).frame.minY
         #expect(nav > -30 && nav < 0, "the nav bar comes back down")
         #expect(abs(pages - (100 + nav)) < 1e-6, "the pages stay under the header")
         #expect(scene.frameStarted(atMs: 320).contains { $0.layer == "pager/nav" && $0.finished })
