@@ -149,7 +149,9 @@ extension SceneLayers {
         let pageOffset = state?["page_offset"]?.doubleValue ?? Double(state?["page"]?.intValue ?? 0)
         let navHeight = number("nav_height", nil, config, default: 64)
         let menuHeight = number("menu_height", nil, config, default: 44)
-        let collapse = min(max(state?["header_offset"]?.doubleValue ?? 0, 0), navHeight)
+        // As far as the pager's model lets the header go (`header_height`, the whole header by default).
+        let headerHeight = number("header_height", nil, config, default: navHeight + menuHeight)
+        let collapse = min(max(state?["header_offset"]?.doubleValue ?? 0, 0), headerHeight)
         let headerBottom = navHeight + menuHeight - collapse
         let hues: [UInt32] = [0xFDE2E4, 0xE2ECE9, 0xDFE7FD, 0xFFF1D0, 0xE8DFF5]
         let pull = max(0, state?["pull_offset"]?.doubleValue ?? 0)

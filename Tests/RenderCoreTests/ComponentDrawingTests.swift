@@ -73,6 +73,9 @@ import Testing
         #expect(Self.near(collapsed.pixel(190, 30), RGBA8(255, 255, 255, 255)), "the tab strip moved up")
         #expect(Self.near(collapsed.pixel(90, 195), RGBA8(0xFD, 0xE2, 0xE4, 255)), "page 0 on the left half")
         #expect(Self.near(collapsed.pixel(105, 195), RGBA8(0xE2, 0xEC, 0xE9, 255)), "page 1 on the right half")
+        // The model moves the whole header (nav + tabs, its default header_height) out of view.
+        let hidden = try Self.render("pager", config: config, state: state(headerOffset: 100, pageOffset: 0))
+        #expect(Self.near(hidden.pixel(190, 30), RGBA8(0xFD, 0xE2, 0xE4, 255)), "page 0 where the tabs were")
     }
 
     @Test func canvasStrokesAreDrawnAlongTheirPoints() throws {
