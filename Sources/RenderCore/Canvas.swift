@@ -39,84 +39,42 @@ public struct LinearGradient: Sendable, Hashable {
 }
 
 /// A premultiplied RGBA8 image that paints are composited onto (source-over).
+///
+/// Large fills and group composites run their rows in bands on `threads` threads; every
+/// pixel is computed the same way whatever the band, so the bytes do not depend on `threads`.
 public struct Canvas: Sendable {
     /// The pixels.
     public var image: Image
+    /// Threads a large fill or composite may use.
+    public var threads: Int
 
-    public init(image: Image) {
+    public init(image: Image, threads: Int = 1) {
         self.image = image
+        self.threads = max(1, threads)
     }
 
     /// Composites `paint` through `mask`, limited by `clip`, scaled by `opacity`.
     public mutating func fill(_ mask: Mask, with paint: Paint, clip: Mask?, opacity: Double) {
-        let width = image.width
-        let height = image.height
-        let o = Float(min(max(opacity, 0), 1)) / 255
         let r = mask.rect
-        guard r.width > 0, r.height > 0, r.y < height, r.x < width, r.x + r.width > 0, r.y + r.height > 0 else {
-            return
-        }
-        var solid = SIMD4<Float>.zero
-        var gradient: LinearGradient?
-        var toLocal = AffineTransform.identity
-        switch paint {
-        case .solid(let color): solid = color.premultiplied
-        case .linear(let g, let map): (gradient, toLocal) = (g, map)
-        }
-        // An opaque colour at full coverage replaces the pixel outright.
-        let opaque: UInt32? =
-            gradient == nil && solid.w == 255 && opacity >= 1
-            ? UInt32(solid.x.rounded()) | UInt32(solid.y.rounded()) << 8 | UInt32(solid.z.rounded()) << 16 | 0xFF00_0000
-            : nil
+        guard r.width > 0, r.height > 0, r.y < image.height, r.x < image.width, r.x + r.width > 0, r.y + r.height > 0
+        else { return }
         // Outside the clip's rectangle coverage is 0: only the overlap is visited.
         var (x0, y0) = (max(r.x, 0), max(r.y, 0))
-        var (x1, y1) = (min(r.x + r.width, width), min(r.y + r.height, height))
+        var (x1, y1) = (min(r.x + r.width, image.width), min(r.y + r.height, image.height))
         if let clip {
             (x0, y0) = (max(x0, clip.rect.x), max(y0, clip.rect.y))
             (x1, y1) = (min(x1, clip.rect.x + clip.rect.width), min(y1, clip.rect.y + clip.rect.height))
         }
         guard x1 > x0, y1 > y0 else { return }
-        let clipRect = clip?.rect ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
-        let clipBytes = clip?.bytes ?? []
-        let clipped = clip != nil
+        let threads = threads
         image.bytes.withUnsafeMutableBufferPointer { pixels in
-            mask.bytes.withUnsafeBufferPointer { coverageBytes in
-                clipBytes.withUnsafeBufferPointer { clipCoverage in
-                    let words = UnsafeMutableRawPointer(pixels.baseAddress!).assumingMemoryBound(to: UInt32.self)
-                    let (maskBase, clipBase) = (coverageBytes.baseAddress!, clipCoverage.baseAddress)
-                    for y in y0..<y1 {
-                        let maskRow = maskBase + (y - r.y) * r.width - r.x
-                        let clipRow = clipped ? clipBase! + (y - clipRect.y) * clipRect.width - clipRect.x : maskRow
-                        @inline(__always) func covered(_ x: Int) -> Float {
-                            let coverage = Float(maskRow[x])
-                            return clipped ? coverage * Float(clipRow[x]) / 255 : coverage
-                        }
-                        var x = x0
-                        while x < x1 {
-                            let coverage = covered(x)
-                            // A run of fully covered pixels under an opaque colour is stored at once.
-                            if coverage == 255, let opaque {
-                                var end = x + 1
-                                while end < x1, covered(end) == 255 { end += 1 }
-                                (words + y * width + x).update(repeating: opaque, count: end - x)
-                                x = end
-                                continue
-                            }
-                            defer { x += 1 }
-                            if coverage == 0 { continue }
-                            var source = solid
-                            if let gradient {
-                                let p = toLocal.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
-                                let (dx, dy) = (gradient.end.x - gradient.start.x, gradient.end.y - gradient.start.y)
-                                let length = dx * dx + dy * dy
-                                let t =
-                                    length > 0
-                                    ? ((p.x - gradient.start.x) * dx + (p.y - gradient.start.y) * dy) / length : 0
-                                source = gradient.color(at: t)
-                            }
-                            Canvas.blend(source * (coverage * o), into: pixels.baseAddress! + 4 * (y * width + x))
-                        }
-                    }
+            mask.bytes.withUnsafeBufferPointer { coverage in
+                (clip?.bytes ?? []).withUnsafeBufferPointer { clipCoverage in
+                    let rows = FillRows(
+                        pixels: pixels.baseAddress!, width: image.width, columns: x0..<x1, mask: coverage.baseAddress!,
+                        maskRect: r, clip: clip.map { _ in clipCoverage.baseAddress! }, clipRect: clip?.rect ?? r,
+                        paint: paint, opacity: opacity)
+                    RowBands.run(y0..<y1, width: x1 - x0, threads: threads) { rows.run($0) }
                 }
             }
         }
@@ -129,16 +87,18 @@ public struct Canvas: Sendable {
         let (ox, oy) = (placement.x, placement.y)
         let target = PixelRect(x: area.x + ox, y: area.y + oy, width: area.width, height: area.height)
         guard let target = target.clipped(width: image.width, height: image.height) else { return }
-        let (width, groupWidth) = (image.width, group.width)
+        let (width, groupWidth, threads) = (image.width, group.width, threads)
         image.bytes.withUnsafeMutableBufferPointer { pixels in
             group.bytes.withUnsafeBufferPointer { source in
-                for y in target.y..<(target.y + target.height) {
-                    for x in target.x..<(target.x + target.width) {
-                        let s = 4 * ((y - oy) * groupWidth + x - ox)
-                        if source[s + 3] == 0 { continue }
-                        let color = SIMD4<Float>(
-                            Float(source[s]), Float(source[s + 1]), Float(source[s + 2]), Float(source[s + 3]))
-                        Canvas.blend(color * o, into: pixels.baseAddress! + 4 * (y * width + x))
+                let (canvas, group) = (Pixels(pixels.baseAddress!), Pixels(source.baseAddress!))
+                RowBands.run(target.y..<(target.y + target.height), width: target.width, threads: threads) { rows in
+                    for y in rows {
+                        for x in target.x..<(target.x + target.width) {
+                            let s = group.base + 4 * ((y - oy) * groupWidth + x - ox)
+                            if s[3] == 0 { continue }
+                            let color = SIMD4<Float>(Float(s[0]), Float(s[1]), Float(s[2]), Float(s[3]))
+                            Canvas.blend(color * o, into: canvas.base + 4 * (y * width + x))
+                        }
                     }
                 }
             }
@@ -153,5 +113,18 @@ public struct Canvas: Sendable {
             let value = source[c] + Float(pixel[c]) * keep
             pixel[c] = UInt8(min(max(value + 0.5, 0), 255))
         }
+    }
+}
+
+/// A pointer handed to the workers of one banded operation, each writing only its own rows.
+struct Pixels<Element>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<Element>
+
+    init(_ base: UnsafeMutablePointer<Element>) {
+        self.base = base
+    }
+
+    init(_ base: UnsafePointer<Element>) {
+        self.base = UnsafeMutablePointer(mutating: base)
     }
 }

@@ -35,7 +35,7 @@ public final class LayerRenderer: Sendable {
         observer: (any RenderPhaseObserver)? = nil
     ) throws -> Image {
         guard scale.isFinite, scale > 0 else { throw RenderError(.invalidParameter, "scale must be > 0, got \(scale)") }
-        var canvas = Canvas(image: try Image(width: width, height: height))
+        var canvas = Canvas(image: try Image(width: width, height: height), threads: blur.threads)
         if background.alpha > 0 {
             canvas.fill(
                 Mask(
@@ -106,7 +106,8 @@ public final class LayerRenderer: Sendable {
         into canvas: inout Canvas, _ pass: Pass
     ) throws {
         let local = m.concatenating(.translation(Double(-area.x), Double(-area.y)))
-        var group = Canvas(image: try takeOffscreen(width: area.width, height: area.height, pass))
+        var group = Canvas(
+            image: try takeOffscreen(width: area.width, height: area.height, pass), threads: blur.threads)
         defer { giveBack(group.image) }
         let localShape = try Self.shape(of: layer, local, width: area.width, height: area.height)
         try drawContents(
