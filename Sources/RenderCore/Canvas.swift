@@ -96,8 +96,15 @@ public struct Canvas: Sendable {
                         for x in target.x..<(target.x + target.width) {
                             let s = group.base + 4 * ((y - oy) * groupWidth + x - ox)
                             if s[3] == 0 { continue }
+                            let d = canvas.base + 4 * (y * width + x)
+                            // Source-over of an opaque pixel at full opacity is that pixel.
+                            if s[3] == 255, o == 1 {
+                                UnsafeMutableRawPointer(d).storeBytes(
+                                    of: UnsafeRawPointer(s).loadUnaligned(as: UInt32.self), as: UInt32.self)
+                                continue
+                            }
                             let color = SIMD4<Float>(Float(s[0]), Float(s[1]), Float(s[2]), Float(s[3]))
-                            Canvas.blend(color * o, into: canvas.base + 4 * (y * width + x))
+                            Canvas.blend(color * o, into: d)
                         }
                     }
                 }

@@ -90,9 +90,11 @@ public final class LayerRenderer: Sendable {
             try drawGroup(layer, m, shadow, clip: clip, area: area, into: &canvas, pass)
             return
         }
-        let shape = try Self.shape(of: layer, m, width: canvas.image.width, height: canvas.image.height)
+        let shape = try Self.shape(
+            of: layer, m, width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
         if let shadow, let path = shadow.path {
-            let mask = try Rasterizer.fill(path.applying(m), width: canvas.image.width, height: canvas.image.height)
+            let mask = try Rasterizer.fill(
+                path.applying(m), width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
             let shadowClip = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
             try drawShadow(shadow, shape: mask, m, clip: shadowClip, opacity: 1, into: &canvas, pass)
         }
@@ -109,16 +111,18 @@ public final class LayerRenderer: Sendable {
         var group = Canvas(
             image: try takeOffscreen(width: area.width, height: area.height, pass), threads: blur.threads)
         defer { giveBack(group.image) }
-        let localShape = try Self.shape(of: layer, local, width: area.width, height: area.height)
+        let localShape = try Self.shape(of: layer, local, width: area.width, height: area.height, threads: blur.threads)
         try drawContents(
             layer, local, localShape, clip: clip?.offsetBy(-area.x, -area.y), into: &group, pass)
         let drawn = Self.opaqueBounds(of: group.image)
         if let shadow {
-            let shape = try Self.shape(of: layer, m, width: canvas.image.width, height: canvas.image.height)
+            let shape = try Self.shape(
+                of: layer, m, width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
             let shadowClip = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
             let shadowShape =
                 try shadow.path.map {
-                    try Rasterizer.fill($0.applying(m), width: canvas.image.width, height: canvas.image.height)
+                    try Rasterizer.fill(
+                        $0.applying(m), width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
                 } ?? Self.alpha(of: group.image, in: drawn).offsetBy(area.x, area.y)
             try drawShadow(shadow, shape: shadowShape, m, clip: shadowClip, opacity: layer.opacity, into: &canvas, pass)
         }
@@ -135,7 +139,7 @@ public final class LayerRenderer: Sendable {
         }
         if let content = layer.shape {
             let mask = try Rasterizer.fill(
-                content.path.applying(m), width: canvas.image.width, height: canvas.image.height)
+                content.path.applying(m), width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
             canvas.fill(mask, with: .solid(content.color), clip: clip, opacity: 1)
         }
         if let mode = layer.backdropBlur {
@@ -152,21 +156,25 @@ public final class LayerRenderer: Sendable {
             ring.addRoundedRect(
                 layer.bounds.insetBy(layer.borderWidth, layer.borderWidth),
                 cornerRadius: max(0, layer.cornerRadius - layer.borderWidth), reversed: true)
-            let mask = try Rasterizer.fill(ring.applying(m), width: canvas.image.width, height: canvas.image.height)
+            let mask = try Rasterizer.fill(
+                ring.applying(m), width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
             canvas.fill(mask, with: .solid(layer.borderColor), clip: clip, opacity: 1)
         }
     }
 
     /// The coverage of the layer's (rounded) bounds through `m`.
-    private static func shape(of layer: Layer, _ m: AffineTransform, width: Int, height: Int) throws -> Mask {
+    private static func shape(
+        of layer: Layer, _ m: AffineTransform, width: Int, height: Int, threads: Int
+    ) throws -> Mask {
         guard layer.cornerRadius <= 0, m.b == 0, m.c == 0 else {
             return try Rasterizer.fill(
                 Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(m), width: width,
-                height: height)
+                height: height, threads: threads)
         }
         let box = Box(layer.bounds, m)
         return Rasterizer.fillRect(
-            minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, width: width, height: height)
+            minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, width: width, height: height,
+            threads: threads)
     }
 
     /// Blurs the shape's alpha alone (one channel, σ = k·radius·scale), offsets it and tints it.
@@ -189,9 +197,13 @@ public final class LayerRenderer: Sendable {
         }
         let pad = Int((3 * sigma).rounded(.up)) + 2
         var alpha = try Image(width: shape.rect.width + 2 * pad, height: shape.rect.height + 2 * pad, channels: 1)
-        for y in 0..<shape.rect.height {
-            for x in 0..<shape.rect.width {
-                alpha.bytes[(y + pad) * alpha.width + x + pad] = shape.bytes[y * shape.rect.width + x]
+        let (rowBytes, alphaWidth) = (shape.rect.width, alpha.width)
+        alpha.bytes.withUnsafeMutableBufferPointer { target in
+            shape.bytes.withUnsafeBufferPointer { source in
+                for y in 0..<shape.rect.height {
+                    (target.baseAddress! + (y + pad) * alphaWidth + pad).update(
+                        from: source.baseAddress! + y * rowBytes, count: rowBytes)
+                }
             }
         }
         try Self.timed(.blur, pass.observer) { try blur.apply(.gaussian(sigma: sigma), to: &alpha) }
@@ -226,14 +238,16 @@ public final class LayerRenderer: Sendable {
     /// The smallest rectangle holding every pixel with alpha > 0.
     private static func opaqueBounds(of image: Image) -> PixelRect {
         var (x0, y0, x1, y1) = (image.width, image.height, 0, 0)
-        image.bytes.withUnsafeBufferPointer { bytes in
+        let width = image.width
+        image.bytes.withUnsafeBytes { bytes in
+            let words = bytes.bindMemory(to: UInt32.self)
             for y in 0..<image.height {
-                for x in 0..<image.width where bytes[4 * (y * image.width + x) + 3] != 0 {
-                    x0 = min(x0, x)
-                    x1 = max(x1, x + 1)
-                    y0 = min(y0, y)
-                    y1 = max(y1, y + 1)
-                }
+                let row = words.baseAddress! + y * width
+                // Alpha is the top byte of each little-endian pixel word.
+                guard let first = (0..<width).first(where: { row[$0] > 0x00FF_FFFF }) else { continue }
+                let last = (first..<width).last(where: { row[$0] > 0x00FF_FFFF })!
+                (x0, x1) = (min(x0, first), max(x1, last + 1))
+                (y0, y1) = (min(y0, y), y + 1)
             }
         }
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
@@ -241,10 +255,14 @@ public final class LayerRenderer: Sendable {
 
     /// The alpha channel of `area` as a mask.
     private static func alpha(of image: Image, in area: PixelRect) -> Mask {
-        var bytes = [UInt8](repeating: 0, count: area.width * area.height)
-        for y in 0..<area.height {
-            for x in 0..<area.width {
-                bytes[y * area.width + x] = image.bytes[4 * ((area.y + y) * image.width + area.x + x) + 3]
+        let width = image.width
+        let bytes = image.bytes.withUnsafeBufferPointer { pixels in
+            [UInt8](unsafeUninitializedCapacity: area.width * area.height) { out, count in
+                for y in 0..<area.height {
+                    let row = pixels.baseAddress! + 4 * ((area.y + y) * width + area.x) + 3
+                    for x in 0..<area.width { out[y * area.width + x] = row[4 * x] }
+                }
+                count = area.width * area.height
             }
         }
         return Mask(rect: area, bytes: bytes)

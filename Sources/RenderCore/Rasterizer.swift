@@ -5,8 +5,9 @@
 /// non-zero rule: overlapping same-direction shapes saturate, a reversed subpath cancels to a hole.
 public enum Rasterizer {
     /// The coverage of `path` (already in canvas pixels) on a `width`×`height` canvas.
+    /// - Parameter threads: how many threads may share a large mask's rows (the bytes are the same).
     /// - Throws: ``RenderError`` (`invalidParameter`) for NaN or infinite coordinates.
-    public static func fill(_ path: Path, width: Int, height: Int) throws -> Mask {
+    public static func fill(_ path: Path, width: Int, height: Int, threads: Int = 1) throws -> Mask {
         guard path.isFinite else { throw RenderError(.invalidParameter, "path has a NaN or infinite coordinate") }
         let points = path.subpaths.joined()
         guard let first = points.first else { return .empty }
@@ -37,12 +38,21 @@ public enum Rasterizer {
                 }
             }
         }
-        var bytes = [UInt8](repeating: 0, count: w * h)
-        for y in 0..<h {
-            var sum: Float = 0
-            for x in 0..<w {
-                sum += accumulation[y * stride + x]
-                bytes[y * w + x] = UInt8(min(abs(sum), 1) * 255 + 0.5)
+        let bytes = accumulation.withUnsafeBufferPointer { acc in
+            [UInt8](unsafeUninitializedCapacity: w * h) { out, count in
+                let (source, target) = (Pixels(acc.baseAddress!), Pixels(out.baseAddress!))
+                // Each row's prefix sum reads only its own accumulation row.
+                RowBands.run(0..<h, width: w, threads: threads) { rows in
+                    for y in rows {
+                        let (from, to) = (source.base + y * stride, target.base + y * w)
+                        var sum: Float = 0
+                        for x in 0..<w {
+                            sum += from[x]
+                            to[x] = UInt8(min(abs(sum), 1) * 255 + 0.5)
+                        }
+                    }
+                }
+                count = w * h
             }
         }
         return Mask(rect: PixelRect(x: x0, y: y0, width: w, height: h), bytes: bytes)
@@ -51,31 +61,36 @@ public enum Rasterizer {
     /// The coverage of the axis-aligned rectangle `minX…maxX` × `minY…maxY` (canvas pixels) on a
     /// `width`×`height` canvas: each pixel's overlap area, as ``fill(_:width:height:)`` gives
     /// for a rectangle path, without scanning edges (most layers are such rectangles).
-    static func fillRect(minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int) -> Mask {
+    static func fillRect(
+        minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int, threads: Int = 1
+    ) -> Mask {
         let x0 = Int(min(max(minX, 0), Double(width)).rounded(.down))
         let y0 = Int(min(max(minY, 0), Double(height)).rounded(.down))
         let x1 = Int(min(max(maxX, 0), Double(width)).rounded(.up))
         let y1 = Int(min(max(maxY, 0), Double(height)).rounded(.up))
         guard x1 > x0, y1 > y0 else { return .empty }
         let (w, h) = (x1 - x0, y1 - y0)
-        func overlap(_ i: Int, _ lo: Double, _ hi: Double) -> Double {
+        @Sendable func overlap(_ i: Int, _ lo: Double, _ hi: Double) -> Double {
             max(0, min(Double(i + 1), hi) - max(Double(i), lo))
         }
         let columns = (0..<w).map { overlap(x0 + $0, minX, maxX) }
-        var bytes = [UInt8](repeating: 0, count: w * h)
-        bytes.withUnsafeMutableBufferPointer { out in
-            for y in 0..<h {
-                let row = overlap(y0 + y, minY, maxY)
-                let base = out.baseAddress! + y * w
-                if row == 1, w > 2 {
-                    // Whole rows: full coverage between the two edge columns.
-                    base.update(repeating: 255, count: w)
-                    base[0] = UInt8(columns[0] * 255 + 0.5)
-                    base[w - 1] = UInt8(columns[w - 1] * 255 + 0.5)
-                    continue
+        let bytes = [UInt8](unsafeUninitializedCapacity: w * h) { out, count in
+            let target = Pixels(out.baseAddress!)
+            RowBands.run(0..<h, width: w, threads: threads) { rows in
+                for y in rows {
+                    let row = overlap(y0 + y, minY, maxY)
+                    let base = target.base + y * w
+                    if row == 1, w > 2 {
+                        // Whole rows: full coverage between the two edge columns.
+                        base.update(repeating: 255, count: w)
+                        base[0] = UInt8(columns[0] * 255 + 0.5)
+                        base[w - 1] = UInt8(columns[w - 1] * 255 + 0.5)
+                        continue
+                    }
+                    for x in 0..<w { base[x] = UInt8(min(row * columns[x], 1) * 255 + 0.5) }
                 }
-                for x in 0..<w { base[x] = UInt8(min(row * columns[x], 1) * 255 + 0.5) }
             }
+            count = w * h
         }
         return Mask(rect: PixelRect(x: x0, y: y0, width: w, height: h), bytes: bytes)
     }
