@@ -10,6 +10,8 @@ struct FillRows: @unchecked Sendable {
     private let maskRect: PixelRect
     private let clip: UnsafePointer<UInt8>?
     private let clipRect: PixelRect
+    /// The alpha bytes of the image drawn next, its rectangle on the canvas.
+    private let cover: (alpha: UnsafePointer<UInt8>, rect: PixelRect)?
     private let solid: SIMD4<Float>
     private let gradient: LinearGradient?
     private let toLocal: AffineTransform
@@ -19,8 +21,16 @@ struct FillRows: @unchecked Sendable {
 
     init(
         pixels: UnsafeMutablePointer<UInt8>, width: Int, columns: Range<Int>, mask: UnsafePointer<UInt8>,
-        maskRect: PixelRect, clip: UnsafePointer<UInt8>?, clipRect: PixelRect, paint: Paint, opacity: Double
+        maskRect: PixelRect, clip: UnsafePointer<UInt8>?, clipRect: PixelRect,
+        cover: (Cover, UnsafePointer<UInt8>)?, paint: Paint, opacity: Double
     ) {
+        self.cover = cover.map { cover, pixels in
+            (
+                pixels + 3,
+                PixelRect(
+                    x: cover.origin.x, y: cover.origin.y, width: cover.image.width, height: cover.image.height)
+            )
+        }
         words = UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt32.self)
         (self.width, self.columns, self.mask, self.maskRect, self.clip, self.clipRect) =
             (width, columns, mask, maskRect, clip, clipRect)
@@ -39,12 +49,18 @@ struct FillRows: @unchecked Sendable {
         for y in rows {
             let maskRow = mask + (y - maskRect.y) * maskRect.width - maskRect.x
             let clipRow = clip.map { $0 + (y - clipRect.y) * clipRect.width - clipRect.x }
-            run(row: y, maskRow, clipRow)
+            let coverRow = cover.flatMap { alpha, rect in
+                rect.y <= y && y < rect.y + rect.height ? alpha + 4 * ((y - rect.y) * rect.width - rect.x) : nil
+            }
+            run(row: y, maskRow, clipRow, coverRow)
         }
     }
 
     @inline(__always)
-    private func run(row y: Int, _ maskRow: UnsafePointer<UInt8>, _ clipRow: UnsafePointer<UInt8>?) {
+    private func run(
+        row y: Int, _ maskRow: UnsafePointer<UInt8>, _ clipRow: UnsafePointer<UInt8>?, _ coverRow: UnsafePointer<UInt8>?
+    ) {
+        let (coverStart, coverEnd) = cover.map { ($0.rect.x, $0.rect.x + $0.rect.width) } ?? (0, 0)
         @inline(__always) func word(_ row: UnsafePointer<UInt8>, _ x: Int) -> UInt64 {
             UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self)
         }
@@ -82,6 +98,7 @@ struct FillRows: @unchecked Sendable {
                 }
                 defer { x += 1 }
                 if coverage == 0 { continue }
+                if let coverRow, coverStart <= x, x < coverEnd, coverRow[4 * x] == 255 { continue }
                 var source = solid
                 if let gradient {
                     let p = toLocal.apply(Point(Double(x) + 0.5, Double(y) + 0.5))

@@ -54,7 +54,10 @@ public struct Canvas: Sendable {
     }
 
     /// Composites `paint` through `mask`, limited by `clip`, scaled by `opacity`.
-    public mutating func fill(_ mask: Mask, with paint: Paint, clip: Mask?, opacity: Double) {
+    /// - Parameter cover: an image drawn right after this fill at full opacity; where it is
+    ///   opaque it replaces the pixel, so the fill may skip blending there.
+    public mutating func fill(_ mask: Mask, with paint: Paint, clip: Mask?, opacity: Double, under cover: Cover? = nil)
+    {
         let r = mask.rect
         guard r.width > 0, r.height > 0, r.y < image.height, r.x < image.width, r.x + r.width > 0, r.y + r.height > 0
         else { return }
@@ -70,11 +73,15 @@ public struct Canvas: Sendable {
         image.bytes.withUnsafeMutableBufferPointer { pixels in
             mask.bytes.withUnsafeBufferPointer { coverage in
                 (clip?.bytes ?? []).withUnsafeBufferPointer { clipCoverage in
-                    let rows = FillRows(
-                        pixels: pixels.baseAddress!, width: image.width, columns: x0..<x1, mask: coverage.baseAddress!,
-                        maskRect: r, clip: clip.map { _ in clipCoverage.baseAddress! }, clipRect: clip?.rect ?? r,
-                        paint: paint, opacity: opacity)
-                    RowBands.run(y0..<y1, width: x1 - x0, threads: threads) { rows.run($0) }
+                    (cover?.image.bytes ?? []).withUnsafeBufferPointer { coverPixels in
+                        let rows = FillRows(
+                            pixels: pixels.baseAddress!, width: image.width, columns: x0..<x1,
+                            mask: coverage.baseAddress!, maskRect: r, clip: clip.map { _ in clipCoverage.baseAddress! },
+                            clipRect: clip?.rect ?? r, cover: cover.map { ($0, coverPixels.baseAddress!) },
+                            paint: paint,
+                            opacity: opacity)
+                        RowBands.run(y0..<y1, width: x1 - x0, threads: threads) { rows.run($0) }
+                    }
                 }
             }
         }
@@ -116,10 +123,25 @@ public struct Canvas: Sendable {
     @inline(__always)
     static func blend(_ source: SIMD4<Float>, into pixel: UnsafeMutablePointer<UInt8>) {
         let keep = 1 - source.w / 255
-        for c in 0..<4 {
-            let value = source[c] + Float(pixel[c]) * keep
-            pixel[c] = UInt8(min(max(value + 0.5, 0), 255))
-        }
+        let below = SIMD4<Float>(Float(pixel[0]), Float(pixel[1]), Float(pixel[2]), Float(pixel[3]))
+        var value = source + below * keep + 0.5
+        value.replace(with: 0, where: value .< 0)
+        value.replace(with: 255, where: value .> 255)
+        // Truncation of 0…255 without a checked conversion: floor, then the integer is the
+        // low mantissa bits of floor + 2²³.
+        let bits = unsafeBitCast(value.rounded(.down) + 8_388_608, to: SIMD4<UInt32>.self)
+        for c in 0..<4 { pixel[c] = UInt8(truncatingIfNeeded: bits[c]) }
+    }
+}
+
+/// An RGBA image about to be composited at full opacity with its pixel (0, 0) at `origin`.
+public struct Cover: Sendable {
+    public var image: Image
+    public var origin: (x: Int, y: Int)
+
+    public init(image: Image, origin: (x: Int, y: Int)) {
+        self.image = image
+        self.origin = origin
     }
 }
 

@@ -96,7 +96,7 @@ public final class LayerRenderer: Sendable {
             let mask = try Rasterizer.fill(
                 path.applying(m), width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
             let shadowClip = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
-            try drawShadow(shadow, shape: mask, m, clip: shadowClip, opacity: 1, into: &canvas, pass)
+            try drawShadow(shadow, shape: mask, m, clip: shadowClip, opacity: 1, under: nil, into: &canvas, pass)
         }
         try drawContents(layer, m, shape, clip: clip, into: &canvas, pass)
     }
@@ -124,7 +124,11 @@ public final class LayerRenderer: Sendable {
                     try Rasterizer.fill(
                         $0.applying(m), width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
                 } ?? Self.alpha(of: group.image, in: drawn).offsetBy(area.x, area.y)
-            try drawShadow(shadow, shape: shadowShape, m, clip: shadowClip, opacity: layer.opacity, into: &canvas, pass)
+            // The group, drawn next, replaces the pixels where it is opaque: the shadow skips them.
+            let cover = layer.opacity >= 1 ? Cover(image: group.image, origin: (area.x, area.y)) : nil
+            try drawShadow(
+                shadow, shape: shadowShape, m, clip: shadowClip, opacity: layer.opacity, under: cover, into: &canvas,
+                pass)
         }
         canvas.draw(group.image, at: area, opacity: layer.opacity, within: drawn)
     }
@@ -177,10 +181,11 @@ public final class LayerRenderer: Sendable {
             threads: threads)
     }
 
-    /// Blurs the shape's alpha alone (one channel, σ = k·radius·scale), offsets it and tints it.
+    /// Blurs the shape's alpha alone (one channel, σ = k·radius·scale), offsets it and tints it,
+    /// leaving alone the pixels `cover` is about to replace.
     private func drawShadow(
-        _ shadow: Shadow, shape: Mask, _ m: AffineTransform, clip: Mask?, opacity: Double, into canvas: inout Canvas,
-        _ pass: Pass
+        _ shadow: Shadow, shape: Mask, _ m: AffineTransform, clip: Mask?, opacity: Double, under cover: Cover?,
+        into canvas: inout Canvas, _ pass: Pass
     ) throws {
         guard shape.rect.width > 0, shadow.radius.isFinite, shadow.radius >= 0, shadow.offset.width.isFinite,
             shadow.offset.height.isFinite
@@ -213,7 +218,7 @@ public final class LayerRenderer: Sendable {
             rect: PixelRect(
                 x: shape.rect.x - pad + dx, y: shape.rect.y - pad + dy, width: alpha.width, height: alpha.height),
             bytes: alpha.bytes)
-        canvas.fill(mask, with: .solid(shadow.color), clip: clip, opacity: shadow.opacity * opacity)
+        canvas.fill(mask, with: .solid(shadow.color), clip: clip, opacity: shadow.opacity * opacity, under: cover)
     }
 
     /// Runs `body` between the observer's begin and end marks for `phase`.
