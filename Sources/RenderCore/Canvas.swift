@@ -134,6 +134,16 @@ public struct Canvas: Sendable {
     }
 }
 
+extension Float {
+    /// The value, in 0 ..< 256, truncated to a byte: the same as `UInt8(self)` without the
+    /// checked conversion, which costs more than the rest of a rasterizer's inner loop (the
+    /// integer is the low mantissa bits of floor + 2²³).
+    @inline(__always)
+    var truncatedByte: UInt8 {
+        UInt8(truncatingIfNeeded: (rounded(.down) + 8_388_608).bitPattern)
+    }
+}
+
 /// An RGBA image about to be composited at full opacity with its pixel (0, 0) at `origin`.
 public struct Cover: Sendable {
     public var image: Image

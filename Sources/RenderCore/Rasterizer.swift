@@ -48,7 +48,7 @@ public enum Rasterizer {
                         var sum: Float = 0
                         for x in 0..<w {
                             sum += from[x]
-                            to[x] = UInt8(min(abs(sum), 1) * 255 + 0.5)
+                            to[x] = (min(abs(sum), 1) * 255 + 0.5).truncatedByte
                         }
                     }
                 }
