@@ -10,8 +10,8 @@ struct FillRows: @unchecked Sendable {
     private let maskRect: PixelRect
     private let clip: UnsafePointer<UInt8>?
     private let clipRect: PixelRect
-    /// The alpha bytes of the image drawn next, its rectangle on the canvas.
-    private let cover: (alpha: UnsafePointer<UInt8>, rect: PixelRect)?
+    /// Where what is drawn next replaces the pixel: both planes (when present) read 255.
+    private let cover: (CoverPlane?, CoverPlane?)
     private let solid: SIMD4<Float>
     private let gradient: LinearGradient?
     private let toLocal: AffineTransform
@@ -22,15 +22,9 @@ struct FillRows: @unchecked Sendable {
     init(
         pixels: UnsafeMutablePointer<UInt8>, width: Int, columns: Range<Int>, mask: UnsafePointer<UInt8>,
         maskRect: PixelRect, clip: UnsafePointer<UInt8>?, clipRect: PixelRect,
-        cover: (Cover, UnsafePointer<UInt8>)?, paint: Paint, opacity: Double
+        cover: (CoverPlane?, CoverPlane?), paint: Paint, opacity: Double
     ) {
-        self.cover = cover.map { cover, pixels in
-            (
-                pixels + 3,
-                PixelRect(
-                    x: cover.origin.x, y: cover.origin.y, width: cover.image.width, height: cover.image.height)
-            )
-        }
+        self.cover = cover
         words = UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt32.self)
         (self.width, self.columns, self.mask, self.maskRect, self.clip, self.clipRect) =
             (width, columns, mask, maskRect, clip, clipRect)
@@ -49,18 +43,20 @@ struct FillRows: @unchecked Sendable {
         for y in rows {
             let maskRow = mask + (y - maskRect.y) * maskRect.width - maskRect.x
             let clipRow = clip.map { $0 + (y - clipRect.y) * clipRect.width - clipRect.x }
-            let coverRow = cover.flatMap { alpha, rect in
-                rect.y <= y && y < rect.y + rect.height ? alpha + 4 * ((y - rect.y) * rect.width - rect.x) : nil
-            }
-            run(row: y, maskRow, clipRow, coverRow)
+            run(row: y, maskRow, clipRow, cover.0?.row(y), cover.1?.row(y))
         }
     }
 
     @inline(__always)
     private func run(
-        row y: Int, _ maskRow: UnsafePointer<UInt8>, _ clipRow: UnsafePointer<UInt8>?, _ coverRow: UnsafePointer<UInt8>?
+        row y: Int, _ maskRow: UnsafePointer<UInt8>, _ clipRow: UnsafePointer<UInt8>?,
+        _ firstCover: CoverPlane.Row?, _ secondCover: CoverPlane.Row?
     ) {
-        let (coverStart, coverEnd) = cover.map { ($0.rect.x, $0.rect.x + $0.rect.width) } ?? (0, 0)
+        // Without the first plane on this row nothing is covered; no second plane is no limit.
+        @inline(__always) func hidden(_ x: Int) -> Bool {
+            guard let firstCover, firstCover.opaque(x) else { return false }
+            return cover.1 == nil || secondCover?.opaque(x) == true
+        }
         @inline(__always) func word(_ row: UnsafePointer<UInt8>, _ x: Int) -> UInt64 {
             UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self)
         }
@@ -98,7 +94,7 @@ struct FillRows: @unchecked Sendable {
                 }
                 defer { x += 1 }
                 if coverage == 0 { continue }
-                if let coverRow, coverStart <= x, x < coverEnd, coverRow[4 * x] == 255 { continue }
+                if hidden(x) { continue }
                 var source = solid
                 if let gradient {
                     let p = toLocal.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
@@ -112,5 +108,31 @@ struct FillRows: @unchecked Sendable {
                     into: UnsafeMutableRawPointer(words + y * width + x).assumingMemoryBound(to: UInt8.self))
             }
         }
+    }
+}
+
+/// One byte per pixel (every `step` bytes) over `rect` of the canvas, read by a fill to skip
+/// the pixels a ``Cover`` replaces.
+struct CoverPlane {
+    let base: UnsafePointer<UInt8>
+    let rect: PixelRect
+    let step: Int
+
+    /// The plane's row `y`, nil when the plane does not reach it.
+    @inline(__always)
+    func row(_ y: Int) -> Row? {
+        guard rect.y <= y, y < rect.y + rect.height else { return nil }
+        return Row(
+            bytes: base + step * ((y - rect.y) * rect.width - rect.x), columns: rect.x..<(rect.x + rect.width),
+            step: step)
+    }
+
+    struct Row {
+        let bytes: UnsafePointer<UInt8>
+        let columns: Range<Int>
+        let step: Int
+
+        @inline(__always)
+        func opaque(_ x: Int) -> Bool { columns.contains(x) && bytes[step * x] == 255 }
     }
 }

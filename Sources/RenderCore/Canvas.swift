@@ -73,15 +73,36 @@ public struct Canvas: Sendable {
         image.bytes.withUnsafeMutableBufferPointer { pixels in
             mask.bytes.withUnsafeBufferPointer { coverage in
                 (clip?.bytes ?? []).withUnsafeBufferPointer { clipCoverage in
-                    (cover?.image.bytes ?? []).withUnsafeBufferPointer { coverPixels in
+                    Canvas.withPlanes(of: cover) { first, second in
                         let rows = FillRows(
                             pixels: pixels.baseAddress!, width: image.width, columns: x0..<x1,
                             mask: coverage.baseAddress!, maskRect: r, clip: clip.map { _ in clipCoverage.baseAddress! },
-                            clipRect: clip?.rect ?? r, cover: cover.map { ($0, coverPixels.baseAddress!) },
-                            paint: paint,
-                            opacity: opacity)
+                            clipRect: clip?.rect ?? r, cover: (first, second), paint: paint, opacity: opacity)
                         RowBands.run(y0..<y1, width: x1 - x0, threads: threads) { rows.run($0) }
                     }
+                }
+            }
+        }
+    }
+
+    /// The byte planes that must all read 255 where `cover` is opaque.
+    private static func withPlanes<R>(of cover: Cover?, _ body: (CoverPlane?, CoverPlane?) -> R) -> R {
+        switch cover {
+        case nil: return body(nil, nil)
+        case .image(let image, let x, let y):
+            return image.bytes.withUnsafeBufferPointer { pixels in
+                body(
+                    CoverPlane(
+                        base: pixels.baseAddress! + 3,
+                        rect: PixelRect(x: x, y: y, width: image.width, height: image.height), step: 4),
+                    nil)
+            }
+        case .mask(let mask, let clip):
+            return mask.bytes.withUnsafeBufferPointer { coverage in
+                (clip?.bytes ?? []).withUnsafeBufferPointer { clipCoverage in
+                    body(
+                        CoverPlane(base: coverage.baseAddress!, rect: mask.rect, step: 1),
+                        clip.map { CoverPlane(base: clipCoverage.baseAddress!, rect: $0.rect, step: 1) })
                 }
             }
         }
@@ -144,15 +165,14 @@ extension Float {
     }
 }
 
-/// An RGBA image about to be composited at full opacity with its pixel (0, 0) at `origin`.
-public struct Cover: Sendable {
-    public var image: Image
-    public var origin: (x: Int, y: Int)
-
-    public init(image: Image, origin: (x: Int, y: Int)) {
-        self.image = image
-        self.origin = origin
-    }
+/// What is drawn right after a fill and replaces pixels outright where it is opaque, so the
+/// fill need not blend there: an offscreen group composited at full opacity, or an opaque
+/// colour through a mask and clip (a layer's background after its shadow).
+public enum Cover: Sendable {
+    /// An RGBA image with its pixel (0, 0) at canvas pixel (x, y); opaque where alpha is 255.
+    case image(Image, x: Int, y: Int)
+    /// Opaque where both the mask and the clip (if any) are 255.
+    case mask(Mask, clip: Mask?)
 }
 
 /// A pointer handed to the workers of one banded operation, each writing only its own rows.

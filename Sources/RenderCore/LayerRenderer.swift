@@ -96,7 +96,11 @@ public final class LayerRenderer: Sendable {
             let mask = try Rasterizer.fill(
                 path.applying(m), width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
             let shadowClip = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
-            try drawShadow(shadow, shape: mask, m, clip: shadowClip, opacity: 1, under: nil, into: &canvas, pass)
+            // An opaque background, filled next, replaces the pixels it fully covers.
+            let cover = layer.backgroundColor.flatMap {
+                $0.premultiplied.w == 255 ? Cover.mask(shape, clip: clip) : nil
+            }
+            try drawShadow(shadow, shape: mask, m, clip: shadowClip, opacity: 1, under: cover, into: &canvas, pass)
         }
         try drawContents(layer, m, shape, clip: clip, into: &canvas, pass)
     }
@@ -125,7 +129,7 @@ public final class LayerRenderer: Sendable {
                         $0.applying(m), width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
                 } ?? Self.alpha(of: group.image, in: drawn).offsetBy(area.x, area.y)
             // The group, drawn next, replaces the pixels where it is opaque: the shadow skips them.
-            let cover = layer.opacity >= 1 ? Cover(image: group.image, origin: (area.x, area.y)) : nil
+            let cover = layer.opacity >= 1 ? Cover.image(group.image, x: area.x, y: area.y) : nil
             try drawShadow(
                 shadow, shape: shadowShape, m, clip: shadowClip, opacity: layer.opacity, under: cover, into: &canvas,
                 pass)
