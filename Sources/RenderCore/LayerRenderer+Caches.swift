@@ -1,4 +1,4 @@
-/// What a renderer keeps across frames: offscreen buffers and text coverage.
+/// What a renderer keeps across frames: offscreen buffers, text coverage and blurred shadows.
 extension LayerRenderer {
     struct Caches: Sendable {
         /// Byte arrays of finished offscreen groups, reused by the next group that fits.
@@ -8,12 +8,35 @@ extension LayerRenderer {
         /// Text coverage sampled onto canvas pixels, placed relative to the whole-pixel part of
         /// the layer's translation (so a memo moved by whole pixels reuses it).
         var sampled: [SampledKey: Mask] = [:]
+        /// Blurred shadow alpha by the shape's coverage and σ: a shadow is the same wherever
+        /// its shape moves by whole pixels, so unchanged and dragged layers skip the blur.
+        var shadows: [ShadowKey: [UInt8]] = [:]
 
         /// The most offscreen buffers kept (nested groups each hold one).
         static let offscreenLimit = 8
         /// The most cached entries; a full cache is emptied, which is cheap and keeps memory bounded.
         static let layoutLimit = 512
         static let sampledLimit = 2048
+        static let shadowLimit = 256
+    }
+
+    struct ShadowKey: Hashable {
+        let width: Int
+        let height: Int
+        let sigma: Double
+        let coverage: [UInt8]
+
+        static func == (a: ShadowKey, b: ShadowKey) -> Bool {
+            a.width == b.width && a.height == b.height && a.sigma == b.sigma && a.coverage == b.coverage
+        }
+
+        /// The coverage as one run of bytes (hashing byte by byte costs more than the blur saves).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(width)
+            hasher.combine(height)
+            hasher.combine(sigma)
+            coverage.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 
     struct LayoutKey: Hashable {
@@ -80,5 +103,22 @@ extension LayerRenderer {
             if caches.sampled.count >= Caches.sampledLimit { caches.sampled.removeAll() }
             caches.sampled[key] = mask
         }
+    }
+}
+
+extension LayerRenderer {
+    /// The cached blurred alpha for `key`, or `make()`'s, stored.
+    func shadow(_ key: ShadowKey, _ pass: Pass, _ make: () throws -> [UInt8]) rethrows -> [UInt8] {
+        if let cached = caches.withLock({ $0.shadows[key] }) {
+            pass.statistics.shadowCacheHits += 1
+            return cached
+        }
+        pass.statistics.shadowCacheMisses += 1
+        let blurred = try make()
+        caches.withLock { caches in
+            if caches.shadows.count >= Caches.shadowLimit { caches.shadows.removeAll() }
+            caches.shadows[key] = blurred
+        }
+        return blurred
     }
 }

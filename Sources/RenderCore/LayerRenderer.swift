@@ -205,23 +205,27 @@ public final class LayerRenderer: Sendable {
             throw RenderError(.invalidParameter, "shadow radius \(shadow.radius) gives σ \(sigma) px, above 500")
         }
         let pad = Int((3 * sigma).rounded(.up)) + 2
-        var alpha = try Image(width: shape.rect.width + 2 * pad, height: shape.rect.height + 2 * pad, channels: 1)
-        let (rowBytes, alphaWidth) = (shape.rect.width, alpha.width)
-        alpha.bytes.withUnsafeMutableBufferPointer { target in
-            shape.bytes.withUnsafeBufferPointer { source in
-                for y in 0..<shape.rect.height {
-                    (target.baseAddress! + (y + pad) * alphaWidth + pad).update(
-                        from: source.baseAddress! + y * rowBytes, count: rowBytes)
+        let (width, height) = (shape.rect.width + 2 * pad, shape.rect.height + 2 * pad)
+        let key = ShadowKey(width: shape.rect.width, height: shape.rect.height, sigma: sigma, coverage: shape.bytes)
+        let blurred = try self.shadow(key, pass) {
+            var alpha = try Image(width: width, height: height, channels: 1)
+            let rowBytes = shape.rect.width
+            alpha.bytes.withUnsafeMutableBufferPointer { target in
+                shape.bytes.withUnsafeBufferPointer { source in
+                    for y in 0..<shape.rect.height {
+                        (target.baseAddress! + (y + pad) * width + pad).update(
+                            from: source.baseAddress! + y * rowBytes, count: rowBytes)
+                    }
                 }
             }
+            try Self.timed(.blur, pass.observer) { try blur.apply(.gaussian(sigma: sigma), to: &alpha) }
+            return alpha.bytes
         }
-        try Self.timed(.blur, pass.observer) { try blur.apply(.gaussian(sigma: sigma), to: &alpha) }
         let dx = Int((shadow.offset.width * scale).rounded())
         let dy = Int((shadow.offset.height * scale).rounded())
         let mask = Mask(
-            rect: PixelRect(
-                x: shape.rect.x - pad + dx, y: shape.rect.y - pad + dy, width: alpha.width, height: alpha.height),
-            bytes: alpha.bytes)
+            rect: PixelRect(x: shape.rect.x - pad + dx, y: shape.rect.y - pad + dy, width: width, height: height),
+            bytes: blurred)
         canvas.fill(mask, with: .solid(shadow.color), clip: clip, opacity: shadow.opacity * opacity, under: cover)
     }
 

@@ -45,7 +45,8 @@ enum DemoCommand {
             + "\"offscreen_groups\":\(warm.offscreenGroups),\"largest_offscreen_px\":\(warm.largestOffscreenPixels),"
             + "\"first_offscreen_allocations\":\(first.offscreenAllocations),"
             + "\"warm_offscreen_allocations\":\(warm.offscreenAllocations),\"warm_text_hits\":\(warm.textCacheHits),"
-            + "\"warm_text_misses\":\(warm.textCacheMisses)}"
+            + "\"warm_text_misses\":\(warm.textCacheMisses),\"warm_shadow_hits\":\(warm.shadowCacheHits),"
+            + "\"warm_shadow_misses\":\(warm.shadowCacheMisses)}"
     }
 
     /// The live worker's layers for the scene file, with `memos` store memos on its board.
