@@ -67,10 +67,6 @@ struct FillRows: @unchecked Sendable {
         @inline(__always) func full(_ x: Int) -> Bool {
             maskRow[x] == 255 && (clipRow.map { $0[x] == 255 } ?? true)
         }
-        @inline(__always) func covered(_ x: Int) -> Float {
-            let coverage = Float(maskRow[x])
-            return clipRow.map { coverage * Float($0[x]) / 255 } ?? coverage
-        }
         let end = columns.upperBound
         var x = columns.lowerBound
         while x < end {
@@ -83,8 +79,13 @@ struct FillRows: @unchecked Sendable {
                 stop = x + 8
             }
             while x < stop {
-                let coverage = covered(x)
-                if coverage == 255, let opaque {
+                // Coverage m·c/255 is 0 exactly when a byte is 0 and 255 exactly when both are.
+                let (m, c) = (maskRow[x], clipRow?[x] ?? 255)
+                if m == 0 || c == 0 {
+                    x += 1
+                    continue
+                }
+                if m & c == 255, let opaque {
                     var last = x + 1
                     while last + 8 <= end, full8(last) { last += 8 }
                     while last < end, full(last) { last += 1 }
@@ -93,8 +94,8 @@ struct FillRows: @unchecked Sendable {
                     continue
                 }
                 defer { x += 1 }
-                if coverage == 0 { continue }
                 if hidden(x) { continue }
+                let coverage = c == 255 ? Float(m) : Float(m) * Float(c) / 255
                 var source = solid
                 if let gradient {
                     let p = toLocal.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
