@@ -1,4 +1,5 @@
-/// What a renderer keeps across frames: offscreen buffers, text coverage and blurred shadows.
+/// What a renderer keeps across frames: offscreen buffers, drawn groups, text coverage and
+/// blurred shadows.
 extension LayerRenderer {
     struct Caches: Sendable {
         /// Byte arrays of finished offscreen groups, reused by the next group that fits.
@@ -11,6 +12,9 @@ extension LayerRenderer {
         /// Blurred shadow alpha by the shape's coverage and σ: a shadow is the same wherever
         /// its shape moves by whole pixels, so unchanged and dragged layers skip the blur.
         var shadows: [ShadowKey: [UInt8]] = [:]
+        /// Drawn offscreen groups, and the bytes they hold.
+        var groups: [GroupKey: GroupEntry] = [:]
+        var groupBytes = 0
 
         /// The most offscreen buffers kept (nested groups each hold one).
         static let offscreenLimit = 8
@@ -18,6 +22,25 @@ extension LayerRenderer {
         static let layoutLimit = 512
         static let sampledLimit = 2048
         static let shadowLimit = 256
+        /// Kept groups' bytes (a board of memos needs a few MB); past it the cache is emptied.
+        static let groupByteLimit = 64 << 20
+    }
+
+    /// A group's contents, its frame moved to the origin (its place is in `local`, the exact
+    /// map from its bounds to the group's pixels), and the group's size.
+    struct GroupKey: Hashable {
+        let layer: Layer
+        let local: AffineTransform
+        let width: Int
+        let height: Int
+    }
+
+    struct GroupEntry: Sendable {
+        let image: Image
+        /// The part of `image` with alpha > 0.
+        let drawn: PixelRect
+        /// The alpha of `drawn`, kept for a shadow taken from it.
+        let alpha: Mask?
     }
 
     struct ShadowKey: Hashable {
@@ -120,5 +143,23 @@ extension LayerRenderer {
             caches.shadows[key] = blurred
         }
         return blurred
+    }
+}
+
+extension LayerRenderer {
+    func group(_ key: GroupKey) -> GroupEntry? {
+        caches.withLock { $0.groups[key] }
+    }
+
+    func store(_ entry: GroupEntry, for key: GroupKey) {
+        let bytes = entry.image.bytes.count
+        caches.withLock { caches in
+            if caches.groupBytes + bytes > Caches.groupByteLimit {
+                caches.groups.removeAll()
+                caches.groupBytes = 0
+            }
+            caches.groups[key] = entry
+            caches.groupBytes += bytes
+        }
     }
 }

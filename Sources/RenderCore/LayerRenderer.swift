@@ -106,19 +106,36 @@ public final class LayerRenderer: Sendable {
     }
 
     /// Draws `layer` into a pooled offscreen image covering `area` of the canvas, then its
-    /// shadow and the image onto the canvas.
+    /// shadow and the image onto the canvas. A group its clip does not cut is kept across
+    /// frames, keyed by its contents and exact placement, so an unchanged layer is not drawn again.
     private func drawGroup(
         _ layer: Layer, _ m: AffineTransform, _ shadow: Shadow?, clip: Mask?, area: PixelRect,
         into canvas: inout Canvas, _ pass: Pass
     ) throws {
         let local = m.concatenating(.translation(Double(-area.x), Double(-area.y)))
-        var group = Canvas(
-            image: try takeOffscreen(width: area.width, height: area.height, pass), threads: blur.threads)
-        defer { giveBack(group.image) }
-        let localShape = try Self.shape(of: layer, local, width: area.width, height: area.height, threads: blur.threads)
-        try drawContents(
-            layer, local, localShape, clip: clip?.offsetBy(-area.x, -area.y), into: &group, pass)
-        let drawn = Self.opaqueBounds(of: group.image)
+        var unplaced = layer
+        unplaced.frame.origin = Point(0, 0)
+        let key =
+            clip?.isOpaque(over: area) ?? true
+            ? GroupKey(layer: unplaced, local: local, width: area.width, height: area.height) : nil
+        let entry: GroupEntry
+        if let key, let cached = group(key) {
+            pass.statistics.groupCacheHits += 1
+            entry = cached
+        } else {
+            var group = Canvas(
+                image: try takeOffscreen(width: area.width, height: area.height, pass), threads: blur.threads)
+            let localShape = try Self.shape(
+                of: layer, local, width: area.width, height: area.height, threads: blur.threads)
+            try drawContents(
+                layer, local, localShape, clip: clip?.offsetBy(-area.x, -area.y), into: &group, pass)
+            let drawn = Self.opaqueBounds(of: group.image)
+            entry = GroupEntry(
+                image: group.image, drawn: drawn,
+                alpha: shadow != nil && shadow?.path == nil ? Self.alpha(of: group.image, in: drawn) : nil)
+            // A kept group's bytes belong to the cache; others go back to the pool.
+            if let key { store(entry, for: key) } else { giveBack(group.image) }
+        }
         if let shadow {
             let shape = try Self.shape(
                 of: layer, m, width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
@@ -127,14 +144,14 @@ public final class LayerRenderer: Sendable {
                 try shadow.path.map {
                     try Rasterizer.fill(
                         $0.applying(m), width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
-                } ?? Self.alpha(of: group.image, in: drawn).offsetBy(area.x, area.y)
+                } ?? (entry.alpha ?? Self.alpha(of: entry.image, in: entry.drawn)).offsetBy(area.x, area.y)
             // The group, drawn next, replaces the pixels where it is opaque: the shadow skips them.
-            let cover = layer.opacity >= 1 ? Cover.image(group.image, x: area.x, y: area.y) : nil
+            let cover = layer.opacity >= 1 ? Cover.image(entry.image, x: area.x, y: area.y) : nil
             try drawShadow(
                 shadow, shape: shadowShape, m, clip: shadowClip, opacity: layer.opacity, under: cover, into: &canvas,
                 pass)
         }
-        canvas.draw(group.image, at: area, opacity: layer.opacity, within: drawn)
+        canvas.draw(entry.image, at: area, opacity: layer.opacity, within: entry.drawn)
     }
 
     private func drawContents(

@@ -20,6 +20,19 @@ public struct Mask: Sendable, Equatable {
         Mask(rect: PixelRect(x: rect.x + dx, y: rect.y + dy, width: rect.width, height: rect.height), bytes: bytes)
     }
 
+    /// Whether coverage is 255 on every pixel of `area` (a clip that cuts nothing there).
+    func isOpaque(over area: PixelRect) -> Bool {
+        guard area.x >= rect.x, area.y >= rect.y, area.x + area.width <= rect.x + rect.width,
+            area.y + area.height <= rect.y + rect.height
+        else { return false }
+        return bytes.withUnsafeBufferPointer { coverage in
+            (area.y..<(area.y + area.height)).allSatisfy { y in
+                let row = coverage.baseAddress! + (y - rect.y) * rect.width + area.x - rect.x
+                return (0..<area.width).allSatisfy { row[$0] == 255 }
+            }
+        }
+    }
+
     /// The product of two masks (the intersection of two clips).
     public func intersected(with other: Mask) -> Mask {
         let x0 = max(rect.x, other.rect.x)

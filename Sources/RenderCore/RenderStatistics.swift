@@ -16,6 +16,8 @@ public struct RenderStatistics: Sendable, Equatable {
     public var textCacheHits = 0
     /// Text layers laid out and sampled this frame.
     public var textCacheMisses = 0
+    /// Offscreen groups taken as drawn in an earlier frame (same contents and placement).
+    public var groupCacheHits = 0
     /// Shadows whose blurred alpha came from the cache (the same shape and σ as a recent frame).
     public var shadowCacheHits = 0
     /// Shadows blurred this frame.

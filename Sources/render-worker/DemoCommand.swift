@@ -46,7 +46,7 @@ enum DemoCommand {
             + "\"first_offscreen_allocations\":\(first.offscreenAllocations),"
             + "\"warm_offscreen_allocations\":\(warm.offscreenAllocations),\"warm_text_hits\":\(warm.textCacheHits),"
             + "\"warm_text_misses\":\(warm.textCacheMisses),\"warm_shadow_hits\":\(warm.shadowCacheHits),"
-            + "\"warm_shadow_misses\":\(warm.shadowCacheMisses)}"
+            + "\"warm_shadow_misses\":\(warm.shadowCacheMisses),\"warm_group_hits\":\(warm.groupCacheHits)}"
     }
 
     /// The live worker's layers for the scene file, with `memos` store memos on its board.
