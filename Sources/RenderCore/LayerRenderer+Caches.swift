@@ -15,6 +15,9 @@ extension LayerRenderer {
         /// Drawn offscreen groups, and the bytes they hold.
         var groups: [GroupKey: GroupEntry] = [:]
         var groupBytes = 0
+        /// Groups drawn once: kept when drawn the same way again, so a layer that changes every
+        /// frame (an animation, a drag) keeps reusing pooled buffers instead of filling the cache.
+        var groupsSeen: Set<GroupKey> = []
 
         /// The most offscreen buffers kept (nested groups each hold one).
         static let offscreenLimit = 8
@@ -24,6 +27,7 @@ extension LayerRenderer {
         static let shadowLimit = 256
         /// Kept groups' bytes (a board of memos needs a few MB); past it the cache is emptied.
         static let groupByteLimit = 64 << 20
+        static let groupsSeenLimit = 1024
     }
 
     /// A group's contents, its frame moved to the origin (its place is in `local`, the exact
@@ -151,15 +155,23 @@ extension LayerRenderer {
         caches.withLock { $0.groups[key] }
     }
 
-    func store(_ entry: GroupEntry, for key: GroupKey) {
+    /// Keeps `entry` if `key` was drawn before and returns true; otherwise notes `key` and
+    /// returns false (the caller gives the image back to the pool).
+    func keep(_ entry: GroupEntry, for key: GroupKey) -> Bool {
         let bytes = entry.image.bytes.count
-        caches.withLock { caches in
+        return caches.withLock { caches in
+            guard caches.groupsSeen.remove(key) != nil else {
+                if caches.groupsSeen.count >= Caches.groupsSeenLimit { caches.groupsSeen.removeAll() }
+                caches.groupsSeen.insert(key)
+                return false
+            }
             if caches.groupBytes + bytes > Caches.groupByteLimit {
                 caches.groups.removeAll()
                 caches.groupBytes = 0
             }
             caches.groups[key] = entry
             caches.groupBytes += bytes
+            return true
         }
     }
 }

@@ -106,8 +106,9 @@ public final class LayerRenderer: Sendable {
     }
 
     /// Draws `layer` into a pooled offscreen image covering `area` of the canvas, then its
-    /// shadow and the image onto the canvas. A group its clip does not cut is kept across
-    /// frames, keyed by its contents and exact placement, so an unchanged layer is not drawn again.
+    /// shadow and the image onto the canvas. A group its clip does not cut, drawn the same way
+    /// in two frames, is kept (keyed by its contents and exact placement), so an unchanged layer
+    /// is not drawn again.
     private func drawGroup(
         _ layer: Layer, _ m: AffineTransform, _ shadow: Shadow?, clip: Mask?, area: PixelRect,
         into canvas: inout Canvas, _ pass: Pass
@@ -134,7 +135,7 @@ public final class LayerRenderer: Sendable {
                 image: group.image, drawn: drawn,
                 alpha: shadow != nil && shadow?.path == nil ? Self.alpha(of: group.image, in: drawn) : nil)
             // A kept group's bytes belong to the cache; others go back to the pool.
-            if let key { store(entry, for: key) } else { giveBack(group.image) }
+            if !(key.map { keep(entry, for: $0) } ?? false) { giveBack(group.image) }
         }
         if let shadow {
             let shape = try Self.shape(
