@@ -1,4 +1,4 @@
-/// The rows of one ``Canvas/fill(_:with:clip:opacity:)``: coverage is the mask byte, times
+/// The rows of one ``Canvas/fill(_:with:clip:opacity:under:hiddenBy:)``: coverage is the mask byte, times
 /// the clip byte / 255 when clipped. Runs of zero coverage are skipped and runs of full
 /// coverage under an opaque colour stored outright, eight mask bytes at a time; the pixels in
 /// between are blended one by one.
@@ -12,6 +12,8 @@ struct FillRows: @unchecked Sendable {
     private let clipRect: PixelRect
     /// Where what is drawn next replaces the pixel: both planes (when present) read 255.
     private let cover: (CoverPlane?, CoverPlane?)
+    /// Rectangles left alone (a later opaque fill replaces them), sorted by their left edge.
+    private let hidden: [PixelRect]
     private let solid: SIMD4<Float>
     private let gradient: LinearGradient?
     private let toLocal: AffineTransform
@@ -22,9 +24,9 @@ struct FillRows: @unchecked Sendable {
     init(
         pixels: UnsafeMutablePointer<UInt8>, width: Int, columns: Range<Int>, mask: UnsafePointer<UInt8>,
         maskRect: PixelRect, clip: UnsafePointer<UInt8>?, clipRect: PixelRect,
-        cover: (CoverPlane?, CoverPlane?), paint: Paint, opacity: Double
+        cover: (CoverPlane?, CoverPlane?), hidden: [PixelRect], paint: Paint, opacity: Double
     ) {
-        self.cover = cover
+        (self.cover, self.hidden) = (cover, hidden)
         words = UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt32.self)
         (self.width, self.columns, self.mask, self.maskRect, self.clip, self.clipRect) =
             (width, columns, mask, maskRect, clip, clipRect)
@@ -43,13 +45,21 @@ struct FillRows: @unchecked Sendable {
         for y in rows {
             let maskRow = mask + (y - maskRect.y) * maskRect.width - maskRect.x
             let clipRow = clip.map { $0 + (y - clipRect.y) * clipRect.width - clipRect.x }
-            run(row: y, maskRow, clipRow, cover.0?.row(y), cover.1?.row(y))
+            let (first, second) = (cover.0?.row(y), cover.1?.row(y))
+            // The row's columns outside the hidden rectangles.
+            var x = columns.lowerBound
+            for rect in hidden where rect.y <= y && y < rect.y + rect.height {
+                if rect.x > x { run(row: y, x..<min(rect.x, columns.upperBound), maskRow, clipRow, first, second) }
+                x = max(x, rect.x + rect.width)
+                if x >= columns.upperBound { break }
+            }
+            if x < columns.upperBound { run(row: y, x..<columns.upperBound, maskRow, clipRow, first, second) }
         }
     }
 
     @inline(__always)
     private func run(
-        row y: Int, _ maskRow: UnsafePointer<UInt8>, _ clipRow: UnsafePointer<UInt8>?,
+        row y: Int, _ columns: Range<Int>, _ maskRow: UnsafePointer<UInt8>, _ clipRow: UnsafePointer<UInt8>?,
         _ firstCover: CoverPlane.Row?, _ secondCover: CoverPlane.Row?
     ) {
         // Without the first plane on this row nothing is covered; no second plane is no limit.

@@ -54,10 +54,14 @@ public struct Canvas: Sendable {
     }
 
     /// Composites `paint` through `mask`, limited by `clip`, scaled by `opacity`.
-    /// - Parameter cover: an image drawn right after this fill at full opacity; where it is
-    ///   opaque it replaces the pixel, so the fill may skip blending there.
-    public mutating func fill(_ mask: Mask, with paint: Paint, clip: Mask?, opacity: Double, under cover: Cover? = nil)
-    {
+    /// - Parameters:
+    ///   - cover: what is drawn right after this fill; the fill may skip the pixels it replaces.
+    ///   - hidden: rectangles a later opaque fill replaces before anything reads them; the fill
+    ///     skips them.
+    public mutating func fill(
+        _ mask: Mask, with paint: Paint, clip: Mask?, opacity: Double, under cover: Cover? = nil,
+        hiddenBy hidden: [PixelRect] = []
+    ) {
         let r = mask.rect
         guard r.width > 0, r.height > 0, r.y < image.height, r.x < image.width, r.x + r.width > 0, r.y + r.height > 0
         else { return }
@@ -77,7 +81,9 @@ public struct Canvas: Sendable {
                         let rows = FillRows(
                             pixels: pixels.baseAddress!, width: image.width, columns: x0..<x1,
                             mask: coverage.baseAddress!, maskRect: r, clip: clip.map { _ in clipCoverage.baseAddress! },
-                            clipRect: clip?.rect ?? r, cover: (first, second), paint: paint, opacity: opacity)
+                            clipRect: clip?.rect ?? r, cover: (first, second),
+                            hidden: hidden.filter { $0.y < y1 && $0.y + $0.height > y0 }.sorted { $0.x < $1.x },
+                            paint: paint, opacity: opacity)
                         RowBands.run(y0..<y1, width: x1 - x0, threads: threads) { rows.run($0) }
                     }
                 }

@@ -3,7 +3,7 @@
 extension LayerRenderer {
     func drawText(
         _ text: TextContent, _ layer: Layer, _ m: AffineTransform, font: FontFace, clip: Mask?,
-        into canvas: inout Canvas, _ pass: Pass
+        hiddenBy hidden: [PixelRect], into canvas: inout Canvas, _ pass: Pass
     ) throws {
         let density = m.meanScale
         guard text.fontSize.isFinite, text.fontSize > 0, text.fontSize * density <= 2000, text.inset.isFinite,
@@ -25,7 +25,7 @@ extension LayerRenderer {
             pass.statistics.textCacheMisses += 1
             let local = try TextLayout.render(text, font: font, width: w, height: h, pixelsPerPoint: density)
             let mask = Self.sample(local, through: inverse, density: density, over: visible)
-            return canvas.fill(mask, with: .solid(text.color), clip: clip, opacity: 1)
+            return canvas.fill(mask, with: .solid(text.color), clip: clip, opacity: 1, hiddenBy: hidden)
         }
         // The sub-pixel phase in 1/256 pixel: the same placement computed two ways (a memo moved
         // by a whole number of points) differs in its last bits.
@@ -44,7 +44,7 @@ extension LayerRenderer {
             mask = Self.sample(local, through: inverse, density: density, over: box)
             store(mask.offsetBy(-Int(ix), -Int(iy)), for: key)
         }
-        canvas.fill(mask, with: .solid(text.color), clip: clip, opacity: 1)
+        canvas.fill(mask, with: .solid(text.color), clip: clip, opacity: 1, hiddenBy: hidden)
     }
 
     /// Bilinear samples (0 outside) of the one-channel `local` image at each pixel centre of

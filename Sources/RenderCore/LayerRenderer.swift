@@ -44,13 +44,16 @@ public final class LayerRenderer: Sendable {
                 opacity: 1)
         }
         let pass = Pass(observer)
-        try draw(root, parent: .scale(scale, scale), clip: nil, into: &canvas, pass)
+        let whole = PixelRect(x: 0, y: 0, width: width, height: height)
+        try draw(
+            root, parent: .scale(scale, scale), clip: nil, Occlusion(later: [], interior: whole), into: &canvas, pass)
         statistics.withLock { $0 = pass.statistics }
         return canvas.image
     }
 
     private func draw(
-        _ layer: Layer, parent: AffineTransform, clip: Mask?, into canvas: inout Canvas, _ pass: Pass
+        _ layer: Layer, parent: AffineTransform, clip: Mask?, _ occlusion: Occlusion, into canvas: inout Canvas,
+        _ pass: Pass
     ) throws {
         guard layer.frame.isFinite, layer.frame.width >= 0, layer.frame.height >= 0, layer.opacity.isFinite,
             [
@@ -87,11 +90,12 @@ public final class LayerRenderer: Sendable {
                     height: canvas.image.height + 2 * reach)
             }
             guard let area = Self.extent(of: layer, m, shadows: false).pixels(within: groupLimit) else { return }
-            try drawGroup(layer, m, shadow, clip: clip, area: area, into: &canvas, pass)
+            try drawGroup(layer, m, shadow, clip: clip, area: area, hiddenBy: occlusion.later, into: &canvas, pass)
             return
         }
         let shape = try Self.shape(
             of: layer, m, width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
+        let skips = Self.occlusion(of: layer, m, occlusion)
         if let shadow, let path = shadow.path {
             let mask = try Rasterizer.fill(
                 path.applying(m), width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
@@ -100,9 +104,11 @@ public final class LayerRenderer: Sendable {
             let cover = layer.backgroundColor.flatMap {
                 $0.premultiplied.w == 255 ? Cover.mask(shape, clip: clip) : nil
             }
-            try drawShadow(shadow, shape: mask, m, clip: shadowClip, opacity: 1, under: cover, into: &canvas, pass)
+            try drawShadow(
+                shadow, shape: mask, m, clip: shadowClip, opacity: 1, under: cover,
+                hiddenBy: layer.backdropBlur == nil ? skips.own : [], into: &canvas, pass)
         }
-        try drawContents(layer, m, shape, clip: clip, into: &canvas, pass)
+        try drawContents(layer, m, shape, clip: clip, skips, later: occlusion.later, into: &canvas, pass)
     }
 
     /// Draws `layer` into a pooled offscreen image covering `area` of the canvas, then its
@@ -111,7 +117,7 @@ public final class LayerRenderer: Sendable {
     /// is not drawn again.
     private func drawGroup(
         _ layer: Layer, _ m: AffineTransform, _ shadow: Shadow?, clip: Mask?, area: PixelRect,
-        into canvas: inout Canvas, _ pass: Pass
+        hiddenBy hidden: [PixelRect], into canvas: inout Canvas, _ pass: Pass
     ) throws {
         let local = m.concatenating(.translation(Double(-area.x), Double(-area.y)))
         var unplaced = layer
@@ -129,7 +135,9 @@ public final class LayerRenderer: Sendable {
             let localShape = try Self.shape(
                 of: layer, local, width: area.width, height: area.height, threads: blur.threads)
             try drawContents(
-                layer, local, localShape, clip: clip?.offsetBy(-area.x, -area.y), into: &group, pass)
+                layer, local, localShape, clip: clip?.offsetBy(-area.x, -area.y),
+                LayerOcclusion(own: [], sublayers: Array(repeating: .none, count: layer.sublayers.count)), later: [],
+                into: &group, pass)
             let drawn = Self.opaqueBounds(of: group.image)
             entry = GroupEntry(
                 image: group.image, drawn: drawn,
@@ -149,24 +157,31 @@ public final class LayerRenderer: Sendable {
             // The group, drawn next, replaces the pixels where it is opaque: the shadow skips them.
             let cover = layer.opacity >= 1 ? Cover.image(entry.image, x: area.x, y: area.y) : nil
             try drawShadow(
-                shadow, shape: shadowShape, m, clip: shadowClip, opacity: layer.opacity, under: cover, into: &canvas,
-                pass)
+                shadow, shape: shadowShape, m, clip: shadowClip, opacity: layer.opacity, under: cover,
+                hiddenBy: hidden, into: &canvas, pass)
         }
         canvas.draw(entry.image, at: area, opacity: layer.opacity, within: entry.drawn)
     }
 
+    /// Draws the layer's own contents and its sublayers; `skips` says what each may leave
+    /// unpainted, `later` what the border may.
     private func drawContents(
-        _ layer: Layer, _ m: AffineTransform, _ shape: Mask, clip: Mask?, into canvas: inout Canvas, _ pass: Pass
+        _ layer: Layer, _ m: AffineTransform, _ shape: Mask, clip: Mask?, _ skips: LayerOcclusion,
+        later: [PixelRect], into canvas: inout Canvas, _ pass: Pass
     ) throws {
-        if let color = layer.backgroundColor { canvas.fill(shape, with: .solid(color), clip: clip, opacity: 1) }
+        // What a backdrop blur reads must be painted.
+        let below = layer.backdropBlur == nil ? skips.own : []
+        if let color = layer.backgroundColor {
+            canvas.fill(shape, with: .solid(color), clip: clip, opacity: 1, hiddenBy: below)
+        }
         if let gradient = layer.gradient, let inverse = m.inverted, layer.frame.width > 0, layer.frame.height > 0 {
             let toUnit = inverse.concatenating(.scale(1 / layer.frame.width, 1 / layer.frame.height))
-            canvas.fill(shape, with: .linear(gradient, toLocal: toUnit), clip: clip, opacity: 1)
+            canvas.fill(shape, with: .linear(gradient, toLocal: toUnit), clip: clip, opacity: 1, hiddenBy: below)
         }
         if let content = layer.shape {
             let mask = try Rasterizer.fill(
                 content.path.applying(m), width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
-            canvas.fill(mask, with: .solid(content.color), clip: clip, opacity: 1)
+            canvas.fill(mask, with: .solid(content.color), clip: clip, opacity: 1, hiddenBy: below)
         }
         if let mode = layer.backdropBlur {
             let region = clip.map { shape.intersected(with: $0) } ?? shape
@@ -174,9 +189,11 @@ public final class LayerRenderer: Sendable {
         }
         let inner = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
         if let text = layer.text, let font {
-            try drawText(text, layer, m, font: font, clip: inner, into: &canvas, pass)
+            try drawText(text, layer, m, font: font, clip: inner, hiddenBy: skips.own, into: &canvas, pass)
         }
-        for sublayer in layer.sublayers { try draw(sublayer, parent: m, clip: inner, into: &canvas, pass) }
+        for (sublayer, occlusion) in zip(layer.sublayers, skips.sublayers) {
+            try draw(sublayer, parent: m, clip: inner, occlusion, into: &canvas, pass)
+        }
         if layer.borderWidth > 0 {
             var ring = Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius)
             ring.addRoundedRect(
@@ -184,7 +201,7 @@ public final class LayerRenderer: Sendable {
                 cornerRadius: max(0, layer.cornerRadius - layer.borderWidth), reversed: true)
             let mask = try Rasterizer.fill(
                 ring.applying(m), width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
-            canvas.fill(mask, with: .solid(layer.borderColor), clip: clip, opacity: 1)
+            canvas.fill(mask, with: .solid(layer.borderColor), clip: clip, opacity: 1, hiddenBy: later)
         }
     }
 
@@ -207,7 +224,7 @@ public final class LayerRenderer: Sendable {
     /// leaving alone the pixels `cover` is about to replace.
     private func drawShadow(
         _ shadow: Shadow, shape: Mask, _ m: AffineTransform, clip: Mask?, opacity: Double, under cover: Cover?,
-        into canvas: inout Canvas, _ pass: Pass
+        hiddenBy hidden: [PixelRect], into canvas: inout Canvas, _ pass: Pass
     ) throws {
         guard shape.rect.width > 0, shadow.radius.isFinite, shadow.radius >= 0, shadow.offset.width.isFinite,
             shadow.offset.height.isFinite
@@ -244,7 +261,9 @@ public final class LayerRenderer: Sendable {
         let mask = Mask(
             rect: PixelRect(x: shape.rect.x - pad + dx, y: shape.rect.y - pad + dy, width: width, height: height),
             bytes: blurred)
-        canvas.fill(mask, with: .solid(shadow.color), clip: clip, opacity: shadow.opacity * opacity, under: cover)
+        canvas.fill(
+            mask, with: .solid(shadow.color), clip: clip, opacity: shadow.opacity * opacity, under: cover,
+            hiddenBy: hidden)
     }
 
     /// Runs `body` between the observer's begin and end marks for `phase`.

@@ -12,6 +12,16 @@ public struct PixelRect: Sendable, Hashable {
         self.height = height
     }
 
+    /// The pixels in both rectangles, or nil when none.
+    func intersection(_ other: PixelRect) -> PixelRect? {
+        let x0 = max(x, other.x)
+        let y0 = max(y, other.y)
+        let x1 = min(x + width, other.x + other.width)
+        let y1 = min(y + height, other.y + other.height)
+        guard x1 > x0, y1 > y0 else { return nil }
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
     /// The part of this rectangle inside `width`×`height`, or nil when nothing is left.
     func clipped(width: Int, height: Int) -> PixelRect? {
         let x0 = max(x, 0)
