@@ -146,9 +146,13 @@ public final class LayerRenderer: Sendable {
             if !(key.map { keep(entry, for: $0) } ?? false) { giveBack(group.image) }
         }
         if let shadow {
-            let shape = try Self.shape(
-                of: layer, m, width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
-            let shadowClip = layer.masksToBounds ? (clip.map { $0.intersected(with: shape) } ?? shape) : clip
+            // The layer's own shape on the canvas is only needed when it clips its shadow.
+            var shadowClip = clip
+            if layer.masksToBounds {
+                let shape = try Self.shape(
+                    of: layer, m, width: canvas.image.width, height: canvas.image.height, threads: blur.threads)
+                shadowClip = clip.map { $0.intersected(with: shape) } ?? shape
+            }
             let shadowShape =
                 try shadow.path.map {
                     try Rasterizer.fill(
