@@ -126,11 +126,13 @@ public struct Canvas: Sendable {
             group.bytes.withUnsafeBufferPointer { source in
                 let (canvas, group) = (Pixels(pixels.baseAddress!), Pixels(source.baseAddress!))
                 RowBands.run(target.y..<(target.y + target.height), width: target.width, threads: threads) { rows in
+                    let (x0, count) = (target.x, target.width)
                     for y in rows {
-                        for x in target.x..<(target.x + target.width) {
-                            let s = group.base + 4 * ((y - oy) * groupWidth + x - ox)
+                        let from = group.base + 4 * ((y - oy) * groupWidth + x0 - ox)
+                        let to = canvas.base + 4 * (y * width + x0)
+                        for i in 0..<count {
+                            let (s, d) = (from + 4 * i, to + 4 * i)
                             if s[3] == 0 { continue }
-                            let d = canvas.base + 4 * (y * width + x)
                             // Source-over of an opaque pixel at full opacity is that pixel.
                             if s[3] == 255, o == 1 {
                                 UnsafeMutableRawPointer(d).storeBytes(
