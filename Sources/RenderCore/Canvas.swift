@@ -104,6 +104,8 @@ public struct Canvas: Sendable {
                     nil)
             }
         case .mask(let mask, let clip):
+            // An empty mask or clip covers nothing.
+            if mask.bytes.isEmpty || clip?.bytes.isEmpty == true { return body(nil, nil) }
             return mask.bytes.withUnsafeBufferPointer { coverage in
                 (clip?.bytes ?? []).withUnsafeBufferPointer { clipCoverage in
                     body(

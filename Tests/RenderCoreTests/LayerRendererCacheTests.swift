@@ -97,6 +97,22 @@ import Testing
     }
 }
 
+extension LayerRendererCacheTests {
+    @Test func anEmptyCoverMaskOrClipHidesNothing() throws {
+        let shadow = Mask(rect: PixelRect(x: 0, y: 0, width: 8, height: 8), bytes: Array(repeating: 100, count: 64))
+        let full = Mask(rect: PixelRect(x: 0, y: 0, width: 8, height: 8), bytes: Array(repeating: 255, count: 64))
+        func draw(under cover: Cover?) throws -> Image {
+            var canvas = Canvas(image: try Image(width: 8, height: 8, fill: RGBA8(200, 220, 240, 255)))
+            canvas.fill(shadow, with: .solid(.black), clip: nil, opacity: 0.5, under: cover)
+            return canvas.image
+        }
+        let plain = try draw(under: nil)
+        #expect(try draw(under: .mask(.empty, clip: nil)) == plain)
+        #expect(try draw(under: .mask(full, clip: .empty)) == plain)
+        #expect(try draw(under: .mask(full, clip: nil)) != plain, "a full cover hides the whole fill")
+    }
+}
+
 @Suite struct RowBandsTests {
     @Test func bandsCoverEveryRowOnceForAnyThreadCount() {
         for threads in [1, 2, 7] {
