@@ -71,22 +71,18 @@ public final class BlurKernel: Sendable {
         let blocks = stage.blockCount
         let workers = min(threads == 1 ? 1 : 4 * threads, blocks)
         let scratch = (0..<workers).map { _ in
-            (
-                pool.take(byteCount: stage.scratchBytes), pool.take(byteCount: stage.scratchBytes),
-                pool.take(byteCount: stage.stagingBytes)
-            )
+            (pool.take(byteCount: stage.scratchBytes), pool.take(byteCount: stage.stagingBytes))
         }
         defer {
-            for (a, b, staging) in scratch {
-                pool.give(back: a)
-                pool.give(back: b)
+            for (lines, staging) in scratch {
+                pool.give(back: lines)
                 pool.give(back: staging)
             }
         }
         let body: @Sendable (Int) -> Void = { worker in
-            let (a, b, staging) = scratch[worker]
+            let (lines, staging) = scratch[worker]
             let range = (blocks * worker / workers)..<(blocks * (worker + 1) / workers)
-            stage.run(blocks: range, scratchA: a.pointer, scratchB: b.pointer, staging: staging.pointer)
+            stage.run(blocks: range, scratch: lines.pointer, staging: staging.pointer)
         }
         if workers == 1 {
             body(0)

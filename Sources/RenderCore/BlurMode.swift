@@ -64,8 +64,9 @@ struct ExtendedBox: Equatable {
 
 /// A blur mode turned into passes along one axis.
 enum BoxCascade: Equatable {
-    /// Fractional boxes in Float32, padded once by ``margin`` replicated pixels.
-    case extended([ExtendedBox])
+    /// `times` identical fractional boxes in Float32 behind a clamp (the line continues with its
+    /// edge pixels), run in one sweep (``BoxChain``).
+    case extended(ExtendedBox, times: Int)
     /// `times` integer boxes of radius `radius` with exact UInt32 sums, clamped at every pass.
     case integer(radius: Int, times: Int)
     /// Nothing to do.
@@ -77,8 +78,7 @@ enum BoxCascade: Equatable {
             if sigma < 0.05 {
                 self = .identity
             } else {
-                let box = ExtendedBox(variance: sigma * sigma / Double(gaussianPasses))
-                self = .extended([ExtendedBox](repeating: box, count: gaussianPasses))
+                self = .extended(ExtendedBox(variance: sigma * sigma / Double(gaussianPasses)), times: gaussianPasses)
             }
         case .boxes(let size, let times):
             let radius = size / 2
@@ -86,12 +86,11 @@ enum BoxCascade: Equatable {
         }
     }
 
-    /// Replicated pixels needed on each side of a line.
+    /// Replicated pixels an integer line needs on each side (extended boxes need none).
     var margin: Int {
         switch self {
-        case .extended(let boxes): boxes.reduce(0) { $0 + $1.l + 1 }
         case .integer(let radius, _): radius + 1
-        case .identity: 0
+        case .extended, .identity: 0
         }
     }
 }

@@ -24,17 +24,24 @@ struct BlurStage: @unchecked Sendable {
     /// Lines per block: four groups, whose outputs fill one 64-byte cache line per position.
     var blockSize: Int { 64 / channels }
     var blockCount: Int { (lineCount + blockSize - 1) / blockSize }
-    /// Bytes of one scratch line (each of the two ping-pong buffers a worker needs).
-    var scratchBytes: Int { (length + 2 * cascade.margin) * MemoryLayout<SIMD16<Float>>.stride }
+    /// Bytes of a worker's scratch: the extended boxes' ring, or two integer lines to ping-pong.
+    var scratchBytes: Int {
+        switch cascade {
+        case .extended(let box, let times):
+            groupBytes + 2 * (box.l + 1) * times * MemoryLayout<SIMD16<Float>>.stride
+        case .integer, .identity: 2 * lineBytes
+        }
+    }
+    /// Bytes of a group's pixels gathered in lane order, 16 per position (whole cache lines).
+    var groupBytes: Int { (length * 16 + 63) & ~63 }
+    /// Bytes of one padded integer line.
+    private var lineBytes: Int { (length + 2 * cascade.margin) * MemoryLayout<SIMD16<UInt32>>.stride }
     /// Bytes of the staging area where a block's four groups are gathered before writing out.
     var stagingBytes: Int { length * 64 }
 
-    /// Filters blocks `blocks`, using two scratch lines of ``scratchBytes`` and a staging area of
+    /// Filters blocks `blocks`, using a scratch area of ``scratchBytes`` and a staging area of
     /// ``stagingBytes``.
-    func run(
-        blocks: Range<Int>, scratchA: UnsafeMutableRawPointer, scratchB: UnsafeMutableRawPointer,
-        staging: UnsafeMutableRawPointer
-    ) {
+    func run(blocks: Range<Int>, scratch: UnsafeMutableRawPointer, staging: UnsafeMutableRawPointer) {
         for block in blocks {
             for part in 0..<4 {
                 let first = block * blockSize + part * groupSize
@@ -43,20 +50,20 @@ struct BlurStage: @unchecked Sendable {
                 for g in 0..<groupSize { offsets[g] = min(first + g, lineCount - 1) * srcStride }
                 let out = staging + part * 16
                 switch cascade {
-                case .extended(let boxes):
-                    let a = scratchA.assumingMemoryBound(to: SIMD16<Float>.self)
-                    let b = scratchB.assumingMemoryBound(to: SIMD16<Float>.self)
-                    load(offsets, into: a)
-                    extendedPasses(boxes, a, b, to: out)
+                case .extended(let box, let times):
+                    let group = scratch.assumingMemoryBound(to: SIMD16<UInt8>.self)
+                    gather(offsets, into: group)
+                    let ring = (scratch + groupBytes).assumingMemoryBound(to: SIMD16<Float>.self)
+                    sweep(box, times: times, group, ring: ring, to: out)
                 case .integer(let radius, let times):
-                    let a = scratchA.assumingMemoryBound(to: SIMD16<UInt32>.self)
-                    let b = scratchB.assumingMemoryBound(to: SIMD16<UInt32>.self)
+                    let a = scratch.assumingMemoryBound(to: SIMD16<UInt32>.self)
+                    let b = (scratch + lineBytes).assumingMemoryBound(to: SIMD16<UInt32>.self)
                     load(offsets, into: a)
                     let result = integerPasses(radius: radius, times: times, a, b)
                     let divisor = (0..<times).reduce(1) { acc, _ in acc * (2 * radius + 1) }
                     storeInteger(result, divisor: divisor, to: out)
                 case .identity:
-                    let a = scratchA.assumingMemoryBound(to: SIMD16<UInt32>.self)
+                    let a = scratch.assumingMemoryBound(to: SIMD16<UInt32>.self)
                     load(offsets, into: a)
                     storeInteger(a + cascade.margin, divisor: 1, to: out)
                 }
@@ -87,151 +94,61 @@ struct BlurStage: @unchecked Sendable {
         }
     }
 
-    /// The pixels at position `i` of the group's lines, one byte per lane, zero-extended.
+    /// The bytes at position `i` of the group's lines, in pixel order: byte 4·line + channel
+    /// (RGBA) or byte line (alpha), which is also the order of the staged output.
     @inline(__always)
-    private func gather(_ offsets: SIMD16<Int>, _ i: Int) -> SIMD16<UInt32> {
-        var lanes = SIMD16<UInt32>()
+    func pixels(_ offsets: SIMD16<Int>, _ i: Int) -> SIMD16<UInt8> {
         if channels == 4 {
-            for g in 0..<4 {
-                let word = src.loadUnaligned(fromByteOffset: offsets[g] &+ 4 &* i, as: UInt32.self)
-                for c in 0..<4 { lanes[4 &* c &+ g] = (word &>> UInt32(8 &* c)) & 0xFF }
-            }
-        } else {
-            for g in 0..<16 { lanes[g] = UInt32(src.load(fromByteOffset: offsets[g] &+ i, as: UInt8.self)) }
+            return Self.pixels(src + offsets[0], src + offsets[1], src + offsets[2], src + offsets[3], 4 &* i)
         }
-        return lanes
+        var bytes = SIMD16<UInt8>()
+        for g in 0..<16 { bytes[g] = src.load(fromByteOffset: offsets[g] &+ i, as: UInt8.self) }
+        return bytes
     }
 
-    /// One RGBA pixel from each of four rows as 16 lanes, channel-major (lane 4·channel + row):
-    /// four shifts and masks of the four pixel words. The generic `SIMD16<UInt32>(truncatingIfNeeded:)`
-    /// byte widening is an out-of-line call, and a row-major widening compiles to a shuffle chain.
+    /// One RGBA pixel from each of four rows.
     @inline(__always)
-    private static func widen(
+    static func pixels(
         _ r0: UnsafeRawPointer, _ r1: UnsafeRawPointer, _ r2: UnsafeRawPointer, _ r3: UnsafeRawPointer, _ at: Int
-    ) -> SIMD16<UInt32> {
+    ) -> SIMD16<UInt8> {
         let words = SIMD4<UInt32>(
             r0.loadUnaligned(fromByteOffset: at, as: UInt32.self),
             r1.loadUnaligned(fromByteOffset: at, as: UInt32.self),
             r2.loadUnaligned(fromByteOffset: at, as: UInt32.self), r3.loadUnaligned(fromByteOffset: at, as: UInt32.self)
         )
-        let mask = SIMD4<UInt32>(repeating: 0xFF)
-        return SIMD16(
-            lowHalf: SIMD8(lowHalf: words & mask, highHalf: (words &>> 8) & mask),
-            highHalf: SIMD8(lowHalf: (words &>> 16) & mask, highHalf: words &>> 24))
+        return unsafeBitCast(words, to: SIMD16<UInt8>.self)
+    }
+
+    /// Bytes zero-extended to lanes: one byte shuffle that compiles to two `vpmovzxbd` (the
+    /// generic `SIMD16<UInt32>(truncatingIfNeeded:)` is an out-of-line call, and a lane-by-lane
+    /// copy of pixels loaded from four rows turns into a chain of scalar extracts).
+    @inline(__always)
+    static func widen(_ b: SIMD16<UInt8>) -> SIMD16<UInt32> {
+        let bytes = SIMD64<UInt8>(
+            b[0], 0, 0, 0, b[1], 0, 0, 0, b[2], 0, 0, 0, b[3], 0, 0, 0, b[4], 0, 0, 0, b[5], 0, 0, 0, b[6], 0, 0, 0,
+            b[7], 0, 0, 0, b[8], 0, 0, 0, b[9], 0, 0, 0, b[10], 0, 0, 0, b[11], 0, 0, 0, b[12], 0, 0, 0, b[13], 0, 0,
+            0, b[14], 0, 0, 0, b[15], 0, 0, 0)
+        return unsafeBitCast(bytes, to: SIMD16<UInt32>.self)
+    }
+
+    /// Gathers one group's pixels in lane order, so the sweep reads each position as one
+    /// 16-byte load (widening pixels inserted from four rows compiles to a chain of extracts).
+    private func gather(_ offsets: SIMD16<Int>, into group: UnsafeMutablePointer<SIMD16<UInt8>>) {
+        if channels == 4 {
+            let (r0, r1, r2, r3) = (src + offsets[0], src + offsets[1], src + offsets[2], src + offsets[3])
+            for i in 0..<length { group[i] = Self.pixels(r0, r1, r2, r3, 4 &* i) }
+        } else {
+            for i in 0..<length { group[i] = pixels(offsets, i) }
+        }
     }
 
     /// Gathers one group's pixels into lanes and replicates the edge pixels into the margins.
     private func load(_ offsets: SIMD16<Int>, into line: UnsafeMutablePointer<SIMD16<UInt32>>) {
         let margin = cascade.margin
         let body = line + margin
-        for i in 0..<length { body[i] = gather(offsets, i) }
+        for i in 0..<length { body[i] = Self.widen(pixels(offsets, i)) }
         line.update(repeating: body[0], count: margin)
         (body + length).update(repeating: body[length - 1], count: margin)
-    }
-
-    /// The same as Float lanes; 0x4B00_0000 | n is the float 2^23 + n, an exact, vectorizable
-    /// UInt8 → Float conversion (generic SIMD conversions compile to slow scalar code).
-    private func load(_ offsets: SIMD16<Int>, into line: UnsafeMutablePointer<SIMD16<Float>>) {
-        let margin = cascade.margin
-        let body = line + margin
-        let exponent = SIMD16<UInt32>(repeating: 0x4B00_0000)
-        let bias = SIMD16<Float>(repeating: 8_388_608)
-        if channels == 4 {
-            let (r0, r1, r2, r3) = (src + offsets[0], src + offsets[1], src + offsets[2], src + offsets[3])
-            var at = 0
-            for i in 0..<length {
-                body[i] = unsafeBitCast(Self.widen(r0, r1, r2, r3, at) | exponent, to: SIMD16<Float>.self) - bias
-                at &+= 4
-            }
-        } else {
-            for i in 0..<length {
-                body[i] = unsafeBitCast(gather(offsets, i) | exponent, to: SIMD16<Float>.self) - bias
-            }
-        }
-        line.update(repeating: body[0], count: margin)
-        (body + length).update(repeating: body[length - 1], count: margin)
-    }
-
-    /// Runs the extended boxes; each pass shrinks the valid range by l + 1 on each side, so the
-    /// last one is valid exactly on the line (padding once = clamp, blur, crop). The last pass
-    /// scales, rounds and stages bytes directly instead of writing floats.
-    private func extendedPasses(
-        _ boxes: [ExtendedBox], _ a: UnsafeMutablePointer<SIMD16<Float>>, _ b: UnsafeMutablePointer<SIMD16<Float>>,
-        to out: UnsafeMutableRawPointer
-    ) {
-        var input = a
-        var output = b
-        var low = 0
-        var high = length + 2 * cascade.margin
-        for box in boxes.dropLast() {
-            let target = output
-            extendedPass(box, input, low + box.l + 1, high - box.l - 1) { i, value in target[i] = value }
-            low += box.l + 1
-            high -= box.l + 1
-            swap(&input, &output)
-        }
-        // Adding 1.5·2^23 to a value in 0...255 leaves it rounded to the nearest integer in the
-        // low mantissa byte (generic SIMD Float→Int conversions compile to slow scalar code).
-        let scale = SIMD16<Float>(repeating: 1 / boxes.reduce(Float(1)) { $0 * $1.weight })
-        let lo = SIMD16<Float>(repeating: 0)
-        let hi = SIMD16<Float>(repeating: 255)
-        let magic = SIMD16<Float>(repeating: 12_582_912)
-        let last = boxes[boxes.count - 1]
-        let l = last.l
-        let alpha = SIMD16<Float>(repeating: last.alpha)
-        // The last pass covers exactly the line: positions margin ..< margin + length.
-        var sum = SIMD16<Float>()
-        let first = cascade.margin
-        for k in (first - l)...(first + l) { sum += input[k] }
-        var entering = sum  // replaced by the entering value from step 1 on
-        for i in 0..<length {
-            let leaving = input[first &+ i &- l &- 1]
-            if i > 0 { sum += entering - leaving }
-            let next = input[first &+ i &+ l &+ 1]
-            var v = sum.addingProduct(alpha, leaving + next) * scale
-            entering = next
-            v.replace(with: lo, where: v .< lo)
-            v.replace(with: hi, where: v .> hi)
-            v += magic
-            let words = unsafeBitCast(v, to: SIMD16<UInt32>.self)
-            store(SIMD16<UInt8>(truncatingIfNeeded: words), to: out + 64 &* i)
-        }
-    }
-
-    /// One extended box from `first` to `end` (exclusive); `emit` receives each unnormalized sum.
-    @inline(__always)
-    private func extendedPass(
-        _ box: ExtendedBox, _ input: UnsafeMutablePointer<SIMD16<Float>>, _ first: Int, _ end: Int,
-        _ emit: (Int, SIMD16<Float>) -> Void
-    ) {
-        let l = box.l
-        let alpha = SIMD16<Float>(repeating: box.alpha)
-        var sum = SIMD16<Float>()
-        for k in (first - l)...(first + l) { sum += input[k] }
-        emit(first, sum + alpha * (input[first - l - 1] + input[first + l + 1]))
-        // Each step loads two values: the one entering the box (kept from the last step's right
-        // end) and the one leaving it.
-        var entering = input[first + l + 1]
-        var i = first + 1
-        // Two steps per iteration: the entering value passes from one step to the next in a
-        // register instead of a copy, and the loop overhead halves (same operations, same order).
-        while i &+ 1 < end {
-            let leaving = input[i &- l &- 1]
-            sum += entering - leaving
-            let next = input[i &+ l &+ 1]
-            emit(i, sum.addingProduct(alpha, leaving + next))
-            let leaving2 = input[i &- l]
-            sum += next - leaving2
-            let next2 = input[i &+ l &+ 2]
-            emit(i &+ 1, sum.addingProduct(alpha, leaving2 + next2))
-            entering = next2
-            i &+= 2
-        }
-        if i < end {
-            let leaving = input[i &- l &- 1]
-            sum += entering - leaving
-            emit(i, sum.addingProduct(alpha, leaving + input[i &+ l &+ 1]))
-        }
     }
 
     /// Runs `times` integer boxes of width 2·radius + 1, re-clamping the margins before each.
@@ -293,14 +210,7 @@ struct BlurStage: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func store(_ bytes: SIMD16<UInt8>, to target: UnsafeMutableRawPointer) {
-        // RGBA lanes are channel-major (4·channel + row); pixels are row-major (4·row + channel):
-        // a 4×4 byte transpose, one constant shuffle.
-        let pixels =
-            channels == 4
-            ? SIMD16<UInt8>(
-                bytes[0], bytes[4], bytes[8], bytes[12], bytes[1], bytes[5], bytes[9], bytes[13], bytes[2], bytes[6],
-                bytes[10], bytes[14], bytes[3], bytes[7], bytes[11], bytes[15]) : bytes
-        target.storeBytes(of: pixels, as: SIMD16<UInt8>.self)
+    func store(_ bytes: SIMD16<UInt8>, to target: UnsafeMutableRawPointer) {
+        target.storeBytes(of: bytes, as: SIMD16<UInt8>.self)
     }
 }

@@ -65,12 +65,12 @@ import Testing
     @Test(arguments: sigmas)
     func extendedBoxCascadeHasVarianceSigmaSquared(sigma: Double) {
         // Convolve the three extended boxes exactly and measure mass and variance.
-        guard case .extended(let boxes) = BoxCascade(.gaussian(sigma: sigma), gaussianPasses: 3) else {
+        guard case .extended(let box, let times) = BoxCascade(.gaussian(sigma: sigma), gaussianPasses: 3) else {
             Issue.record("gaussian mode must be an extended cascade")
             return
         }
         var kernel = [1.0]
-        for box in boxes {
+        for _ in 0..<times {
             let taps = (-(box.l + 1)...(box.l + 1)).map { abs($0) == box.l + 1 ? Double(box.alpha) : 1 }
             let weight = taps.reduce(0, +)
             var next = [Double](repeating: 0, count: kernel.count + taps.count - 1)
