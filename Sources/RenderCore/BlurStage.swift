@@ -136,7 +136,27 @@ struct BlurStage: @unchecked Sendable {
     private func gather(_ offsets: SIMD16<Int>, into group: UnsafeMutablePointer<SIMD16<UInt8>>) {
         if channels == 4 {
             let (r0, r1, r2, r3) = (src + offsets[0], src + offsets[1], src + offsets[2], src + offsets[3])
-            for i in 0..<length { group[i] = Self.pixels(r0, r1, r2, r3, 4 &* i) }
+            let words = UnsafeMutableRawPointer(group).assumingMemoryBound(to: SIMD4<UInt32>.self)
+            var i = 0
+            // Four pixels of each row at a time: a 4×4 transpose of 32-bit words in registers.
+            while i &+ 4 <= length {
+                let at = 4 &* i
+                let a = r0.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt32>.self)
+                let b = r1.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt32>.self)
+                let c = r2.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt32>.self)
+                let d = r3.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt32>.self)
+                let ab = SIMD8(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3])
+                let cd = SIMD8(c[0], d[0], c[1], d[1], c[2], d[2], c[3], d[3])
+                words[i] = SIMD4(ab[0], ab[1], cd[0], cd[1])
+                words[i &+ 1] = SIMD4(ab[2], ab[3], cd[2], cd[3])
+                words[i &+ 2] = SIMD4(ab[4], ab[5], cd[4], cd[5])
+                words[i &+ 3] = SIMD4(ab[6], ab[7], cd[6], cd[7])
+                i &+= 4
+            }
+            while i < length {
+                group[i] = Self.pixels(r0, r1, r2, r3, 4 &* i)
+                i &+= 1
+            }
         } else {
             for i in 0..<length { group[i] = pixels(offsets, i) }
         }
