@@ -44,23 +44,27 @@ public final class BlurKernel: Sendable {
     }
 
     /// Blurs `width`×`height` pixels at `src` into `dst` (which may be `src`), both with the
-    /// given row strides in bytes. The first stage writes a pooled transposed copy, the second
-    /// stage transposes back.
+    /// given row strides in bytes. The first stage writes a pooled copy grouped by columns (four
+    /// RGBA columns or sixteen alpha columns side by side, one group after another), which the
+    /// second stage reads in place and writes back as rows.
     func blur(
         _ cascade: BoxCascade, src: UnsafeRawPointer, srcStride: Int, dst: UnsafeMutableRawPointer, dstStride: Int,
         width: Int, height: Int, channels: Int
     ) {
-        // Rows of the transposed copy are padded to whole cache lines.
-        let transposedStride = (height * channels + 63) & ~63
-        let transposed = pool.take(byteCount: width * transposedStride)
+        // Groups are padded to whole cache lines.
+        let groupStride = (height * 16 + 63) & ~63
+        let groups = (width * channels + 15) / 16
+        let transposed = pool.take(byteCount: groups * groupStride)
         defer { pool.give(back: transposed) }
         let rows = BlurStage(
-            src: src, srcStride: srcStride, dst: transposed.pointer, dstStride: transposedStride, length: width,
-            lineCount: height, channels: channels, cascade: cascade, clampToAlpha: false)
+            src: src, srcStride: srcStride, srcGrouped: false, dst: transposed.pointer, dstStride: groupStride,
+            dstGrouped: true, length: width, lineCount: height, channels: channels, cascade: cascade,
+            clampToAlpha: false)
         run(rows)
         let columns = BlurStage(
-            src: UnsafeRawPointer(transposed.pointer), srcStride: transposedStride, dst: dst, dstStride: dstStride,
-            length: height, lineCount: width, channels: channels, cascade: cascade, clampToAlpha: channels == 4)
+            src: UnsafeRawPointer(transposed.pointer), srcStride: groupStride, srcGrouped: true, dst: dst,
+            dstStride: dstStride, dstGrouped: false, length: height, lineCount: width, channels: channels,
+            cascade: cascade, clampToAlpha: channels == 4)
         run(columns)
     }
 

@@ -6,7 +6,7 @@ extension BlurStage {
     /// repeated forever would leave in it, and after the last pixel the sweep keeps pushing the
     /// last one until every box has caught up (``BoxChain``).
     func sweep(
-        _ box: ExtendedBox, times: Int, _ group: UnsafeMutablePointer<SIMD16<UInt8>>,
+        _ box: ExtendedBox, times: Int, _ group: UnsafePointer<SIMD16<UInt8>>,
         ring: UnsafeMutablePointer<SIMD16<Float>>, to out: UnsafeMutableRawPointer
     ) {
         typealias Three = ChainBox<ChainBox<ChainBox<ChainEnd>>>
@@ -23,7 +23,7 @@ extension BlurStage {
     /// Never inlined, so each chain gets its own loop with its sums in registers.
     @inline(never)
     private func sweep<Chain: BoxChain>(
-        _: Chain.Type, _ box: ExtendedBox, _ group: UnsafeMutablePointer<SIMD16<UInt8>>,
+        _: Chain.Type, _ box: ExtendedBox, _ group: UnsafePointer<SIMD16<UInt8>>,
         _ ring: UnsafeMutablePointer<SIMD16<Float>>, _ out: UnsafeMutableRawPointer
     ) {
         let taps = BoxTaps(box)

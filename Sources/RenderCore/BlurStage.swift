@@ -1,16 +1,24 @@
 /// One transposing stage of the separable blur: every input line (an image row, or a column
-/// after the first stage) is filtered along its length, and pixel `i` of line `j` is written to
-/// `dst + i * dstStride + j * channels`, so the second stage reads columns as contiguous rows.
+/// after the first stage) is filtered along its length, and written so that the next stage
+/// reads it along the other axis.
 ///
 /// Lines are processed in groups that fill the 16 lanes of a `SIMD16` (4 lines of RGBA, lane
-/// 4·channel + line, or 16 lines of alpha) in a scratch line, so the running sums of 16
-/// independent channels advance together. Each line's arithmetic is the same whatever group or
-/// band it falls in, which makes the result independent of the number of threads.
+/// 4·line + channel, or 16 lines of alpha), so the running sums of 16 independent channels
+/// advance together. A group's input is its 16 bytes per position, side by side: gathered from
+/// `src` rows, or read in place when `src` is *grouped* (group g at `src + g · srcStride`, 16
+/// bytes per position), which is how the first stage writes its output for the second. Each
+/// line's arithmetic is the same whatever group or band it falls in, which makes the result
+/// independent of the number of threads.
 struct BlurStage: @unchecked Sendable {
     let src: UnsafeRawPointer
     let srcStride: Int
+    /// `src` holds groups rather than rows.
+    let srcGrouped: Bool
     let dst: UnsafeMutableRawPointer
     let dstStride: Int
+    /// `dst` gets groups for the next stage (its lines are this stage's positions) rather than
+    /// rows (pixel `i` of line `j` at `dst + i * dstStride + j * channels`).
+    let dstGrouped: Bool
     /// Pixels per line.
     let length: Int
     let lineCount: Int
@@ -24,12 +32,13 @@ struct BlurStage: @unchecked Sendable {
     /// Lines per block: four groups, whose outputs fill one 64-byte cache line per position.
     var blockSize: Int { 64 / channels }
     var blockCount: Int { (lineCount + blockSize - 1) / blockSize }
-    /// Bytes of a worker's scratch: the extended boxes' ring, or two integer lines to ping-pong.
+    /// Bytes of a worker's scratch: a gathered group, then the extended boxes' ring or two
+    /// integer lines to ping-pong.
     var scratchBytes: Int {
         switch cascade {
         case .extended(let box, let times):
             groupBytes + 2 * (box.l + 1) * times * MemoryLayout<SIMD16<Float>>.stride
-        case .integer, .identity: 2 * lineBytes
+        case .integer, .identity: groupBytes + 2 * lineBytes
         }
     }
     /// Bytes of a group's pixels gathered in lane order, 16 per position (whole cache lines).
@@ -46,29 +55,27 @@ struct BlurStage: @unchecked Sendable {
             for part in 0..<4 {
                 let first = block * blockSize + part * groupSize
                 if first >= lineCount { break }
-                var offsets = SIMD16<Int>()
-                for g in 0..<groupSize { offsets[g] = min(first + g, lineCount - 1) * srcStride }
+                let group = srcGrouped ? grouped(first / groupSize) : gather(first, into: scratch)
+                let work = scratch + groupBytes
                 let out = staging + part * 16
                 switch cascade {
                 case .extended(let box, let times):
-                    let group = scratch.assumingMemoryBound(to: SIMD16<UInt8>.self)
-                    gather(offsets, into: group)
-                    let ring = (scratch + groupBytes).assumingMemoryBound(to: SIMD16<Float>.self)
+                    let ring = work.assumingMemoryBound(to: SIMD16<Float>.self)
                     sweep(box, times: times, group, ring: ring, to: out)
                 case .integer(let radius, let times):
-                    let a = scratch.assumingMemoryBound(to: SIMD16<UInt32>.self)
-                    let b = (scratch + lineBytes).assumingMemoryBound(to: SIMD16<UInt32>.self)
-                    load(offsets, into: a)
+                    let a = work.assumingMemoryBound(to: SIMD16<UInt32>.self)
+                    let b = (work + lineBytes).assumingMemoryBound(to: SIMD16<UInt32>.self)
+                    load(group, into: a)
                     let result = integerPasses(radius: radius, times: times, a, b)
                     let divisor = (0..<times).reduce(1) { acc, _ in acc * (2 * radius + 1) }
                     storeInteger(result, divisor: divisor, to: out)
                 case .identity:
-                    let a = scratch.assumingMemoryBound(to: SIMD16<UInt32>.self)
-                    load(offsets, into: a)
+                    let a = work.assumingMemoryBound(to: SIMD16<UInt32>.self)
+                    load(group, into: a)
                     storeInteger(a + cascade.margin, divisor: 1, to: out)
                 }
             }
-            flush(staging, block: block)
+            if dstGrouped { flushGrouped(staging, block: block) } else { flush(staging, block: block) }
         }
     }
 
@@ -91,6 +98,51 @@ struct BlurStage: @unchecked Sendable {
             for i in 0..<length { (target + i &* dstStride).copyMemory(from: staging + 64 &* i, byteCount: 64) }
         } else {
             for i in 0..<length { (target + i * dstStride).copyMemory(from: staging + 64 * i, byteCount: bytes) }
+        }
+    }
+
+    /// Writes a block's staged bytes as groups of the next stage: its line x (this stage's
+    /// position) belongs to group x / groupSize, and this block's lines are positions there.
+    private func flushGrouped(_ staging: UnsafeMutableRawPointer, block: Int) {
+        let first = block * blockSize
+        let lines = min(blockSize, lineCount - first)
+        let nextGroupSize = 16 / channels
+        let groups = (length + nextGroupSize - 1) / nextGroupSize
+        if channels == 4 {
+            // Position x of this block is 16 lines × 4 bytes at staging + 64x; four positions
+            // (one next-stage group) × four lines transpose into four 16-byte group entries.
+            let last = length - 1
+            for g in 0..<groups {
+                let x = 4 * g
+                let (c0, c1, c2, c3) = (
+                    staging + 64 * x, staging + 64 * min(x + 1, last), staging + 64 * min(x + 2, last),
+                    staging + 64 * min(x + 3, last)
+                )
+                let target = (dst + g * dstStride + first * 16).assumingMemoryBound(to: SIMD4<UInt32>.self)
+                var q = 0
+                while 4 * q + 4 <= lines {
+                    let at = 16 * q
+                    Self.transpose(
+                        c0.load(fromByteOffset: at, as: SIMD4<UInt32>.self),
+                        c1.load(fromByteOffset: at, as: SIMD4<UInt32>.self),
+                        c2.load(fromByteOffset: at, as: SIMD4<UInt32>.self),
+                        c3.load(fromByteOffset: at, as: SIMD4<UInt32>.self), to: target + 4 * q)
+                    q += 1
+                }
+                // A last, partial quarter (the image height is not a multiple of 4).
+                for line in (4 * q)..<lines {
+                    let at = 4 * line
+                    target[line] = SIMD4(
+                        c0.load(fromByteOffset: at, as: UInt32.self), c1.load(fromByteOffset: at, as: UInt32.self),
+                        c2.load(fromByteOffset: at, as: UInt32.self), c3.load(fromByteOffset: at, as: UInt32.self))
+                }
+            }
+        } else {
+            let bytes = staging.assumingMemoryBound(to: UInt8.self)
+            for x in 0..<length {
+                let target = (dst + (x / 16) * dstStride + first * 16 + x % 16).assumingMemoryBound(to: UInt8.self)
+                for line in 0..<lines { target[16 * line] = bytes[64 * x + line] }
+            }
         }
     }
 
@@ -131,26 +183,30 @@ struct BlurStage: @unchecked Sendable {
         return unsafeBitCast(bytes, to: SIMD16<UInt32>.self)
     }
 
-    /// Gathers one group's pixels in lane order, so the sweep reads each position as one
-    /// 16-byte load (widening pixels inserted from four rows compiles to a chain of extracts).
-    private func gather(_ offsets: SIMD16<Int>, into group: UnsafeMutablePointer<SIMD16<UInt8>>) {
+    /// Group `index` of a grouped source.
+    private func grouped(_ index: Int) -> UnsafePointer<SIMD16<UInt8>> {
+        (src + index * srcStride).assumingMemoryBound(to: SIMD16<UInt8>.self)
+    }
+
+    /// Gathers the group of lines from `first` in lane order into `scratch`, so the sweep reads
+    /// each position as one 16-byte load (widening pixels inserted from four rows compiles to a
+    /// chain of extracts). Lines past the end repeat the last one.
+    private func gather(_ first: Int, into scratch: UnsafeMutableRawPointer) -> UnsafePointer<SIMD16<UInt8>> {
+        let group = scratch.assumingMemoryBound(to: SIMD16<UInt8>.self)
+        var offsets = SIMD16<Int>()
+        for g in 0..<groupSize { offsets[g] = min(first + g, lineCount - 1) * srcStride }
         if channels == 4 {
             let (r0, r1, r2, r3) = (src + offsets[0], src + offsets[1], src + offsets[2], src + offsets[3])
-            let words = UnsafeMutableRawPointer(group).assumingMemoryBound(to: SIMD4<UInt32>.self)
+            let words = scratch.assumingMemoryBound(to: SIMD4<UInt32>.self)
             var i = 0
             // Four pixels of each row at a time: a 4×4 transpose of 32-bit words in registers.
             while i &+ 4 <= length {
                 let at = 4 &* i
-                let a = r0.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt32>.self)
-                let b = r1.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt32>.self)
-                let c = r2.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt32>.self)
-                let d = r3.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt32>.self)
-                let ab = SIMD8(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3])
-                let cd = SIMD8(c[0], d[0], c[1], d[1], c[2], d[2], c[3], d[3])
-                words[i] = SIMD4(ab[0], ab[1], cd[0], cd[1])
-                words[i &+ 1] = SIMD4(ab[2], ab[3], cd[2], cd[3])
-                words[i &+ 2] = SIMD4(ab[4], ab[5], cd[4], cd[5])
-                words[i &+ 3] = SIMD4(ab[6], ab[7], cd[6], cd[7])
+                Self.transpose(
+                    r0.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt32>.self),
+                    r1.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt32>.self),
+                    r2.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt32>.self),
+                    r3.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt32>.self), to: words + i)
                 i &+= 4
             }
             while i < length {
@@ -160,13 +216,28 @@ struct BlurStage: @unchecked Sendable {
         } else {
             for i in 0..<length { group[i] = pixels(offsets, i) }
         }
+        return UnsafePointer(group)
     }
 
-    /// Gathers one group's pixels into lanes and replicates the edge pixels into the margins.
-    private func load(_ offsets: SIMD16<Int>, into line: UnsafeMutablePointer<SIMD16<UInt32>>) {
+    /// Stores the 4×4 transpose of rows `a`, `b`, `c`, `d` of 32-bit words at `out[0...3]`.
+    @inline(__always)
+    static func transpose(
+        _ a: SIMD4<UInt32>, _ b: SIMD4<UInt32>, _ c: SIMD4<UInt32>, _ d: SIMD4<UInt32>,
+        to out: UnsafeMutablePointer<SIMD4<UInt32>>
+    ) {
+        let ab = SIMD8(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3])
+        let cd = SIMD8(c[0], d[0], c[1], d[1], c[2], d[2], c[3], d[3])
+        out[0] = SIMD4(ab[0], ab[1], cd[0], cd[1])
+        out[1] = SIMD4(ab[2], ab[3], cd[2], cd[3])
+        out[2] = SIMD4(ab[4], ab[5], cd[4], cd[5])
+        out[3] = SIMD4(ab[6], ab[7], cd[6], cd[7])
+    }
+
+    /// Widens a group's pixels into lanes and replicates the edge pixels into the margins.
+    private func load(_ group: UnsafePointer<SIMD16<UInt8>>, into line: UnsafeMutablePointer<SIMD16<UInt32>>) {
         let margin = cascade.margin
         let body = line + margin
-        for i in 0..<length { body[i] = Self.widen(pixels(offsets, i)) }
+        for i in 0..<length { body[i] = Self.widen(group[i]) }
         line.update(repeating: body[0], count: margin)
         (body + length).update(repeating: body[length - 1], count: margin)
     }
