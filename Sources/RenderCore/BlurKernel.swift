@@ -44,25 +44,27 @@ public final class BlurKernel: Sendable {
     }
 
     /// Blurs `width`×`height` pixels at `src` into `dst` (which may be `src`), both with the
-    /// given row strides in bytes. The first stage writes a pooled copy grouped by columns (four
-    /// RGBA columns or sixteen alpha columns side by side, one group after another), which the
-    /// second stage reads in place and writes back as rows.
+    /// given row strides in bytes, through a pooled intermediate copy. For RGBA the first stage
+    /// writes it grouped by columns (four columns side by side, one group after another), which
+    /// the second stage reads in place; alpha goes through a plain transposed copy (16 single
+    /// bytes would need a byte transpose to group, and alpha blurs are small).
     func blur(
         _ cascade: BoxCascade, src: UnsafeRawPointer, srcStride: Int, dst: UnsafeMutableRawPointer, dstStride: Int,
         width: Int, height: Int, channels: Int
     ) {
-        // Groups are padded to whole cache lines.
-        let groupStride = (height * 16 + 63) & ~63
-        let groups = (width * channels + 15) / 16
-        let transposed = pool.take(byteCount: groups * groupStride)
+        let grouped = channels == 4
+        // Groups and transposed rows are padded to whole cache lines.
+        let stride = grouped ? (height * 16 + 63) & ~63 : (height * channels + 63) & ~63
+        let count = grouped ? (width + 3) / 4 : width
+        let transposed = pool.take(byteCount: count * stride)
         defer { pool.give(back: transposed) }
         let rows = BlurStage(
-            src: src, srcStride: srcStride, srcGrouped: false, dst: transposed.pointer, dstStride: groupStride,
-            dstGrouped: true, length: width, lineCount: height, channels: channels, cascade: cascade,
+            src: src, srcStride: srcStride, srcGrouped: false, dst: transposed.pointer, dstStride: stride,
+            dstGrouped: grouped, length: width, lineCount: height, channels: channels, cascade: cascade,
             clampToAlpha: false)
         run(rows)
         let columns = BlurStage(
-            src: UnsafeRawPointer(transposed.pointer), srcStride: groupStride, srcGrouped: true, dst: dst,
+            src: UnsafeRawPointer(transposed.pointer), srcStride: stride, srcGrouped: grouped, dst: dst,
             dstStride: dstStride, dstGrouped: false, length: height, lineCount: width, channels: channels,
             cascade: cascade, clampToAlpha: channels == 4)
         run(columns)

@@ -67,7 +67,8 @@ extension BlurStage {
     /// float rounding of the order of 10⁻⁴ at most.
     @inline(__always)
     private func stage(_ sum: SIMD16<Float>, scale: Float, to target: UnsafeMutableRawPointer) {
-        let words = unsafeBitCast(SIMD16<Float>(repeating: 12_582_912).addingProduct(sum, scale), to: SIMD16<UInt32>.self)
+        let words = unsafeBitCast(
+            SIMD16<Float>(repeating: 12_582_912).addingProduct(sum, scale), to: SIMD16<UInt32>.self)
         store(SIMD16(lowHalf: Self.lowBytes(words.lowHalf), highHalf: Self.lowBytes(words.highHalf)), to: target)
     }
 

@@ -16,8 +16,8 @@ struct BlurStage: @unchecked Sendable {
     let srcGrouped: Bool
     let dst: UnsafeMutableRawPointer
     let dstStride: Int
-    /// `dst` gets groups for the next stage (its lines are this stage's positions) rather than
-    /// rows (pixel `i` of line `j` at `dst + i * dstStride + j * channels`).
+    /// `dst` gets groups for the next stage (its lines are this stage's positions; RGBA only)
+    /// rather than transposed rows (pixel `i` of line `j` at `dst + i * dstStride + j * channels`).
     let dstGrouped: Bool
     /// Pixels per line.
     let length: Int
@@ -101,47 +101,37 @@ struct BlurStage: @unchecked Sendable {
         }
     }
 
-    /// Writes a block's staged bytes as groups of the next stage: its line x (this stage's
-    /// position) belongs to group x / groupSize, and this block's lines are positions there.
+    /// Writes an RGBA block's staged bytes as groups of the next stage: its line x (this
+    /// stage's position) belongs to group x / 4, and this block's lines are positions there.
+    /// Position x of the block is 16 lines × 4 bytes at staging + 64x; four positions (one
+    /// group) × four lines transpose into four 16-byte group entries.
     private func flushGrouped(_ staging: UnsafeMutableRawPointer, block: Int) {
         let first = block * blockSize
         let lines = min(blockSize, lineCount - first)
-        let nextGroupSize = 16 / channels
-        let groups = (length + nextGroupSize - 1) / nextGroupSize
-        if channels == 4 {
-            // Position x of this block is 16 lines × 4 bytes at staging + 64x; four positions
-            // (one next-stage group) × four lines transpose into four 16-byte group entries.
-            let last = length - 1
-            for g in 0..<groups {
-                let x = 4 * g
-                let (c0, c1, c2, c3) = (
-                    staging + 64 * x, staging + 64 * min(x + 1, last), staging + 64 * min(x + 2, last),
-                    staging + 64 * min(x + 3, last)
-                )
-                let target = (dst + g * dstStride + first * 16).assumingMemoryBound(to: SIMD4<UInt32>.self)
-                var q = 0
-                while 4 * q + 4 <= lines {
-                    let at = 16 * q
-                    Self.transpose(
-                        c0.load(fromByteOffset: at, as: SIMD4<UInt32>.self),
-                        c1.load(fromByteOffset: at, as: SIMD4<UInt32>.self),
-                        c2.load(fromByteOffset: at, as: SIMD4<UInt32>.self),
-                        c3.load(fromByteOffset: at, as: SIMD4<UInt32>.self), to: target + 4 * q)
-                    q += 1
-                }
-                // A last, partial quarter (the image height is not a multiple of 4).
-                for line in (4 * q)..<lines {
-                    let at = 4 * line
-                    target[line] = SIMD4(
-                        c0.load(fromByteOffset: at, as: UInt32.self), c1.load(fromByteOffset: at, as: UInt32.self),
-                        c2.load(fromByteOffset: at, as: UInt32.self), c3.load(fromByteOffset: at, as: UInt32.self))
-                }
+        let last = length - 1
+        for g in 0..<((length + 3) / 4) {
+            let x = 4 * g
+            let (c0, c1, c2, c3) = (
+                staging + 64 * x, staging + 64 * min(x + 1, last), staging + 64 * min(x + 2, last),
+                staging + 64 * min(x + 3, last)
+            )
+            let target = (dst + g * dstStride + first * 16).assumingMemoryBound(to: SIMD4<UInt32>.self)
+            var q = 0
+            while 4 * q + 4 <= lines {
+                let at = 16 * q
+                Self.transpose(
+                    c0.load(fromByteOffset: at, as: SIMD4<UInt32>.self),
+                    c1.load(fromByteOffset: at, as: SIMD4<UInt32>.self),
+                    c2.load(fromByteOffset: at, as: SIMD4<UInt32>.self),
+                    c3.load(fromByteOffset: at, as: SIMD4<UInt32>.self), to: target + 4 * q)
+                q += 1
             }
-        } else {
-            let bytes = staging.assumingMemoryBound(to: UInt8.self)
-            for x in 0..<length {
-                let target = (dst + (x / 16) * dstStride + first * 16 + x % 16).assumingMemoryBound(to: UInt8.self)
-                for line in 0..<lines { target[16 * line] = bytes[64 * x + line] }
+            // A last, partial quarter (the image height is not a multiple of 4).
+            for line in (4 * q)..<lines {
+                let at = 4 * line
+                target[line] = SIMD4(
+                    c0.load(fromByteOffset: at, as: UInt32.self), c1.load(fromByteOffset: at, as: UInt32.self),
+                    c2.load(fromByteOffset: at, as: UInt32.self), c3.load(fromByteOffset: at, as: UInt32.self))
             }
         }
     }
@@ -301,6 +291,7 @@ struct BlurStage: @unchecked Sendable {
     }
 
     @inline(__always)
+    /// Stages one position's bytes.
     func store(_ bytes: SIMD16<UInt8>, to target: UnsafeMutableRawPointer) {
         target.storeBytes(of: bytes, as: SIMD16<UInt8>.self)
     }

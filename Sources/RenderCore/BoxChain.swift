@@ -19,7 +19,8 @@ protocol BoxChain {
     /// Fills the chain's ring entries and sums as if the line before had been `value` forever
     /// (a replicated edge: the box output of a constant is the constant times the box weight).
     /// `stride` is the number of entries per ring slot (the whole chain's ``count``).
-    mutating func settle(on value: SIMD16<Float>, ring: UnsafeMutablePointer<SIMD16<Float>>, stride: Int, _ box: BoxTaps)
+    mutating func settle(
+        on value: SIMD16<Float>, ring: UnsafeMutablePointer<SIMD16<Float>>, stride: Int, _ box: BoxTaps)
     /// Pushes the next input through every box; returns the last box's unnormalized output.
     mutating func push(_ value: SIMD16<Float>, _ slot: UnsafeMutablePointer<SIMD16<Float>>, _ box: BoxTaps)
         -> SIMD16<Float>
