@@ -51,6 +51,27 @@ import Testing
         }
     }
 
+    @Test(arguments: 3...6)
+    func everyPassCountKeepsConstantsExactAndAnEdgeWithinThreeLSB(passes: Int) throws {
+        // Each pass count runs its own specialized sweep; short lines (σ 30 needs more warm-up
+        // than 41 pixels) and long ones must both be right.
+        let kernel = BlurKernel(threads: 2, gaussianPasses: passes)
+        var flat = try Image(width: 41, height: 9, fill: RGBA8(3, 200, 77, 255))
+        let original = flat
+        try kernel.apply(.gaussian(sigma: 30), to: &flat)
+        #expect(flat == original)
+        let width = 400
+        var image = try Image(width: width, height: 1, fill: RGBA8(0, 0, 0, 255))
+        for x in (width / 2)..<width { image.setPixel(x, 0, RGBA8(255, 255, 255, 255)) }
+        let matrix = Reference.gaussianMatrix(length: width, sigma: 20.8)
+        try kernel.apply(.gaussian(sigma: 20.8), to: &image)
+        let worst = (0..<width).map { x in
+            let expected = (0..<width).reduce(0.0) { $0 + matrix[x * width + $1] * ($1 >= width / 2 ? 255 : 0) }
+            return abs(Double(image.pixel(x, 0).r) - expected)
+        }.max()!
+        #expect(worst <= 3, "\(passes) passes: \(worst) LSB")
+    }
+
     @Test(arguments: sigmas)
     func naturalImageIsAbove45dBAgainstFloat64Gaussian(sigma: Double) throws {
         let image = try TestPattern.frame(width: 160, height: 120, seed: 7)
