@@ -14,6 +14,7 @@ extension LayerRenderer {
         /// Blurred shadow alpha by the shape's coverage and σ: a shadow is the same wherever
         /// its shape moves by whole pixels, so unchanged and dragged layers skip the blur.
         var shadows: [ShadowKey: [UInt8]] = [:]
+        var shadowBytes = 0
         /// Drawn offscreen groups, and the bytes they hold.
         var groups: [GroupKey: GroupEntry] = [:]
         var groupBytes = 0
@@ -27,8 +28,10 @@ extension LayerRenderer {
         static let layoutLimit = 512
         static let sampledLimit = 2048
         static let shadowLimit = 256
+        /// Shadows' bytes (shape coverage and blurred alpha): an animated shadow misses every frame.
+        var shadowByteLimit = 64 << 20
         /// Kept groups' bytes (a board of memos needs a few MB); past it the cache is emptied.
-        static let groupByteLimit = 64 << 20
+        var groupByteLimit = 64 << 20
         static let groupsSeenLimit = 1024
     }
 
@@ -150,9 +153,14 @@ extension LayerRenderer {
         }
         pass.statistics.shadowCacheMisses += 1
         let blurred = try make()
+        let bytes = key.coverage.capacity + blurred.capacity
         caches.withLock { caches in
-            if caches.shadows.count >= Caches.shadowLimit { caches.shadows.removeAll() }
+            if caches.shadows.count >= Caches.shadowLimit || caches.shadowBytes + bytes > caches.shadowByteLimit {
+                caches.shadows.removeAll()
+                caches.shadowBytes = 0
+            }
             caches.shadows[key] = blurred
+            caches.shadowBytes += bytes
         }
         return blurred
     }
@@ -166,14 +174,15 @@ extension LayerRenderer {
     /// Keeps `entry` if `key` was drawn before and returns true; otherwise notes `key` and
     /// returns false (the caller gives the image back to the pool).
     func keep(_ entry: GroupEntry, for key: GroupKey) -> Bool {
-        let bytes = entry.image.bytes.count
+        // Capacity, not count: a pooled buffer handed to a small group may be far larger.
+        let bytes = entry.image.bytes.capacity + (entry.alpha?.bytes.capacity ?? 0)
         return caches.withLock { caches in
             guard caches.groupsSeen.remove(key) != nil else {
                 if caches.groupsSeen.count >= Caches.groupsSeenLimit { caches.groupsSeen.removeAll() }
                 caches.groupsSeen.insert(key)
                 return false
             }
-            if caches.groupBytes + bytes > Caches.groupByteLimit {
+            if caches.groupBytes + bytes > caches.groupByteLimit {
                 caches.groups.removeAll()
                 caches.groupBytes = 0
             }

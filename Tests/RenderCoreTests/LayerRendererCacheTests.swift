@@ -49,6 +49,38 @@ import Testing
         #expect(changed == (try Self.render(LayerRenderer(font: font), Self.board(text: "別のメモ"))))
     }
 
+    @Test func shadowsThatChangeEveryFrameStayWithinTheCachesByteLimit() throws {
+        let renderer = LayerRenderer(font: try FontFace.systemJapanese())
+        renderer.caches.withLock { $0.shadowByteLimit = 60_000 }
+        for width in stride(from: 60.0, to: 110, by: 5) {
+            var card = Layer(name: "card", frame: Rect(x: 20, y: 20, width: width, height: 60))
+            card.backgroundColor = .white
+            card.shadow = Shadow(opacity: 0.5, offset: Size(0, 2), radius: 6)
+            _ = try Self.render(renderer, card)
+            #expect(renderer.lastStatistics.shadowCacheMisses == 1, "a new shape each frame")
+            let (bytes, held) = renderer.caches.withLock { caches in
+                (caches.shadowBytes, caches.shadows.reduce(0) { $0 + $1.key.coverage.capacity + $1.value.capacity })
+            }
+            #expect(bytes == held, "the count is what the cache holds")
+            #expect(bytes <= 60_000, "width \(width): \(bytes) bytes kept")
+        }
+    }
+
+    @Test func aKeptGroupCountsThePooledBufferItHoldsNotItsPixels() throws {
+        let renderer = LayerRenderer(font: try FontFace.systemJapanese())
+        // A large turned group first, so its buffer is in the pool for the small one.
+        _ = try renderer.render(Self.board(), width: 200, height: 160, scale: 4)
+        for _ in 0..<2 { _ = try Self.render(renderer, Self.board()) }
+        let (bytes, held) = renderer.caches.withLock { caches in
+            (
+                caches.groupBytes,
+                caches.groups.values.reduce(0) { $0 + $1.image.bytes.capacity + ($1.alpha?.bytes.capacity ?? 0) }
+            )
+        }
+        #expect(held > 0, "the small group was kept")
+        #expect(bytes == held)
+    }
+
     @Test func aGroupItsClipCutsIsNotKept() throws {
         let renderer = LayerRenderer(font: try FontFace.systemJapanese())
         for _ in 0..<3 { _ = try Self.render(renderer, Self.board(x: 150)) }
