@@ -2,7 +2,8 @@ import Glibc
 
 /// Writes PNG snapshots all or nothing: the bytes go to a hidden temporary file in the same
 /// directory, which is renamed into place once complete, so readers never see a partial PNG.
-/// A worker killed mid-write (SIGKILL) leaves its temporary file; the next one removes it.
+/// A worker killed mid-write (SIGKILL) leaves its temporary file, named with its process id; the
+/// next one removes it once that process is gone (a worker still finishing its last frame keeps its own).
 public struct SnapshotWriter: Sendable {
     /// A snapshot that could not be written.
     public struct WriteError: Error, CustomStringConvertible {
@@ -12,7 +13,8 @@ public struct SnapshotWriter: Sendable {
     public let directory: String
 
     /// Creates `directory` (and its parents) if needed and removes temporary files a killed
-    /// worker left there. The corresponding C functions are `mkdir`, `opendir`, `readdir` and `unlink`.
+    /// worker left there. The corresponding C functions are `mkdir`, `opendir`, `readdir`,
+    /// `kill` (signal 0: is the writer alive?) and `unlink`.
     ///
     /// - Throws: ``WriteError`` if it cannot be created.
     public init(directory: String) throws {
@@ -30,8 +32,17 @@ public struct SnapshotWriter: Sendable {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name.hasPrefix(".frame-"), name.hasSuffix(".png.tmp") { unlink("\(directory)/\(name)") }
+            if Self.isAbandoned(temporary: name) { unlink("\(directory)/\(name)") }
         }
+    }
+
+    /// Whether `name` is a temporary snapshot (`.frame-000042.png.<pid>.tmp`) whose writer is gone.
+    static func isAbandoned(temporary name: String) -> Bool {
+        guard name.hasPrefix(".frame-"), name.hasSuffix(".tmp") else { return false }
+        // ["frame-000042", "png", pid, "tmp"]; a name without the pid predates it.
+        let parts = name.split(separator: ".")
+        guard parts.count == 4, parts[1] == "png", let pid = pid_t(parts[2]), pid > 0 else { return parts.count == 3 }
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 
     /// The path of frame `frameID`'s snapshot: `DIR/frame-000042.png`.
@@ -47,7 +58,7 @@ public struct SnapshotWriter: Sendable {
     public func write(_ bytes: [UInt8], frameID: Int) throws -> String {
         let path = self.path(frameID: frameID)
         let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        let temporary = String(path[..<slash]) + "." + String(path[slash...]) + ".tmp"
+        let temporary = String(path[..<slash]) + "." + String(path[slash...]) + ".\(getpid()).tmp"
         try Self.writeFile(bytes, to: temporary)
         guard rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))

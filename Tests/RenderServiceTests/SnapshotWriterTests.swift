@@ -23,12 +23,15 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try SnapshotWriter(directory: directory)
         _ = try first.write([1], frameID: 1)
-        for name in [".frame-000002.png.tmp", "notes.txt"] {
+        // A writer that is gone (no process has pid 2^22 + 1 beyond pid_max's default), one from
+        // before pids were in the name, and a live one: this process, still finishing a frame.
+        let live = ".frame-000004.png.\(getpid()).tmp"
+        for name in [".frame-000002.png.4194305.tmp", ".frame-000003.png.tmp", live, "notes.txt"] {
             #expect(FileManager.default.createFile(atPath: directory + "/" + name, contents: Data([7])))
         }
         _ = try SnapshotWriter(directory: directory)
         let left = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        #expect(left == ["frame-000001.png", "notes.txt"])
+        #expect(left == [live, "frame-000001.png", "notes.txt"])
     }
 
     @Test func aDirectoryThatCannotBeMadeIsAnError() throws {
