@@ -207,6 +207,9 @@ import Testing
         let bus = try RenderBus()
         defer { _ = try? bus.stop() }
         let health = try bus.echo("sys/health/render-worker/")
+        // A report through the echo shows the worker's publisher has the echo's subscription
+        // (the proxy's notice can reach the probe first), so the stopping report is not filtered out.
+        try waitUntil("a health report") { try !RenderBus.payloads(health).isEmpty }
         bus.worker.signal(SIGTERM)
         #expect(try bus.worker.wait() == 0, "\(bus.worker.stderr)")
         try waitUntil("a stopping report") {
