@@ -22,8 +22,9 @@ public final class ServiceRunner {
     public var healthExtra: () -> ValueMap? = { nil }
     /// The state the next health report gives.
     public var state: Health.State = .starting
-    /// Called once the loop has ended, after `stopping` is announced and before `stopped`: the
-    /// service finishes the work it has in flight there (joins its threads) and may still publish.
+    /// Called once the loop has ended, after `stopping` is announced and before `stopped` (or
+    /// before an error that ended the loop is thrown): the service finishes the work it has in
+    /// flight there (joins its threads) and may still publish.
     public var onStop: () throws -> Void = {}
     private let signals: SignalWatcher
     private var health: HealthReporter
@@ -131,7 +132,24 @@ public final class ServiceRunner {
         try self.announce(.ready)
         Log.out("ready")
         self.every(ms: 1000) { [unowned self] in try self.publishHealth() }
+        do {
+            try self.serve()
+        } catch {
+            // The owner still finishes what it has in flight (a frame, a write) before the error ends the run.
+            self.finishInFlightWork()
+            throw error
+        }
+        self.state = .stopping
+        try self.publishHealth()
+        try self.announce(.stopping)
+        self.finishInFlightWork()
+        try self.announce(.stopped)
+        for subscription in self.subscriptions { subscription.subscriber.socket.close() }
+        self.publisher.socket.close()
+    }
 
+    /// Polls subscriptions, watched descriptors, timers and signals until a stop is requested.
+    private func serve() throws {
         var poller = Poller()
         var indices: [Int] = []
         for subscription in self.subscriptions { indices.append(try poller.add(subscription.subscriber.socket)) }
@@ -167,18 +185,16 @@ public final class ServiceRunner {
             }
             try self.fireTimers()
         }
-        self.state = .stopping
-        try self.publishHealth()
-        try self.announce(.stopping)
+    }
+
+    /// Runs ``onStop``; a failure there is counted and logged, not thrown.
+    private func finishInFlightWork() {
         do {
             try self.onStop()
         } catch {
             self.statistics.countReason("handler_error")
             self.logProblem("handler_error: stopping: \(error)")
         }
-        try self.announce(.stopped)
-        for subscription in self.subscriptions { subscription.subscriber.socket.close() }
-        self.publisher.socket.close()
     }
 
     /// Publishes a lifecycle event for this service.

@@ -49,6 +49,18 @@ import Testing
         #expect(runner.statistics.reasons.contains { $0 == ("handler_error", 1) })
     }
 
+    @Test func onStopAlsoRunsWhenAnErrorEndsTheLoopAndTheErrorStillReachesTheCaller() throws {
+        let proxy = try ProxyProcess()
+        defer { try? proxy.stop() }
+        let runner = try ServiceRunner(name: "error-test", config: proxy.config, signals: SignalWatcher())
+        struct TimerFailed: Error {}
+        var stopped = 0
+        runner.onStop = { stopped += 1 }
+        runner.at(deadlineNs: 0) { throw TimerFailed() }
+        #expect(throws: TimerFailed.self) { try runner.run(subscriberWaitMs: 0) }
+        #expect(stopped == 1, "the owner finished its in-flight work before the error ended the run")
+    }
+
     @Test func aWatchedPipeCallsItsHandlerForDataAndForTheHangUp() throws {
         let proxy = try ProxyProcess()
         defer { try? proxy.stop() }
