@@ -14,7 +14,9 @@ extension BlurStage {
         case 3: sweep(Three.self, box, group, ring, out)
         case 4: sweep(ChainBox<Three>.self, box, group, ring, out)
         case 5: sweep(ChainBox<ChainBox<Three>>.self, box, group, ring, out)
-        default: sweep(ChainBox<ChainBox<ChainBox<Three>>>.self, box, group, ring, out)
+        case 6: sweep(ChainBox<ChainBox<ChainBox<Three>>>.self, box, group, ring, out)
+        // The ring holds `times` boxes' slots; a longer chain would run past it.
+        default: preconditionFailure("\(times) extended boxes; BlurKernel allows 3 to 6")
         }
     }
 

@@ -136,13 +136,10 @@ struct BlurStage: @unchecked Sendable {
         }
     }
 
-    /// The bytes at position `i` of the group's lines, in pixel order: byte 4·line + channel
-    /// (RGBA) or byte line (alpha), which is also the order of the staged output.
+    /// The alpha bytes at position `i` of a group's 16 lines, byte g from line g (the order of
+    /// the staged output); RGBA groups are gathered with ``pixels(_:_:_:_:_:)`` and transposes.
     @inline(__always)
-    func pixels(_ offsets: SIMD16<Int>, _ i: Int) -> SIMD16<UInt8> {
-        if channels == 4 {
-            return Self.pixels(src + offsets[0], src + offsets[1], src + offsets[2], src + offsets[3], 4 &* i)
-        }
+    func alphaBytes(_ offsets: SIMD16<Int>, _ i: Int) -> SIMD16<UInt8> {
         var bytes = SIMD16<UInt8>()
         for g in 0..<16 { bytes[g] = src.load(fromByteOffset: offsets[g] &+ i, as: UInt8.self) }
         return bytes
@@ -204,7 +201,7 @@ struct BlurStage: @unchecked Sendable {
                 i &+= 1
             }
         } else {
-            for i in 0..<length { group[i] = pixels(offsets, i) }
+            for i in 0..<length { group[i] = alphaBytes(offsets, i) }
         }
         return UnsafePointer(group)
     }
