@@ -136,7 +136,7 @@ public struct PagerMachine: Sendable {
             return [
                 self.snapped(tMs) {
                     $0.pageOffset = Double($0.page)
-                    $0.scrollOffset = min(max($0.scrollOffset, 0), $0.maxScroll)
+                    $0.scrollOffset = $0.headerSnapped(min(max($0.scrollOffset, 0), $0.maxScroll))
                 }
             ]
         case (.idle, .swipeRecognized(let direction, let tMs)), (.paging, .swipeRecognized(let direction, let tMs)),

@@ -177,6 +177,19 @@ import Testing
         #expect(past.animation == nil, "a scroll that ends with the header gone stays where it is")
     }
 
+    @Test func pager_cancelledScrollOrResignActive_snapsAPartWayHeaderToo() throws {
+        var machine = Self.machine()
+        _ = machine.handle(.panBegan(tMs: 0))
+        _ = machine.handle(.panChanged(translation: vector(0, -70), tMs: 50))
+        let cancelled = try #require(Self.state(machine.handle(.panCancelled(tMs: 100))))
+        #expect(cancelled.scrollOffset == 108 && cancelled.headerOffset == 108)
+        #expect(cancelled.animation == Self.snap)
+        _ = machine.handle(.panBegan(tMs: 500))
+        _ = machine.handle(.panChanged(translation: vector(0, 80), tMs: 550))
+        let resigned = try #require(Self.state(machine.handle(.appWillResignActive(tMs: 600))))
+        #expect(resigned.scrollOffset == 0 && resigned.headerOffset == 0, "28 pt hidden of 108 snaps shown")
+    }
+
     @Test func pager_releasedPull_bouncesBackAnimatedWhetherOrNotItLoads() throws {
         var machine = Self.machine()
         let short = try #require(Self.state(Self.pan(&machine, vector(0, 100), velocity: vector(0, 0), at: 0)))
