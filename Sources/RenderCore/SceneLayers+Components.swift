@@ -5,9 +5,18 @@ import BusSchema
 /// and their buttons, the pager's collapsing header and tab strip, …). Sublayer names are
 /// stable, so the render worker can animate them between states.
 extension SceneLayers {
+    /// The most pager pages drawn (a channel strip holds a few dozen).
+    static let pageLimit = 64
+
     /// A view-local value of a state or, failing that, of the component's config.
     private static func number(_ key: String, _ state: Value?, _ config: Value?, default value: Double) -> Double {
         state?[key]?.doubleValue ?? config?[key]?.doubleValue ?? value
+    }
+
+    /// `value` as a whole number, NaN as 0 and anything past ±10⁹ clamped: states come off the
+    /// bus, and converting a huge or NaN Double to Int would trap.
+    private static func whole(_ value: Double) -> Int {
+        value.isNaN ? 0 : Int(min(max(value, -1e9), 1e9))
     }
 
     private static func label(_ text: String, _ frame: Rect, size: Double, color: Color, name: String) -> Layer {
@@ -20,8 +29,8 @@ extension SceneLayers {
     static func scrollContent(_ state: Value?, size: Size) -> [Layer] {
         let offset = state?["offset"]?["y"]?.doubleValue ?? 0
         let rowHeight = 44.0
-        let first = max(0, Int((offset / rowHeight).rounded(.down)))
-        let last = Int(((offset + size.height) / rowHeight).rounded(.up))
+        let first = max(0, whole((offset / rowHeight).rounded(.down)))
+        let last = whole(((offset + size.height) / rowHeight).rounded(.up))
         guard first <= last else { return [] }
         return (first...last).map { index in
             var row = Layer(
@@ -74,14 +83,14 @@ extension SceneLayers {
     /// buttons (drawn while the row is slid or sliding). Fronts are direct sublayers, so the
     /// render worker can animate them.
     static func slideTable(_ state: Value?, config: Value?, size: Size) -> [Layer] {
-        let rows = Int(number("rows", state, config, default: 0))
+        let rows = whole(number("rows", state, config, default: 0))
         let rowHeight = max(1, number("row_height", nil, config, default: 64))
         let scroll = state?["scroll_offset"]?.doubleValue ?? 0
         let offsets = state?["offsets"]?.arrayValue ?? []
         let openRow = state?["open_row"]?.intValue.map(Int.init)
         let animatingRow = state?["animating_row"]?.intValue.map(Int.init)
-        let first = max(0, Int((scroll / rowHeight).rounded(.down)))
-        let last = min(rows - 1, Int(((scroll + size.height) / rowHeight).rounded(.up)))
+        let first = max(0, whole((scroll / rowHeight).rounded(.down)))
+        let last = min(rows - 1, whole(((scroll + size.height) / rowHeight).rounded(.up)))
         guard first <= last else { return [] }
         return (first...last).flatMap { index -> [Layer] in
             let y = Double(index) * rowHeight - scroll
@@ -145,7 +154,8 @@ extension SceneLayers {
     /// load progress bar. Pages, nav, tabs and indicator are direct sublayers whose frames carry
     /// the offsets, so the render worker animates page and header snaps.
     static func pager(_ state: Value?, config: Value?, size: Size) -> [Layer] {
-        let count = max(1, Int(number("page_count", state, config, default: 1)))
+        // Every page is built each frame: a bad state's page count must not multiply the work.
+        let count = min(max(1, whole(number("page_count", state, config, default: 1))), Self.pageLimit)
         let pageOffset = state?["page_offset"]?.doubleValue ?? Double(state?["page"]?.intValue ?? 0)
         let navHeight = number("nav_height", nil, config, default: 64)
         let menuHeight = number("menu_height", nil, config, default: 44)
@@ -185,7 +195,8 @@ extension SceneLayers {
         let tabWidth = size.width / Double(count)
         tabs.sublayers = (0..<count).map { index in
             label(
-                "タブ\(index + 1)", Rect(x: Double(index) * tabWidth + 8, y: 10, width: tabWidth - 16, height: 24),
+                "タブ\(index + 1)",
+                Rect(x: Double(index) * tabWidth + 8, y: 10, width: max(0, tabWidth - 16), height: 24),
                 size: 14, color: Color(hex: 0x3A3A3C), name: "tab\(index)")
         }
         var indicator = Layer(

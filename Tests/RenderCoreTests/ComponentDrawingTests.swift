@@ -78,6 +78,17 @@ import Testing
         #expect(Self.near(hidden.pixel(190, 30), RGBA8(0xFD, 0xE2, 0xE4, 255)), "page 0 where the tabs were")
     }
 
+    @Test(arguments: [
+        ("pager", #"{"instance":"c1","page":0,"page_count":1e300,"page_offset":1e300,"header_offset":-1e300}"#),
+        ("slideTable", #"{"instance":"c1","rows":1e300,"scroll_offset":1e300,"offsets":[]}"#),
+        ("slideTable", #"{"instance":"c1","rows":-1e300,"scroll_offset":-1e300,"offsets":[]}"#),
+        ("scrollView", #"{"instance":"c1","offset":{"x":0,"y":1e300}}"#),
+    ])
+    func hugeCountsAndOffsetsInAStateDrawWithoutTrapping(kind: String, state: String) throws {
+        let image = try Self.render(kind, state: state)
+        #expect(image.width > 0)
+    }
+
     @Test func canvasStrokesAreDrawnAlongTheirPoints() throws {
         let image = try Self.render(
             "canvas",
