@@ -6,6 +6,8 @@ the demo scene, store the memos, lose no message and leave no process behind.
 """
 
 import json
+import os
+import signal
 import subprocess
 
 import busproc
@@ -22,10 +24,27 @@ def running_services():
     return [line for line in out.splitlines() if line.split(" ")[0] in programs]
 
 
+def run_demo(timeout=240):
+    """deploy/demo in a session of its own: on a timeout the whole group is stopped (SIGTERM, so the
+    supervisor stops its services, then SIGKILL), so a hung run leaves no process behind."""
+    demo = subprocess.Popen(["deploy/demo", str(busproc.BIN)], cwd=busproc.REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        stdout, stderr = demo.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(demo.pid, signal.SIGTERM)
+        try:
+            stdout, stderr = demo.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(demo.pid, signal.SIGKILL)
+            stdout, stderr = demo.communicate()
+        raise AssertionError(f"deploy/demo did not finish within {timeout} s:\n{stdout}\n{stderr}")
+    return subprocess.CompletedProcess(demo.args, demo.returncode, stdout, stderr)
+
+
 def test_demo_runs_twice_from_a_clean_state_and_drives_every_component():
     for run in (1, 2):
-        result = subprocess.run(["deploy/demo", str(busproc.BIN)], cwd=busproc.REPO, capture_output=True,
-                                text=True, timeout=240)
+        result = run_demo()
         assert result.returncode == 0, f"run {run}:\n{result.stdout}\n{result.stderr}"
         summary = json.loads((busproc.REPO / "var/demo/summary.json").read_text())
         assert summary["messages_lost"] == 0, summary
