@@ -293,15 +293,16 @@ public final class LayerRenderer: Sendable {
     private static func opaqueBounds(of image: Image) -> PixelRect {
         var (x0, y0, x1, y1) = (image.width, image.height, 0, 0)
         let width = image.width
-        image.bytes.withUnsafeBytes { bytes in
-            let words = bytes.bindMemory(to: UInt32.self)
-            for y in 0..<image.height {
-                let row = words.baseAddress! + y * width
-                // Alpha is the top byte of each little-endian pixel word.
-                guard let first = (0..<width).first(where: { row[$0] > 0x00FF_FFFF }) else { continue }
-                let last = (first..<width).last(where: { row[$0] > 0x00FF_FFFF })!
-                (x0, x1) = (min(x0, first), max(x1, last + 1))
-                (y0, y1) = (min(y0, y), y + 1)
+        image.bytes.withUnsafeBytes {
+            $0.withMemoryRebound(to: UInt32.self) { words in
+                for y in 0..<image.height {
+                    let row = words.baseAddress! + y * width
+                    // Alpha is the top byte of each little-endian pixel word.
+                    guard let first = (0..<width).first(where: { row[$0] > 0x00FF_FFFF }) else { continue }
+                    let last = (first..<width).last(where: { row[$0] > 0x00FF_FFFF })!
+                    (x0, x1) = (min(x0, first), max(x1, last + 1))
+                    (y0, y1) = (min(y0, y), y + 1)
+                }
             }
         }
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
