@@ -38,12 +38,16 @@ final class FrameRenderer: Sendable {
     private let wakeWriter: Int32
     private let renderer: LayerRenderer
     private let snapshots: SnapshotWriter
-    private let queue = DispatchQueue(label: "render-worker.frames")
+    private let queue: DispatchQueue
     private let finished = Mutex<[(Job, Result<Output, any Error>)]>([])
 
+    /// - Parameter queue: the serial queue frames are drawn on (a test may hold it suspended).
     /// - Throws: ``ConfigurationError`` when no pipe can be made. The C functions are `pipe`
     ///   and `fcntl`.
-    init(renderer: LayerRenderer, snapshots: SnapshotWriter) throws {
+    init(
+        renderer: LayerRenderer, snapshots: SnapshotWriter,
+        queue: DispatchQueue = DispatchQueue(label: "render-worker.frames")
+    ) throws {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw ConfigurationError("pipe failed: errno \(errno)") }
         for end in ends {
@@ -53,6 +57,7 @@ final class FrameRenderer: Sendable {
         (self.wakeDescriptor, self.wakeWriter) = (ends[0], ends[1])
         self.renderer = renderer
         self.snapshots = snapshots
+        self.queue = queue
     }
 
     deinit {
@@ -70,9 +75,12 @@ final class FrameRenderer: Sendable {
         }
     }
 
-    /// Returns once the render thread is idle: the frame it is drawing (and its snapshot) is done.
-    func waitUntilIdle() {
-        self.queue.sync {}
+    /// Waits until the render thread is idle (the frame it is drawing and its snapshot are
+    /// done), for at most `seconds`; returns false if it is still drawing then.
+    func waitUntilIdle(seconds: Double) -> Bool {
+        let idle = DispatchSemaphore(value: 0)
+        self.queue.async { idle.signal() }
+        return idle.wait(timeout: .now() + seconds) == .success
     }
 
     /// The frames finished since the last call; clears the wake-up.

@@ -45,6 +45,8 @@ public final class RenderService {
             "memoBoard",
         ].map { SchemaID("state.\($0)", major: 1, minor: 0) } + [RenderService.sceneSchema]
     public static let sceneSchema = SchemaID("scene", major: 1, minor: 0)
+    /// How long a stop waits for the frame in flight (the supervisor's own stop timeout may be shorter).
+    public static let stopWaitSeconds = 10.0
     public static let memoChangedSchema = SchemaID("memo.changed", major: 1, minor: 0)
     public static let commandSchema = SchemaID("component.command", major: 1, minor: 0)
     public static let memoSnapshotSchema = SchemaID("memo.snapshot", major: 1, minor: 0)
@@ -240,11 +242,16 @@ public final class RenderService {
     }
 
     /// On a stop signal: waits for the frame the render thread is drawing, so its snapshot is
-    /// written whole (never cut off by the exit), and publishes it.
+    /// written whole (never cut off by the exit), and publishes it. A frame still drawing after
+    /// ``stopWaitSeconds`` is given up (its snapshot, unrenamed, never appears under its name).
     private func finishFrameInFlight() throws {
         guard let frameID = self.frameInFlight else { return }
         Log.error(self.runner.name, "stopping: waiting for frame \(frameID) in flight")
-        self.frames.waitUntilIdle()
+        guard self.frames.waitUntilIdle(seconds: Self.stopWaitSeconds) else {
+            Log.error(
+                self.runner.name, "stopping: frame \(frameID) still drawing after \(Self.stopWaitSeconds) s; left")
+            return
+        }
         for (job, result) in self.frames.takeFinished() { try self.finish(job, result) }
     }
 
