@@ -98,7 +98,7 @@ public enum SceneLayers {
     ]
 
     /// The height of a minimized memo: a strip showing the start of its text, as FloatyMemo+ folds one.
-    static let minimizedMemoHeight = 28.0
+    public static let minimizedMemoHeight = 28.0
 
     private static func memos(_ state: Value) -> [Layer] {
         let selected = state["selected"]?.stringValue

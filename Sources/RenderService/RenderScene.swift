@@ -250,12 +250,16 @@ public struct RenderScene: Sendable {
     }
 
     /// A memo's animatable values, as ``SceneLayers`` draws them.
+    /// Where a memo is drawn: a minimized one folds to an upright strip (as ``SceneLayers`` draws it).
     private static func targets(_ memo: Value) -> [Animator.Property: SIMD2<Double>] {
+        let minimized = memo["minimized"]?.boolValue == true
         var values: [Animator.Property: SIMD2<Double>] = [:]
         if let x = memo["x"]?.doubleValue, let y = memo["y"]?.doubleValue { values[.position] = SIMD2(x, y) }
-        if let w = memo["width"]?.doubleValue, let h = memo["height"]?.doubleValue { values[.size] = SIMD2(w, h) }
-        values[.rotation] = SIMD2(memo["rotation"]?.doubleValue ?? 0, 0)
-        values[.scale] = SIMD2(memo["scale"]?.doubleValue ?? 1, 0)
+        if let w = memo["width"]?.doubleValue, let h = memo["height"]?.doubleValue {
+            values[.size] = SIMD2(w, minimized ? min(h, SceneLayers.minimizedMemoHeight) : h)
+        }
+        values[.rotation] = SIMD2(minimized ? 0 : memo["rotation"]?.doubleValue ?? 0, 0)
+        values[.scale] = SIMD2(minimized ? 1 : memo["scale"]?.doubleValue ?? 1, 0)
         return values
     }
 

@@ -1,4 +1,5 @@
 import BusSchema
+import Foundation
 import RenderCore
 import RenderService
 import Testing
@@ -51,6 +52,20 @@ import Testing
         _ = try scene.applyState(try Self.board([Self.memo("m9")]), atMs: 0)
         #expect(try Self.memoLayers(scene).map(\.name) == ["m9"])
         #expect(scene.stateSeq == 2)
+    }
+
+    @Test func aMinimizedMemoIsDrawnAsAnUprightStripNotItsAnimatedFullSize() throws {
+        var scene = try RenderScene(scene: Self.scene)
+        let turned = Self.memo("m1").replacingOccurrences(of: #""rotation": 0"#, with: #""rotation": 0.5"#)
+            .replacingOccurrences(of: #""scale": 1"#, with: #""scale": 1.5"#)
+        _ = try scene.applyState(try Self.board([turned]), atMs: 0)
+        let open = try #require(try Self.memoLayers(scene).first)
+        #expect(open.frame.height == 80 && open.transform != .identity)
+        let folded = turned.replacingOccurrences(of: #""minimized": false"#, with: #""minimized": true"#)
+        _ = try scene.applyState(try Self.board([folded]), atMs: 10)
+        let strip = try #require(try Self.memoLayers(scene, atMs: 10).first)
+        #expect(strip.frame.height == SceneLayers.minimizedMemoHeight)
+        #expect(strip.transform == .identity, "a strip lies upright, unscaled")
     }
 
     @Test func aStateThatCannotBeAppliedChangesNothing() throws {
