@@ -138,7 +138,7 @@ public enum ComponentInstance: Sendable {
                         // A resend sooner than a millisecond after the last would spin, not wait.
                         retryInitialMs: try config.number("retry_initial_ms", default: 100, minimum: 1),
                         retryMaxMs: try config.number("retry_max_ms", default: 2000, minimum: 1), originX: frame.x,
-                        originY: frame.y)))
+                        originY: frame.y, width: frame.width)))
         }
     }
 

@@ -19,10 +19,13 @@ public struct MemoBoardMachine: Sendable {
         /// The board's origin in scene points.
         public var originX: Double
         public var originY: Double
+        /// The board's width, which `arrange` fills row by row (nil: the store's default width).
+        public var width: Double?
 
         public init(
             client: String, background: String? = nil, memoWidth: Double = 160, memoHeight: Double = 120,
-            retryInitialMs: Double = 100, retryMaxMs: Double = 2000, originX: Double = 0, originY: Double = 0
+            retryInitialMs: Double = 100, retryMaxMs: Double = 2000, originX: Double = 0, originY: Double = 0,
+            width: Double? = nil
         ) {
             self.client = client
             self.background = background
@@ -32,6 +35,7 @@ public struct MemoBoardMachine: Sendable {
             self.retryMaxMs = max(retryMaxMs, retryInitialMs)
             self.originX = originX
             self.originY = originY
+            self.width = width
         }
     }
 
@@ -197,7 +201,11 @@ public struct MemoBoardMachine: Sendable {
             }
             for id in self.records.keys { self.records[id]?.memo.minimized = true }
             let order = self.settings.arrangeOrder
-            return self.send(.arrange, at: tMs) { $0.order = order } + [self.publish(tMs)]
+            let width = self.config.width
+            return self.send(.arrange, at: tMs) {
+                $0.order = order
+                $0.width = width
+            } + [self.publish(tMs)]
         case (_, .searchRequested(let query, let tMs)):
             guard !query.isEmpty else {
                 self.search = nil

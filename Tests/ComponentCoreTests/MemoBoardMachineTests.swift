@@ -270,6 +270,17 @@ import Testing
         #expect(state.pendingCommands == commands.count)
     }
 
+    @Test func memoBoard_arrange_asksTheStoreToFillTheBoardsOwnWidth() {
+        let board = MemoBoardMachine(
+            instance: "board1", config: MemoBoardMachine.Config(client: "board1", originX: 1000, width: 420))
+        var machine = board
+        let arrange = Effects.commands(machine.handle(.arrangeRequested(.color, tMs: 1))).first
+        #expect(arrange?.op == .arrange)
+        #expect(arrange?.width == 420, "rows as wide as the board's view, not the store's default")
+        var unsized = Self.machine()
+        #expect(Effects.commands(unsized.handle(.arrangeRequested(.color, tMs: 1))).first?.width == nil)
+    }
+
     @Test func memoBoard_droppedAcks_resendTheSameCommandWithBackoffUntilAcknowledged() throws {
         var machine = Self.synced()
         let created = machine.handle(.createRequested(text: "a", x: 0, y: 0, color: nil, tMs: 1000))
