@@ -11,7 +11,22 @@
 ///   it has pending terms at, which made index upkeep the larger half of every create and edit.
 /// - `applied_cmd`: every applied command's id and stored ack, for duplicate detection.
 /// - `store_state`: one row with the global change `seq`, the memo id counter and the settings.
-enum MemoSchema {
+public enum MemoSchema {
+    /// Migration 2's triggers, which kept `memo_fts` in step row by row until migration 4
+    /// replaced them (a test rebuilds a version-3 file with them).
+    public static let perRowIndexTriggers = """
+        CREATE TRIGGER memo_fts_insert AFTER INSERT ON memo BEGIN
+            INSERT INTO memo_fts (rowid, norm) VALUES (new.rowid, new.norm);
+        END;
+        CREATE TRIGGER memo_fts_delete AFTER DELETE ON memo BEGIN
+            INSERT INTO memo_fts (memo_fts, rowid, norm) VALUES ('delete', old.rowid, old.norm);
+        END;
+        CREATE TRIGGER memo_fts_update AFTER UPDATE OF norm ON memo BEGIN
+            INSERT INTO memo_fts (memo_fts, rowid, norm) VALUES ('delete', old.rowid, old.norm);
+            INSERT INTO memo_fts (rowid, norm) VALUES (new.rowid, new.norm);
+        END;
+        """
+
     static let migrations: [Migration] = [
         Migration(
             id: 1, name: "memo tables",
@@ -52,16 +67,7 @@ enum MemoSchema {
             sql: """
                 CREATE VIRTUAL TABLE memo_fts USING fts5 (
                     norm, content = 'memo', content_rowid = 'rowid', tokenize = 'trigram', detail = 'none');
-                CREATE TRIGGER memo_fts_insert AFTER INSERT ON memo BEGIN
-                    INSERT INTO memo_fts (rowid, norm) VALUES (new.rowid, new.norm);
-                END;
-                CREATE TRIGGER memo_fts_delete AFTER DELETE ON memo BEGIN
-                    INSERT INTO memo_fts (memo_fts, rowid, norm) VALUES ('delete', old.rowid, old.norm);
-                END;
-                CREATE TRIGGER memo_fts_update AFTER UPDATE OF norm ON memo BEGIN
-                    INSERT INTO memo_fts (memo_fts, rowid, norm) VALUES ('delete', old.rowid, old.norm);
-                    INSERT INTO memo_fts (rowid, norm) VALUES (new.rowid, new.norm);
-                END;
+                \(perRowIndexTriggers)
                 INSERT INTO memo_fts (memo_fts) VALUES ('rebuild');
                 """),
         Migration(

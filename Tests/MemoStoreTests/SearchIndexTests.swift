@@ -111,16 +111,7 @@ import Testing
             """
             DROP TRIGGER memo_fts_stale_insert; DROP TRIGGER memo_fts_stale_delete; DROP TRIGGER memo_fts_stale_update;
             DROP TABLE memo_fts_stale;
-            CREATE TRIGGER memo_fts_insert AFTER INSERT ON memo BEGIN
-                INSERT INTO memo_fts (rowid, norm) VALUES (new.rowid, new.norm);
-            END;
-            CREATE TRIGGER memo_fts_delete AFTER DELETE ON memo BEGIN
-                INSERT INTO memo_fts (memo_fts, rowid, norm) VALUES ('delete', old.rowid, old.norm);
-            END;
-            CREATE TRIGGER memo_fts_update AFTER UPDATE OF norm ON memo BEGIN
-                INSERT INTO memo_fts (memo_fts, rowid, norm) VALUES ('delete', old.rowid, old.norm);
-                INSERT INTO memo_fts (rowid, norm) VALUES (new.rowid, new.norm);
-            END;
+            \(MemoSchema.perRowIndexTriggers)
             INSERT INTO memo (id, text, norm, x, y, width, height, scale, rotation, z, color, minimized,
                               created_at, updated_at, version)
             VALUES ('old', '大阪城の犬', '大阪城の犬', 0, 0, 100, 100, 1, 0, 2, 'yellow', 0, 1, 1, 1);
