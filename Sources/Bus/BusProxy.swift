@@ -26,6 +26,7 @@ public final class BusProxy {
     private var lock: InstanceLock?
     private var health: HealthReporter
     private var stamper: EnvelopeStamper
+    private let messagesPerTurn: Int
 
     /// Messages queued per peer before a slow one starts losing them (counted downstream as gaps).
     public static let defaultHighWaterMark: Int32 = 100_000
@@ -43,14 +44,18 @@ public final class BusProxy {
     ///   it lost as a gap in its sequence.
     /// - Parameter curve: make both endpoints CURVE servers with these keys, letting in only the
     ///   allowed clients (``CurveSettings/serverKeys()`` reads them from the bus file's key files).
+    /// - Parameter messagesPerTurn: messages forwarded before subscriptions, health and the stop
+    ///   signal get their turn again (at least 1).
     /// - Throws: ``BusError`` if a socket cannot be made.
     public init(
         context: ZMQContext, config: BusConfig, name: String = "bus-proxy",
         highWaterMark: Int32 = BusProxy.defaultHighWaterMark,
-        maximumMessageSize: Int64 = BusProxy.defaultMaximumMessageSize, curve: CurveServerKeys? = nil
+        maximumMessageSize: Int64 = BusProxy.defaultMaximumMessageSize, curve: CurveServerKeys? = nil,
+        messagesPerTurn: Int = 4096
     ) throws {
         self.config = config
         self.name = name
+        self.messagesPerTurn = max(messagesPerTurn, 1)
         self.input = try ZMQSocket(context, .xsub)
         self.output = try ZMQSocket(context, .xpub)
         try self.input.setOption(ZMQ_RCVHWM, highWaterMark)
@@ -112,17 +117,31 @@ public final class BusProxy {
         let wakeIndex = wakeDescriptor.map { poller.add(fileDescriptor: $0) }
         let authenticatorIndex = try self.authenticator.map { try poller.add($0.socket) }
         var nextHealth = Clock.monotonicNs()
+        // Both sockets are read until they would block before the first wait (see Poller).
+        var inputPending = true
+        var outputPending = true
         while !shouldStop() {
             let now = Clock.monotonicNs()
             if now >= nextHealth {
                 try self.publishHealth(state: .ready)
                 nextHealth = now + UInt64(healthIntervalMs) * 1_000_000
+                outputPending = true
             }
-            try poller.poll(timeoutMs: Int((nextHealth - min(nextHealth, Clock.monotonicNs())) / 1_000_000) + 1)
+            let waitMs = inputPending || outputPending ? 0 : Int((nextHealth - min(nextHealth, now)) / 1_000_000) + 1
+            try poller.poll(timeoutMs: waitMs)
             if let wakeIndex, poller.isReadable(wakeIndex) { break }
             if let authenticatorIndex, poller.isReadable(authenticatorIndex) { try self.authenticator?.answerPending() }
-            if poller.isReadable(outputIndex) { try self.forwardSubscriptions() }
-            if poller.isReadable(inputIndex) { try self.forwardMessages() }
+            if inputPending || poller.isReadable(inputIndex) {
+                inputPending = try self.forwardMessages()
+                // Sending on the output may have taken its signals: its subscriptions are read now.
+                outputPending = true
+            }
+            if outputPending || poller.isReadable(outputIndex) {
+                let forwarded: Int
+                (forwarded, outputPending) = try self.forwardSubscriptions()
+                // Likewise, sending subscriptions on the input may have taken its signals.
+                if forwarded > 0 { inputPending = true }
+            }
         }
         try self.publishHealth(state: .stopping)
     }
@@ -138,19 +157,27 @@ public final class BusProxy {
     }
 
     /// Drains a bounded batch so one busy side cannot starve the other or the health timer.
-    private func forwardMessages() throws {
-        for _ in 0..<4096 {
-            guard let moved = try self.input.forward(to: self.output) else { return }
+    /// Forwards a bounded batch of messages, so a flood cannot starve subscriptions or health.
+    ///
+    /// - Returns: whether messages may be left (the batch ended before the input would block).
+    private func forwardMessages() throws -> Bool {
+        for _ in 0..<self.messagesPerTurn {
+            guard let moved = try self.input.forward(to: self.output) else { return false }
             self.statistics.add(.received)
             self.statistics.add(.sent)
             self.bytesForwarded.wrappingAdd(UInt64(moved.bytes), ordering: .relaxed)
         }
+        return true
     }
 
-    private func forwardSubscriptions() throws {
-        while try self.output.forward(to: self.input) != nil {
-            self.subscriptionsForwarded.wrappingAdd(1, ordering: .relaxed)
-        }
+    /// Forwards a bounded batch of subscriptions.
+    ///
+    /// - Returns: how many it forwarded, and whether more may be left.
+    private func forwardSubscriptions() throws -> (forwarded: Int, more: Bool) {
+        var forwarded = 0
+        while forwarded < self.messagesPerTurn, try self.output.forward(to: self.input) != nil { forwarded += 1 }
+        self.subscriptionsForwarded.wrappingAdd(UInt64(forwarded), ordering: .relaxed)
+        return (forwarded, forwarded == self.messagesPerTurn)
     }
 
     /// CURVE clients let in and turned away so far (both 0 without CURVE).

@@ -9,6 +9,8 @@ public struct Delivery: Sendable {
     public var payload: [UInt8]
     /// What this message meant for its (publisher, epoch, topic) stream.
     public var sequence: SequenceTracker.Outcome
+    /// The route whose prefix matched the topic (``Subscriber/addRoute(_:filter:)``); 0 is the first.
+    public var route: Int = 0
 }
 
 /// Receives bus messages, checks every frame and keeps the loss counters.
@@ -25,8 +27,8 @@ public final class Subscriber {
     public let statistics: BusStatistics
     /// Messages larger than this are counted as `oversized` and skipped.
     public let maximumMessageSize: Int
-    /// The schemas this subscriber reads; nil reads every schema (a tap).
-    public let filter: SchemaFilter?
+    /// The topic prefixes subscribed, in groups that each accept their own schemas.
+    private var routes: [Route] = []
     /// Called with a one-line description of each rejected or dead-lettered message.
     public var onProblem: ((String) -> Void)?
     public private(set) var tracker = SequenceTracker()
@@ -41,6 +43,13 @@ public final class Subscriber {
         var topic: Result<String, CodecError> = .failure(CodecError(.truncated, offset: 0))
         var shownTopic = ""
         var envelope: Result<Envelope, CodecError> = .failure(CodecError(.truncated, offset: 0))
+        var route = 0
+    }
+
+    private struct Route {
+        var prefixes: [[UInt8]]
+        /// The schemas read on these prefixes; nil reads every schema (a tap).
+        var filter: SchemaFilter?
     }
 
     /// Connects to `endpoint` (the proxy's subscribe side) and subscribes to `prefixes`.
@@ -63,16 +72,23 @@ public final class Subscriber {
         self.socket = try ZMQSocket(context, .sub)
         try self.socket.setOption(ZMQ_RCVHWM, receiveHighWaterMark)
         if let curve { try self.socket.makeCurveClient(curve) }
-        for prefix in prefixes { try self.socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix) }
-        if bind { try self.socket.bind(endpoint) } else { try self.socket.connect(endpoint) }
         self.statistics = statistics
         self.maximumMessageSize = maximumMessageSize
-        self.filter = filter
+        try self.addRoute(prefixes, filter: filter)
+        if bind { try self.socket.bind(endpoint) } else { try self.socket.connect(endpoint) }
     }
 
-    /// Subscribes to one more prefix.
-    public func subscribe(_ prefix: String) throws {
-        try self.socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix)
+    /// Subscribes to `prefixes` as a route of its own, whose messages must have a schema of
+    /// `filter` (nil: any). A message takes the route with the longest prefix of its topic:
+    /// one socket serves every route, so a message matching several routes arrives once.
+    ///
+    /// - Returns: the route's number, which deliveries on it carry (``Delivery/route``).
+    /// - Throws: ``BusError`` if the socket refuses a subscription.
+    @discardableResult
+    public func addRoute(_ prefixes: [String], filter: SchemaFilter?) throws -> Int {
+        for prefix in prefixes { try self.socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix) }
+        self.routes.append(Route(prefixes: prefixes.map { Array($0.utf8) }, filter: filter))
+        return self.routes.count - 1
     }
 
     /// Returns the next good message, skipping and counting bad ones.
@@ -134,6 +150,7 @@ public final class Subscriber {
             self.incoming.size += bytes.count
             switch index {
             case 0:
+                self.incoming.route = self.route(of: bytes)
                 if let problem = Topic.problem(inUTF8: bytes) {
                     self.incoming.topic = .failure(CodecError(.invalidValue, offset: 0, context: problem))
                     self.incoming.shownTopic = String(decoding: bytes.prefix(64), as: UTF8.self)
@@ -191,7 +208,7 @@ public final class Subscriber {
             return nil
         }
         let outcome = self.track(envelope, topic)
-        if let filter = self.filter {
+        if let filter = self.routes[self.incoming.route].filter {
             switch filter.verdict(id: envelope.schema, major: envelope.major) {
             case .accept: break
             case .unknownSchema:
@@ -204,7 +221,22 @@ public final class Subscriber {
                 return nil
             }
         }
-        return Delivery(topic: topic, envelope: envelope, payload: self.payload, sequence: outcome)
+        return Delivery(
+            topic: topic, envelope: envelope, payload: self.payload, sequence: outcome, route: self.incoming.route)
+    }
+
+    /// The route with the longest prefix of `topic`; the first if none matches (ZeroMQ only
+    /// delivers subscribed topics, so that happens only to a topic unsubscribed since).
+    private func route(of topic: UnsafeRawBufferPointer) -> Int {
+        var best = 0
+        var bestLength = -1
+        for (index, route) in self.routes.enumerated() {
+            for prefix in route.prefixes where prefix.count > bestLength && topic.starts(with: prefix) {
+                best = index
+                bestLength = prefix.count
+            }
+        }
+        return best
     }
 
     private func track(_ envelope: Envelope, _ topic: String) -> SequenceTracker.Outcome {

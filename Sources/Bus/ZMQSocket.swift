@@ -97,6 +97,12 @@ public final class ZMQSocket {
         return value
     }
 
+    /// The descriptor ZeroMQ signals when commands reach the socket (how ``Poller`` waits on it).
+    /// The corresponding C function is `zmq_getsockopt` with `ZMQ_FD`.
+    public func notificationDescriptor() throws -> Int32 {
+        try self.option(ZMQ_FD)
+    }
+
     /// The endpoint the socket last bound or connected, with a wildcard port resolved
     /// (`tcp://127.0.0.1:*` → `tcp://127.0.0.1:41234`). The corresponding C function is
     /// `zmq_getsockopt` with `ZMQ_LAST_ENDPOINT`.

@@ -7,7 +7,8 @@ import Glibc
 /// The loop is single-threaded: every socket lives on the thread that calls ``run()``. Besides
 /// subscriptions it serves repeating timers (``every(ms:_:)``), one-shot timers at absolute
 /// monotonic deadlines (``at(deadlineNs:_:)``, ``cancel(timer:)``) and raw file descriptors
-/// (``watch(fileDescriptor:_:)``, e.g. an evdev device), all from the same `zmq_poll`.
+/// (``watch(fileDescriptor:_:)``, e.g. an evdev device), all from the same `poll`. All
+/// subscriptions share one socket, so a wait costs one system call however many there are.
 /// A handler that throws is logged and counted (`handler_error`), never fatal; SIGTERM or
 /// SIGINT ends the loop, after which the service says `stopping`/`stopped` on the bus.
 public final class ServiceRunner {
@@ -28,7 +29,11 @@ public final class ServiceRunner {
     public var onStop: () throws -> Void = {}
     private let signals: SignalWatcher
     private var health: HealthReporter
-    private var subscriptions: [(subscriber: Subscriber, handler: (Delivery, Subscriber) throws -> Void)] = []
+    /// Messages handled before timers, watches and signals get their turn again (at least 1).
+    public var messagesPerTurn = 1024
+    private var subscriber: Subscriber?
+    /// The handler of each route of ``subscriber``, by route number.
+    private var handlers: [(Delivery, Subscriber) throws -> Void] = []
     private var timers: [Timer] = []
     private var watches: [Watch] = []
     private var watchesChanged = false
@@ -58,14 +63,24 @@ public final class ServiceRunner {
     }
 
     /// Subscribes to `prefixes`; `handler` gets every good message in arrival order.
+    ///
+    /// A message whose topic several subscriptions' prefixes match goes to the one with the
+    /// longest matching prefix (``Subscriber/addRoute(_:filter:)``).
+    ///
+    /// - Throws: ``BusError`` if the subscription socket cannot be set up.
     public func subscribe(
         _ prefixes: [String], filter: SchemaFilter?, handler: @escaping (Delivery, Subscriber) throws -> Void
     ) throws {
-        let subscriber = try Subscriber(
-            context: self.context, endpoint: self.config.subscribe, prefixes: prefixes, filter: filter,
-            statistics: self.statistics, curve: self.curve)
-        subscriber.onProblem = { [unowned self] problem in self.logProblem(problem) }
-        self.subscriptions.append((subscriber, handler))
+        if let subscriber = self.subscriber {
+            try subscriber.addRoute(prefixes, filter: filter)
+        } else {
+            let subscriber = try Subscriber(
+                context: self.context, endpoint: self.config.subscribe, prefixes: prefixes, filter: filter,
+                statistics: self.statistics, curve: self.curve)
+            subscriber.onProblem = { [unowned self] problem in self.logProblem(problem) }
+            self.subscriber = subscriber
+        }
+        self.handlers.append(handler)
     }
 
     /// Calls `action` every `intervalMs` while the service runs.
@@ -79,7 +94,7 @@ public final class ServiceRunner {
 
     /// Calls `action` once, as soon as the loop runs at or after `deadlineNs` (CLOCK_MONOTONIC,
     /// see ``Clock/monotonicNs()``). Deadlines are absolute, so a chain of them never drifts; the
-    /// loop wakes at most about a millisecond late (`zmq_poll` counts in milliseconds), never early.
+    /// loop wakes at most about a millisecond late (`poll` counts in milliseconds), never early.
     /// A deadline already past fires on the next turn of the loop, after pending messages.
     ///
     /// - Returns: the timer's id, for ``cancel(timer:)``.
@@ -144,15 +159,17 @@ public final class ServiceRunner {
         try self.announce(.stopping)
         self.finishInFlightWork()
         try self.announce(.stopped)
-        for subscription in self.subscriptions { subscription.subscriber.socket.close() }
+        self.subscriber?.socket.close()
         self.publisher.socket.close()
     }
 
     /// Polls subscriptions, watched descriptors, timers and signals until a stop is requested.
     private func serve() throws {
         var poller = Poller()
-        var indices: [Int] = []
-        for subscription in self.subscriptions { indices.append(try poller.add(subscription.subscriber.socket)) }
+        let socketIndex = try self.subscriber.map { try poller.add($0.socket) }
+        // The socket is read until it would block before the first wait, and whenever a batch
+        // ended before that (see Poller).
+        var socketPending = true
         let signalIndex = poller.add(fileDescriptor: self.signals.descriptor)
         let fixedItems = poller
         var watched: [Watch] = []
@@ -164,12 +181,13 @@ public final class ServiceRunner {
                 self.watchesChanged = false
             }
             let now = Clock.monotonicNs()
-            let next = self.timers.map(\.next).min() ?? now + 1_000_000_000
+            let next = self.timers.lazy.map(\.next).min() ?? now + 1_000_000_000
             // Round up, so a timer never fires early; a due timer polls without waiting.
-            try poller.poll(timeoutMs: next <= now ? 0 : Int((next - now + 999_999) / 1_000_000))
+            let waitMs = next <= now || socketPending ? 0 : Int((next - now + 999_999) / 1_000_000)
+            try poller.poll(timeoutMs: waitMs)
             if poller.isReadable(signalIndex), self.signals.pending() != nil { break }
-            for (position, index) in indices.enumerated() where poller.isReadable(index) {
-                try self.drain(self.subscriptions[position])
+            if let subscriber = self.subscriber, let socketIndex, socketPending || poller.isReadable(socketIndex) {
+                socketPending = try self.drain(subscriber)
             }
             for (position, watch) in watched.enumerated() {
                 let index = signalIndex + 1 + position
@@ -204,21 +222,23 @@ public final class ServiceRunner {
         try self.publisher.publish(message, on: try Topic.lifecycle(self.name))
     }
 
-    private func drain(_ subscription: (subscriber: Subscriber, handler: (Delivery, Subscriber) throws -> Void))
-        throws
-    {
-        // A bounded batch, so a flood on one subscription cannot starve timers or signals.
-        for _ in 0..<1024 {
-            let (received, delivery) = try subscription.subscriber.receiveQueued()
-            guard received else { return }
+    /// Hands a bounded batch of messages to their routes' handlers, so a flood cannot starve
+    /// timers or signals.
+    ///
+    /// - Returns: whether messages may be left (the batch ended before the socket would block).
+    private func drain(_ subscriber: Subscriber) throws -> Bool {
+        for _ in 0..<max(self.messagesPerTurn, 1) {
+            let (received, delivery) = try subscriber.receiveQueued()
+            guard received else { return false }
             guard let delivery else { continue }
             do {
-                try subscription.handler(delivery, subscription.subscriber)
+                try self.handlers[delivery.route](delivery, subscriber)
             } catch {
                 self.statistics.countReason("handler_error")
                 self.logProblem("handler_error: \(delivery.envelope.schema) on \(delivery.topic): \(error)")
             }
         }
+        return true
     }
 
     private func addTimer(_ timer: Timer) -> Int {
@@ -232,6 +252,7 @@ public final class ServiceRunner {
     /// Fires the timers due now; actions may add or cancel timers as they run.
     private func fireTimers() throws {
         let now = Clock.monotonicNs()
+        guard self.timers.contains(where: { $0.next <= now }) else { return }
         let due = self.timers.filter { $0.next <= now }.sorted { $0.next < $1.next }.map(\.id)
         for id in due where !self.stopRequested {
             guard let index = self.timers.firstIndex(where: { $0.id == id }) else { continue }

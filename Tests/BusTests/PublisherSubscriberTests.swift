@@ -46,6 +46,42 @@ import Testing
         #expect(try subscriber.receive(timeoutMs: 100) == nil)
     }
 
+    @Test func aMessageTakesTheRouteOfItsLongestMatchingPrefixAndOnlyThatRoutesSchemas() throws {
+        let bus = try TestBus()
+        defer { try? bus.stop() }
+        let subscriber = try bus.subscriber(["touch/"], filter: SchemaFilter([TouchFrame.self]))
+        let exact = try subscriber.addRoute(["touch/d1/"], filter: SchemaFilter([Lifecycle.self]))
+        let publisher = try bus.publisher()
+        #expect(try publisher.waitForSubscriber(matching: try Topic.touch("d1"), timeoutMs: 5000))
+        let lifecycle = Lifecycle(service: "test", event: .ready, epoch: 1, pid: 1, reason: nil)
+        try publisher.publish(Self.frame(1), on: try Topic.touch("d0"))
+        try publisher.publish(Self.frame(2), on: try Topic.touch("d1"))
+        try publisher.publish(lifecycle, on: try Topic.touch("d1"))
+        try publisher.publish(lifecycle, on: try Topic.touch("d0"))
+        try publisher.publish(Self.frame(3), on: try Topic.touch("d0"))
+        let deliveries = try receive(subscriber, count: 3)
+        #expect(deliveries.map(\.route) == [0, exact, 0])
+        #expect(deliveries.map(\.envelope.schema) == [TouchFrame.schema.id, Lifecycle.schema.id, TouchFrame.schema.id])
+        // A frame on the lifecycle route and a lifecycle message on the frame route: refused, counted.
+        #expect(subscriber.statistics.reasons.contains { $0 == ("unknown_schema", 2) })
+    }
+
+    @Test func messagesQueuedBeyondOneTurnOfTheProxyAllArriveWithNoNewArrivalToWakeIt() throws {
+        // One message per turn: whatever was queued behind it must be forwarded on later turns
+        // without a new signal, since ZeroMQ signals only a queue that was found empty.
+        let bus = try TestBus(messagesPerTurn: 1)
+        defer { try? bus.stop() }
+        let subscriber = try bus.subscriber(["touch/"])
+        let publisher = try bus.publisher()
+        let topic = try Topic.touch("d0")
+        #expect(try publisher.waitForSubscriber(matching: topic, timeoutMs: 5000))
+        for index in 1...2000 { try publisher.publish(Self.frame(index), on: topic) }
+        let deliveries = try receive(subscriber, count: 2000)
+        #expect(deliveries.count == 2000)
+        #expect(deliveries.last?.envelope.seq == 2000)
+        #expect(subscriber.statistics.counters.gaps == 0)
+    }
+
     @Test func aFloodIntoASlowSubscriberIsCountedReceivedPlusLostEqualsSent() throws {
         let bus = try TestBus(highWaterMark: 50)
         defer { try? bus.stop() }

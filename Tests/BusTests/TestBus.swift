@@ -14,7 +14,10 @@ final class TestBus: Sendable {
     private let ready = Atomic<Bool>(false)
 
     /// Starts a proxy and returns once it is bound.
-    init(highWaterMark: Int32 = BusProxy.defaultHighWaterMark, maximumMessageSize: Int64 = 1 << 20) throws {
+    init(
+        highWaterMark: Int32 = BusProxy.defaultHighWaterMark, maximumMessageSize: Int64 = 1 << 20,
+        messagesPerTurn: Int = 4096
+    ) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "uibus-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -25,7 +28,7 @@ final class TestBus: Sendable {
             do {
                 let proxy = try BusProxy(
                     context: self.context, config: self.config, highWaterMark: highWaterMark,
-                    maximumMessageSize: maximumMessageSize)
+                    maximumMessageSize: maximumMessageSize, messagesPerTurn: messagesPerTurn)
                 try proxy.bind()
                 self.ready.store(true, ordering: .releasing)
                 try proxy.run(healthIntervalMs: 200) { self.stopFlag.load(ordering: .acquiring) }

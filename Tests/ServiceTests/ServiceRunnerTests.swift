@@ -1,11 +1,51 @@
 import Bus
+import BusSchema
 import BusTestSupport
 import Glibc
 import ServiceSupport
 import Testing
 
-/// The loop's one-shot timers and descriptor watches, run in-process against a real proxy.
+/// The loop's subscriptions, one-shot timers and descriptor watches, run in-process against a real proxy.
 @Suite struct ServiceRunnerTests {
+    @Test func eachSubscriptionGetsItsOwnMessagesAndABacklogBeyondOneTurnIsHandledWhole() throws {
+        let proxy = try ProxyProcess()
+        defer { try? proxy.stop() }
+        let runner = try ServiceRunner(name: "route-test", config: proxy.config, signals: SignalWatcher())
+        // One message per turn: the backlog behind it must be read on later turns without a new
+        // arrival, since ZeroMQ signals only a queue that was found empty.
+        runner.messagesPerTurn = 1
+        let frames = 500
+        var touches: [UInt64] = []
+        var lifecycles: [String] = []
+        let done = { touches.count == frames && lifecycles == ["sender"] }
+        try runner.subscribe(["touch/"], filter: SchemaFilter([TouchFrame.self])) { delivery, subscriber in
+            touches.append(try #require(subscriber.decode(delivery, as: TouchFrame.self)).frame)
+            if done() { runner.stop() }
+        }
+        try runner.subscribe(["sys/lifecycle/sender/"], filter: SchemaFilter([Lifecycle.self])) {
+            delivery, subscriber in
+            lifecycles.append(try #require(subscriber.decode(delivery, as: Lifecycle.self)).service)
+            if done() { runner.stop() }
+        }
+        let context = try ZMQContext()
+        let publisher = try Publisher(context: context, endpoint: proxy.config.publish, name: "sender")
+        let topic = try Topic.touch("d0")
+        #expect(try publisher.waitForSubscriber(matching: topic, timeoutMs: 5000))
+        for index in 1...frames {
+            try publisher.publish(
+                TouchFrame(device: "d0", frame: UInt64(index), tNs: 0, contacts: []), on: topic)
+        }
+        try publisher.publish(
+            Lifecycle(service: "sender", event: .ready, epoch: publisher.epoch, pid: 1, reason: nil),
+            on: try Topic.lifecycle("sender"))
+        // A failing test ends here rather than hanging.
+        runner.at(deadlineNs: Clock.monotonicNs() + 20_000_000_000) { runner.stop() }
+        try runner.run(subscriberWaitMs: 0)
+        #expect(touches == (1...UInt64(frames)).map { $0 })
+        #expect(lifecycles == ["sender"])
+        #expect(runner.statistics.counters.gaps == 0)
+    }
+
     @Test func oneShotTimersFireInDeadlineOrderNeverEarlyAndACancelledOneNever() throws {
         let proxy = try ProxyProcess()
         defer { try? proxy.stop() }
