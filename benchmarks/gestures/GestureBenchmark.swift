@@ -21,7 +21,8 @@ struct GestureBenchmark {
         let frames = Self.workload(devices: devices)
         let periodNs = (frames.last?.tNs ?? 0) + 1_000_000_000
 
-        var engine = GestureEngine(scene: .standard())
+        // Through the lanes, as the service runs it: one engine per device and its wake-up bookkeeping.
+        var lanes = DeviceLanes(scene: .standard())
         var processed = 0
         var published = 0
         var round: Int64 = 0
@@ -30,7 +31,7 @@ struct GestureBenchmark {
         while processed < target {
             for var frame in frames {
                 frame.tNs += round * periodNs
-                for effect in engine.handle(.frameArrived(frame)) {
+                for effect in lanes.handle(.frameArrived(frame, monoNs: UInt64(frame.tNs))) {
                     if case .publish = effect { published += 1 }
                 }
             }

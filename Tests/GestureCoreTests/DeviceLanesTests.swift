@@ -1,6 +1,5 @@
 import BusSchema
 import GestureCore
-import GestureService
 import Testing
 
 /// The recognizer service's pure core: one engine per device and the monotonic → source time mapping.
