@@ -17,12 +17,12 @@ public struct SequenceTracker: Sendable {
         case newEpoch(missing: UInt64)
     }
 
-    private struct StreamKey: Hashable {
+    fileprivate struct StreamKey: Hashable {
         var publisher: String
         var topic: String
     }
 
-    private struct Stream {
+    fileprivate struct Stream {
         var epoch: UInt64
         var last: UInt64
         /// Recently skipped numbers, so a late arrival can be told from a duplicate.
@@ -41,46 +41,58 @@ public struct SequenceTracker: Sendable {
     /// How many skipped numbers per stream are remembered for reorder detection.
     public static let missingWindow = 256
 
-    private var streams: [StreamKey: Stream] = [:]
-    /// The stream of the previous message, kept out of the dictionary: traffic comes in runs
-    /// from one stream, and hashing two strings per message was a tenth of a bus hop.
-    private var current: (key: StreamKey, stream: Stream)?
+    /// The streams in the order they appeared, updated in place by index: one hash lookup per
+    /// message at most, none while messages come in a run from one stream.
+    private var streams: [Stream] = []
+    private var index: [StreamKey: Int] = [:]
+    /// The stream of the previous message.
+    private var last: (key: StreamKey, index: Int)?
 
     public init() {}
 
-    public var streamCount: Int { self.streams.count + (self.current == nil ? 0 : 1) }
+    public var streamCount: Int { self.streams.count }
 
     /// Records message `seq` of `publisher`'s `epoch` on `topic`.
     public mutating func observe(publisher: String, epoch: UInt64, topic: String, seq: UInt64) -> Outcome {
         let key = StreamKey(publisher: publisher, topic: topic)
-        if let current = self.current, current.key != key {
-            self.streams[current.key] = current.stream
-            self.current = nil
-        }
-        guard var stream = self.current?.stream ?? self.streams.removeValue(forKey: key) else {
-            self.current = (key, Stream(epoch: epoch, last: seq))
+        let position: Int
+        if let last = self.last, last.key == key {
+            position = last.index
+        } else if let known = self.index[key] {
+            position = known
+            self.last = (key, known)
+        } else {
+            self.streams.append(Stream(epoch: epoch, last: seq))
+            self.index[key] = self.streams.count - 1
+            self.last = (key, self.streams.count - 1)
             return .first
         }
-        defer { self.current = (key, stream) }
-        if stream.epoch != epoch {
-            stream = Stream(epoch: epoch, last: 0)
+        return self.streams[position].observe(epoch: epoch, seq: seq)
+    }
+}
+
+extension SequenceTracker.Stream {
+    /// Records message `seq` of `epoch` on this stream.
+    mutating func observe(epoch: UInt64, seq: UInt64) -> SequenceTracker.Outcome {
+        if self.epoch != epoch {
+            self = Self(epoch: epoch, last: 0)
             let missing = seq > 1 ? seq - 1 : 0
-            stream.remember(missingFrom: 1, to: seq)
-            stream.last = seq
+            self.remember(missingFrom: 1, to: seq)
+            self.last = seq
             return .newEpoch(missing: missing)
         }
-        if seq == stream.last &+ 1 {
-            stream.last = seq
+        if seq == self.last &+ 1 {
+            self.last = seq
             return .inOrder
         }
-        if seq > stream.last {
-            let missing = seq - stream.last - 1
-            stream.remember(missingFrom: stream.last + 1, to: seq)
-            stream.last = seq
+        if seq > self.last {
+            let missing = seq - self.last - 1
+            self.remember(missingFrom: self.last + 1, to: seq)
+            self.last = seq
             return .gap(missing: missing)
         }
-        if let index = stream.missing.firstIndex(of: seq) {
-            stream.missing.remove(at: index)
+        if let index = self.missing.firstIndex(of: seq) {
+            self.missing.remove(at: index)
             return .reorder
         }
         return .duplicate

@@ -1,13 +1,16 @@
-/// Decodes header frames, fast when a publisher repeats itself.
+/// Decodes header frames, fast when publishers repeat themselves.
 ///
 /// A header from ``Envelope/encode(to:)`` is a prefix that stays the same for one publisher,
 /// epoch and schema, then a fixed 41-byte tail (`seq`, `mono`, `wall`). The decoder keeps the
-/// last prefix it decoded in full; a header with that exact prefix and a well-formed tail is
-/// read from the tail alone. Anything else (another publisher, another encoder's layout) takes
-/// the general path, so the result is always what ``Envelope/init(from:)`` would give.
+/// last few prefixes it decoded in full (a subscriber hears a few publishers and schemas,
+/// interleaved); a header with one of those exact prefixes and a well-formed tail is read from
+/// the tail alone. Anything else (a new publisher, another encoder's layout) takes the general
+/// path, so the result is always what ``Envelope/init(from:)`` would give.
 public struct EnvelopeDecoder: Sendable {
-    private var prefix: [UInt8] = []
-    private var template: Envelope?
+    /// Prefixes decoded in full and their envelopes, most recently used first.
+    private var templates: [(prefix: [UInt8], envelope: Envelope)] = []
+    /// How many prefixes are kept; a miss costs a full decode and a look at each of them.
+    public static let capacity = 8
 
     public init() {}
 
@@ -16,21 +19,24 @@ public struct EnvelopeDecoder: Sendable {
     /// - Throws: ``CodecError`` for a malformed header.
     public mutating func decode(_ bytes: UnsafeRawBufferPointer) throws -> Envelope {
         let prefixCount = bytes.count - Envelope.tailSize
-        if var envelope = self.template, prefixCount == self.prefix.count, let base = bytes.baseAddress,
-            self.prefix.withUnsafeBytes({ bytesEqual($0.baseAddress!, base, count: prefixCount) }),
-            let (seq, mono, wall) = Self.tail(
-                UnsafeRawBufferPointer(start: base + prefixCount, count: Envelope.tailSize))
-        {
+        guard prefixCount > 0, let base = bytes.baseAddress,
+            let (seq, mono, wall) = Self.tail(UnsafeRawBufferPointer(start: base + prefixCount, count: Envelope.tailSize))
+        else { return try Envelope(messagePack: bytes) }
+        for index in self.templates.indices where self.templates[index].prefix.count == prefixCount {
+            let matches = self.templates[index].prefix.withUnsafeBytes {
+                bytesEqual($0.baseAddress!, base, count: prefixCount)
+            }
+            guard matches else { continue }
+            if index > 0 { self.templates.swapAt(0, index) }
+            var envelope = self.templates[0].envelope
             envelope.seq = seq
             envelope.mono = mono
             envelope.wall = wall
             return envelope
         }
         let envelope = try Envelope(messagePack: bytes)
-        if prefixCount > 0, Self.tail(UnsafeRawBufferPointer(rebasing: bytes[prefixCount...])) != nil {
-            self.prefix = Array(bytes[..<prefixCount])
-            self.template = envelope
-        }
+        if self.templates.count == Self.capacity { self.templates.removeLast() }
+        self.templates.insert((Array(bytes[..<prefixCount]), envelope), at: 0)
         return envelope
     }
 

@@ -161,6 +161,11 @@ public struct MessagePackReader {
 
     /// Reads a bin value.
     public mutating func readBinary() throws -> [UInt8] {
+        Array(try self.readBinaryBytes())
+    }
+
+    /// Reads a bin value's bytes without copying them; they live as long as the input.
+    public mutating func readBinaryBytes() throws -> UnsafeRawBufferPointer {
         let count: Int
         switch try self.peekByte() {
         case 0xc4:
@@ -174,7 +179,7 @@ public struct MessagePackReader {
             count = Int(try self.readBigEndian(UInt32.self))
         default: throw self.mismatch("binary")
         }
-        return Array(try self.take(count))
+        return try self.take(count)
     }
 
     /// Reads an array header and returns how many values follow.
@@ -244,9 +249,45 @@ public struct MessagePackReader {
         self.offset = offset
     }
 
-    /// Skips one value of any type, however deeply nested (up to ``maximumDepth``).
+    /// Skips one value of any type, however deeply nested (up to ``maximumDepth``), checking it
+    /// as ``readValue()`` does (valid UTF-8, string keys) without building it: nothing is allocated.
+    ///
+    /// - Throws: ``CodecError`` where ``readValue()`` would.
     public mutating func skip() throws {
-        _ = try self.readValue()
+        try self.skip(depth: 0)
+    }
+
+    private mutating func skip(depth: Int) throws {
+        guard depth < Self.maximumDepth else { throw CodecError(.tooDeep, offset: self.offset) }
+        let byte = try self.peekByte()
+        switch byte {
+        case 0xc0: self.offset += 1
+        case 0xc2, 0xc3: _ = try self.readBool()
+        case 0xcf: _ = try self.readUInt()
+        case 0x00...0x7f, 0xe0...0xff, 0xcc...0xce, 0xd0...0xd3: _ = try self.readInt()
+        case 0xca, 0xcb: _ = try self.readDouble()
+        case 0xa0...0xbf, 0xd9...0xdb: try self.skipString()
+        case 0xc4...0xc6: _ = try self.readBinaryBytes()
+        case 0x90...0x9f, 0xdc, 0xdd:
+            for _ in 0..<(try self.readArrayHeader()) { try self.skip(depth: depth + 1) }
+        case 0x80...0x8f, 0xde, 0xdf:
+            for _ in 0..<(try self.readMapHeader()) {
+                guard (try? self.peekStringKind()) == true else { throw CodecError(.nonStringKey, offset: self.offset) }
+                try self.skipString()
+                try self.skip(depth: depth + 1)
+            }
+        default: throw Self.invalidTypeByte(byte, at: self.offset)
+        }
+    }
+
+    private mutating func skipString() throws {
+        let start = self.offset
+        guard String.isValidUTF8(try self.readStringBytes()) else { throw CodecError(.invalidUTF8, offset: start) }
+    }
+
+    /// 0xc1 is never used; 0xc7–0xc9 and 0xd4–0xd8 are extension types UIBus does not send.
+    private static func invalidTypeByte(_ byte: UInt8, at offset: Int) -> CodecError {
+        CodecError(.invalidByte, offset: offset, context: "type byte 0x\(String(byte, radix: 16))")
     }
 
     /// Reads one value of any type.
@@ -286,9 +327,7 @@ public struct MessagePackReader {
                 pairs.append((key, try self.readValue(depth: depth + 1)))
             }
             return .map(ValueMap(pairs))
-        default:
-            // 0xc1 is never used; 0xc7–0xc9 and 0xd4–0xd8 are extension types UIBus does not send.
-            throw CodecError(.invalidByte, offset: self.offset, context: "type byte 0x\(String(byte, radix: 16))")
+        default: throw Self.invalidTypeByte(byte, at: self.offset)
         }
     }
 

@@ -11,4 +11,10 @@ extension String {
         }
         self = String(decoding: bytes, as: UTF8.self)
     }
+
+    /// Whether `bytes` are valid UTF-8, without making a string of ASCII.
+    public static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for byte in bytes where byte >= 0x80 { return String(validating: bytes, as: UTF8.self) != nil }
+        return true
+    }
 }

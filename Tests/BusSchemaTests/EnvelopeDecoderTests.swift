@@ -37,6 +37,19 @@ import Testing
         }
     }
 
+    @Test func interleavedPublishersBeyondTheCacheStillDecodeExactly() throws {
+        var decoder = EnvelopeDecoder()
+        // More publishers than prefixes kept, taking turns: hits, misses and evictions all happen.
+        let publishers = (0...EnvelopeDecoder.capacity).map { "publisher-\($0)" }
+        for seq in 1...40 as ClosedRange<UInt64> {
+            for publisher in publishers.prefix(Int(seq) % publishers.count + 1) {
+                let header = Self.envelope(publisher: publisher, seq: seq)
+                let decoded = try Self.encoded(header).withUnsafeBytes { try decoder.decode($0) }
+                #expect(decoded == header)
+            }
+        }
+    }
+
     @Test func headersFromOtherEncodersTakeTheGeneralPath() throws {
         var decoder = EnvelopeDecoder()
         _ = try Self.encoded(Self.envelope(seq: 1)).withUnsafeBytes { try decoder.decode($0) }

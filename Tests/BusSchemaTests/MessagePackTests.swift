@@ -69,6 +69,41 @@ import Testing
         #expect(error?.offset == 1)
     }
 
+    @Test func skippingAcceptsAndRefusesExactlyWhatReadingDoesAndStopsAtTheSameByte() {
+        func outcome(_ bytes: [UInt8], _ body: (inout MessagePackReader) throws -> Void) -> String {
+            bytes.withUnsafeBytes { raw in
+                var reader = MessagePackReader(raw)
+                do {
+                    try body(&reader)
+                    return "ok at \(reader.offset)"
+                } catch let error as CodecError {
+                    return "\(error.code) at \(error.offset)"
+                } catch {
+                    return "\(error)"
+                }
+            }
+        }
+        var inputs = Self.samples.map(\.messagePack) + [
+            [0xc1], [0xa2, 0xff, 0xfe], [0x81, 0x01, 0x02], [UInt8](repeating: 0x91, count: 100) + [0xc0],
+            [0xdd, 0xff, 0xff, 0xff, 0xff],
+        ]
+        var generator = SplitMix64(seed: 11)
+        let nested = Value.map([
+            "a": .array([.string("é"), .binary([1, 2]), .map(["k": .double(1.5), "n": .null]), .uint(UInt64.max)])
+        ]).messagePack
+        for _ in 0..<20_000 {
+            var bytes = nested
+            for _ in 0..<(1 + generator.next() % 3) {
+                bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            inputs.append(bytes)
+        }
+        let disagreements = inputs.filter { bytes in
+            outcome(bytes) { try $0.skip() } != outcome(bytes) { _ = try $0.readValue() }
+        }
+        #expect(disagreements.isEmpty, "first: \(disagreements.first ?? [])")
+    }
+
     @Test func randomBytesNeverCrashTheDecoder() {
         var generator = SplitMix64(seed: 42)
         for _ in 0..<20_000 {

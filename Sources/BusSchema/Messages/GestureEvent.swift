@@ -194,6 +194,26 @@ public struct GestureEvent: BusMessage, Hashable {
         self = event
     }
 
+    /// Reads only `t_ms` of an encoded event (the source time of the frame that caused it),
+    /// skipping every other field: what a latency probe needs, at a fraction of a full decode.
+    ///
+    /// - Returns: nil if the map has no `t_ms`.
+    /// - Throws: ``CodecError`` if `payload` is not one MessagePack map or `t_ms` is not a number.
+    public static func tMs(inMessagePack payload: [UInt8]) throws -> Double? {
+        try payload.withUnsafeBytes { raw in
+            var reader = MessagePackReader(raw)
+            var tMs: Double?
+            try reader.readMap { reader, key in
+                switch key {
+                case "t_ms": tMs = try reader.readDouble()
+                default: try reader.skip()
+                }
+            }
+            try reader.expectEnd()
+            return tMs
+        }
+    }
+
     private static func readVector(_ reader: inout MessagePackReader, field: String) throws -> Vector {
         var x: Double?
         var y: Double?
