@@ -20,7 +20,8 @@ public struct EnvelopeDecoder: Sendable {
     public mutating func decode(_ bytes: UnsafeRawBufferPointer) throws -> Envelope {
         let prefixCount = bytes.count - Envelope.tailSize
         guard prefixCount > 0, let base = bytes.baseAddress,
-            let (seq, mono, wall) = Self.tail(UnsafeRawBufferPointer(start: base + prefixCount, count: Envelope.tailSize))
+            let (seq, mono, wall) = Self.tail(
+                UnsafeRawBufferPointer(start: base + prefixCount, count: Envelope.tailSize))
         else { return try Envelope(messagePack: bytes) }
         for index in self.templates.indices where self.templates[index].prefix.count == prefixCount {
             let matches = self.templates[index].prefix.withUnsafeBytes {

@@ -83,10 +83,11 @@ import Testing
                 }
             }
         }
-        var inputs = Self.samples.map(\.messagePack) + [
-            [0xc1], [0xa2, 0xff, 0xfe], [0x81, 0x01, 0x02], [UInt8](repeating: 0x91, count: 100) + [0xc0],
-            [0xdd, 0xff, 0xff, 0xff, 0xff],
-        ]
+        var inputs =
+            Self.samples.map(\.messagePack) + [
+                [0xc1], [0xa2, 0xff, 0xfe], [0x81, 0x01, 0x02], [UInt8](repeating: 0x91, count: 100) + [0xc0],
+                [0xdd, 0xff, 0xff, 0xff, 0xff],
+            ]
         var generator = SplitMix64(seed: 11)
         let nested = Value.map([
             "a": .array([.string("é"), .binary([1, 2]), .map(["k": .double(1.5), "n": .null]), .uint(UInt64.max)])
