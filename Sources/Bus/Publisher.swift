@@ -61,9 +61,15 @@ public final class Publisher {
 
     /// Publishes `message` on `topic`.
     public func publish<M: BusMessage>(_ message: M, on topic: Topic) throws {
+        try self.publish(M.schema, on: topic) { message.encode(to: &$0) }
+    }
+
+    /// Publishes a `schema` payload that `encode` writes straight into the publisher's buffer
+    /// (for a message whose type is only known at run time, without encoding it elsewhere first).
+    public func publish(_ schema: SchemaID, on topic: Topic, encode: (inout MessagePackWriter) -> Void) throws {
         self.stamper.payload.reset()
-        message.encode(to: &self.stamper.payload)
-        try self.send(M.schema, on: topic)
+        encode(&self.stamper.payload)
+        try self.send(schema, on: topic)
     }
 
     /// Publishes an already encoded MessagePack payload under `schema`.

@@ -23,8 +23,13 @@ public final class ComponentHostService {
     private let clients: [String]
     private var connectivity: Connectivity?
     private var malformed = 0
-    /// Reused for every state payload.
-    private var writer = MessagePackWriter(capacity: 4096)
+    /// The topic of each component's states, made once.
+    private var topics: [TopicKey: Topic] = [:]
+
+    private struct TopicKey: Hashable {
+        let kind: ComponentScene.Kind
+        let instance: String
+    }
 
     /// Connects to the bus and builds the machines.
     ///
@@ -136,15 +141,22 @@ public final class ComponentHostService {
         try self.publish(self.host.connectivityChanged(connectivity, tMs: self.nowMs))
     }
 
+    /// `ui/<kind>/<instance>/`, made once per component.
+    private func topic(of state: ComponentState) throws -> Topic {
+        let key = TopicKey(kind: state.kind, instance: state.instance)
+        if let topic = self.topics[key] { return topic }
+        let topic = try Topic(segments: "ui", state.kind.rawValue, state.instance)
+        self.topics[key] = topic
+        return topic
+    }
+
     private func publish(_ outputs: [HostOutput]) throws {
         for output in outputs {
             switch output {
             case .state(let state):
-                self.writer.reset()
-                state.encode(to: &self.writer)
-                try self.runner.publisher.publish(
-                    payload: self.writer.bytes, schema: type(of: state.message).schema,
-                    on: try Topic(segments: "ui", state.kind.rawValue, state.instance))
+                try self.runner.publisher.publish(type(of: state.message).schema, on: try self.topic(of: state)) {
+                    state.encode(to: &$0)
+                }
             case .memoCommand(let request):
                 try self.runner.publisher.publish(request, on: try Topic("memo/cmd/"))
             case .animation:
