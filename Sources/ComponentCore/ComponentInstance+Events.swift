@@ -86,8 +86,8 @@ extension ComponentInstance {
         case (.zoomView(var machine), .pinch, _):
             let event: ZoomViewMachine.Event
             switch gesture.state {
-            case .began: event = .pinchBegan(tMs: t)
-            case .changed: event = .pinchChanged(scale: gesture.scale ?? 1, tMs: t)
+            case .began: event = .pinchBegan(x: gesture.x, y: gesture.y, tMs: t)
+            case .changed: event = .pinchChanged(scale: gesture.scale ?? 1, x: gesture.x, y: gesture.y, tMs: t)
             default: event = .pinchEnded(tMs: t)
             }
             return self.update(&machine, event, ComponentInstance.zoomView)
@@ -100,7 +100,8 @@ extension ComponentInstance {
             }
             return self.update(&machine, event, ComponentInstance.zoomView)
         case (.zoomView(var machine), .doubleTap, .recognized):
-            return self.update(&machine, .doubleTapRecognized(tMs: t), ComponentInstance.zoomView)
+            return self.update(
+                &machine, .doubleTapRecognized(x: gesture.x, y: gesture.y, tMs: t), ComponentInstance.zoomView)
         case (.memoBoard(var machine), _, _):
             guard let event = Self.memoEvent(gesture, ended: ended, stopped: stopped) else { return [] }
             return self.update(&machine, event, ComponentInstance.memoBoard)

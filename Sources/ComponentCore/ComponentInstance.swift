@@ -125,7 +125,8 @@ public enum ComponentInstance: Sendable {
                     instance: id,
                     config: ZoomViewMachine.Config(
                         minScale: minScale, maxScale: maxScale, viewportWidth: frame.width,
-                        viewportHeight: frame.height, image: try config.optionalString("image"))))
+                        viewportHeight: frame.height, image: try config.optionalString("image"), originX: frame.x,
+                        originY: frame.y)))
         case .memoBoard:
             self = .memoBoard(
                 MemoBoardMachine(

@@ -4,9 +4,12 @@ import BusSchema
 /// zooming), a pan moves the zoomed image within its bounds, a double tap toggles between the
 /// minimum scale and twice it.
 ///
-/// As UIScrollView with `bouncesZoom`, a pinch may go past the limits with growing resistance
-/// and snaps back when released. Each snap (that one, a double tap, a reset) jumps the model to
-/// the target and carries an `animation` for the render worker, as a UIView block animation.
+/// As UIScrollView, a pinch zooms about its fingers: the image point that was under their
+/// centroid when the pinch began stays under it as they spread and move. With `bouncesZoom` a
+/// pinch may go past the limits with growing resistance and snaps back when released, about the
+/// fingers' last centroid. A double tap zooms in centred on the tapped point, as the zoom-to-rect
+/// recipe of Apple's scroll view samples. Each snap (those, a reset) jumps the model to the target
+/// and carries an `animation` for the render worker, as a UIView block animation.
 public struct ZoomViewMachine: Sendable {
     public struct Config: Sendable, Hashable {
         public var minScale: Double
@@ -14,27 +17,33 @@ public struct ZoomViewMachine: Sendable {
         public var viewportWidth: Double
         public var viewportHeight: Double
         public var image: String?
+        /// The view's top-left corner in scene coordinates, where gesture locations are given.
+        public var originX: Double
+        public var originY: Double
 
         public init(
             minScale: Double = 1, maxScale: Double = 4, viewportWidth: Double, viewportHeight: Double,
-            image: String? = nil
+            image: String? = nil, originX: Double = 0, originY: Double = 0
         ) {
             self.minScale = minScale
             self.maxScale = max(minScale, maxScale)
             self.viewportWidth = viewportWidth
             self.viewportHeight = viewportHeight
             self.image = image
+            self.originX = originX
+            self.originY = originY
         }
     }
 
     public enum Event: Sendable, Equatable {
-        case pinchBegan(tMs: Double)
-        case pinchChanged(scale: Double, tMs: Double)
+        /// A pinch began with its fingers' centroid at (`x`, `y`), in scene coordinates.
+        case pinchBegan(x: Double, y: Double, tMs: Double)
+        case pinchChanged(scale: Double, x: Double, y: Double, tMs: Double)
         case pinchEnded(tMs: Double)
         case panBegan(tMs: Double)
         case panChanged(translation: GestureEvent.Vector, tMs: Double)
         case panEnded(tMs: Double)
-        case doubleTapRecognized(tMs: Double)
+        case doubleTapRecognized(x: Double, y: Double, tMs: Double)
         case appWillResignActive(tMs: Double)
         /// The `reset_zoom` command.
         case resetRequested(tMs: Double)
@@ -42,7 +51,8 @@ public struct ZoomViewMachine: Sendable {
 
     private enum State: Sendable {
         case idle
-        case zooming(startScale: Double)
+        /// `anchor`: the image point under the pinch's first centroid, in unzoomed image coordinates.
+        case zooming(startScale: Double, anchorX: Double, anchorY: Double)
         case panning(startX: Double, startY: Double)
     }
 
@@ -57,6 +67,8 @@ public struct ZoomViewMachine: Sendable {
     private var scale: Double
     private var offsetX = 0.0
     private var offsetY = 0.0
+    /// The last pinch centroid, in view coordinates: a pinch's snap-back happens about it.
+    private var focus = (x: 0.0, y: 0.0)
 
     public init(instance: String, config: Config) {
         self.instance = instance
@@ -69,16 +81,20 @@ public struct ZoomViewMachine: Sendable {
 
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
         switch (self.state, event) {
-        case (.idle, .pinchBegan(let tMs)), (.panning, .pinchBegan(let tMs)):
-            self.state = .zooming(startScale: self.scale)
+        case (.idle, .pinchBegan(let x, let y, let tMs)), (.panning, .pinchBegan(let x, let y, let tMs)):
+            self.focus = self.viewPoint(x, y)
+            let anchor = self.imagePoint(under: self.focus)
+            self.state = .zooming(startScale: self.scale, anchorX: anchor.x, anchorY: anchor.y)
             return [self.publish(tMs)]
-        case (.zooming(let start), .pinchChanged(let scale, let tMs)):
+        case (.zooming(let start, let anchorX, let anchorY), .pinchChanged(let scale, let x, let y, let tMs)):
             self.scale = self.banded(start * scale)
-            self.clampOffset()
+            self.focus = self.viewPoint(x, y)
+            self.place(imageX: anchorX, imageY: anchorY, at: self.focus)
             return [self.publish(tMs)]
         case (.zooming, .pinchEnded(let tMs)), (.zooming, .appWillResignActive(let tMs)):
             self.state = .idle
-            return [self.snapped(to: min(max(self.scale, self.config.minScale), self.config.maxScale), tMs)]
+            let target = min(max(self.scale, self.config.minScale), self.config.maxScale)
+            return [self.snapped(to: target, keeping: self.focus, at: self.focus, tMs)]
         case (.idle, .panBegan):
             self.state = .panning(startX: self.offsetX, startY: self.offsetY)
             return []
@@ -94,11 +110,11 @@ public struct ZoomViewMachine: Sendable {
         case (_, .resetRequested(let tMs)):
             self.state = .idle
             return [self.snapped(to: self.config.minScale, tMs)]
-        case (.idle, .doubleTapRecognized(let tMs)):
-            let target =
-                self.scale > self.config.minScale
-                ? self.config.minScale : min(self.config.minScale * 2, self.config.maxScale)
-            return [self.snapped(to: target, tMs)]
+        case (.idle, .doubleTapRecognized(let x, let y, let tMs)):
+            guard self.scale <= self.config.minScale else { return [self.snapped(to: self.config.minScale, tMs)] }
+            let centre = (x: self.config.viewportWidth / 2, y: self.config.viewportHeight / 2)
+            let target = min(self.config.minScale * 2, self.config.maxScale)
+            return [self.snapped(to: target, keeping: self.viewPoint(x, y), at: centre, tMs)]
         default:
             return []
         }
@@ -114,16 +130,45 @@ public struct ZoomViewMachine: Sendable {
     }
 
     /// Zooms to `scale` and publishes the state, carrying the snap's animation when the scale
-    /// or the offset moved.
-    private mutating func snapped(to scale: Double, _ tMs: Double) -> ComponentEffect {
+    /// or the offset moved. With `point` and `target` (view coordinates), the image point now
+    /// under `point` ends under `target`, as far as the bounds allow; else the offset only stays
+    /// within them.
+    private mutating func snapped(
+        to scale: Double, keeping point: (x: Double, y: Double)? = nil, at target: (x: Double, y: Double)? = nil,
+        _ tMs: Double
+    ) -> ComponentEffect {
         let before = (self.scale, self.offsetX, self.offsetY)
-        self.scale = scale
-        self.clampOffset()
+        if let point, let target {
+            let image = self.imagePoint(under: point)
+            self.scale = scale
+            self.place(imageX: image.x, imageY: image.y, at: target)
+        } else {
+            self.scale = scale
+            self.clampOffset()
+        }
         var state = self.snapshot(tMs: tMs)
         if before != (self.scale, self.offsetX, self.offsetY) {
             state.animation = StateAnimation(durationMs: Self.snapMs)
         }
         return .publishState(.zoomView(state))
+    }
+
+    /// A scene point in the view's coordinates.
+    private func viewPoint(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        (x - self.config.originX, y - self.config.originY)
+    }
+
+    /// The unzoomed image point shown at view point `point`.
+    private func imagePoint(under point: (x: Double, y: Double)) -> (x: Double, y: Double) {
+        guard self.scale > 0 else { return point }
+        return ((self.offsetX + point.x) / self.scale, (self.offsetY + point.y) / self.scale)
+    }
+
+    /// Scrolls so that image point (`imageX`, `imageY`) shows at view point `point`, within the bounds.
+    private mutating func place(imageX: Double, imageY: Double, at point: (x: Double, y: Double)) {
+        self.offsetX = imageX * self.scale - point.x
+        self.offsetY = imageY * self.scale - point.y
+        self.clampOffset()
     }
 
     private mutating func clampOffset() {

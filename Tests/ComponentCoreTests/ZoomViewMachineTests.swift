@@ -17,10 +17,10 @@ import Testing
 
     @Test func zoomView_pinch_zoomsAndHidesTheOverlayUntilItEnds() throws {
         var machine = Self.machine()
-        let began = try #require(Self.state(machine.handle(.pinchBegan(tMs: 0))))
+        let began = try #require(Self.state(machine.handle(.pinchBegan(x: 0, y: 0, tMs: 0))))
         #expect(!began.overlayVisible)
         #expect(began.zooming == true)
-        #expect(Self.state(machine.handle(.pinchChanged(scale: 2.5, tMs: 10)))?.scale == 2.5)
+        #expect(Self.state(machine.handle(.pinchChanged(scale: 2.5, x: 0, y: 0, tMs: 10)))?.scale == 2.5)
         let ended = try #require(Self.state(machine.handle(.pinchEnded(tMs: 20))))
         #expect(ended.overlayVisible)
         #expect(ended.scale == 2.5)
@@ -28,19 +28,61 @@ import Testing
 
     static let snap = StateAnimation(durationMs: 300, delayMs: 0, curve: .easeInOut)
 
+    /// The view at (100, 50) in the scene, 500×400.
+    static func placedMachine() -> ZoomViewMachine {
+        ZoomViewMachine(
+            instance: "zoom1",
+            config: ZoomViewMachine.Config(
+                minScale: 1, maxScale: 4, viewportWidth: 500, viewportHeight: 400, originX: 100, originY: 50))
+    }
+
+    @Test func zoomView_pinch_keepsTheImagePointUnderItsFingersAsTheySpreadAndMove() throws {
+        var machine = Self.placedMachine()
+        // Fingers centred on view point (250, 200): image point (250, 200) at scale 1.
+        _ = machine.handle(.pinchBegan(x: 350, y: 250, tMs: 0))
+        let spread = try #require(Self.state(machine.handle(.pinchChanged(scale: 2, x: 350, y: 250, tMs: 10))))
+        #expect((spread.offsetX, spread.offsetY) == (250, 200), "image (250, 200) × 2 − view (250, 200)")
+        let moved = try #require(Self.state(machine.handle(.pinchChanged(scale: 2, x: 300, y: 250, tMs: 20))))
+        #expect((moved.offsetX, moved.offsetY) == (300, 200), "the image point follows the fingers 50 pt left")
+    }
+
+    @Test func zoomView_pinchPastTheMaximum_snapsBackAboutTheFingers() throws {
+        var machine = Self.placedMachine()
+        _ = machine.handle(.pinchBegan(x: 350, y: 250, tMs: 0))
+        let over = try #require(Self.state(machine.handle(.pinchChanged(scale: 6, x: 350, y: 250, tMs: 10))))
+        #expect(over.scale > 4)
+        let back = try #require(Self.state(machine.handle(.pinchEnded(tMs: 20))))
+        #expect(back.scale == 4)
+        #expect((back.offsetX, back.offsetY) == (750, 600), "image (250, 200) still under the fingers at 4×")
+        #expect(back.animation == Self.snap)
+    }
+
+    @Test func zoomView_doubleTap_zoomsInCentredOnTheTappedPointWithinTheBounds() throws {
+        var machine = Self.placedMachine()
+        // View point (300, 250): image (300, 250) goes to the centre (250, 200) at 2×.
+        let zoomed = try #require(Self.state(machine.handle(.doubleTapRecognized(x: 400, y: 300, tMs: 0))))
+        #expect(zoomed.scale == 2)
+        #expect((zoomed.offsetX, zoomed.offsetY) == (350, 300))
+        _ = machine.handle(.doubleTapRecognized(x: 400, y: 300, tMs: 500))
+        // Near the corner the centre cannot be reached: the offset stops at the bounds.
+        let corner = try #require(Self.state(machine.handle(.doubleTapRecognized(x: 590, y: 440, tMs: 1000))))
+        #expect((corner.offsetX, corner.offsetY) == (500, 400))
+    }
+
+
     @Test func zoomView_pinchPastTheLimits_goesOnWithResistanceAndSnapsBackAnimated() throws {
         var machine = Self.machine()
-        _ = machine.handle(.pinchBegan(tMs: 0))
-        let over = try #require(Self.state(machine.handle(.pinchChanged(scale: 6, tMs: 10))))
+        _ = machine.handle(.pinchBegan(x: 0, y: 0, tMs: 0))
+        let over = try #require(Self.state(machine.handle(.pinchChanged(scale: 6, x: 0, y: 0, tMs: 10))))
         #expect(over.scale > 4 && over.scale < 5, "past the maximum, but by less than the bounce limit")
-        let further = try #require(Self.state(machine.handle(.pinchChanged(scale: 100, tMs: 15))))
+        let further = try #require(Self.state(machine.handle(.pinchChanged(scale: 100, x: 0, y: 0, tMs: 15))))
         #expect(further.scale > over.scale && further.scale < 5)
         #expect(over.animation == nil, "the scale follows the fingers")
         let back = try #require(Self.state(machine.handle(.pinchEnded(tMs: 20))))
         #expect(back.scale == 4)
         #expect(back.animation == Self.snap)
-        _ = machine.handle(.pinchBegan(tMs: 100))
-        let under = try #require(Self.state(machine.handle(.pinchChanged(scale: 0.01, tMs: 110))))
+        _ = machine.handle(.pinchBegan(x: 0, y: 0, tMs: 100))
+        let under = try #require(Self.state(machine.handle(.pinchChanged(scale: 0.01, x: 0, y: 0, tMs: 110))))
         #expect(under.scale < 1 && under.scale > 0.75)
         let up = try #require(Self.state(machine.handle(.pinchEnded(tMs: 120))))
         #expect(up.scale == 1)
@@ -50,8 +92,8 @@ import Testing
 
     @Test func zoomView_pinchEndedWithinTheLimits_staysUnanimated() {
         var machine = Self.machine()
-        _ = machine.handle(.pinchBegan(tMs: 0))
-        _ = machine.handle(.pinchChanged(scale: 2, tMs: 10))
+        _ = machine.handle(.pinchBegan(x: 0, y: 0, tMs: 0))
+        _ = machine.handle(.pinchChanged(scale: 2, x: 0, y: 0, tMs: 10))
         let ended = Self.state(machine.handle(.pinchEnded(tMs: 20)))
         #expect(ended?.scale == 2)
         #expect(ended?.animation == nil)
@@ -59,8 +101,8 @@ import Testing
 
     @Test func zoomView_panWhenZoomed_movesWithinTheBounds() {
         var machine = Self.machine()
-        _ = machine.handle(.pinchBegan(tMs: 0))
-        _ = machine.handle(.pinchChanged(scale: 2, tMs: 10))
+        _ = machine.handle(.pinchBegan(x: 0, y: 0, tMs: 0))
+        _ = machine.handle(.pinchChanged(scale: 2, x: 0, y: 0, tMs: 10))
         _ = machine.handle(.pinchEnded(tMs: 20))
         #expect(machine.handle(.panBegan(tMs: 30)).isEmpty)
         let state = Self.state(machine.handle(.panChanged(translation: vector(-100, -5000), tMs: 40)))
@@ -76,34 +118,34 @@ import Testing
 
     @Test func zoomView_doubleTap_togglesBetweenMinimumAndTwice() {
         var machine = Self.machine()
-        #expect(Self.state(machine.handle(.doubleTapRecognized(tMs: 0)))?.scale == 2)
-        #expect(Self.state(machine.handle(.doubleTapRecognized(tMs: 500)))?.scale == 1)
+        #expect(Self.state(machine.handle(.doubleTapRecognized(x: 0, y: 0, tMs: 0)))?.scale == 2)
+        #expect(Self.state(machine.handle(.doubleTapRecognized(x: 0, y: 0, tMs: 500)))?.scale == 1)
     }
 
     @Test func zoomView_doubleTapAndReset_carryTheZoomAnimation() {
         var machine = Self.machine()
-        #expect(Self.state(machine.handle(.doubleTapRecognized(tMs: 0)))?.animation == Self.snap)
+        #expect(Self.state(machine.handle(.doubleTapRecognized(x: 0, y: 0, tMs: 0)))?.animation == Self.snap)
         #expect(Self.state(machine.handle(.resetRequested(tMs: 100)))?.animation == Self.snap)
         #expect(Self.state(machine.handle(.resetRequested(tMs: 200)))?.animation == nil, "already at the minimum")
     }
 
     @Test func zoomView_resetAndResignActive_endTheZoom() {
         var machine = Self.machine()
-        _ = machine.handle(.pinchBegan(tMs: 0))
-        _ = machine.handle(.pinchChanged(scale: 3, tMs: 10))
+        _ = machine.handle(.pinchBegan(x: 0, y: 0, tMs: 0))
+        _ = machine.handle(.pinchChanged(scale: 3, x: 0, y: 0, tMs: 10))
         #expect(Self.state(machine.handle(.appWillResignActive(tMs: 20)))?.overlayVisible == true)
         #expect(Self.state(machine.handle(.resetRequested(tMs: 30)))?.scale == 1)
     }
 
     @Test func zoomView_eventsThatDoNotFitTheState_areIgnored() {
         var machine = Self.machine()
-        #expect(machine.handle(.pinchChanged(scale: 2, tMs: 0)).isEmpty)
+        #expect(machine.handle(.pinchChanged(scale: 2, x: 0, y: 0, tMs: 0)).isEmpty)
         #expect(machine.handle(.pinchEnded(tMs: 0)).isEmpty)
         #expect(machine.handle(.panChanged(translation: vector(1, 1), tMs: 0)).isEmpty)
         #expect(machine.handle(.panEnded(tMs: 0)).isEmpty)
         #expect(machine.handle(.appWillResignActive(tMs: 0)).isEmpty)
-        _ = machine.handle(.pinchBegan(tMs: 1))
-        #expect(machine.handle(.doubleTapRecognized(tMs: 2)).isEmpty)
+        _ = machine.handle(.pinchBegan(x: 0, y: 0, tMs: 1))
+        #expect(machine.handle(.doubleTapRecognized(x: 0, y: 0, tMs: 2)).isEmpty)
         #expect(machine.handle(.panBegan(tMs: 2)).isEmpty)
     }
 }

@@ -241,7 +241,7 @@ import Testing
             let root = try #require(try scene.layers(atMs: now)).root
             return try #require(root.sublayers[0].sublayers.first { $0.name == name })
         }
-        _ = try Self.apply(machine.handle(.doubleTapRecognized(tMs: 0)), to: &scene, atMs: 0)
+        _ = try Self.apply(machine.handle(.doubleTapRecognized(x: 0, y: 0, tMs: 0)), to: &scene, atMs: 0)
         #expect(try layer("image", atMs: 0).frame.width == 300, "starts at the scale on screen")
         let image = try layer("image", atMs: 150).frame.width
         #expect(abs(image - 450) < 1e-6, "scale 1.5 half-way to 2")
@@ -250,8 +250,8 @@ import Testing
         #expect(
             scene.frameStarted(atMs: 300).contains { $0.layer == "zoom/image" && $0.property == .size && $0.finished })
         #expect(try layer("image", atMs: 300).frame.width == 600)
-        _ = try Self.apply(machine.handle(.pinchBegan(tMs: 1000)), to: &scene, atMs: 1000)
-        _ = try Self.apply(machine.handle(.pinchChanged(scale: 4, tMs: 1010)), to: &scene, atMs: 1010)
+        _ = try Self.apply(machine.handle(.pinchBegan(x: 0, y: 0, tMs: 1000)), to: &scene, atMs: 1000)
+        _ = try Self.apply(machine.handle(.pinchChanged(scale: 4, x: 0, y: 0, tMs: 1010)), to: &scene, atMs: 1010)
         let over = try layer("image", atMs: 1010).frame.width
         #expect(over > 1200, "past the maximum scale of 4")
         _ = try Self.apply(machine.handle(.pinchEnded(tMs: 1020)), to: &scene, atMs: 1020)
