@@ -66,12 +66,17 @@ public struct TextContent: Sendable, Hashable {
     public var color: Color
     /// Padding from the layer's edges, in points.
     public var inset: Double
+    /// One line only, ending in "…" where the text goes on (UILabel's one line, truncating the tail).
+    public var singleLine: Bool
 
-    public init(_ string: String, fontSize: Double = 17, color: Color = .black, inset: Double = 0) {
+    public init(
+        _ string: String, fontSize: Double = 17, color: Color = .black, inset: Double = 0, singleLine: Bool = false
+    ) {
         self.string = string
         self.fontSize = fontSize
         self.color = color
         self.inset = inset
+        self.singleLine = singleLine
     }
 }
 

@@ -125,7 +125,7 @@ public enum SceneLayers {
             layer.borderColor = isSelected ? Color(hex: 0x1A73E8) : Color(hex: 0x000000, alpha: 0.15)
             layer.text = TextContent(
                 memo["text"]?.stringValue ?? "", fontSize: isMinimized ? 12 : 15, color: Color(hex: 0x333333),
-                inset: isMinimized ? 6 : 8)
+                inset: isMinimized ? 6 : 8, singleLine: isMinimized)
             return layer
         }
     }

@@ -1,7 +1,8 @@
 /// Lays text out left to right with line wrapping and renders its coverage.
 ///
 /// Runs of ASCII letters and digits wrap as words; every other character (kana, kanji,
-/// punctuation) may break anywhere, as Japanese text does. `\n` starts a new line.
+/// punctuation) may break anywhere, as Japanese text does. `\n` starts a new line. Single-line
+/// text stops at the first line's end and shows "…" there when more follows.
 enum TextLayout {
     /// The coverage of `text` in a `width`×`height` alpha image, `pixelsPerPoint` pixels per point.
     static func render(_ text: TextContent, font: FontFace, width: Int, height: Int, pixelsPerPoint: Double) throws
@@ -14,6 +15,11 @@ enum TextLayout {
         let (lineHeight, ascender) = font.lineMetrics(pixels: pixels)
         var penX = inset
         var baseline = inset + ascender
+        if text.singleLine {
+            let line = Self.firstLine(text.string, font: font, pixels: pixels, from: inset, limit: limit)
+            for (glyph, x) in line { draw(glyph, at: Int(x.rounded()), baseline: Int(baseline.rounded()), into: &mask) }
+            return mask
+        }
         for unit in units(text.string) {
             if unit == ["\n"] {
                 penX = inset
@@ -33,6 +39,37 @@ enum TextLayout {
             }
         }
         return mask
+    }
+
+    /// The glyphs of the first line and their pen positions: every glyph up to `limit`, or, when
+    /// the text goes on past it (or past a `\n`), as many as leave room for a final "…".
+    static func firstLine(_ string: String, font: FontFace, pixels: Int, from start: Double, limit: Double)
+        -> [(FontFace.Glyph, Double)]
+    {
+        var placed: [(FontFace.Glyph, Double)] = []
+        var penX = start
+        var truncated = false
+        for scalar in string.unicodeScalars {
+            if scalar == "\n" {
+                truncated = true
+                break
+            }
+            guard let glyph = font.glyph(scalar, pixels: pixels) else { continue }
+            if penX + glyph.advance > limit {
+                truncated = true
+                break
+            }
+            placed.append((glyph, penX))
+            penX += glyph.advance
+        }
+        guard truncated, let ellipsis = font.glyph("…", pixels: pixels) else { return placed }
+        // Back off until the ellipsis fits, and past blank glyphs ("milk …" reads as "milk…").
+        while let last = placed.last, last.1 + last.0.advance + ellipsis.advance > limit || last.0.width == 0 {
+            placed.removeLast()
+        }
+        let endX = placed.last.map { $0.1 + $0.0.advance } ?? start
+        if endX + ellipsis.advance <= limit { placed.append((ellipsis, endX)) }
+        return placed
     }
 
     /// Splits text into wrap units: ASCII words, or single other characters.
