@@ -69,7 +69,6 @@ import Testing
         #expect((corner.offsetX, corner.offsetY) == (500, 400))
     }
 
-
     @Test func zoomView_pinchPastTheLimits_goesOnWithResistanceAndSnapsBackAnimated() throws {
         var machine = Self.machine()
         _ = machine.handle(.pinchBegan(x: 0, y: 0, tMs: 0))

@@ -20,7 +20,8 @@ import Testing
         let font = try FontFace.systemJapanese()
         let (lineHeight, _) = font.lineMetrics(pixels: 12)
         let wrapped = try Self.mask(TextContent(Self.long, fontSize: 12, inset: Self.inset), font: font)
-        let single = try Self.mask(TextContent(Self.long, fontSize: 12, inset: Self.inset, singleLine: true), font: font)
+        let single = try Self.mask(
+            TextContent(Self.long, fontSize: 12, inset: Self.inset, singleLine: true), font: font)
         #expect(Double(Self.lastInkedRow(wrapped)) > Self.inset + lineHeight, "wrapped text goes on below")
         #expect(Double(Self.lastInkedRow(single)) < Self.inset + lineHeight, "one line only")
         let limit = Double(Self.width) - Self.inset
@@ -35,7 +36,8 @@ import Testing
     @Test func singleLineTextThatFitsIsDrawnAsItIsWithNoEllipsis() throws {
         let font = try FontFace.systemJapanese()
         let plain = try Self.mask(TextContent("牛乳 milk", fontSize: 12, inset: Self.inset), font: font)
-        let single = try Self.mask(TextContent("牛乳 milk", fontSize: 12, inset: Self.inset, singleLine: true), font: font)
+        let single = try Self.mask(
+            TextContent("牛乳 milk", fontSize: 12, inset: Self.inset, singleLine: true), font: font)
         #expect(single.bytes == plain.bytes)
     }
 
