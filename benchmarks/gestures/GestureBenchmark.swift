@@ -2,12 +2,13 @@ import BusSchema
 import GestureCore
 import InputCore
 
-/// `gesture-bench [--frames N] [--devices D]`: recognizer throughput offline, one core, the full
-/// standard recognizer set attached (the no-scene default). Prints one JSON object.
+/// `gesture-bench [--frames N] [--devices D] [--lanes 1]`: recognizer throughput offline, one core,
+/// the full standard recognizer set attached (the no-scene default). Prints one JSON object.
 ///
 /// The workload is every synthetic scenario (taps, double tap, long press, four swipes, pan,
 /// pull-down, pinch in/out, rotation, stroke) played back to back on each of D devices, repeated
-/// until N frames have gone through one ``GestureEngine``.
+/// until N frames have gone through one ``GestureEngine`` or, with `--lanes 1`, through
+/// ``DeviceLanes`` as the service runs it (an engine per device and its wake-up bookkeeping).
 @main
 struct GestureBenchmark {
     static func main() {
@@ -21,7 +22,8 @@ struct GestureBenchmark {
         let frames = Self.workload(devices: devices)
         let periodNs = (frames.last?.tNs ?? 0) + 1_000_000_000
 
-        // Through the lanes, as the service runs it: one engine per device and its wake-up bookkeeping.
+        let throughLanes = options["--lanes"] == 1
+        var engine = GestureEngine(scene: .standard())
         var lanes = DeviceLanes(scene: .standard())
         var processed = 0
         var published = 0
@@ -31,8 +33,12 @@ struct GestureBenchmark {
         while processed < target {
             for var frame in frames {
                 frame.tNs += round * periodNs
-                for effect in lanes.handle(.frameArrived(frame, monoNs: UInt64(frame.tNs))) {
-                    if case .publish = effect { published += 1 }
+                if throughLanes {
+                    for case .publish in lanes.handle(.frameArrived(frame, monoNs: UInt64(frame.tNs))) {
+                        published += 1
+                    }
+                } else {
+                    for case .publish in engine.handle(.frameArrived(frame)) { published += 1 }
                 }
             }
             processed += frames.count
@@ -42,7 +48,8 @@ struct GestureBenchmark {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let result: Value = .map([
             "benchmark": .string("gesture-recognizer"), "recognizers": .int(Int64(GestureEvent.Kind.allCases.count)),
-            "devices": .int(Int64(devices)), "frames": .int(Int64(processed)),
+            "devices": .int(Int64(devices)), "path": .string(throughLanes ? "lanes" : "engine"),
+            "frames": .int(Int64(processed)),
             "events": .int(Int64(published)), "seconds": .double(seconds),
             "frames_per_s": .double((Double(processed) / seconds).rounded()),
         ])
