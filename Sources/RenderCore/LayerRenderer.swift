@@ -113,8 +113,8 @@ public final class LayerRenderer: Sendable {
 
     /// Draws `layer` into a pooled offscreen image covering `area` of the canvas, then its
     /// shadow and the image onto the canvas. A group its clip does not cut, drawn the same way
-    /// in two frames, is kept (keyed by its contents and exact placement), so an unchanged layer
-    /// is not drawn again.
+    /// in two frames, is kept (keyed by its contents and exact placement, whatever its opacity
+    /// and shadow), so an unchanged layer is not drawn again.
     private func drawGroup(
         _ layer: Layer, _ m: AffineTransform, _ shadow: Shadow?, clip: Mask?, area: PixelRect,
         hiddenBy hidden: [PixelRect], into canvas: inout Canvas, _ pass: Pass
@@ -122,6 +122,10 @@ public final class LayerRenderer: Sendable {
         let local = m.concatenating(.translation(Double(-area.x), Double(-area.y)))
         var unplaced = layer
         unplaced.frame.origin = Point(0, 0)
+        // Keyed by the contents alone: opacity and the shadow are applied when the image is
+        // composited, so a fading or re-shadowed group keeps its image.
+        unplaced.opacity = 1
+        unplaced.shadow = nil
         let key =
             clip?.isOpaque(over: area) ?? true
             ? GroupKey(layer: unplaced, local: local, width: area.width, height: area.height) : nil

@@ -40,6 +40,22 @@ import Testing
         #expect(try Self.render(LayerRenderer(font: font), Self.board()) == frames[2])
     }
 
+    @Test func aFadingGroupKeepsItsImageAndDrawsWhatAFreshRendererDraws() throws {
+        let font = try FontFace.systemJapanese()
+        let renderer = LayerRenderer(font: font)
+        func faded(_ opacity: Double) -> Layer {
+            var board = Self.board()
+            board.sublayers[0].opacity = opacity
+            return board
+        }
+        for _ in 0..<2 { _ = try Self.render(renderer, faded(1)) }
+        for opacity in [0.8, 0.5, 0.2] {
+            let frame = try Self.render(renderer, faded(opacity))
+            #expect(renderer.lastStatistics.groupCacheHits == 1, "opacity \(opacity)")
+            #expect(frame == (try Self.render(LayerRenderer(font: font), faded(opacity))))
+        }
+    }
+
     @Test func aChangedLayerIsDrawnAfresh() throws {
         let font = try FontFace.systemJapanese()
         let renderer = LayerRenderer(font: font)

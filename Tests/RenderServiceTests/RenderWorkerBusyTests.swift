@@ -51,13 +51,14 @@ import Testing
     }
 
     @Test func sigtermMidFrameLetsTheFrameFinishAndPublishItAndLeavesOnlyWholeSnapshots() throws {
-        // The same seconds-long frame as above, written as a snapshot.
+        // Half the frame above, written as a snapshot: long enough for a health report while it
+        // draws, short enough to finish within the worker's 10 s stop wait on a loaded machine.
         let bus = try RenderBus(["--scale", "2", "--threads", "1", "--snapshot-every", "1"], scene: Self.scene)
         defer { _ = try? bus.stop() }
         let health = try bus.echo("sys/health/render-worker/")
         let lifecycle = try bus.echo("sys/lifecycle/render-worker/")
         let frames = try bus.echo("render/frame/")
-        try bus.pub("ui/memoBoard/board1/", schema: "state.memoBoard", json: Self.boardState(count: 48))
+        try bus.pub("ui/memoBoard/board1/", schema: "state.memoBoard", json: Self.boardState(count: 24))
         // A report saying the state is applied and no frame is out yet: frame 1 is being drawn.
         try waitUntil("a health report during the first frame", seconds: 30) {
             try RenderBus.payloads(health).contains {
@@ -70,6 +71,9 @@ import Testing
         try waitUntil("the worker says stopped") {
             try RenderBus.payloads(lifecycle).contains { $0["event"] == .string("stopped") }
         }
+        // The frames' echo is another process than the lifecycle's and may lag it: wait for it.
+        // Whatever it shows was published before the worker exited.
+        try waitUntil("the frame in flight published") { try !RenderBus.payloads(frames).isEmpty }
         let published = try RenderBus.payloads(frames)
         #expect(published.count == 1, "the frame in flight is published before the worker stops")
         let path = try #require(published.first?["png"]?.stringValue)
