@@ -72,39 +72,6 @@ public enum ComponentState: Sendable, Hashable {
         }
     }
 
-    /// The same state stamped `tMs`: two states that differ only in their stamps say the same.
-    public func stamped(_ tMs: Double) -> ComponentState {
-        switch self {
-        case .scrollView(var state):
-            state.tMs = tMs
-            return .scrollView(state)
-        case .pullToRefresh(var state):
-            state.tMs = tMs
-            return .pullToRefresh(state)
-        case .pager(var state):
-            state.tMs = tMs
-            return .pager(state)
-        case .slideTable(var state):
-            state.tMs = tMs
-            return .slideTable(state)
-        case .drawer(var state):
-            state.tMs = tMs
-            return .drawer(state)
-        case .numberPad(var state):
-            state.tMs = tMs
-            return .numberPad(state)
-        case .canvas(var state):
-            state.tMs = tMs
-            return .canvas(state)
-        case .zoomView(var state):
-            state.tMs = tMs
-            return .zoomView(state)
-        case .memoBoard(var state):
-            state.tMs = tMs
-            return .memoBoard(state)
-        }
-    }
-
     /// The payload map (what `replay` prints and the bus carries).
     public var payload: Value { self.message.payload }
 

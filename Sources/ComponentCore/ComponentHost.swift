@@ -24,15 +24,10 @@ public struct ComponentHost: Sendable {
         /// Commands for unknown instances, or that the component does not take.
         public var rejectedCommands = 0
         public var states = 0
-        /// States a machine produced that differed from the one last published only in their stamp:
-        /// not published (a pull-to-refresh header under a scrolled table says "hidden" at every pan).
-        public var unchangedStates = 0
     }
 
     public let scene: ComponentScene
     private var instances: [ComponentInstance]
-    /// The state last published for each component, stamped 0.
-    private var published: [ComponentState?]
     private var indexByInstance: [String: Int] = [:]
     private var timers: [Int: Double] = [:]
     /// Canvases that follow each zoom view's scale.
@@ -54,7 +49,6 @@ public struct ComponentHost: Sendable {
         var instances: [ComponentInstance] = []
         for component in scene.components { instances.append(try ComponentInstance(component)) }
         self.instances = instances
-        self.published = Array(repeating: nil, count: instances.count)
         for (index, component) in scene.components.enumerated() { self.indexByInstance[component.instance] = index }
         let componentByView = Dictionary(
             scene.components.enumerated().map { ($1.view.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -92,7 +86,8 @@ public struct ComponentHost: Sendable {
             if case .memoBoard = self.instances[index] {
                 outputs += self.apply(index, self.instances[index].memoEvent(.started(tMs: tMs)))
             } else {
-                outputs.append(self.published(self.instances[index].snapshot(tMs: tMs), by: index))
+                outputs.append(.state(self.instances[index].snapshot(tMs: tMs)))
+                self.counters.states += 1
             }
         }
         return outputs
@@ -101,8 +96,9 @@ public struct ComponentHost: Sendable {
     /// Every component's state now, for a subscriber that joined late or lost its place.
     public mutating func allStates(tMs: Double) -> [HostOutput] {
         var outputs = self.advance(to: tMs)
-        for index in self.instances.indices {
-            outputs.append(self.published(self.instances[index].snapshot(tMs: self.now), by: index))
+        for instance in self.instances {
+            outputs.append(.state(instance.snapshot(tMs: self.now)))
+            self.counters.states += 1
         }
         return outputs
     }
@@ -201,23 +197,13 @@ public struct ComponentHost: Sendable {
         return outputs
     }
 
-    /// Publishes `state` of component `index`, remembering it and counting it.
-    private mutating func published(_ state: ComponentState, by index: Int) -> HostOutput {
-        self.published[index] = state.stamped(0)
-        self.counters.states += 1
-        return .state(state)
-    }
-
     private mutating func apply(_ index: Int, _ effects: [ComponentEffect]) -> [HostOutput] {
         var outputs: [HostOutput] = []
         for effect in effects {
             switch effect {
             case .publishState(let state):
-                guard self.published[index] != state.stamped(0) else {
-                    self.counters.unchangedStates += 1
-                    continue
-                }
-                outputs.append(self.published(state, by: index))
+                outputs.append(.state(state))
+                self.counters.states += 1
                 if case .zoomView(let zoom) = state, let canvases = self.followers[index] {
                     for canvas in canvases {
                         outputs += self.apply(

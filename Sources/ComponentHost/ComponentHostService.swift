@@ -90,7 +90,6 @@ public final class ComponentHostService {
             return [
                 "gestures": .int(Int64(counters.gestures)), "unrouted": .int(Int64(counters.unrouted)),
                 "rejected_commands": .int(Int64(counters.rejectedCommands)), "states": .int(Int64(counters.states)),
-                "unchanged_states": .int(Int64(counters.unchangedStates)),
                 "malformed_gestures": .int(Int64(self.malformed)),
             ]
         }

@@ -78,30 +78,6 @@ import Testing
         #expect(Self.states(began, "refresh1").count == 1)
     }
 
-    @Test func host_aStateThatDiffersOnlyInItsStampIsNotPublishedAgainButAllStatesGivesEveryOne() throws {
-        var host = try Self.host()
-        _ = host.start(tMs: 0)
-        _ = host.handle(Self.gesture(0, "table", .pan, .began, name: "tablePan"))
-        // Scrolling the table down: the header above it stays hidden at every step.
-        var (table, header) = (0, 0)
-        for step in 1...5 {
-            let outputs = host.handle(
-                Self.gesture(
-                    Double(step) * 16, "table", .pan, .changed, name: "tablePan",
-                    translation: vector(0, -50 * Double(step))))
-            table += Self.states(outputs, "table1").count
-            header += Self.states(outputs, "refresh1").count
-        }
-        #expect(table == 5, "the table moved at every step")
-        #expect(header == 0, "the hidden header had nothing new to say")
-        #expect(host.counters.unchangedStates >= 5)
-        let all = host.allStates(tMs: 200).compactMap { output -> String? in
-            if case .state(let state) = output { return state.instance }
-            return nil
-        }
-        #expect(Set(all) == Set(host.instanceIDs), "a service that joins still gets every state")
-    }
-
     @Test func host_pullOnAScrolledTable_doesNotShowTheHeader() throws {
         var host = try Self.host()
         _ = host.handle(Self.gesture(0, "table", .pan, .began, name: "tablePan"))
