@@ -142,7 +142,14 @@ public struct PullToRefreshMachine: Sendable {
         let over = offset >= self.config.threshold
         var effects: [ComponentEffect] = []
         let wasOver: Bool
-        if case .overThreshold = self.state { wasOver = true } else { wasOver = false }
+        let wasOffset: Double
+        switch self.state {
+        case .overThreshold(let pulled): (wasOver, wasOffset) = (true, pulled)
+        case .pullingDown(let pulled): (wasOver, wasOffset) = (false, pulled)
+        default: (wasOver, wasOffset) = (false, -1)
+        }
+        // A finger moving up past where the pull began leaves the header where it is: nothing to say.
+        guard offset != wasOffset || over != wasOver else { return [] }
         self.state = over ? .overThreshold(offset: offset) : .pullingDown(offset: offset)
         if over != wasOver {
             let angle = self.arrow.value(at: tMs)

@@ -34,6 +34,19 @@ import Testing
         #expect(state.arrowAngle == 0)
     }
 
+    @Test func pullToRefresh_aPanThatLeavesTheHeaderWhereItIs_publishesNothing() throws {
+        var machine = Self.machine()
+        _ = machine.handle(.panBegan(atTop: true, tMs: 0))
+        // Up past where the pull began: the header stays at 0, so no state says so again.
+        #expect(machine.handle(.panChanged(translationY: -40, tMs: 10)).isEmpty)
+        #expect(machine.handle(.panChanged(translationY: -80, tMs: 20)).isEmpty)
+        let down = try #require(Self.state(machine.handle(.panChanged(translationY: 30, tMs: 30))))
+        #expect(down.offset > 0)
+        #expect(machine.handle(.panChanged(translationY: 30, tMs: 40)).isEmpty, "the same pull again")
+        let back = try #require(Self.state(machine.handle(.panChanged(translationY: -10, tMs: 50))))
+        #expect(back.offset == 0 && back.phase == .pullingDown)
+    }
+
     @Test func pullToRefresh_panBeganBelowTheTop_isIgnoredUntilItEnds() {
         var machine = Self.machine()
         #expect(machine.handle(.panBegan(atTop: false, tMs: 0)).isEmpty)
