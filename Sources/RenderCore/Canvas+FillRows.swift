@@ -3,7 +3,8 @@
 /// coverage under an opaque colour stored outright, eight mask bytes at a time; the pixels in
 /// between are blended one by one.
 struct FillRows: @unchecked Sendable {
-    private let words: UnsafeMutablePointer<UInt32>
+    /// The canvas's RGBA bytes (bound to `UInt8`, as the image's array stores them).
+    private let pixels: UnsafeMutablePointer<UInt8>
     private let width: Int
     private let columns: Range<Int>
     private let mask: UnsafePointer<UInt8>
@@ -27,7 +28,7 @@ struct FillRows: @unchecked Sendable {
         cover: (CoverPlane?, CoverPlane?), hidden: [PixelRect], paint: Paint, opacity: Double
     ) {
         (self.cover, self.hidden) = (cover, hidden)
-        words = UnsafeMutableRawPointer(pixels).assumingMemoryBound(to: UInt32.self)
+        self.pixels = pixels
         (self.width, self.columns, self.mask, self.maskRect, self.clip, self.clipRect) =
             (width, columns, mask, maskRect, clip, clipRect)
         scale = Float(min(max(opacity, 0), 1)) / 255
@@ -99,7 +100,10 @@ struct FillRows: @unchecked Sendable {
                     var last = x + 1
                     while last + 8 <= end, full8(last) { last += 8 }
                     while last < end, full(last) { last += 1 }
-                    (words + y * width + x).update(repeating: opaque, count: last - x)
+                    // Whole pixels as words, through a temporary rebinding (the bytes stay `UInt8` memory).
+                    (pixels + 4 * (y * width + x)).withMemoryRebound(to: UInt32.self, capacity: last - x) {
+                        $0.update(repeating: opaque, count: last - x)
+                    }
                     x = last
                     continue
                 }
@@ -116,7 +120,7 @@ struct FillRows: @unchecked Sendable {
                 }
                 Canvas.blend(
                     source * (coverage * scale),
-                    into: UnsafeMutableRawPointer(words + y * width + x).assumingMemoryBound(to: UInt8.self))
+                    into: pixels + 4 * (y * width + x))
             }
         }
     }
