@@ -1,5 +1,6 @@
 import BusSchema
 import CZeroMQ
+import Glibc
 
 /// One message that passed the subscriber's checks.
 public struct Delivery: Sendable {
@@ -37,6 +38,9 @@ public final class Subscriber {
     private var incoming = Incoming()
     /// The payload of the message being read, in a buffer reused while nobody keeps a delivery.
     private var payload: [UInt8] = []
+    /// The last good topic, its string and its route: a run of messages on one topic skips the
+    /// checks, the route lookup and the string (an allocation past 15 bytes) after the first.
+    private var lastTopic: (bytes: [UInt8], topic: String, route: Int)?
 
     private struct Incoming {
         var size = 0
@@ -88,6 +92,7 @@ public final class Subscriber {
     public func addRoute(_ prefixes: [String], filter: SchemaFilter?) throws -> Int {
         for prefix in prefixes { try self.socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix) }
         self.routes.append(Route(prefixes: prefixes.map { Array($0.utf8) }, filter: filter))
+        self.lastTopic = nil
         return self.routes.count - 1
     }
 
@@ -150,12 +155,19 @@ public final class Subscriber {
             self.incoming.size += bytes.count
             switch index {
             case 0:
+                if let last = self.lastTopic, last.bytes.count == bytes.count, !bytes.isEmpty,
+                    last.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) }) == 0
+                {
+                    (self.incoming.topic, self.incoming.route) = (.success(last.topic), last.route)
+                    return
+                }
                 self.incoming.route = self.route(of: bytes)
                 if let problem = Topic.problem(inUTF8: bytes) {
                     self.incoming.topic = .failure(CodecError(.invalidValue, offset: 0, context: problem))
                     self.incoming.shownTopic = String(decoding: bytes.prefix(64), as: UTF8.self)
                 } else if let topic = String(validatedUTF8: bytes) {
                     self.incoming.topic = .success(topic)
+                    self.lastTopic = (Array(bytes), topic, self.incoming.route)
                 } else {
                     self.incoming.topic = .failure(CodecError(.invalidUTF8, offset: 0, context: "invalid UTF-8"))
                     self.incoming.shownTopic = String(decoding: bytes.prefix(64), as: UTF8.self)

@@ -66,6 +66,21 @@ import Testing
         #expect(subscriber.statistics.reasons.contains { $0 == ("unknown_schema", 2) })
     }
 
+    @Test func aRouteAddedLaterTakesTheTopicsItMatchesFromTheNextMessageOn() throws {
+        let bus = try TestBus()
+        defer { try? bus.stop() }
+        let subscriber = try bus.subscriber(["touch/"])
+        let publisher = try bus.publisher()
+        let topic = try Topic.touch("d1")
+        #expect(try publisher.waitForSubscriber(matching: topic, timeoutMs: 5000))
+        try publisher.publish(Self.frame(1), on: topic)
+        #expect(try receive(subscriber, count: 1).map(\.route) == [0])
+        // The topic's route was remembered with its string: a new route must replace it.
+        let exact = try subscriber.addRoute(["touch/d1/"], filter: nil)
+        try publisher.publish(Self.frame(2), on: topic)
+        #expect(try receive(subscriber, count: 1).map(\.route) == [exact])
+    }
+
     @Test func messagesQueuedBeyondOneTurnOfTheProxyAllArriveWithNoNewArrivalToWakeIt() throws {
         // One message per turn: whatever was queued behind it must be forwarded on later turns
         // without a new signal, since ZeroMQ signals only a queue that was found empty.
