@@ -7,12 +7,13 @@ import ServiceSupport
 /// `bus-flood`: floods a running pipeline and measures what comes out (see ``usage``).
 public struct BusFlood {
     public static let usage = """
-        usage: bus-flood [--bus FILE] touch --rate R|max [--devices N] [--duration S] [--payload B] [--json] [--out DIR]
-               bus-flood [--bus FILE] memo --rate R|max [--clients N] [--duration S] [--json] [--out DIR]
+        usage: bus-flood [--bus FILE] [--cpus LIST] touch --rate R|max [--devices N] [--duration S] [--payload B] [--json] [--out DIR]
+               bus-flood [--bus FILE] [--cpus LIST] memo --rate R|max [--clients N] [--duration S] [--json] [--out DIR]
           touch   touch.frame messages on touch/<device>/ into gesture-recognizer and component-host
           memo    memo.command creates to memo-store, acks awaited on memo/ack/<client>/
           --rate max   searches for the highest rate with nothing lost (each trial lasts --duration)
           --json       one JSON object on stdout; --out DIR also writes result.json and latency.svg
+          --cpus LIST  runs the flood on these cores only (0, 1,3, 0-3), as the services' --cpus
         """
 
     private enum Mode {
@@ -25,6 +26,8 @@ public struct BusFlood {
     private let searchMax: Bool
     private let json: Bool
     private let outDirectory: String?
+    /// The `--cpus` list the flood pins itself to when it runs.
+    private let cpus: String?
 
     /// Parses a command line (without the program name).
     ///
@@ -57,6 +60,8 @@ public struct BusFlood {
         case let verb?: throw UsageError("unknown verb '\(verb)' (touch or memo)")
         case nil: throw UsageError("missing verb (touch or memo)")
         }
+        self.cpus = options.string("cpus")
+        if let cpus { _ = try CPUSet(parsing: cpus) }
         // The bus file is read last, so a bad command line is reported as such even with no bus file.
         _ = options.string("bus")
         try options.finish(maximumPositionals: 1)
@@ -65,6 +70,7 @@ public struct BusFlood {
 
     /// Runs the flood (or the search) and prints the result.
     public func run() throws {
+        try Tool.placeOnCPUs(self.cpus, tool: "bus-flood")
         let context = try ZMQContext()
         let progress = ProgressLine()
         var result: FloodResult

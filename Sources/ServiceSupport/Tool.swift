@@ -38,6 +38,38 @@ public enum Tool {
             throw ConfigurationError("\(error)")
         }
     }
+
+    /// Pins this process to the cores of a `--cpus` list (`0`, `0,2-3`), if one was given.
+    ///
+    /// Call it before the bus starts its threads. Cores this process may not use here (a deploy
+    /// file written for a bigger machine) are left out with a warning on stderr; with none left it
+    /// runs unpinned, as without the option.
+    /// - Parameters:
+    ///   - list: the value of `--cpus`, or nil if it was not given.
+    ///   - tool: the name warnings start with.
+    /// - Returns: the cores the process is now pinned to, or nil if it is not pinned.
+    /// - Throws: ``UsageError`` for a list that is not one; ``ConfigurationError`` if the kernel refuses.
+    @discardableResult
+    public static func placeOnCPUs(_ list: String?, tool: String) throws -> CPUSet? {
+        guard let text = list else { return nil }
+        let requested = try CPUSet(parsing: text)
+        let allowed = try CPUPlacement.allowed()
+        let usable = requested.intersection(allowed)
+        let missing = requested.subtracting(allowed)
+        if usable.isEmpty {
+            Log.error(
+                tool, "--cpus \(text): no such core available here (this process may use \(allowed)); running unpinned")
+            return nil
+        }
+        if !missing.isEmpty {
+            Log.error(
+                tool,
+                "--cpus \(text): cores \(missing) not available here (this process may use \(allowed)); using \(usable)"
+            )
+        }
+        try CPUPlacement.pin(to: usable)
+        return usable
+    }
 }
 
 /// Configuration that cannot work; retrying will not help.

@@ -1,12 +1,12 @@
 import Bus
 import ServiceSupport
 
-/// `bus-proxy [--bus FILE]`: the bus's XSUB/XPUB forwarder.
+/// `bus-proxy [--bus FILE] [--cpus LIST]`: the bus's XSUB/XPUB forwarder.
 /// `bus-proxy keys [--dir DIR] [CLIENT …]`: CURVE keys for a bus that crosses machines.
 @main
 enum BusProxyMain {
     static let usage = """
-        usage: bus-proxy [--bus FILE]
+        usage: bus-proxy [--bus FILE] [--cpus LIST]
                bus-proxy keys [--dir DIR] [CLIENT …]   the server's and each client's CURVE key pair
                                                        (default: var/keys, one client named "client"),
                                                        clients added to DIR/allowed_clients; existing keys are kept
@@ -28,6 +28,7 @@ enum BusProxyMain {
                 return
             }
             let config = try Tool.busConfig(&options)
+            try Tool.placeOnCPUs(options.string("cpus"), tool: "bus-proxy")
             try options.finish(maximumPositionals: 0)
             let keys: CurveServerKeys?
             do {

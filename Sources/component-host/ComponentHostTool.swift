@@ -6,14 +6,14 @@ import ServiceSupport
 
 /// `component-host`: runs the component state machines of a scene.
 ///
-/// - `component-host [--bus FILE] [--scene FILE]` (default `deploy/scenes/demo.json`): the live
+/// - `component-host [--bus FILE] [--cpus LIST] [--scene FILE]` (default `deploy/scenes/demo.json`): the live
 ///   service; prints `ready` once it can work and stops cleanly on SIGTERM.
 /// - `component-host replay --scene S --gestures FILE`: offline, prints every component state
 ///   as a JSON line; time comes from the file. Unusable lines go to stderr with their numbers.
 @main
 struct ComponentHostTool {
     static let usage = """
-        usage: component-host [--bus FILE] [--scene FILE]
+        usage: component-host [--bus FILE] [--cpus LIST] [--scene FILE]
                component-host replay --scene SCENE.json --gestures FILE.jsonl
         """
 
@@ -30,6 +30,7 @@ struct ComponentHostTool {
                 return
             }
             let config = try Tool.busConfig(&options)
+            try Tool.placeOnCPUs(options.string("cpus"), tool: "component-host")
             let scenePath = options.string("scene") ?? "deploy/scenes/demo.json"
             try options.finish(maximumPositionals: 0)
             let scene = try Self.scene(scenePath)

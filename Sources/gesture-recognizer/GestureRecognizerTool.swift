@@ -8,7 +8,7 @@ import ServiceSupport
 
 /// `gesture-recognizer`: recognizes gestures in touch frames.
 ///
-/// Service: `gesture-recognizer [--bus FILE] [--scene FILE] [--devices PREFIX,…]` subscribes
+/// Service: `gesture-recognizer [--bus FILE] [--cpus LIST] [--scene FILE] [--devices PREFIX,…]` subscribes
 /// `touch/` (only `touch/<PREFIX>` for each prefix given, to shard devices between recognizers)
 /// and `ui/scene/`, and publishes on `gesture/<device>/<view>/<recognizer>/`; see ``GestureService``.
 ///
@@ -20,7 +20,7 @@ import ServiceSupport
 @main
 struct GestureRecognizerTool {
     static let usage = """
-        usage: gesture-recognizer [--bus FILE] [--scene FILE] [--devices PREFIX[,PREFIX…]]
+        usage: gesture-recognizer [--bus FILE] [--cpus LIST] [--scene FILE] [--devices PREFIX[,PREFIX…]]
                gesture-recognizer replay --touches FILE.jsonl|FILE.events [--scene S] [--desc D]
         """
 
@@ -38,6 +38,7 @@ struct GestureRecognizerTool {
             switch options.positionals.first {
             case nil:
                 let config = try Tool.busConfig(&options)
+                try Tool.placeOnCPUs(options.string("cpus"), tool: "gesture-recognizer")
                 let devices = try Self.devicePrefixes(options.string("devices"))
                 try options.finish(maximumPositionals: 0)
                 let runner = try ServiceRunner(name: "gesture-recognizer", config: config, signals: signals)

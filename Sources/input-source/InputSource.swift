@@ -7,7 +7,7 @@ import ServiceSupport
 
 /// `input-source`: reads touch input and publishes (or prints) touch frames.
 ///
-/// Service: `input-source [--bus FILE] run SOURCE [--scene FILE | --width W --height H]
+/// Service: `input-source [--bus FILE] [--cpus LIST] run SOURCE [--scene FILE | --width W --height H]
 /// [--pace recorded|max] [--loop] [--stuck-timeout-ms MS] [--name D] [--subscriber-wait-ms MS]`
 /// (default 2000: how long to wait for a subscriber of `touch/<device>/` before sending), where SOURCE is one of
 /// `--script FILE.jsonl`, `--evemu FILE.events [--desc FILE.desc]`, `--device /dev/input/eventN
@@ -24,7 +24,7 @@ import ServiceSupport
 @main
 struct InputSource {
     static let usage = """
-        usage: input-source [--bus FILE] run (--script FILE.jsonl | --evemu FILE.events [--desc FILE.desc]
+        usage: input-source [--bus FILE] [--cpus LIST] run (--script FILE.jsonl | --evemu FILE.events [--desc FILE.desc]
                    | --device /dev/input/eventN [--desc FILE.desc] | --scenario NAME | --flood --devices N --rate R)
                    [--scene FILE | --width W --height H] [--pace recorded|max] [--loop] [--stuck-timeout-ms MS]
                    [--name D] [--subscriber-wait-ms MS]
@@ -51,6 +51,7 @@ struct InputSource {
 
     static func run(_ options: inout Options, signals: SignalWatcher) throws {
         let config = try Tool.busConfig(&options)
+        try Tool.placeOnCPUs(options.string("cpus"), tool: "input-source")
         let size = try Self.sceneSize(&options)
         let pace = try options.string("pace").map { text in
             guard let pace = FramePacer.Pace(rawValue: text) else {

@@ -7,7 +7,7 @@ import ServiceSupport
 /// `memo-store`: the memo persistence service and its offline commands.
 ///
 /// ```
-/// memo-store [--bus FILE] [--db PATH] [--max-pages N]   the service on the bus (see MemoService)
+/// memo-store [--bus FILE] [--cpus LIST] [--db PATH] [--max-pages N]   the service on the bus (see MemoService)
 /// memo-store export --db PATH --format text|md|eml|mbox [--include-trash] [--out DIR]
 /// memo-store check --db PATH                      exit 1 on damage
 /// memo-store apply --db PATH                      JSON-lines commands on stdin, bus lines on stdout
@@ -15,7 +15,7 @@ import ServiceSupport
 @main
 enum MemoStoreTool {
     static let usage = """
-        usage: memo-store [--bus FILE] [--db PATH] [--max-pages N]
+        usage: memo-store [--bus FILE] [--cpus LIST] [--db PATH] [--max-pages N]
                memo-store export --db PATH --format text|md|eml|mbox [--include-trash] [--out DIR]
                memo-store check --db PATH
                memo-store apply --db PATH
@@ -52,6 +52,7 @@ enum MemoStoreTool {
             var configuration = MemoStoreConfiguration()
             configuration.maximumPageCount = try options.int("max-pages")
             let config = try Tool.busConfig(&options)
+            try Tool.placeOnCPUs(options.string("cpus"), tool: "memo-store")
             try options.finish(maximumPositionals: 0)
             let store: MemoStore
             do {

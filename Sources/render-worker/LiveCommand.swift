@@ -2,12 +2,13 @@ import BusSchema
 import RenderService
 import ServiceSupport
 
-/// `render-worker [--bus FILE] [--scene FILE] [--fps N] [--snapshot-every N] [--snapshot-dir DIR]
+/// `render-worker [--bus FILE] [--cpus LIST] [--scene FILE] [--fps N] [--snapshot-every N] [--snapshot-dir DIR]
 /// [--scale K] [--threads T]`: the live worker on the bus (see ``RenderService``).
 enum LiveCommand {
     static func run(_ arguments: [String], signals: SignalWatcher) throws {
         var options = try ServiceSupport.Options(arguments)
         let config = try Tool.busConfig(&options)
+        try Tool.placeOnCPUs(options.string("cpus"), tool: "render-worker")
         let scene = try options.string("scene").map { path in
             do {
                 return try JSONReader.parse(String(decoding: try Files.read(path), as: UTF8.self))

@@ -9,7 +9,7 @@ import ServiceSupport
 @main
 enum RenderWorker {
     static let usage = """
-        usage: render-worker [--bus FILE] [--scene FILE] [--fps N] [--snapshot-every N] [--snapshot-dir DIR]
+        usage: render-worker [--bus FILE] [--cpus LIST] [--scene FILE] [--fps N] [--snapshot-every N] [--snapshot-dir DIR]
                              [--scale K] [--threads T]
                render-worker blur IN.png OUT.png (--sigma S | --level weak|default|strong) [--threads T]
                render-worker bench-blur --width W --height H --sigma S --runs N [--threads T] [--passes P]
