@@ -11,7 +11,9 @@ extension ComponentInstance {
         let velocity = gesture.velocity ?? GestureEvent.Vector(x: 0, y: 0)
         let ended = gesture.state == .ended
         let stopped = gesture.state == .cancelled || gesture.state == .failed
-        switch (self, gesture.recognizer, gesture.state) {
+        // Consumed, not copied: binding the machine out of a copy of `self` and storing it back
+        // copied it twice per event (a tenth of the host's instructions per gesture).
+        switch (consume self, gesture.recognizer, gesture.state) {
         case (.scrollView(var machine), .pan, _):
             let event: ScrollViewMachine.Event
             switch gesture.state {
@@ -20,7 +22,8 @@ extension ComponentInstance {
             case .ended: event = .panEnded(velocity: velocity, tMs: t)
             default: event = .panCancelled(tMs: t)
             }
-            return self.update(&machine, event, ComponentInstance.scrollView)
+            defer { self = .scrollView(machine) }
+            return machine.handle(event)
         case (.scrollView(var machine), .pinch, _):
             let event: ScrollViewMachine.Event
             switch gesture.state {
@@ -28,7 +31,8 @@ extension ComponentInstance {
             case .changed: event = .pinchChanged(scale: gesture.scale ?? 1, tMs: t)
             default: event = .pinchEnded(tMs: t)
             }
-            return self.update(&machine, event, ComponentInstance.scrollView)
+            defer { self = .scrollView(machine) }
+            return machine.handle(event)
         case (.pullToRefresh(var machine), .pan, _):
             let event: PullToRefreshMachine.Event
             switch gesture.state {
@@ -37,7 +41,8 @@ extension ComponentInstance {
             case .ended: event = .panEnded(tMs: t)
             default: event = .panCancelled(tMs: t)
             }
-            return self.update(&machine, event, ComponentInstance.pullToRefresh)
+            defer { self = .pullToRefresh(machine) }
+            return machine.handle(event)
         case (.pager(var machine), .pan, _):
             let event: PagerMachine.Event
             switch gesture.state {
@@ -46,14 +51,22 @@ extension ComponentInstance {
             case .ended: event = .panEnded(translation: translation, velocity: velocity, tMs: t)
             default: event = .panCancelled(tMs: t)
             }
-            return self.update(&machine, event, ComponentInstance.pager)
+            defer { self = .pager(machine) }
+            return machine.handle(event)
         case (.pager(var machine), .swipe, .recognized):
-            guard let direction = gesture.direction else { return [] }
-            return self.update(&machine, .swipeRecognized(direction, tMs: t), ComponentInstance.pager)
+            guard let direction = gesture.direction else {
+                self = .pager(machine)
+                return []
+            }
+            defer { self = .pager(machine) }
+            return machine.handle(.swipeRecognized(direction, tMs: t))
         case (.slideTable(var machine), .swipe, .recognized):
-            guard let direction = gesture.direction else { return [] }
-            return self.update(
-                &machine, .swipeRecognized(direction, y: gesture.y, tMs: t), ComponentInstance.slideTable)
+            guard let direction = gesture.direction else {
+                self = .slideTable(machine)
+                return []
+            }
+            defer { self = .slideTable(machine) }
+            return machine.handle(.swipeRecognized(direction, y: gesture.y, tMs: t))
         case (.slideTable(var machine), .pan, _):
             let event: SlideTableMachine.Event
             switch gesture.state {
@@ -61,10 +74,12 @@ extension ComponentInstance {
             case .changed: event = .panChanged(translationY: translation.y, tMs: t)
             default: event = .panEnded(tMs: t)
             }
-            return self.update(&machine, event, ComponentInstance.slideTable)
+            defer { self = .slideTable(machine) }
+            return machine.handle(event)
         case (.drawer(var machine), .swipe, .recognized), (.drawer(var machine), .edgePan, .began):
             let direction = gesture.direction ?? (gesture.edge == .right ? .left : .right)
-            return self.update(&machine, .swipeRecognized(direction, tMs: t), ComponentInstance.drawer)
+            defer { self = .drawer(machine) }
+            return machine.handle(.swipeRecognized(direction, tMs: t))
         case (.numberPad(var machine), .touchDown, _):
             let event: NumberPadMachine.Event
             switch gesture.state {
@@ -73,7 +88,8 @@ extension ComponentInstance {
             case .ended: event = .touchLifted(x: gesture.x, tMs: t)
             default: event = .touchCancelled(tMs: t)
             }
-            return self.update(&machine, event, ComponentInstance.numberPad)
+            defer { self = .numberPad(machine) }
+            return machine.handle(event)
         case (.canvas(var machine), .touchDown, _):
             let event: CanvasMachine.Event
             switch gesture.state {
@@ -82,7 +98,8 @@ extension ComponentInstance {
             case .ended: event = .touchLifted(x: gesture.x, y: gesture.y, tMs: t)
             default: event = .touchCancelled(tMs: t)
             }
-            return self.update(&machine, event, ComponentInstance.canvas)
+            defer { self = .canvas(machine) }
+            return machine.handle(event)
         case (.zoomView(var machine), .pinch, _):
             let event: ZoomViewMachine.Event
             switch gesture.state {
@@ -90,7 +107,8 @@ extension ComponentInstance {
             case .changed: event = .pinchChanged(scale: gesture.scale ?? 1, x: gesture.x, y: gesture.y, tMs: t)
             default: event = .pinchEnded(tMs: t)
             }
-            return self.update(&machine, event, ComponentInstance.zoomView)
+            defer { self = .zoomView(machine) }
+            return machine.handle(event)
         case (.zoomView(var machine), .pan, _):
             let event: ZoomViewMachine.Event
             switch gesture.state {
@@ -98,14 +116,20 @@ extension ComponentInstance {
             case .changed: event = .panChanged(translation: translation, tMs: t)
             default: event = .panEnded(tMs: t)
             }
-            return self.update(&machine, event, ComponentInstance.zoomView)
+            defer { self = .zoomView(machine) }
+            return machine.handle(event)
         case (.zoomView(var machine), .doubleTap, .recognized):
-            return self.update(
-                &machine, .doubleTapRecognized(x: gesture.x, y: gesture.y, tMs: t), ComponentInstance.zoomView)
+            defer { self = .zoomView(machine) }
+            return machine.handle(.doubleTapRecognized(x: gesture.x, y: gesture.y, tMs: t))
         case (.memoBoard(var machine), _, _):
-            guard let event = Self.memoEvent(gesture, ended: ended, stopped: stopped) else { return [] }
-            return self.update(&machine, event, ComponentInstance.memoBoard)
-        default:
+            guard let event = Self.memoEvent(gesture, ended: ended, stopped: stopped) else {
+                self = .memoBoard(machine)
+                return []
+            }
+            defer { self = .memoBoard(machine) }
+            return machine.handle(event)
+        case (let other, _, _):
+            self = other
             return []
         }
     }
@@ -130,7 +154,8 @@ extension ComponentInstance {
         }
     }
 
-    /// Runs `event` through `machine` and stores the machine back.
+    /// Runs `event` through `machine` and stores the machine back. The machine is a copy here;
+    /// the hot paths (gestures, timers) move it out of `self` instead.
     mutating func update<M: ComponentMachine>(
         _ machine: inout M, _ event: M.Event, _ wrap: (M) -> ComponentInstance
     ) -> [ComponentEffect] {
@@ -141,14 +166,29 @@ extension ComponentInstance {
 
     /// The machine's timer fired at `tMs`.
     public mutating func timeElapsed(_ tMs: Double) -> [ComponentEffect] {
-        switch self {
-        case .scrollView(var machine): self.update(&machine, .timeElapsed(tMs), ComponentInstance.scrollView)
-        case .pullToRefresh(var machine): self.update(&machine, .timeElapsed(tMs), ComponentInstance.pullToRefresh)
-        case .pager(var machine): self.update(&machine, .timeElapsed(tMs), ComponentInstance.pager)
-        case .slideTable(var machine): self.update(&machine, .timeElapsed(tMs), ComponentInstance.slideTable)
-        case .drawer(var machine): self.update(&machine, .timeElapsed(tMs), ComponentInstance.drawer)
-        case .memoBoard(var machine): self.update(&machine, .timeElapsed(tMs), ComponentInstance.memoBoard)
-        case .numberPad, .canvas, .zoomView: []
+        // Moved out and back, as in `handle(_:scrollAtTop:)`: timers fire on every animation frame.
+        switch consume self {
+        case .scrollView(var machine):
+            defer { self = .scrollView(machine) }
+            return machine.handle(.timeElapsed(tMs))
+        case .pullToRefresh(var machine):
+            defer { self = .pullToRefresh(machine) }
+            return machine.handle(.timeElapsed(tMs))
+        case .pager(var machine):
+            defer { self = .pager(machine) }
+            return machine.handle(.timeElapsed(tMs))
+        case .slideTable(var machine):
+            defer { self = .slideTable(machine) }
+            return machine.handle(.timeElapsed(tMs))
+        case .drawer(var machine):
+            defer { self = .drawer(machine) }
+            return machine.handle(.timeElapsed(tMs))
+        case .memoBoard(var machine):
+            defer { self = .memoBoard(machine) }
+            return machine.handle(.timeElapsed(tMs))
+        case let other:
+            self = other
+            return []
         }
     }
 
