@@ -2,8 +2,8 @@
 /// when the bytes are not exactly the form asked for, and the caller falls back to
 /// ``MessagePackReader``'s general decoding.
 ///
-/// Only the forms UIBus's own encoders write are accepted (fixmap, fixarray, fixstr, float64,
-/// unsigned integers); everything else is valid MessagePack that the general path handles.
+/// Only the forms UIBus's own encoders write are accepted (fixmap and map16, fixarray, fixstr,
+/// float64, integers); everything else is valid MessagePack that the general path handles.
 struct MessagePackScanner {
     private let base: UnsafeRawPointer
     private let count: Int
@@ -43,12 +43,19 @@ struct MessagePackScanner {
         return UnsafeRawBufferPointer(start: self.base + self.offset + 1, count: length)
     }
 
-    /// A fixmap's pair count.
+    /// A map's pair count: a fixmap, or a map16 (a gesture event with most of its optional fields
+    /// has more than 15).
     @inline(__always)
     mutating func mapHeader() -> Int? {
-        guard self.offset < self.count, self.byte(at: self.offset) & 0xf0 == 0x80 else { return nil }
-        defer { self.offset += 1 }
-        return Int(self.byte(at: self.offset) & 0x0f)
+        guard self.offset < self.count else { return nil }
+        let byte = self.byte(at: self.offset)
+        if byte & 0xf0 == 0x80 {
+            self.offset += 1
+            return Int(byte & 0x0f)
+        }
+        guard byte == 0xde, self.count - self.offset > 2 else { return nil }
+        defer { self.offset += 3 }
+        return Int(UInt16(bigEndian: self.base.loadUnaligned(fromByteOffset: self.offset + 1, as: UInt16.self)))
     }
 
     /// A fixarray's element count.
@@ -99,6 +106,46 @@ struct MessagePackScanner {
             return nil
         }
         return int
+    }
+
+    /// An integer in any form that fits in `Int64`.
+    @inline(__always)
+    mutating func signed() -> Int64? {
+        guard self.offset < self.count else { return nil }
+        let byte = self.byte(at: self.offset)
+        if byte >= 0xe0 {
+            self.offset += 1
+            return Int64(Int8(bitPattern: byte))
+        }
+        guard byte >= 0xd0, byte <= 0xd3 else { return self.nonNegative() }
+        let size = 1 << Int(byte - 0xd0)
+        guard self.count - self.offset > size else { return nil }
+        let start = self.offset + 1
+        self.offset += 1 + size
+        switch size {
+        case 1: return Int64(Int8(bitPattern: self.byte(at: start)))
+        case 2: return Int64(Int16(bigEndian: self.base.loadUnaligned(fromByteOffset: start, as: Int16.self)))
+        case 4: return Int64(Int32(bigEndian: self.base.loadUnaligned(fromByteOffset: start, as: Int32.self)))
+        default: return Int64(bigEndian: self.base.loadUnaligned(fromByteOffset: start, as: Int64.self))
+        }
+    }
+
+    /// A number as ``MessagePackReader/readDouble()`` reads it, float32 aside: a float64, or an
+    /// integer in any form (`writeNumber` writes whole numbers as integers).
+    @inline(__always)
+    mutating func number() -> Double? {
+        if let value = self.float64() { return value }
+        guard self.offset < self.count else { return nil }
+        let byte = self.byte(at: self.offset)
+        if byte < 0x80 || (byte >= 0xcc && byte <= 0xcf) { return self.unsigned().map { Double($0) } }
+        return self.signed().map { Double($0) }
+    }
+
+    /// A fixstr borrowed as a key, for matching against literals in a `switch`.
+    @inline(__always)
+    mutating func word() -> MessagePackKey? {
+        let start = self.offset
+        return self.string().map { MessagePackKey(bytes: $0, offset: start) }
     }
 }
 

@@ -152,6 +152,14 @@ public struct GestureEvent: BusMessage, Hashable {
     }
 
     public init(from reader: inout MessagePackReader) throws {
+        // Events from ``encode(to:)`` take the specialised path (GestureEvent+FastPath.swift); any
+        // other layout (key order, unknown keys, float32s, long strings) takes the general one.
+        var scanned = GestureEvent(
+            tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
+        if reader.scan({ scanned.decode(scanning: &$0) }) {
+            self = scanned
+            return
+        }
         var tMs: Double?
         var device: String?
         var view: String?
