@@ -14,57 +14,35 @@ extension GestureEvent {
             tMs: tMs, device: device, view: view, recognizer: recognizer, state: state, x: x, y: y,
             touches: Int(touches))
         // The optional fields, each where the encoder puts it if present.
-        var remaining = fields - 8
-        if remaining > 0, scanner.literal("direction") {
-            guard let direction = scanner.direction() else { return false }
-            self.direction = direction
-            remaining -= 1
-        }
-        if remaining > 0, scanner.literal("translation") {
-            guard let translation = scanner.vector() else { return false }
-            self.translation = translation
-            remaining -= 1
-        }
-        if remaining > 0, scanner.literal("velocity") {
-            guard let velocity = scanner.vector() else { return false }
-            self.velocity = velocity
-            remaining -= 1
-        }
-        if remaining > 0, scanner.literal("scale") {
-            guard let scale = scanner.number() else { return false }
-            self.scale = scale
-            remaining -= 1
-        }
-        if remaining > 0, scanner.literal("rotation") {
-            guard let rotation = scanner.number() else { return false }
-            self.rotation = rotation
-            remaining -= 1
-        }
-        if remaining > 0, scanner.literal("edge") {
-            guard let edge = scanner.edge() else { return false }
-            self.edge = edge
-            remaining -= 1
-        }
-        if remaining > 0, scanner.literal("name") {
-            guard let name = scanner.string().flatMap(String.init(validatedUTF8:)) else { return false }
-            self.name = name
-            remaining -= 1
-        }
-        if remaining > 0, scanner.literal("scale_velocity") {
-            guard let scaleVelocity = scanner.number() else { return false }
-            self.scaleVelocity = scaleVelocity
-            remaining -= 1
-        }
-        if remaining > 0, scanner.literal("rotation_velocity") {
-            guard let rotationVelocity = scanner.number() else { return false }
-            self.rotationVelocity = rotationVelocity
-            remaining -= 1
-        }
-        return remaining == 0
+        var left = fields - 8
+        guard scanner.optional("direction", into: &self.direction, left: &left, { $0.direction() }),
+            scanner.optional("translation", into: &self.translation, left: &left, { $0.vector() }),
+            scanner.optional("velocity", into: &self.velocity, left: &left, { $0.vector() }),
+            scanner.optional("scale", into: &self.scale, left: &left, { $0.number() }),
+            scanner.optional("rotation", into: &self.rotation, left: &left, { $0.number() }),
+            scanner.optional("edge", into: &self.edge, left: &left, { $0.edge() }),
+            scanner.optional(
+                "name", into: &self.name, left: &left, { $0.string().flatMap(String.init(validatedUTF8:)) }),
+            scanner.optional("scale_velocity", into: &self.scaleVelocity, left: &left, { $0.number() }),
+            scanner.optional("rotation_velocity", into: &self.rotationVelocity, left: &left, { $0.number() })
+        else { return false }
+        return left == 0
     }
 }
 
 extension MessagePackScanner {
+    /// Reads optional field `key` into `field` if it comes next and `left` fields remain; false
+    /// only if the key is there and its value is not what `read` expects.
+    fileprivate mutating func optional<T>(
+        _ key: StaticString, into field: inout T?, left: inout Int, _ read: (inout MessagePackScanner) -> T?
+    ) -> Bool {
+        guard left > 0, self.literal(key) else { return true }
+        guard let value = read(&self) else { return false }
+        field = value
+        left -= 1
+        return true
+    }
+
     fileprivate mutating func vector() -> GestureEvent.Vector? {
         guard self.mapHeader() == 2, self.literal("x"), let x = self.number(), self.literal("y"),
             let y = self.number()
