@@ -33,6 +33,7 @@ extension GestureEvent {
 extension MessagePackScanner {
     /// Reads optional field `key` into `field` if it comes next and `left` fields remain; false
     /// only if the key is there and its value is not what `read` expects.
+    @inline(__always)
     fileprivate mutating func optional<T>(
         _ key: StaticString, into field: inout T?, left: inout Int, _ read: (inout MessagePackScanner) -> T?
     ) -> Bool {
