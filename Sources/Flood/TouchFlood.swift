@@ -57,7 +57,8 @@ public final class TouchFlood {
         try subscriber.addRoute(["ui/"], filter: nil)
         try subscriber.addRoute(["sys/health/\(Self.recognizer)/", "sys/health/\(Self.host)/"], filter: nil)
         defer { subscriber.socket.close() }
-        var trial = Trial(epoch: EnvelopeStamper.newEpoch())
+        let count = max(1, Int((plan.rate * plan.seconds).rounded()))
+        var trial = Trial(epoch: EnvelopeStamper.newEpoch(), expected: count)
         // The first report of each service is the baseline the counts grow from.
         let baselineDeadline = Clock.monotonicNs() + 3_500_000_000
         while !(trial.reports.has(Self.recognizer) && trial.reports.has(Self.host)) {
@@ -71,7 +72,6 @@ public final class TouchFlood {
                 trial.handle(delivery, subscriber: subscriber, startNs: 0)
             }
         }
-        let count = max(1, Int((plan.rate * plan.seconds).rounded()))
         let sender = FloodSender(
             context: self.context, endpoint: self.config.publish, name: Self.name, epoch: trial.epoch,
             rate: plan.rate, count: count,
@@ -112,14 +112,23 @@ public final class TouchFlood {
     /// The counts of one flood as they come in.
     private struct Trial {
         let epoch: UInt64
-        var touch = HopTally()
-        var gesture = HopTally()
-        var ui = HopTally()
+        var touch: HopTally
+        var gesture: HopTally
+        var ui: HopTally
         var endToEndUs: [Double] = []
         var reports = ServiceReports()
 
-        init(epoch: UInt64) {
+        /// - Parameter expected: the frames the flood will send: room for their latencies is made
+        ///   before it starts (a growing array is copied while it measures).
+        init(epoch: UInt64, expected: Int) {
             self.epoch = epoch
+            // Gestures and states run a little above one per frame in the demo scene; past a million
+            // (8 MB an array) the arrays grow as they go.
+            let frames = min(expected, 1 << 20)
+            self.touch = HopTally(expectedLatencies: frames)
+            self.gesture = HopTally(expectedLatencies: frames + frames / 4)
+            self.ui = HopTally(expectedLatencies: frames + frames / 4)
+            self.endToEndUs.reserveCapacity(frames + frames / 4)
         }
 
         /// Counts one delivery; latencies only for messages stamped after the flood started at `startNs`.
