@@ -61,6 +61,7 @@ public struct BusFlood {
         case nil: throw UsageError("missing verb (touch or memo)")
         }
         self.cpus = options.string("cpus")
+        // Checked here so that a bad list is a usage error; the flood pins itself only when it runs.
         if let cpus { _ = try CPUSet(parsing: cpus) }
         // The bus file is read last, so a bad command line is reported as such even with no bus file.
         _ = options.string("bus")
