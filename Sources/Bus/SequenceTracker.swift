@@ -42,11 +42,16 @@ public struct SequenceTracker: Sendable {
     public static let missingWindow = 256
 
     /// The streams in the order they appeared, updated in place by index: one hash lookup per
-    /// message at most, none while messages come in a run from one stream.
+    /// message at most, none for a stream heard lately.
     private var streams: [Stream] = []
     private var index: [StreamKey: Int] = [:]
-    /// The stream of the previous message.
-    private var last: (key: StreamKey, index: Int)?
+    /// Streams heard lately and where they are: a subscriber hears a few streams interleaved,
+    /// and comparing keys (usually the very same strings) is cheaper than hashing them.
+    private var recent: [(key: StreamKey, index: Int)] = []
+    /// The entry of ``recent`` the next stream looked up replaces once it is full.
+    private var nextReplaced = 0
+    /// How many streams ``recent`` keeps.
+    static let recentCapacity = 8
 
     public init() {}
 
@@ -56,18 +61,27 @@ public struct SequenceTracker: Sendable {
     public mutating func observe(publisher: String, epoch: UInt64, topic: String, seq: UInt64) -> Outcome {
         let key = StreamKey(publisher: publisher, topic: topic)
         let position: Int
-        if let last = self.last, last.key == key {
-            position = last.index
+        if let recent = self.recent.first(where: { $0.key == key }) {
+            position = recent.index
         } else if let known = self.index[key] {
             position = known
-            self.last = (key, known)
+            self.remember(key, at: known)
         } else {
             self.streams.append(Stream(epoch: epoch, last: seq))
             self.index[key] = self.streams.count - 1
-            self.last = (key, self.streams.count - 1)
+            self.remember(key, at: self.streams.count - 1)
             return .first
         }
         return self.streams[position].observe(epoch: epoch, seq: seq)
+    }
+
+    private mutating func remember(_ key: StreamKey, at position: Int) {
+        guard self.recent.count == Self.recentCapacity else {
+            self.recent.append((key, position))
+            return
+        }
+        self.recent[self.nextReplaced] = (key, position)
+        self.nextReplaced = (self.nextReplaced + 1) % Self.recentCapacity
     }
 }
 

@@ -7,7 +7,7 @@
 /// the tail alone. Anything else (a new publisher, another encoder's layout) takes the general
 /// path, so the result is always what ``Envelope/init(from:)`` would give.
 public struct EnvelopeDecoder: Sendable {
-    /// Prefixes decoded in full and their envelopes, most recently used first.
+    /// Prefixes decoded in full and their envelopes, most recently decoded first.
     private var templates: [(prefix: [UInt8], envelope: Envelope)] = []
     /// How many prefixes are kept; a miss costs a full decode and a look at each of them.
     public static let capacity = 8
@@ -28,8 +28,7 @@ public struct EnvelopeDecoder: Sendable {
                 bytesEqual($0.baseAddress!, base, count: prefixCount)
             }
             guard matches else { continue }
-            if index > 0 { self.templates.swapAt(0, index) }
-            var envelope = self.templates[0].envelope
+            var envelope = self.templates[index].envelope
             envelope.seq = seq
             envelope.mono = mono
             envelope.wall = wall

@@ -81,6 +81,32 @@ import Testing
         #expect(try receive(subscriber, count: 1).map(\.route) == [exact])
     }
 
+    @Test func moreTopicsInterleavedThanTheSubscriberKeepsEachArriveWithTheirOwnTopicRouteAndSequence() throws {
+        let bus = try TestBus()
+        defer { try? bus.stop() }
+        let subscriber = try bus.subscriber(["touch/"])
+        let odd = try subscriber.addRoute(
+            ["touch/d1/", "touch/d3/", "touch/d5/", "touch/d7/", "touch/d9/"], filter: nil)
+        let publisher = try bus.publisher()
+        let devices = (0..<12).map { "d\($0)" }
+        let topics = try devices.map { try Topic.touch($0) }
+        #expect(try publisher.waitForSubscriber(matching: topics[11], timeoutMs: 5000))
+        // Three rounds over twelve topics: every topic is forgotten and met again in between.
+        for round in 1...3 {
+            for (index, topic) in topics.enumerated() {
+                try publisher.publish(Self.frame(round * 100 + index), on: topic)
+            }
+        }
+        let deliveries = try receive(subscriber, count: 36)
+        #expect(deliveries.map(\.topic) == Array(repeating: devices.map { "touch/\($0)/" }, count: 3).flatMap { $0 })
+        let routes = devices.indices.map { $0 % 2 == 1 && $0 < 10 ? odd : 0 }
+        #expect(deliveries.map(\.route) == Array(repeating: routes, count: 3).flatMap { $0 })
+        #expect(deliveries.map(\.envelope.seq) == [1, 2, 3].flatMap { Array(repeating: UInt64($0), count: 12) })
+        #expect(
+            deliveries.map(\.sequence) == Array(repeating: .first, count: 12) + Array(repeating: .inOrder, count: 24))
+        #expect(subscriber.statistics.counters.gaps == 0)
+    }
+
     @Test func messagesQueuedBeyondOneTurnOfTheProxyAllArriveWithNoNewArrivalToWakeIt() throws {
         // One message per turn: whatever was queued behind it must be forwarded on later turns
         // without a new signal, since ZeroMQ signals only a queue that was found empty.

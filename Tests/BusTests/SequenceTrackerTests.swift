@@ -51,6 +51,21 @@ import Testing
         #expect(tracker.streamCount == 2)
     }
 
+    @Test func moreStreamsInterleavedThanTheTrackerKeepsAtHandKeepTheirOwnSequences() {
+        var tracker = SequenceTracker()
+        let topics = (0..<20).map { "t\($0)/" }
+        var outcomes: [SequenceTracker.Outcome] = []
+        for seq in [1, 2, 4] as [UInt64] {
+            for topic in topics { outcomes.append(tracker.observe(publisher: "p", epoch: 1, topic: topic, seq: seq)) }
+        }
+        #expect(outcomes[..<20].allSatisfy { $0 == .first })
+        #expect(outcomes[20..<40].allSatisfy { $0 == .inOrder })
+        #expect(outcomes[40...].allSatisfy { $0 == .gap(missing: 1) })
+        #expect(tracker.observe(publisher: "p", epoch: 1, topic: "t0/", seq: 3) == .reorder)
+        #expect(tracker.observe(publisher: "q", epoch: 1, topic: "t0/", seq: 9) == .first)
+        #expect(tracker.streamCount == 21)
+    }
+
     @Test func theStamperCountsEachTopicSeparatelyWhenInterleaved() throws {
         var stamper = EnvelopeStamper(publisher: "p")
         let a = try Topic("a/")
