@@ -6,16 +6,18 @@ public struct EnvelopeStamper: ~Copyable, Sendable {
     public let publisher: String
     /// Random per process start, in 1..<2^53 so JSON readers keep it exact.
     public let epoch: UInt64
-    private var sequences: [String: UInt64] = [:]
-    /// The last topic and its sequence number, kept out of the dictionary for runs on one topic.
-    private var current: (topic: String, seq: UInt64)?
+    /// The last sequence number of each topic stamped, by slot.
+    private var sequences: [UInt64] = []
+    /// Each topic's slot in ``sequences``; the topics stamped lately are found without hashing
+    /// (a publisher interleaves a few topics, usually the very same strings).
+    private var slots: [String: Int] = [:]
+    private var recentSlots = RecentlyUsed<String, Int>(capacity: 8)
     /// The encoded header of the last stamped message.
     public private(set) var header = MessagePackWriter(capacity: 96)
     /// The payload of the message being built.
     public var payload = MessagePackWriter(capacity: 256)
-    /// The encoded header up to `seq` for the last schema used: it only changes with the schema.
-    private var prefix = MessagePackWriter(capacity: 96)
-    private var prefixSchema: SchemaID?
+    /// The encoded header up to `seq` for the schemas used lately: it only changes with the schema.
+    private var prefixes = RecentlyUsed<SchemaID, [UInt8]>(capacity: 4)
 
     public init(publisher: String, epoch: UInt64 = EnvelopeStamper.newEpoch()) {
         self.publisher = publisher
@@ -29,31 +31,39 @@ public struct EnvelopeStamper: ~Copyable, Sendable {
 
     /// The sequence number the next message on `topic` will get.
     public func nextSeq(on topic: Topic) -> UInt64 {
-        if let current = self.current, current.topic == topic.rawValue { return current.seq + 1 }
-        return self.sequences[topic.rawValue, default: 0] + 1
+        guard let slot = self.slots[topic.rawValue] else { return 1 }
+        return self.sequences[slot] + 1
     }
 
     /// Takes the next sequence number for `topic` and encodes the header for `schema`.
     public mutating func stamp(_ schema: SchemaID, on topic: Topic) -> Envelope {
-        let seq: UInt64
-        if let current = self.current, current.topic == topic.rawValue {
-            seq = current.seq + 1
-        } else {
-            if let current = self.current { self.sequences[current.topic] = current.seq }
-            seq = self.sequences[topic.rawValue, default: 0] + 1
-        }
-        self.current = (topic.rawValue, seq)
+        let slot = self.slot(for: topic.rawValue)
+        self.sequences[slot] += 1
         let envelope = Envelope(
-            schema: schema, publisher: self.publisher, epoch: self.epoch, seq: seq, mono: Clock.monotonicNs(),
-            wall: Clock.wallNs())
-        if self.prefixSchema != schema {
-            self.prefix.reset()
-            envelope.encodePrefix(to: &self.prefix)
-            self.prefixSchema = schema
-        }
+            schema: schema, publisher: self.publisher, epoch: self.epoch, seq: self.sequences[slot],
+            mono: Clock.monotonicNs(), wall: Clock.wallNs())
         self.header.reset()
-        self.prefix.withUnsafeBytes { self.header.writeRaw($0) }
+        if let prefix = self.prefixes.value(for: schema) {
+            prefix.withUnsafeBytes { self.header.writeRaw($0) }
+        } else {
+            envelope.encodePrefix(to: &self.header)
+            self.prefixes.remember(schema, self.header.withUnsafeBytes { Array($0) })
+        }
         Envelope.encodeTail(seq: envelope.seq, mono: envelope.mono, wall: envelope.wall, to: &self.header)
         return envelope
+    }
+
+    private mutating func slot(for topic: String) -> Int {
+        if let slot = self.recentSlots.value(for: topic) { return slot }
+        let slot: Int
+        if let known = self.slots[topic] {
+            slot = known
+        } else {
+            slot = self.sequences.count
+            self.sequences.append(0)
+            self.slots[topic] = slot
+        }
+        self.recentSlots.remember(topic, slot)
+        return slot
     }
 }

@@ -1,3 +1,5 @@
+import BusSchema
+
 /// Follows the sequence numbers of every (publisher, epoch, topic) stream a subscriber sees.
 ///
 /// A stream seen for the first time starts wherever it is (messages before we joined are not
@@ -45,13 +47,8 @@ public struct SequenceTracker: Sendable {
     /// message at most, none for a stream heard lately.
     private var streams: [Stream] = []
     private var index: [StreamKey: Int] = [:]
-    /// Streams heard lately and where they are: a subscriber hears a few streams interleaved,
-    /// and comparing keys (usually the very same strings) is cheaper than hashing them.
-    private var recent: [(key: StreamKey, index: Int)] = []
-    /// The entry of ``recent`` the next stream looked up replaces once it is full.
-    private var nextReplaced = 0
-    /// How many streams ``recent`` keeps.
-    static let recentCapacity = 8
+    /// Streams heard lately and where they are: a subscriber hears a few streams interleaved.
+    private var recent = RecentlyUsed<StreamKey, Int>(capacity: 8)
 
     public init() {}
 
@@ -61,27 +58,18 @@ public struct SequenceTracker: Sendable {
     public mutating func observe(publisher: String, epoch: UInt64, topic: String, seq: UInt64) -> Outcome {
         let key = StreamKey(publisher: publisher, topic: topic)
         let position: Int
-        if let recent = self.recent.first(where: { $0.key == key }) {
-            position = recent.index
+        if let recent = self.recent.value(for: key) {
+            position = recent
         } else if let known = self.index[key] {
             position = known
-            self.remember(key, at: known)
+            self.recent.remember(key, known)
         } else {
             self.streams.append(Stream(epoch: epoch, last: seq))
             self.index[key] = self.streams.count - 1
-            self.remember(key, at: self.streams.count - 1)
+            self.recent.remember(key, self.streams.count - 1)
             return .first
         }
         return self.streams[position].observe(epoch: epoch, seq: seq)
-    }
-
-    private mutating func remember(_ key: StreamKey, at position: Int) {
-        guard self.recent.count == Self.recentCapacity else {
-            self.recent.append((key, position))
-            return
-        }
-        self.recent[self.nextReplaced] = (key, position)
-        self.nextReplaced = (self.nextReplaced + 1) % Self.recentCapacity
     }
 }
 

@@ -38,14 +38,11 @@ public final class Subscriber {
     private var incoming = Incoming()
     /// The payload of the message being read, in a buffer reused while nobody keeps a delivery.
     private var payload: [UInt8] = []
-    /// Good topics heard lately, with their strings and routes: a message on one of them skips
-    /// the checks, the route lookup and the string (an allocation past 15 bytes). A service hears
-    /// a handful of topics interleaved (the flood: a frame's echo, its gestures and its states).
-    private var recentTopics: [RecentTopic] = []
-    /// The entry the next new topic replaces once ``recentTopicCapacity`` are kept.
-    private var nextReplaced = 0
-    /// How many topics are kept; a new topic costs a look at each of them.
-    static let recentTopicCapacity = 8
+    /// Good topics heard lately (their bytes), with their strings and routes: a message on one of
+    /// them skips the checks, the route lookup and the string (an allocation past 15 bytes). A
+    /// service hears a handful of topics interleaved (the flood: a frame's echo, its gestures and
+    /// its states).
+    private var recentTopics = RecentlyUsed<[UInt8], (topic: String, route: Int)>(capacity: 8)
 
     private struct Incoming {
         var size = 0
@@ -53,12 +50,6 @@ public final class Subscriber {
         var shownTopic = ""
         var envelope: Result<Envelope, CodecError> = .failure(CodecError(.truncated, offset: 0))
         var route = 0
-    }
-
-    private struct RecentTopic {
-        var bytes: [UInt8]
-        var topic: String
-        var route: Int
     }
 
     private struct Route {
@@ -104,7 +95,6 @@ public final class Subscriber {
         for prefix in prefixes { try self.socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix) }
         self.routes.append(Route(prefixes: prefixes.map { Array($0.utf8) }, filter: filter))
         self.recentTopics.removeAll()
-        self.nextReplaced = 0
         return self.routes.count - 1
     }
 
@@ -167,9 +157,12 @@ public final class Subscriber {
             self.incoming.size += bytes.count
             switch index {
             case 0:
-                if let known = self.recentTopicIndex(bytes) {
-                    self.incoming.topic = .success(self.recentTopics[known].topic)
-                    self.incoming.route = self.recentTopics[known].route
+                let known = self.recentTopics.first { kept in
+                    kept.count == bytes.count
+                        && kept.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+                }
+                if let known, !bytes.isEmpty {
+                    (self.incoming.topic, self.incoming.route) = (.success(known.topic), known.route)
                     return
                 }
                 self.incoming.route = self.route(of: bytes)
@@ -178,7 +171,7 @@ public final class Subscriber {
                     self.incoming.shownTopic = String(decoding: bytes.prefix(64), as: UTF8.self)
                 } else if let topic = String(validatedUTF8: bytes) {
                     self.incoming.topic = .success(topic)
-                    self.remember(RecentTopic(bytes: Array(bytes), topic: topic, route: self.incoming.route))
+                    self.recentTopics.remember(Array(bytes), (topic, self.incoming.route))
                 } else {
                     self.incoming.topic = .failure(CodecError(.invalidUTF8, offset: 0, context: "invalid UTF-8"))
                     self.incoming.shownTopic = String(decoding: bytes.prefix(64), as: UTF8.self)
@@ -246,28 +239,6 @@ public final class Subscriber {
         }
         return Delivery(
             topic: topic, envelope: envelope, payload: self.payload, sequence: outcome, route: self.incoming.route)
-    }
-
-    /// Where the kept topic spelled `bytes` is, if it is kept.
-    private func recentTopicIndex(_ bytes: UnsafeRawBufferPointer) -> Int? {
-        guard let base = bytes.baseAddress else { return nil }
-        for index in self.recentTopics.indices where self.recentTopics[index].bytes.count == bytes.count {
-            let equal = self.recentTopics[index].bytes.withUnsafeBytes {
-                memcmp($0.baseAddress!, base, bytes.count) == 0
-            }
-            if equal { return index }
-        }
-        return nil
-    }
-
-    /// Keeps `topic`, in place of the longest-kept one when full.
-    private func remember(_ topic: RecentTopic) {
-        guard self.recentTopics.count == Self.recentTopicCapacity else {
-            self.recentTopics.append(topic)
-            return
-        }
-        self.recentTopics[self.nextReplaced] = topic
-        self.nextReplaced = (self.nextReplaced + 1) % Self.recentTopicCapacity
     }
 
     /// The route with the longest prefix of `topic`; the first if none matches (ZeroMQ only

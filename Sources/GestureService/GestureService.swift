@@ -21,7 +21,9 @@ public final class GestureService {
     private let runner: ServiceRunner
     private var lanes: DeviceLanes
     private var timers: [String: Int] = [:]
-    private var topics: [String: Topic] = [:]
+    /// Each event topic made once; the ones met lately are found without hashing three strings.
+    private var topics: [TopicKey: Topic] = [:]
+    private var recentTopics = RecentlyUsed<TopicKey, Topic>(capacity: 8)
     private var framesHandled: UInt64 = 0
     private var eventsPublished: UInt64 = 0
     private var scenesLoaded: UInt64 = 0
@@ -75,12 +77,18 @@ public final class GestureService {
         }
     }
 
+    private struct TopicKey: Hashable {
+        var device: String
+        var view: String
+        var recognizer: String
+    }
+
     private func topic(for event: GestureEvent) throws -> Topic {
-        let recognizer = event.name ?? event.recognizer.rawValue
-        let key = "\(event.device)/\(event.view)/\(recognizer)"
-        if let topic = self.topics[key] { return topic }
-        let topic = try Topic(segments: "gesture", event.device, event.view, recognizer)
+        let key = TopicKey(device: event.device, view: event.view, recognizer: event.name ?? event.recognizer.rawValue)
+        if let topic = self.recentTopics.value(for: key) { return topic }
+        let topic = try self.topics[key] ?? Topic(segments: "gesture", key.device, key.view, key.recognizer)
         self.topics[key] = topic
+        self.recentTopics.remember(key, topic)
         return topic
     }
 }

@@ -75,4 +75,23 @@ import Testing
         #expect(stamper.nextSeq(on: a) == 4)
         #expect(stamper.nextSeq(on: b) == 4)
     }
+
+    @Test func theStamperKeepsEachOfManyInterleavedTopicsAndSchemasApart() throws {
+        var stamper = EnvelopeStamper(publisher: "p")
+        let topics = try (0..<12).map { try Topic("t/\($0)/") }
+        let schemas = (0..<6).map { SchemaID("s\($0)", major: 1, minor: $0) }
+        var decoder = EnvelopeDecoder()
+        for round in 1...3 {
+            for (index, topic) in topics.enumerated() {
+                let schema = schemas[index % schemas.count]
+                let stamped = stamper.stamp(schema, on: topic)
+                #expect(stamped.seq == UInt64(round))
+                let header = try stamper.header.withUnsafeBytes { try Envelope(messagePack: $0) }
+                #expect(header == stamped)
+                #expect(try stamper.header.withUnsafeBytes { try decoder.decode($0) } == stamped)
+            }
+        }
+        #expect(topics.allSatisfy { stamper.nextSeq(on: $0) == 4 })
+        #expect(stamper.nextSeq(on: try Topic("t/new/")) == 1)
+    }
 }

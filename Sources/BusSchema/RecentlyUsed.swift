@@ -1,0 +1,59 @@
+/// A few keys met lately and their values, found by comparing keys one by one.
+///
+/// For the handful of keys a hot path meets over and over, interleaved (a subscriber's topics,
+/// its publishers' streams, a recognizer's event topics), where comparing a key with each kept
+/// one is cheaper than hashing it: the keys met again are usually the very same strings. Once
+/// full, a new key replaces the one kept longest; a key that matches is kept in mind and tried
+/// first next time.
+public struct RecentlyUsed<Key, Value> {
+    /// How many keys are kept; a key not kept costs a look at each of them.
+    public let capacity: Int
+    @usableFromInline var entries: [(key: Key, value: Value)] = []
+    @usableFromInline var nextReplaced = 0
+    @usableFromInline var lastFound = 0
+
+    public init(capacity: Int) {
+        precondition(capacity > 0, "RecentlyUsed needs room for one key")
+        self.capacity = capacity
+        self.entries.reserveCapacity(capacity)
+    }
+
+    /// The value of a kept key that `matches` accepts: the one found last time if it still
+    /// matches (runs on one key are common), else the first.
+    @inlinable
+    public mutating func first(where matches: (Key) -> Bool) -> Value? {
+        if self.lastFound < self.entries.count, matches(self.entries[self.lastFound].key) {
+            return self.entries[self.lastFound].value
+        }
+        for index in self.entries.indices where index != self.lastFound && matches(self.entries[index].key) {
+            self.lastFound = index
+            return self.entries[index].value
+        }
+        return nil
+    }
+
+    /// Keeps `value` under `key`, in place of the key kept longest when full.
+    @inlinable
+    public mutating func remember(_ key: Key, _ value: Value) {
+        guard self.entries.count == self.capacity else {
+            self.entries.append((key, value))
+            return
+        }
+        self.entries[self.nextReplaced] = (key, value)
+        self.nextReplaced = (self.nextReplaced + 1) % self.capacity
+    }
+
+    /// Forgets every key.
+    public mutating func removeAll() {
+        self.entries.removeAll(keepingCapacity: true)
+        self.nextReplaced = 0
+    }
+}
+
+extension RecentlyUsed where Key: Equatable {
+    /// The value kept under `key`, if it is kept.
+    @inlinable
+    public mutating func value(for key: Key) -> Value? { self.first { $0 == key } }
+}
+
+extension RecentlyUsed: Sendable where Key: Sendable, Value: Sendable {}
