@@ -13,6 +13,7 @@ public struct BusFlood {
           memo    memo.command creates to memo-store, acks awaited on memo/ack/<client>/
           --rate max   searches for the highest rate with nothing lost (each trial lasts --duration)
           --json       one JSON object on stdout; --out DIR also writes result.json and latency.svg
+                       (and for touch frames.csv: each frame's send, recognizer and arrival times)
           --cpus LIST  runs the flood on these cores only (0, 1,3, 0-3), as the services' --cpus
         """
 
@@ -118,7 +119,8 @@ public struct BusFlood {
         }
     }
 
-    /// Writes `result.json` and `latency.svg` (the main latency's histogram) into `directory`.
+    /// Writes `result.json`, `latency.svg` (the main latency's histogram) and, for a touch flood,
+    /// `frames.csv` (``FrameTiming``) into `directory`.
     static func write(_ result: FloodResult, json: String, to directory: String) throws {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -126,6 +128,9 @@ public struct BusFlood {
             let title = "bus-flood \(result.mode): \(result.latencyPath)"
             let svg = SVGChart.histogramDocument(result.latency, title: title)
             try Data(svg.utf8).write(to: URL(fileURLWithPath: directory + "/latency.svg"))
+            if !result.frames.isEmpty {
+                try Data(FrameTiming.csv(result.frames).utf8).write(to: URL(fileURLWithPath: directory + "/frames.csv"))
+            }
         } catch {
             throw FloodError("cannot write the result to \(directory): \(error.localizedDescription)")
         }

@@ -53,6 +53,8 @@ public struct FloodResult: Sendable {
     public var targetRate: Double
     /// Mode-specific numbers (devices, gestures, component updates, …), in this order.
     public var details: ValueMap = [:]
+    /// Each frame's times on its way (touch floods; written as `frames.csv`, not in the JSON).
+    public var frames: [FrameTiming] = []
 
     public init(
         mode: String, main: HopResult, latency: LatencyHistogram, latencyPath: String, hops: [HopResult],

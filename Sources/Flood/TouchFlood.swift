@@ -115,7 +115,8 @@ public final class TouchFlood {
         var touch: HopTally
         var gesture: HopTally
         var ui: HopTally
-        var endToEndUs: [Double] = []
+        /// One per gesture event that carries its frame's send time: the end-to-end latency.
+        var frames: [FrameTiming] = []
         var reports = ServiceReports()
 
         /// - Parameter expected: the frames the flood will send: room for their latencies is made
@@ -128,7 +129,7 @@ public final class TouchFlood {
             self.touch = HopTally(expectedLatencies: frames)
             self.gesture = HopTally(expectedLatencies: frames + frames / 4)
             self.ui = HopTally(expectedLatencies: frames + frames / 4)
-            self.endToEndUs.reserveCapacity(frames + frames / 4)
+            self.frames.reserveCapacity(frames + frames / 4)
         }
 
         /// Counts one delivery; latencies only for messages stamped after the flood started at `startNs`.
@@ -149,8 +150,9 @@ public final class TouchFlood {
                     _ = subscriber.decode(delivery, as: GestureEvent.self)  // counts and reports why
                     return
                 }
-                let sentNs = sentMs * 1e6
-                if sentNs >= Double(startNs) { self.endToEndUs.append((Double(now) - sentNs) / 1e3) }
+                let sentNs = (sentMs * 1e6).rounded()
+                guard sentNs >= Double(startNs) else { return }
+                self.frames.append(FrameTiming(sentNs: UInt64(sentNs), publishedNs: envelope.mono, receivedNs: now))
             case Route.ui:
                 self.ui.record(delivery.sequence, size: size, latencyNs: latency)
             default:
@@ -208,10 +210,12 @@ public final class TouchFlood {
             hops[0].latency = LatencyHistogram(latenciesUs: self.touch.latenciesUs)
             hops[2].latency = LatencyHistogram(latenciesUs: self.gesture.latenciesUs)
             hops[4].latency = LatencyHistogram(latenciesUs: self.ui.latenciesUs)
-            return FloodResult(
-                mode: "touch", main: hops[1], latency: LatencyHistogram(latenciesUs: self.endToEndUs),
+            var result = FloodResult(
+                mode: "touch", main: hops[1], latency: LatencyHistogram(latenciesUs: self.frames.map(\.endToEndUs)),
                 latencyPath: "touch frame sent → its gesture event received (proxy, gesture-recognizer, proxy)",
                 hops: hops, seconds: seconds, targetRate: 0)
+            result.frames = self.frames
+            return result
         }
     }
 }

@@ -1,5 +1,6 @@
 import BusSchema
 import BusTestSupport
+import Flood
 import Foundation
 import Testing
 
@@ -71,6 +72,14 @@ import Testing
         let svg = try String(contentsOfFile: out + "/latency.svg", encoding: .utf8)
         #expect(XMLParser(data: Data(svg.utf8)).parse(), "latency.svg is not well-formed XML")
         #expect(svg.contains("<svg") && svg.contains("p99"))
+        // Every frame's times, in order on one clock; their latencies are the histogram's.
+        let csv = try String(contentsOfFile: out + "/frames.csv", encoding: .utf8).split(separator: "\n")
+        #expect(csv.first == Substring(FrameTiming.csvHeader))
+        let frames = csv.dropFirst().map { $0.split(separator: ",").compactMap { UInt64($0) } }
+        #expect(frames.count == Int(Self.number(result, "samples")))
+        #expect(frames.allSatisfy { $0.count == 3 && $0[0] <= $0[1] && $0[1] <= $0[2] }, "\(csv.prefix(5))")
+        let slowestUs = frames.map { Double($0[2] - $0[0]) / 1e3 }.max() ?? -1
+        #expect(abs(slowestUs - Self.number(result, "max_us")) <= 1)
     }
 
     @Test func aMemoFloodGetsEveryCommandAcknowledged() throws {
