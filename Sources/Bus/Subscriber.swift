@@ -157,11 +157,7 @@ public final class Subscriber {
             self.incoming.size += bytes.count
             switch index {
             case 0:
-                let known = self.recentTopics.first { kept in
-                    kept.count == bytes.count
-                        && kept.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
-                }
-                if let known, !bytes.isEmpty {
+                if let known = self.knownTopic(bytes) {
                     (self.incoming.topic, self.incoming.route) = (.success(known.topic), known.route)
                     return
                 }
@@ -239,6 +235,15 @@ public final class Subscriber {
         }
         return Delivery(
             topic: topic, envelope: envelope, payload: self.payload, sequence: outcome, route: self.incoming.route)
+    }
+
+    /// The kept topic spelled `bytes` and its route, if it is kept (only good topics are, and an
+    /// empty topic never is good).
+    private func knownTopic(_ bytes: UnsafeRawBufferPointer) -> (topic: String, route: Int)? {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        return self.recentTopics.first { kept in
+            kept.count == bytes.count && kept.withUnsafeBytes { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+        }
     }
 
     /// The route with the longest prefix of `topic`; the first if none matches (ZeroMQ only
