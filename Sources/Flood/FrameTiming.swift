@@ -16,8 +16,17 @@ public struct FrameTiming: Sendable, Equatable {
         self.receivedNs = receivedNs
     }
 
+    /// The timing of a gesture event whose `t_ms` says its frame was sent at `sentMs`, if that is
+    /// a frame of this flood: sent at or after `startNs` and not after the event arrived. Anything
+    /// else (another source's event, an impossible or non-finite `t_ms` from the bus) is not one.
+    public init?(sentMs: Double, publishedNs: UInt64, receivedNs: UInt64, startNs: UInt64) {
+        let sentNs = (sentMs * 1e6).rounded()
+        guard sentNs >= Double(startNs), sentNs <= Double(receivedNs) else { return nil }
+        self.init(sentNs: min(UInt64(sentNs), receivedNs), publishedNs: publishedNs, receivedNs: receivedNs)
+    }
+
     /// From the frame's send to its event's arrival, in microseconds.
-    public var endToEndUs: Double { Double(Int64(bitPattern: self.receivedNs &- self.sentNs)) / 1e3 }
+    public var endToEndUs: Double { (Double(self.receivedNs) - Double(self.sentNs)) / 1e3 }
 
     /// The CSV header of ``csv(_:)``.
     public static let csvHeader = "sent_ns,published_ns,received_ns"

@@ -150,9 +150,11 @@ public final class TouchFlood {
                     _ = subscriber.decode(delivery, as: GestureEvent.self)  // counts and reports why
                     return
                 }
-                let sentNs = (sentMs * 1e6).rounded()
-                guard sentNs >= Double(startNs) else { return }
-                self.frames.append(FrameTiming(sentNs: UInt64(sentNs), publishedNs: envelope.mono, receivedNs: now))
+                if let timing = FrameTiming(
+                    sentMs: sentMs, publishedNs: envelope.mono, receivedNs: now, startNs: startNs)
+                {
+                    self.frames.append(timing)
+                }
             case Route.ui:
                 self.ui.record(delivery.sequence, size: size, latencyNs: latency)
             default:

@@ -47,20 +47,33 @@ def test_slow_frames_less_than_two_ms_apart_are_one_episode():
 
 def test_another_task_on_a_core_comes_first():
     runs = tail.parse_switches(TRACE)
-    assert tail.cause(runs, [(10.0, 10.0005, 10.0019)], other_s=0.2e-3, held_s=0.5e-3) == "kdamond.N"
+    assert tail.cause(runs, [(10.0, 10.0005, 10.0019)], other_s=0.2e-3, held_s=0.5e-3, idle_s=0.3e-3) == "kdamond.N"
 
 
 def test_a_pipeline_thread_running_for_a_millisecond_points_at_the_host():
     runs = tail.parse_switches(TRACE)
-    assert tail.cause(runs, [(10.0021, 10.0025, 10.0031)], other_s=0.2e-3, held_s=0.5e-3).startswith(
+    assert tail.cause(runs, [(10.0021, 10.0025, 10.0031)], other_s=0.2e-3, held_s=0.5e-3, idle_s=0.3e-3).startswith(
         "a pipeline thread held a core")
 
 
 def test_an_idle_core_while_the_frame_waits_is_a_slow_wake_up():
     runs = tail.parse_switches(TRACE)
     window = [(10.0017, 10.0018, 10.0019)]
-    assert tail.cause(runs, window, other_s=0.1e-3, held_s=0.5e-3).startswith("a core idle")
-    assert tail.cause(runs, window, other_s=1e-3, held_s=0.5e-3) == "none of these"
+    assert tail.cause(runs, window, other_s=0.2e-3, held_s=0.5e-3, idle_s=0.1e-3).startswith("a core idle")
+    assert tail.cause(runs, window, other_s=0.2e-3, held_s=0.5e-3, idle_s=1e-3) == "none of these"
+
+
+def test_idle_counts_as_one_stretch_not_a_sum():
+    # Core 1 idles 0.15 ms twice in the window: no single stretch reaches 0.2 ms.
+    trace = "\n".join([
+        switch(1, 20.0000, "bus-flood", "swapper/1"),
+        switch(1, 20.00015, "swapper/1", "component-host"),
+        switch(1, 20.0002, "component-host", "swapper/1"),
+        switch(1, 20.00035, "swapper/1", "bus-flood"),
+        switch(1, 20.0004, "bus-flood", "swapper/1"),
+    ])
+    runs = tail.parse_switches(trace)
+    assert tail.cause(runs, [(20.0, 20.0001, 20.0004)], other_s=0.2e-3, held_s=0.5e-3, idle_s=0.2e-3) == "none of these"
 
 
 def test_the_summary_counts_slow_frames_by_cause(tmp_path):
@@ -71,6 +84,16 @@ def test_the_summary_counts_slow_frames_by_cause(tmp_path):
                    + "10000000000,10000500000,10001900000\n10001500000,10002500000,10002650000\n")
     frames = tail.read_frames(csv)
     assert len(frames) == 100
-    lines = tail.summary(frames, tail.parse_switches(TRACE), 1e-3, 0.2e-3, 0.5e-3)
+    lines = tail.summary(frames, tail.parse_switches(TRACE), 1e-3, 0.2e-3, 0.5e-3, 0.3e-3)
     assert lines[0].startswith("100 frames") and "2 slower than 1 ms in 1 episodes" in lines[0]
     assert lines[1].strip() == "2 frames in    1 episodes: kdamond.N"
+
+
+def test_no_frames_says_so():
+    assert tail.summary([], {}, 1e-3, 0.2e-3, 0.5e-3, 0.3e-3) == ["no frames: did the flood reach the gesture recognizer?"]
+
+
+def test_the_p99_is_the_nearest_rank_as_the_flood_takes_it():
+    assert tail.percentile(list(range(1, 101)), 0.99) == 99
+    assert tail.percentile(list(range(1, 201)), 0.99) == 198
+    assert tail.percentile([7], 0.99) == 7

@@ -5,11 +5,12 @@ Runs the pipeline as deployed (bus-proxy, gesture-recognizer and component-host 
 deploy/demo-services.json gives them, bus-flood on the host's) at 10 k frames/s while
 `perf record -e sched:sched_switch` traces both cores on CLOCK_MONOTONIC, the clock of the flood's
 frames.csv. Frames slower than --slow-ms are grouped into episodes (slow frames less than 2 ms
-apart) and each episode is put down to what its window shows, in this order:
+apart) and each episode is put down to what its window shows on the pipeline's cores, in this
+order (each a single stretch, not a sum):
   - another task ran on a core for --other-ms or more (kdamond, rcu_preempt, kcompactd, …);
   - a pipeline thread ran --held-ms or more without a switch: a thread that runs microseconds
     per message does not compute that long, so the host most likely held its vCPU;
-  - a core sat idle for --other-ms or more while the frame waited: a wake-up through the host;
+  - a core sat idle for --idle-ms or more while the frame waited: a wake-up through the host;
   - none of these.
 Usage: benchmarks/pipeline/tail.py [--rate R] [--seconds S] [--slow-ms MS]   (needs perf: linux-perf)
 """
@@ -19,6 +20,7 @@ import bisect
 import collections
 import importlib.machinery
 import importlib.util
+import math
 import pathlib
 import re
 import subprocess
@@ -77,50 +79,62 @@ def kind(comm):
 
 
 def window(runs, start, end):
-    """Per kind, the time run inside [start, end]; and the pipeline's longest single run touching it."""
-    spent, longest = collections.Counter(), 0.0
+    """The longest single run inside [start, end] of each kind on one core (idle, the pipeline,
+    each other task); a pipeline run counts whole, since a run that began before the window and
+    held the core into it is what stalled the frame."""
+    longest = collections.Counter()
     starts = [run[0] for run in runs]
     index = max(0, bisect.bisect_right(starts, start) - 1)
     while index < len(runs) and runs[index][0] < end:
         begin, finish, comm = runs[index]
-        overlap = min(finish, end) - max(begin, start)
-        if overlap > 0:
-            spent[kind(comm)] += overlap
-            if kind(comm) == "pipeline":
-                longest = max(longest, finish - begin)
+        name = kind(comm)
+        length = finish - begin if name == "pipeline" else min(finish, end) - max(begin, start)
+        if min(finish, end) > max(begin, start):
+            longest[name] = max(longest[name], length)
         index += 1
-    return spent, longest
+    return longest
 
 
-def cause(runs, group, other_s, held_s):
-    """What an episode's window shows, by the rules of the module's docstring."""
+def cause(runs, group, other_s, held_s, idle_s):
+    """What an episode's window shows on the cores the pipeline ran on, by the rules of the
+    module's docstring: one stretch of another task, of a pipeline thread, or of idle."""
     start, end = group[0][0], max(frame[2] for frame in group)
-    seen = {cpu: window(cpu_runs, start, end) for cpu, cpu_runs in runs.items()}
+    seen = [window(cpu_runs, start, end) for cpu_runs in runs.values()
+            if any(kind(comm) == "pipeline" for _, _, comm in cpu_runs)]
     others = collections.Counter()
-    for spent, _ in seen.values():
-        others.update({name: time for name, time in spent.items() if name not in ("idle", "pipeline")})
+    for longest in seen:
+        for name, length in longest.items():
+            if name not in ("idle", "pipeline"):
+                others[name] = max(others[name], length)
     if others and others.most_common(1)[0][1] >= other_s:
         return others.most_common(1)[0][0]
-    if any(longest >= held_s for _, longest in seen.values()):
+    if any(longest["pipeline"] >= held_s for longest in seen):
         return "a pipeline thread held a core (the host, most likely)"
-    if any(spent["idle"] >= other_s for spent, _ in seen.values()):
+    if any(longest["idle"] >= idle_s for longest in seen):
         return "a core idle while the frame waited (a wake-up through the host)"
     return "none of these"
 
 
-def summary(frames, runs, slow_s, other_s, held_s):
+def percentile(sorted_values, fraction):
+    """Nearest rank, as bus-flood's histogram takes it."""
+    return sorted_values[max(0, math.ceil(len(sorted_values) * fraction) - 1)]
+
+
+def summary(frames, runs, slow_s, other_s, held_s, idle_s):
     """Lines describing the slow frames and their causes."""
+    if not frames:
+        return ["no frames: did the flood reach the gesture recognizer?"]
     latencies = sorted(frame[2] - frame[0] for frame in frames)
     groups = episodes(frames, slow_s)
     slow = sum(len(group) for group in groups)
     lines = [
-        f"{len(frames)} frames, p50 {latencies[len(latencies) // 2] * 1e3:.2f} ms, "
-        f"p99 {latencies[int(0.99 * len(latencies))] * 1e3:.2f} ms; {slow} slower than {slow_s * 1e3:g} ms "
+        f"{len(frames)} frames, p50 {percentile(latencies, 0.5) * 1e3:.2f} ms, "
+        f"p99 {percentile(latencies, 0.99) * 1e3:.2f} ms; {slow} slower than {slow_s * 1e3:g} ms "
         f"in {len(groups)} episodes",
     ]
     frames_by_cause, episodes_by_cause = collections.Counter(), collections.Counter()
     for group in groups:
-        reason = cause(runs, group, other_s, held_s)
+        reason = cause(runs, group, other_s, held_s, idle_s)
         frames_by_cause[reason] += len(group)
         episodes_by_cause[reason] += 1
     for reason, count in frames_by_cause.most_common():
@@ -162,9 +176,11 @@ def main():
     parser.add_argument("--slow-ms", type=float, default=1.0)
     parser.add_argument("--other-ms", type=float, default=0.2)
     parser.add_argument("--held-ms", type=float, default=0.5)
+    parser.add_argument("--idle-ms", type=float, default=0.3)
     options = parser.parse_args()
     frames, runs = measure(options.rate, options.seconds)
-    for line in summary(frames, runs, options.slow_ms / 1e3, options.other_ms / 1e3, options.held_ms / 1e3):
+    for line in summary(frames, runs, options.slow_ms / 1e3, options.other_ms / 1e3, options.held_ms / 1e3,
+                        options.idle_ms / 1e3):
         print(line)
 
 
