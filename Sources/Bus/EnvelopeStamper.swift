@@ -10,8 +10,7 @@ public struct EnvelopeStamper: ~Copyable, Sendable {
     private var sequences: [UInt64] = []
     /// Each topic's slot in ``sequences``; the topics stamped lately are found without hashing
     /// (a publisher interleaves a few topics, usually the very same strings).
-    private var slots: [String: Int] = [:]
-    private var recentSlots = RecentlyUsed<String, Int>(capacity: 8)
+    private var slots = RecentlyUsedDictionary<String, Int>()
     /// The encoded header of the last stamped message.
     public private(set) var header = MessagePackWriter(capacity: 96)
     /// The payload of the message being built.
@@ -31,13 +30,15 @@ public struct EnvelopeStamper: ~Copyable, Sendable {
 
     /// The sequence number the next message on `topic` will get.
     public func nextSeq(on topic: Topic) -> UInt64 {
-        guard let slot = self.slots[topic.rawValue] else { return 1 }
+        guard let slot = self.slots.all[topic.rawValue] else { return 1 }
         return self.sequences[slot] + 1
     }
 
     /// Takes the next sequence number for `topic` and encodes the header for `schema`.
     public mutating func stamp(_ schema: SchemaID, on topic: Topic) -> Envelope {
-        let slot = self.slot(for: topic.rawValue)
+        let next = self.sequences.count
+        let slot = self.slots.value(for: topic.rawValue) { next }
+        if slot == next { self.sequences.append(0) }
         self.sequences[slot] += 1
         let envelope = Envelope(
             schema: schema, publisher: self.publisher, epoch: self.epoch, seq: self.sequences[slot],
@@ -53,17 +54,4 @@ public struct EnvelopeStamper: ~Copyable, Sendable {
         return envelope
     }
 
-    private mutating func slot(for topic: String) -> Int {
-        if let slot = self.recentSlots.value(for: topic) { return slot }
-        let slot: Int
-        if let known = self.slots[topic] {
-            slot = known
-        } else {
-            slot = self.sequences.count
-            self.sequences.append(0)
-            self.slots[topic] = slot
-        }
-        self.recentSlots.remember(topic, slot)
-        return slot
-    }
 }

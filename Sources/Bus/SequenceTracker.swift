@@ -44,11 +44,9 @@ public struct SequenceTracker: Sendable {
     public static let missingWindow = 256
 
     /// The streams in the order they appeared, updated in place by index: one hash lookup per
-    /// message at most, none for a stream heard lately.
+    /// message at most, none for a stream heard lately (a subscriber hears a few interleaved).
     private var streams: [Stream] = []
-    private var index: [StreamKey: Int] = [:]
-    /// Streams heard lately and where they are: a subscriber hears a few streams interleaved.
-    private var recent = RecentlyUsed<StreamKey, Int>(capacity: 8)
+    private var index = RecentlyUsedDictionary<StreamKey, Int>()
 
     public init() {}
 
@@ -56,17 +54,10 @@ public struct SequenceTracker: Sendable {
 
     /// Records message `seq` of `publisher`'s `epoch` on `topic`.
     public mutating func observe(publisher: String, epoch: UInt64, topic: String, seq: UInt64) -> Outcome {
-        let key = StreamKey(publisher: publisher, topic: topic)
-        let position: Int
-        if let recent = self.recent.value(for: key) {
-            position = recent
-        } else if let known = self.index[key] {
-            position = known
-            self.recent.remember(key, known)
-        } else {
+        let next = self.streams.count
+        let position = self.index.value(for: StreamKey(publisher: publisher, topic: topic)) { next }
+        if position == next {
             self.streams.append(Stream(epoch: epoch, last: seq))
-            self.index[key] = self.streams.count - 1
-            self.recent.remember(key, self.streams.count - 1)
             return .first
         }
         return self.streams[position].observe(epoch: epoch, seq: seq)

@@ -57,3 +57,37 @@ extension RecentlyUsed where Key: Equatable {
 }
 
 extension RecentlyUsed: Sendable where Key: Sendable, Value: Sendable {}
+
+/// A dictionary with ``RecentlyUsed`` in front of it: a key met lately is found by comparison,
+/// any other by hashing, and a key met for the first time gets the value `make` gives it.
+public struct RecentlyUsedDictionary<Key: Hashable, Value> {
+    @usableFromInline var storage: [Key: Value] = [:]
+    @usableFromInline var recent: RecentlyUsed<Key, Value>
+
+    /// Every key kept and its value.
+    public var all: [Key: Value] { self.storage }
+
+    /// - Parameter recentCapacity: how many keys are found without hashing.
+    public init(recentCapacity: Int = 8) {
+        self.recent = RecentlyUsed(capacity: recentCapacity)
+    }
+
+    /// The value kept under `key`, or the one `make` gives it (kept from then on).
+    ///
+    /// - Throws: what `make` throws; nothing is kept then.
+    @inlinable
+    public mutating func value(for key: Key, orMake make: () throws -> Value) rethrows -> Value {
+        if let value = self.recent.value(for: key) { return value }
+        let value: Value
+        if let known = self.storage[key] {
+            value = known
+        } else {
+            value = try make()
+            self.storage[key] = value
+        }
+        self.recent.remember(key, value)
+        return value
+    }
+}
+
+extension RecentlyUsedDictionary: Sendable where Key: Sendable, Value: Sendable {}

@@ -24,8 +24,7 @@ public final class ComponentHostService {
     private var connectivity: Connectivity?
     private var malformed = 0
     /// The topic of each component's states, made once; the ones met lately found without hashing.
-    private var topics: [TopicKey: Topic] = [:]
-    private var recentTopics = RecentlyUsed<TopicKey, Topic>(capacity: 8)
+    private var topics = RecentlyUsedDictionary<TopicKey, Topic>()
 
     private struct TopicKey: Hashable {
         let kind: ComponentScene.Kind
@@ -145,11 +144,7 @@ public final class ComponentHostService {
     /// `ui/<kind>/<instance>/`, made once per component.
     private func topic(of state: ComponentState) throws -> Topic {
         let key = TopicKey(kind: state.kind, instance: state.instance)
-        if let topic = self.recentTopics.value(for: key) { return topic }
-        let topic = try self.topics[key] ?? Topic(segments: "ui", state.kind.rawValue, state.instance)
-        self.topics[key] = topic
-        self.recentTopics.remember(key, topic)
-        return topic
+        return try self.topics.value(for: key) { try Topic(segments: "ui", state.kind.rawValue, state.instance) }
     }
 
     private func publish(_ outputs: [HostOutput]) throws {

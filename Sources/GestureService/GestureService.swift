@@ -22,8 +22,7 @@ public final class GestureService {
     private var lanes: DeviceLanes
     private var timers: [String: Int] = [:]
     /// Each event topic made once; the ones met lately are found without hashing three strings.
-    private var topics: [TopicKey: Topic] = [:]
-    private var recentTopics = RecentlyUsed<TopicKey, Topic>(capacity: 8)
+    private var topics = RecentlyUsedDictionary<TopicKey, Topic>()
     private var framesHandled: UInt64 = 0
     private var eventsPublished: UInt64 = 0
     private var scenesLoaded: UInt64 = 0
@@ -85,10 +84,8 @@ public final class GestureService {
 
     private func topic(for event: GestureEvent) throws -> Topic {
         let key = TopicKey(device: event.device, view: event.view, recognizer: event.name ?? event.recognizer.rawValue)
-        if let topic = self.recentTopics.value(for: key) { return topic }
-        let topic = try self.topics[key] ?? Topic(segments: "gesture", key.device, key.view, key.recognizer)
-        self.topics[key] = topic
-        self.recentTopics.remember(key, topic)
-        return topic
+        return try self.topics.value(for: key) {
+            try Topic(segments: "gesture", key.device, key.view, key.recognizer)
+        }
     }
 }

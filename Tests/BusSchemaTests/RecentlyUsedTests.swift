@@ -64,3 +64,28 @@ import Testing
         #expect(recent.value(for: "b/") == 2)
     }
 }
+
+@Suite struct RecentlyUsedDictionaryTests {
+    @Test func aKeyGetsItsValueMadeOnceAndKeptEvenAfterItLeavesTheRecentOnes() {
+        var dictionary = RecentlyUsedDictionary<String, Int>(recentCapacity: 2)
+        var made = 0
+        func value(_ key: String) -> Int {
+            dictionary.value(for: key) {
+                made += 1
+                return made * 10
+            }
+        }
+        #expect(
+            [value("a/"), value("b/"), value("c/"), value("a/"), value("b/"), value("c/")] == [10, 20, 30, 10, 20, 30])
+        #expect(made == 3)
+        #expect(dictionary.all == ["a/": 10, "b/": 20, "c/": 30])
+    }
+
+    @Test func aValueThatCannotBeMadeKeepsNothing() {
+        struct Refused: Error {}
+        var dictionary = RecentlyUsedDictionary<String, Int>()
+        #expect(throws: Refused.self) { try dictionary.value(for: "bad") { throw Refused() } }
+        #expect(dictionary.all.isEmpty)
+        #expect(dictionary.value(for: "bad") { 7 } == 7)
+    }
+}
