@@ -78,12 +78,18 @@ def kind(comm):
     return "pipeline" if PIPELINE.match(comm) else re.sub(r"\d+", "N", comm)
 
 
-def window(runs, start, end):
+def pipeline_cores(runs):
+    """The cores the pipeline ran on, each with its runs and their start times (for bisecting),
+    made once for all the episodes of a trace."""
+    return [(cpu_runs, [run[0] for run in cpu_runs]) for cpu_runs in runs.values()
+            if any(kind(comm) == "pipeline" for _, _, comm in cpu_runs)]
+
+
+def window(runs, starts, start, end):
     """The longest single run inside [start, end] of each kind on one core (idle, the pipeline,
     each other task); a pipeline run counts whole, since a run that began before the window and
     held the core into it is what stalled the frame."""
     longest = collections.Counter()
-    starts = [run[0] for run in runs]
     index = max(0, bisect.bisect_right(starts, start) - 1)
     while index < len(runs) and runs[index][0] < end:
         begin, finish, comm = runs[index]
@@ -95,12 +101,11 @@ def window(runs, start, end):
     return longest
 
 
-def cause(runs, group, other_s, held_s, idle_s):
+def cause(runs, group, other_s, held_s, idle_s, cores=None):
     """What an episode's window shows on the cores the pipeline ran on, by the rules of the
     module's docstring: one stretch of another task, of a pipeline thread, or of idle."""
     start, end = group[0][0], max(frame[2] for frame in group)
-    seen = [window(cpu_runs, start, end) for cpu_runs in runs.values()
-            if any(kind(comm) == "pipeline" for _, _, comm in cpu_runs)]
+    seen = [window(cpu_runs, starts, start, end) for cpu_runs, starts in cores or pipeline_cores(runs)]
     others = collections.Counter()
     for longest in seen:
         for name, length in longest.items():
@@ -133,8 +138,9 @@ def summary(frames, runs, slow_s, other_s, held_s, idle_s):
         f"in {len(groups)} episodes",
     ]
     frames_by_cause, episodes_by_cause = collections.Counter(), collections.Counter()
+    cores = pipeline_cores(runs)
     for group in groups:
-        reason = cause(runs, group, other_s, held_s, idle_s)
+        reason = cause(runs, group, other_s, held_s, idle_s, cores)
         frames_by_cause[reason] += len(group)
         episodes_by_cause[reason] += 1
     for reason, count in frames_by_cause.most_common():
