@@ -70,6 +70,17 @@ struct MessagePackCursor {
         self.put(0xcb, value.bitPattern)
     }
 
+    /// Writes a whole number as an integer and any other number as a float64 (at most 9 bytes).
+    @inline(__always)
+    mutating func writeNumber(_ value: Double) {
+        // Range-check first: Int64(_:) traps outside its range (and on NaN).
+        if value > -9.0e15, value < 9.0e15, Double(Int64(value)) == value {
+            self.write(Int64(value))
+        } else {
+            self.write(value)
+        }
+    }
+
     /// Writes a constant string (a map key, an enum's wire name): at most 5 + its length bytes.
     @inline(__always)
     mutating func writeKey(_ key: StaticString) {

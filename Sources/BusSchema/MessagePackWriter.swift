@@ -84,11 +84,15 @@ public struct MessagePackWriter: ~Copyable, @unchecked Sendable {
     /// Writes a whole number as an integer and any other number as a float64, so JSON shows `42`
     /// rather than `42.0` and schemas that ask for a number accept either.
     public mutating func writeNumber(_ value: Double) {
-        // Range-check first: Int64(_:) traps outside its range (and on NaN).
-        if value > -9.0e15, value < 9.0e15, Double(Int64(value)) == value {
-            self.write(Int64(value))
-        } else {
-            self.write(value)
+        self.withReserved(9) { $0.writeNumber(value) }
+    }
+
+    /// Writes `values` as an array of numbers, each as ``writeNumber(_:)`` writes it, with one
+    /// capacity check for the whole array.
+    public mutating func writeNumbers(_ values: [Double]) {
+        self.writeArrayHeader(values.count)
+        self.withReserved(9 * values.count) { cursor in
+            for value in values { cursor.writeNumber(value) }
         }
     }
 

@@ -32,8 +32,11 @@ public struct ComponentHost: Sendable {
     private var timers: [Int: Double] = [:]
     /// Canvases that follow each zoom view's scale.
     private var followers: [Int: [Int]] = [:]
-    /// The scrolling component under each pull-to-refresh header.
-    private var scrollSources: [Int: Int] = [:]
+    /// The scrolling component under each pull-to-refresh header, by component index.
+    private var scrollSources: [Int?]
+    /// The components the last few kinds of gesture went to (nil: unrouted), found without
+    /// hashing their view and recognizer names again.
+    private var routes = RecentlyUsed<RouteKey, [Int]?>(capacity: 8)
     /// Memo boards by client name.
     private var boardsByClient: [String: Int] = [:]
     public private(set) var counters = Counters()
@@ -49,6 +52,7 @@ public struct ComponentHost: Sendable {
         var instances: [ComponentInstance] = []
         for component in scene.components { instances.append(try ComponentInstance(component)) }
         self.instances = instances
+        self.scrollSources = Array(repeating: nil, count: instances.count)
         for (index, component) in scene.components.enumerated() { self.indexByInstance[component.instance] = index }
         let componentByView = Dictionary(
             scene.components.enumerated().map { ($1.view.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -84,7 +88,7 @@ public struct ComponentHost: Sendable {
         var outputs: [HostOutput] = []
         for index in self.instances.indices {
             if case .memoBoard = self.instances[index] {
-                outputs += self.apply(index, self.instances[index].memoEvent(.started(tMs: tMs)))
+                self.apply(index, self.instances[index].memoEvent(.started(tMs: tMs)), into: &outputs)
             } else {
                 outputs.append(.state(self.instances[index].snapshot(tMs: tMs)))
                 self.counters.states += 1
@@ -107,20 +111,40 @@ public struct ComponentHost: Sendable {
     public mutating func handle(_ gesture: GestureEvent) -> [HostOutput] {
         var outputs = self.advance(to: gesture.tMs)
         self.counters.gestures += 1
-        let name = gesture.name ?? self.scene.recognizerNames[gesture.view]?[gesture.recognizer]
-        guard let name, let targets = self.scene.targets[name], !targets.isEmpty else {
+        let key = RouteKey(view: gesture.view, recognizer: gesture.recognizer, name: gesture.name)
+        let route: [Int]?
+        if let known = self.routes.value(for: key) {
+            route = known
+        } else {
+            route = self.targets(of: key)
+            self.routes.remember(key, route)
+        }
+        guard let route else {
             self.counters.unrouted += 1
             return outputs
         }
-        for target in targets {
-            guard let index = self.indexByInstance[target] else { continue }
+        for index in route {
             var atTop = true
             if let source = self.scrollSources[index], let offset = self.instances[source].contentOffsetY {
                 atTop = offset <= 0
             }
-            outputs += self.apply(index, self.instances[index].handle(gesture, scrollAtTop: atTop))
+            self.apply(index, self.instances[index].handle(gesture, scrollAtTop: atTop), into: &outputs)
         }
         return outputs
+    }
+
+    /// What a gesture's route depends on: its recognizer's name, given or found from its view.
+    private struct RouteKey: Equatable, Sendable {
+        let view: String
+        let recognizer: GestureEvent.Kind
+        let name: String?
+    }
+
+    /// The indices of the components a gesture goes to, or nil if its recognizer targets none.
+    private func targets(of key: RouteKey) -> [Int]? {
+        let name = key.name ?? self.scene.recognizerNames[key.view]?[key.recognizer]
+        guard let name, let targets = self.scene.targets[name], !targets.isEmpty else { return nil }
+        return targets.compactMap { self.indexByInstance[$0] }
     }
 
     /// Carries out a component command at `tMs`.
@@ -132,7 +156,7 @@ public struct ComponentHost: Sendable {
             self.counters.rejectedCommands += 1
             return outputs
         }
-        outputs += self.apply(index, effects)
+        self.apply(index, effects, into: &outputs)
         return outputs
     }
 
@@ -140,7 +164,7 @@ public struct ComponentHost: Sendable {
     public mutating func appActiveChanged(_ active: Bool, tMs: Double) -> [HostOutput] {
         var outputs = self.advance(to: tMs)
         for index in self.instances.indices {
-            outputs += self.apply(index, self.instances[index].appActiveChanged(active, tMs: self.now))
+            self.apply(index, self.instances[index].appActiveChanged(active, tMs: self.now), into: &outputs)
         }
         return outputs
     }
@@ -148,7 +172,7 @@ public struct ComponentHost: Sendable {
     public mutating func connectivityChanged(_ connectivity: Connectivity, tMs: Double) -> [HostOutput] {
         var outputs = self.advance(to: tMs)
         for index in self.instances.indices {
-            outputs += self.apply(index, self.instances[index].connectivityChanged(connectivity, tMs: self.now))
+            self.apply(index, self.instances[index].connectivityChanged(connectivity, tMs: self.now), into: &outputs)
         }
         return outputs
     }
@@ -157,7 +181,7 @@ public struct ComponentHost: Sendable {
     public mutating func memoAckReceived(_ ack: MemoAck, client: String, tMs: Double) -> [HostOutput] {
         var outputs = self.advance(to: tMs)
         guard let index = self.boardsByClient[client] else { return outputs }
-        outputs += self.apply(index, self.instances[index].memoEvent(.ackReceived(ack, tMs: self.now)))
+        self.apply(index, self.instances[index].memoEvent(.ackReceived(ack, tMs: self.now)), into: &outputs)
         return outputs
     }
 
@@ -165,8 +189,9 @@ public struct ComponentHost: Sendable {
     public mutating func memoChangeReceived(_ change: MemoChanged, epoch: UInt64, tMs: Double) -> [HostOutput] {
         var outputs = self.advance(to: tMs)
         for index in self.boardsByClient.values.sorted() {
-            outputs += self.apply(
-                index, self.instances[index].memoEvent(.changeReceived(change, epoch: epoch, tMs: self.now)))
+            self.apply(
+                index, self.instances[index].memoEvent(.changeReceived(change, epoch: epoch, tMs: self.now)),
+                into: &outputs)
         }
         return outputs
     }
@@ -177,8 +202,9 @@ public struct ComponentHost: Sendable {
     ) -> [HostOutput] {
         var outputs = self.advance(to: tMs)
         guard let index = self.boardsByClient[client] else { return outputs }
-        outputs += self.apply(
-            index, self.instances[index].memoEvent(.snapshotChunkReceived(chunk, epoch: epoch, tMs: self.now)))
+        self.apply(
+            index, self.instances[index].memoEvent(.snapshotChunkReceived(chunk, epoch: epoch, tMs: self.now)),
+            into: &outputs)
         return outputs
     }
 
@@ -191,14 +217,15 @@ public struct ComponentHost: Sendable {
         while let (index, due) = self.timers.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }), due <= tMs {
             self.timers[index] = nil
             self.now = max(self.now, due)
-            outputs += self.apply(index, self.instances[index].timeElapsed(due))
+            self.apply(index, self.instances[index].timeElapsed(due), into: &outputs)
         }
         self.now = max(self.now, tMs)
         return outputs
     }
 
-    private mutating func apply(_ index: Int, _ effects: [ComponentEffect]) -> [HostOutput] {
-        var outputs: [HostOutput] = []
+    /// Carries out component `index`'s effects, appending what goes out to `outputs` (appended in
+    /// place: building an array per call and appending it cost more than the machines' work).
+    private mutating func apply(_ index: Int, _ effects: [ComponentEffect], into outputs: inout [HostOutput]) {
         for effect in effects {
             switch effect {
             case .publishState(let state):
@@ -206,8 +233,9 @@ public struct ComponentHost: Sendable {
                 self.counters.states += 1
                 if case .zoomView(let zoom) = state, let canvases = self.followers[index] {
                     for canvas in canvases {
-                        outputs += self.apply(
-                            canvas, self.instances[canvas].followedZoomChanged(zoom.scale, tMs: zoom.tMs))
+                        self.apply(
+                            canvas, self.instances[canvas].followedZoomChanged(zoom.scale, tMs: zoom.tMs),
+                            into: &outputs)
                     }
                 }
             case .scheduleTimer(let at): self.timers[index] = at
@@ -217,6 +245,5 @@ public struct ComponentHost: Sendable {
             case .sendMemoCommand(let request): outputs.append(.memoCommand(request))
             }
         }
-        return outputs
     }
 }

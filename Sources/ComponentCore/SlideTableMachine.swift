@@ -107,6 +107,15 @@ public struct SlideTableMachine: Sendable {
         return Int(position)
     }
 
+    /// Every row's offset: the open row's width, a sliding row's value now, 0 for the rest
+    /// (one pass over the rows, not a lookup per row: a state goes out with every pan event).
+    private func offsets(at tMs: Double) -> [Double] {
+        var offsets = [Double](repeating: 0, count: self.config.rows)
+        if let open = self.openRow, offsets.indices.contains(open) { offsets[open] = self.config.rowWidth }
+        for (row, slide) in self.slides where offsets.indices.contains(row) { offsets[row] = slide.value(at: tMs) }
+        return offsets
+    }
+
     private func offset(of row: Int, at tMs: Double) -> Double {
         if let slide = self.slides[row] { return slide.value(at: tMs) }
         return row == self.openRow ? self.config.rowWidth : 0
@@ -156,7 +165,7 @@ public struct SlideTableMachine: Sendable {
         let opening = self.openRow.flatMap { self.slides[$0] != nil ? $0 : nil }
         return SlideTableState(
             instance: self.instance, tMs: tMs, rows: self.config.rows, openRow: self.openRow,
-            offsets: (0..<self.config.rows).map { self.offset(of: $0, at: tMs) }, scrollOffset: self.scrollOffset,
+            offsets: self.offsets(at: tMs), scrollOffset: self.scrollOffset,
             animatingRow: .some(opening ?? self.slides.keys.min()))
     }
 

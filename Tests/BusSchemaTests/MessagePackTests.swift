@@ -28,6 +28,25 @@ import Testing
         #expect(Value.int(1000).messagePack == [0xcd, 0x03, 0xe8])
     }
 
+    @Test func numbersWrittenAsOneArrayAreTheBytesOfEachWrittenAlone() throws {
+        let values: [Double] = [
+            0, -0.0, 1, -1, 127, 128, -33, 65_536, 1.5, -0.25, 9.0e15, -9.0e15, 8.9e15, 1e300, .nan, .infinity,
+            -.infinity, Double(Int64.max), .leastNonzeroMagnitude,
+        ]
+        var batched = MessagePackWriter(capacity: 1)
+        batched.writeNumbers(values)
+        var oneByOne = MessagePackWriter()
+        oneByOne.writeArrayHeader(values.count)
+        for value in values { oneByOne.writeNumber(value) }
+        #expect(batched.bytes == oneByOne.bytes)
+        guard case .array(let decoded) = try Value(messagePack: batched.bytes) else {
+            Issue.record("not an array")
+            return
+        }
+        #expect(decoded.count == values.count)
+        #expect(decoded[0] == .int(0) && decoded[8] == .double(1.5) && decoded[11] == .double(-9.0e15))
+    }
+
     @Test func truncatedInputIsAnErrorAtItsOffset() {
         let bytes = Value.map(["text": .string("hello")]).messagePack
         for length in 0..<bytes.count {

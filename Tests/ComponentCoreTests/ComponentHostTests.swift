@@ -40,9 +40,10 @@ import Testing
             direction: direction, translation: translation, scale: scale, name: name)
     }
 
-    static func states(_ outputs: [HostOutput], _ instance: String) -> [ComponentState] {
+    /// The states among `outputs`, of `instance` only unless it is nil.
+    static func states(_ outputs: [HostOutput], _ instance: String?) -> [ComponentState] {
         outputs.compactMap {
-            guard case .state(let state) = $0, state.instance == instance else { return nil }
+            guard case .state(let state) = $0, instance == nil || state.instance == instance else { return nil }
             return state
         }
     }
@@ -99,6 +100,36 @@ import Testing
         #expect(host.handle(Self.gesture(1, "nowhere", .tap, .recognized)).isEmpty)
         #expect(host.counters.unrouted == 2)
         #expect(host.counters.gestures == 2)
+    }
+
+    @Test func host_routes_stayRightWithMoreKindsOfGestureInterleavedThanItKeepsInMind() throws {
+        var host = try Self.host()
+        // (view, kind, name, the instances its states may come from; empty: unrouted)
+        var kinds: [(String, GestureEvent.Kind, String?, Set<String>)] = [
+            ("table", .swipe, nil, ["table1"]), ("table", .pan, "tablePan", ["table1", "refresh1"]),
+            ("photo", .pinch, nil, ["zoom1", "canvas1"]), ("sketch", .touchDown, nil, ["canvas1"]),
+            ("plain", .tap, "plainTap", []),
+        ]
+        kinds += (0..<6).map { ("nowhere\($0)", .tap, nil, []) }
+        var t = 0.0
+        var unrouted = 0
+        for round in 0..<3 {
+            // Right opens the row, left closes it again: each swipe changes the table.
+            let direction: GestureEvent.Direction = round == 1 ? .left : .right
+            for (view, kind, name, targets) in kinds {
+                t += 10
+                // Timers due by then fire first, so the gesture's outputs are its own.
+                _ = host.advance(to: t)
+                let state: GestureEvent.State = kind == .swipe || kind == .tap ? .recognized : .began
+                let outputs = host.handle(Self.gesture(t, view, kind, state, y: 75, name: name, direction: direction))
+                let instances = Set(Self.states(outputs, nil).map(\.instance))
+                #expect(instances.isSubset(of: targets), "\(view) \(kind): states of \(instances)")
+                if targets.isEmpty { unrouted += 1 }
+                if kind == .swipe { #expect(instances == ["table1"], "every swipe moves a row") }
+            }
+        }
+        #expect(host.counters.unrouted == unrouted)
+        #expect(host.counters.gestures == 3 * kinds.count)
     }
 
     @Test func host_commandsForUnknownInstancesOrThatAComponentDoesNotTake_areCountedAsRejected() throws {

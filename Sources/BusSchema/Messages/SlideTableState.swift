@@ -44,9 +44,8 @@ public struct SlideTableState: ValueMessage, Hashable {
         writer.writeField("t_ms", number: self.tMs)
         writer.writeField("rows", int: self.rows)
         writer.writeField("open_row", int: self.openRow)
-        writer.write("offsets")
-        writer.writeArrayHeader(self.offsets.count)
-        for offset in self.offsets { writer.writeNumber(offset) }
+        writer.writeKey("offsets")
+        writer.writeNumbers(self.offsets)
         if let scrollOffset = self.scrollOffset { writer.writeField("scroll_offset", number: scrollOffset) }
         if let animatingRow = self.animatingRow { writer.writeField("animating_row", int: animatingRow) }
         if let animation = self.animation { writer.writeField("animation", animation) }
