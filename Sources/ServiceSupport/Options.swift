@@ -12,12 +12,14 @@ public struct Options {
     /// Parses `arguments` (without the program name).
     ///
     /// - Parameter flags: option names (without `--`) that take no value.
-    /// - Throws: ``UsageError`` for an option missing its value.
+    /// - Throws: ``HelpRequest`` for `--help` or `-h` where an option or argument may stand,
+    ///   ``UsageError`` for an option missing its value.
     public init(_ arguments: [String], flags: Set<String> = []) throws {
         var index = 0
         while index < arguments.count {
             let word = arguments[index]
             index += 1
+            if HelpRequest.words.contains(word) { throw HelpRequest() }
             guard word.hasPrefix("--"), word.count > 2 else {
                 self.positionals.append(word)
                 continue
@@ -78,6 +80,14 @@ public struct Options {
             throw UsageError("unexpected argument '\(self.positionals[maximumPositionals])'")
         }
     }
+}
+
+/// `--help` or `-h` on a command line: the tool prints its usage and exits with status 0.
+public struct HelpRequest: Error {
+    /// The words that ask for help.
+    public static let words: Set<String> = ["--help", "-h"]
+
+    public init() {}
 }
 
 /// A command line that cannot be run: says what was wrong. Tools exit with status 2.

@@ -9,10 +9,14 @@ public enum Tool {
     /// do not restart a service that exits with it (sysexits' EX_CONFIG).
     public static let permanentFailureStatus: Int32 = 78
 
-    /// Runs `body`; exits 0 if it returns, or prints the error and exits with its status.
+    /// Runs `body`; exits 0 if it returns (or printed its usage for ``HelpRequest``), or prints the
+    /// error and exits with its status.
     public static func main(_ name: String, usage: String, _ body: () throws -> Void) -> Never {
         do {
             try body()
+            exit(0)
+        } catch is HelpRequest {
+            Log.write(usage + "\n", to: STDOUT_FILENO)
             exit(0)
         } catch let error as UsageError {
             Log.error(name, "\(error)")

@@ -36,6 +36,8 @@ enum MemoStoreTool {
             case "apply": try Self.apply(options)
             default: throw ToolError("unknown command '\(verb)'")
             }
+        } catch is HelpRequest {
+            print(Self.usage)
         } catch let error as ToolError {
             Self.fail(error.message, usage: error.showUsage)
         } catch {

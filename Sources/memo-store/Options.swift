@@ -1,3 +1,5 @@
+import ServiceSupport
+
 /// The options every verb shares.
 struct Options {
     var db = "var/memo.sqlite"
@@ -13,6 +15,7 @@ struct Options {
             case "--format": self.format = try Self.value(&rest, argument)
             case "--out": self.out = try Self.value(&rest, argument)
             case "--include-trash": self.includeTrash = true
+            case _ where HelpRequest.words.contains(argument): throw HelpRequest()
             default: throw ToolError("unknown option '\(argument)'", showUsage: true)
             }
         }

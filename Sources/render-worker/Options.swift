@@ -1,3 +1,5 @@
+import ServiceSupport
+
 /// A hand-written command-line reader: `--name value` pairs and positional arguments.
 struct Options {
     private(set) var positional: [String] = []
@@ -9,9 +11,12 @@ struct Options {
     }
 
     /// Splits `arguments`; every `--name` must be followed by a value.
+    ///
+    /// - Throws: ``HelpRequest`` for `--help` or `-h`, ``UsageError`` for an option without a value.
     init(_ arguments: ArraySlice<String>) throws {
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
+            if HelpRequest.words.contains(argument) { throw HelpRequest() }
             if argument.hasPrefix("--") {
                 guard let value = iterator.next() else { throw UsageError(description: "\(argument) needs a value") }
                 named[String(argument.dropFirst(2))] = value

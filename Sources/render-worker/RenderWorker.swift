@@ -42,6 +42,8 @@ enum RenderWorker {
             case "-h", "--help", "help": print(usage)
             default: fail("unknown command '\(arguments[1])'\n\(usage)", status: 2)
             }
+        } catch is HelpRequest {
+            print(usage)
         } catch let error as Options.UsageError {
             fail("render-worker: \(error.description)", status: 2)
         } catch {
