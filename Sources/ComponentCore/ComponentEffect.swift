@@ -72,6 +72,21 @@ public enum ComponentState: Sendable, Hashable {
         }
     }
 
+    /// The message's schema, without boxing the state into ``message`` (a copy and an allocation).
+    public var schema: SchemaID {
+        switch self {
+        case .scrollView: ScrollViewState.schema
+        case .pullToRefresh: PullToRefreshState.schema
+        case .pager: PagerState.schema
+        case .slideTable: SlideTableState.schema
+        case .drawer: DrawerState.schema
+        case .numberPad: NumberPadState.schema
+        case .canvas: CanvasState.schema
+        case .zoomView: ZoomViewState.schema
+        case .memoBoard: MemoBoardState.schema
+        }
+    }
+
     /// The payload map (what `replay` prints and the bus carries).
     public var payload: Value { self.message.payload }
 

@@ -151,7 +151,7 @@ public final class ComponentHostService {
         for output in outputs {
             switch output {
             case .state(let state):
-                try self.runner.publisher.publish(type(of: state.message).schema, on: try self.topic(of: state)) {
+                try self.runner.publisher.publish(state.schema, on: try self.topic(of: state)) {
                     state.encode(to: &$0)
                 }
             case .memoCommand(let request):

@@ -48,6 +48,15 @@ import Testing
         #expect(try ComponentHost(scene: scene).instanceIDs.count == scene.components.count)
     }
 
+    @Test func state_schema_isTheSchemaOfItsMessageForEveryKind() throws {
+        var host = try ComponentHost(scene: try ComponentScene.load(json: try Self.demo(), file: "demo.json"))
+        let states = host.allStates(tMs: 0).compactMap { if case .state(let state) = $0 { state } else { nil } }
+        #expect(Set(states.map(\.kind)) == Set(ComponentScene.Kind.allCases))
+        for state in states {
+            #expect(state.schema == type(of: state.message).schema, "\(state.kind)")
+        }
+    }
+
     @Test func scene_demo_drawerSwipeIsReceivedOnlyInItsRegionAndThePanRequiresItToFail() throws {
         let scene = try ComponentScene.load(json: try Self.demo(), file: "demo.json")
         let recognizers = scene.gesture.views.flatMap(\.recognizers)
