@@ -109,7 +109,15 @@ public struct ComponentHost: Sendable {
 
     /// Routes a gesture event to the components its recognizer targets.
     public mutating func handle(_ gesture: GestureEvent) -> [HostOutput] {
-        var outputs = self.advance(to: gesture.tMs)
+        var outputs: [HostOutput] = []
+        self.handle(gesture, appendingTo: &outputs)
+        return outputs
+    }
+
+    /// ``handle(_:)``, appending what goes out to `outputs`: the service empties and reuses one
+    /// array for every event instead of allocating one per gesture.
+    public mutating func handle(_ gesture: GestureEvent, appendingTo outputs: inout [HostOutput]) {
+        self.advance(to: gesture.tMs, appendingTo: &outputs)
         self.counters.gestures += 1
         let key = RouteKey(view: gesture.view, recognizer: gesture.recognizer, name: gesture.name)
         let route: [Int]?
@@ -121,7 +129,7 @@ public struct ComponentHost: Sendable {
         }
         guard let route else {
             self.counters.unrouted += 1
-            return outputs
+            return
         }
         for index in route {
             var atTop = true
@@ -130,7 +138,6 @@ public struct ComponentHost: Sendable {
             }
             self.apply(index, self.instances[index].handle(gesture, scrollAtTop: atTop), into: &outputs)
         }
-        return outputs
     }
 
     /// What a gesture's route depends on: its recognizer's name, given or found from its view.
@@ -214,13 +221,17 @@ public struct ComponentHost: Sendable {
     /// Fires every timer due at or before `tMs`, in time order, then moves the clock to `tMs`.
     public mutating func advance(to tMs: Double) -> [HostOutput] {
         var outputs: [HostOutput] = []
+        self.advance(to: tMs, appendingTo: &outputs)
+        return outputs
+    }
+
+    private mutating func advance(to tMs: Double, appendingTo outputs: inout [HostOutput]) {
         while let (index, due) = self.timers.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }), due <= tMs {
             self.timers[index] = nil
             self.now = max(self.now, due)
             self.apply(index, self.instances[index].timeElapsed(due), into: &outputs)
         }
         self.now = max(self.now, tMs)
-        return outputs
     }
 
     /// Carries out component `index`'s effects, appending what goes out to `outputs` (appended in

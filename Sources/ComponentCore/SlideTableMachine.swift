@@ -50,7 +50,17 @@ public struct SlideTableMachine: Sendable {
     public let instance: String
     public let config: Config
     private var state: State = .idle
-    private var openRow: Int?
+    private var openRow: Int? {
+        didSet {
+            if let row = oldValue, self.restingOffsets.indices.contains(row) { self.restingOffsets[row] = 0 }
+            if let row = self.openRow, self.restingOffsets.indices.contains(row) {
+                self.restingOffsets[row] = self.config.rowWidth
+            }
+        }
+    }
+    /// Every row's offset while none slides: the open row's width, 0 for the rest. Kept up to date
+    /// rather than rebuilt, since a state goes out with every pan event and then shares it.
+    private var restingOffsets: [Double]
     private var scrollOffset = 0.0
     /// Running slide animations by row (at most two: one opening, one closing).
     private var slides: [Int: ComponentAnimation] = [:]
@@ -58,6 +68,7 @@ public struct SlideTableMachine: Sendable {
     public init(instance: String, config: Config) {
         self.instance = instance
         self.config = config
+        self.restingOffsets = [Double](repeating: 0, count: config.rows)
     }
 
     /// The table's vertical content offset (pull-to-refresh reads it: at the top, a pull shows the header).
@@ -107,11 +118,10 @@ public struct SlideTableMachine: Sendable {
         return Int(position)
     }
 
-    /// Every row's offset: the open row's width, a sliding row's value now, 0 for the rest
-    /// (one pass over the rows, not a lookup per row: a state goes out with every pan event).
+    /// Every row's offset: a sliding row's value now, else its resting offset.
     private func offsets(at tMs: Double) -> [Double] {
-        var offsets = [Double](repeating: 0, count: self.config.rows)
-        if let open = self.openRow, offsets.indices.contains(open) { offsets[open] = self.config.rowWidth }
+        guard !self.slides.isEmpty else { return self.restingOffsets }
+        var offsets = self.restingOffsets
         for (row, slide) in self.slides where offsets.indices.contains(row) { offsets[row] = slide.value(at: tMs) }
         return offsets
     }

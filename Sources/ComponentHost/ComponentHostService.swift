@@ -23,6 +23,8 @@ public final class ComponentHostService {
     private let clients: [String]
     private var connectivity: Connectivity?
     private var malformed = 0
+    /// What the gesture being handled sent out; emptied and reused for the next one.
+    private var outputs: [HostOutput] = []
     /// The topic of each component's states, made once; the ones met lately found without hashing.
     private var topics = RecentlyUsedDictionary<TopicKey, Topic>()
 
@@ -54,7 +56,9 @@ public final class ComponentHostService {
                 return
             }
             event.tMs = self.nowMs
-            try self.publish(self.host.handle(event))
+            self.outputs.removeAll(keepingCapacity: true)
+            self.host.handle(event, appendingTo: &self.outputs)
+            try self.publish(self.outputs)
         }
         try self.runner.subscribe(["cmd/ui/"], filter: SchemaFilter([ComponentCommand.self])) {
             [unowned self] delivery, subscriber in

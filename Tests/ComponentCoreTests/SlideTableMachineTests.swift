@@ -55,6 +55,22 @@ import Testing
         #expect(end.offsets.enumerated().filter { $0.element > 0 }.map(\.offset) == [5])
     }
 
+    @Test func slideCell_aPublishedStateKeepsItsOffsetsWhenRowsOpenAndCloseLater() throws {
+        var machine = Self.machine()
+        _ = machine.handle(.swipeRecognized(.right, y: Self.y(2), tMs: 0))
+        _ = machine.handle(.timeElapsed(200))
+        _ = machine.handle(.panBegan(tMs: 300))
+        let resting = try #require(Self.state(machine.handle(.panChanged(translationY: 0, tMs: 310))))
+        _ = machine.handle(.panEnded(tMs: 320))
+        _ = machine.handle(.swipeRecognized(.right, y: Self.y(5), tMs: 400))
+        _ = machine.handle(.timeElapsed(600))
+        _ = machine.handle(.swipeRecognized(.left, y: Self.y(5), tMs: 700))
+        _ = machine.handle(.timeElapsed(800))
+        #expect(resting.offsets.enumerated().filter { $0.element > 0 }.map(\.offset) == [2])
+        #expect(resting.offsets[2] == 400)
+        #expect(machine.snapshot(tMs: 900).offsets.allSatisfy { $0 == 0 })
+    }
+
     @Test func slideCell_leftSwipeOnOpenRow_closesIt() throws {
         var machine = Self.machine()
         _ = machine.handle(.swipeRecognized(.right, y: Self.y(3), tMs: 0))
