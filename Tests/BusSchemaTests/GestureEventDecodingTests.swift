@@ -89,4 +89,19 @@ import Testing
             #expect(throws: CodecError.self) { try GestureEvent(messagePack: Array(bytes.prefix(length))) }
         }
     }
+
+    @Test func aProbeReadsTheEventsTimeInAnyLayoutAndNilWithoutOne() throws {
+        var generator = SplitMix64(seed: 14)
+        for _ in 0..<300 {
+            let event = Self.event(&generator)
+            #expect(try GestureEvent.tMs(inMessagePack: event.messagePack) == event.tMs)
+            let entries = event.value.mapValue!.entries.map { ($0.key, $0.value) }
+            let reversed = Value.map(ValueMap(entries.reversed())).messagePack
+            #expect(try GestureEvent.tMs(inMessagePack: reversed) == event.tMs)
+            #expect(
+                try GestureEvent.tMs(inMessagePack: Value.map(ValueMap(Array(entries.dropFirst()))).messagePack) == nil)
+            #expect(throws: CodecError.self) { try GestureEvent.tMs(inMessagePack: Array(reversed.dropLast())) }
+        }
+        #expect(throws: CodecError.self) { try GestureEvent.tMs(inMessagePack: Value.string("t_ms").messagePack) }
+    }
 }

@@ -202,14 +202,28 @@ public struct GestureEvent: BusMessage, Hashable {
         self = event
     }
 
-    /// Reads only `t_ms` of an encoded event (the source time of the frame that caused it),
-    /// skipping every other field: what a latency probe needs, at a fraction of a full decode.
+    /// Reads only `t_ms` of an encoded event (the source time of the frame that caused it): what
+    /// a latency probe needs, at a fraction of a full decode.
     ///
+    /// Where ``encode(to:)`` puts it, first in the map, it is read without reading on (a probe
+    /// does not check the rest; a consumer that decodes events does). Any other layout is read
+    /// through, every other field skipped.
     /// - Returns: nil if the map has no `t_ms`.
-    /// - Throws: ``CodecError`` if `payload` is not one MessagePack map or `t_ms` is not a number.
+    /// - Throws: ``CodecError`` if `payload`, read through, is not one MessagePack map, or `t_ms` is
+    ///   not a number.
     public static func tMs(inMessagePack payload: [UInt8]) throws -> Double? {
         try payload.withUnsafeBytes { raw in
             var reader = MessagePackReader(raw)
+            var first: Double?
+            if reader.scan({ scanner in
+                guard scanner.mapHeader() != nil, scanner.literal("t_ms"), let tMs = scanner.number() else {
+                    return false
+                }
+                first = tMs
+                return true
+            }) {
+                return first
+            }
             var tMs: Double?
             try reader.readMap { reader, key in
                 switch key {
