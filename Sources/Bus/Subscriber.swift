@@ -43,6 +43,8 @@ public final class Subscriber {
     /// service hears a handful of topics interleaved (the flood: a frame's echo, its gestures and
     /// its states).
     private var recentTopics = RecentlyUsed<[UInt8], (topic: String, route: Int)>(capacity: 8)
+    /// What ``receive(timeoutMs:)`` waits with (see ``wait(timeoutMs:)``).
+    private var poller: Poller?
 
     private struct Incoming {
         var size = 0
@@ -103,21 +105,30 @@ public final class Subscriber {
     /// - Parameter timeoutMs: how long to wait for a message; 0 only takes what is queued.
     /// - Returns: nil if no good message arrived in time.
     public func receive(timeoutMs: Int) throws -> Delivery? {
-        // Queued messages first: the poller (an allocation) is only built when we must wait.
         while let count = try self.readFrames() {
             if let delivery = self.check(frameCount: count) { return delivery }
         }
         let deadline = Clock.monotonicNs() + UInt64(max(timeoutMs, 0)) * 1_000_000
-        var poller = Poller()
-        try poller.add(self.socket)
         while true {
             let now = Clock.monotonicNs()
             if now >= deadline { return nil }
-            try poller.poll(timeoutMs: Int((deadline - now + 999_999) / 1_000_000))
+            try self.wait(timeoutMs: Int((deadline - now + 999_999) / 1_000_000))
             while let count = try self.readFrames() {
                 if let delivery = self.check(frameCount: count) { return delivery }
             }
         }
+    }
+
+    /// Waits up to `timeoutMs` for the socket, with a poller built at the first wait and kept: a
+    /// reader that keeps up waits after nearly every message, and building one costs an
+    /// allocation and a `zmq_getsockopt`.
+    private func wait(timeoutMs: Int) throws {
+        if self.poller == nil {
+            var poller = Poller()
+            try poller.add(self.socket)
+            self.poller = poller
+        }
+        try self.poller?.poll(timeoutMs: timeoutMs)
     }
 
     /// Reads one queued message without waiting: a delivery, nil for a skipped bad frame,
