@@ -50,15 +50,8 @@ public final class ComponentHostService {
     /// Subscribes, publishes the initial states and runs until SIGTERM.
     public func run() throws {
         let gestureFilter = SchemaFilter([GestureEvent.self])
-        try self.runner.subscribe(["gesture/"], filter: gestureFilter) { [unowned self] delivery, subscriber in
-            guard var event = subscriber.decode(delivery, as: GestureEvent.self) else {
-                self.malformed += 1
-                return
-            }
-            event.tMs = self.nowMs
-            self.outputs.removeAll(keepingCapacity: true)
-            self.host.handle(event, appendingTo: &self.outputs)
-            try self.publish(self.outputs)
+        try self.runner.subscribe(["gesture/"], filter: gestureFilter) { [unowned self] in
+            try self.gestureReceived($0, $1)
         }
         try self.runner.subscribe(["cmd/ui/"], filter: SchemaFilter([ComponentCommand.self])) {
             [unowned self] delivery, subscriber in
@@ -100,6 +93,18 @@ public final class ComponentHostService {
         try self.probe()
         try self.publish(self.host.start(tMs: self.nowMs))
         try self.runner.run()
+    }
+
+    /// Hands a gesture event to the host, timed by its arrival here, and publishes what comes out.
+    private func gestureReceived(_ delivery: Delivery, _ subscriber: Subscriber) throws {
+        guard var event = subscriber.decode(delivery, as: GestureEvent.self) else {
+            self.malformed += 1
+            return
+        }
+        event.tMs = self.nowMs
+        self.outputs.removeAll(keepingCapacity: true)
+        self.host.handle(event, appendingTo: &self.outputs)
+        try self.publish(self.outputs)
     }
 
     private func subscribeMemo() throws {
