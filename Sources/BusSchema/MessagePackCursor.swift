@@ -73,6 +73,11 @@ struct MessagePackCursor {
     /// Writes a whole number as an integer and any other number as a float64 (at most 9 bytes).
     @inline(__always)
     mutating func writeNumber(_ value: Double) {
+        // Zero first (and −0, which the integer form writes as 0 too): most of a state's offsets.
+        if value == 0 {
+            self.put(0)
+            return
+        }
         // Range-check first: Int64(_:) traps outside its range (and on NaN).
         if value > -9.0e15, value < 9.0e15, Double(Int64(value)) == value {
             self.write(Int64(value))
