@@ -43,6 +43,19 @@ struct MessagePackScanner {
         return UnsafeRawBufferPointer(start: self.base + self.offset + 1, count: length)
     }
 
+    /// A fixstr as a string: `existing` itself if it has the same bytes (a stream of messages
+    /// names the same device or view over and over), else a new string of valid UTF-8.
+    @inline(__always)
+    mutating func string(reusing existing: String) -> String? {
+        guard let bytes = self.string() else { return nil }
+        let same =
+            existing.utf8.withContiguousStorageIfAvailable {
+                $0.count == bytes.count
+                    && (bytes.isEmpty || bytesEqual($0.baseAddress!, bytes.baseAddress!, count: bytes.count))
+            } ?? false
+        return same ? existing : String(validatedUTF8: bytes)
+    }
+
     /// A map's pair count: a fixmap, or a map16 (a gesture event with most of its optional fields
     /// has more than 15).
     @inline(__always)

@@ -25,6 +25,9 @@ public final class ComponentHostService {
     private var malformed = 0
     /// What the gesture being handled sent out; emptied and reused for the next one.
     private var outputs: [HostOutput] = []
+    /// The gesture being handled, decoded over the one before (its strings kept when they repeat).
+    private var event = GestureEvent(
+        tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
     /// The topic of each component's states, made once; the ones met lately found without hashing.
     private var topics = RecentlyUsedDictionary<TopicKey, Topic>()
 
@@ -97,13 +100,16 @@ public final class ComponentHostService {
 
     /// Hands a gesture event to the host, timed by its arrival here, and publishes what comes out.
     private func gestureReceived(_ delivery: Delivery, _ subscriber: Subscriber) throws {
-        guard var event = subscriber.decode(delivery, as: GestureEvent.self) else {
+        do {
+            try self.event.decode(messagePack: delivery.payload)
+        } catch {
+            _ = subscriber.decode(delivery, as: GestureEvent.self)  // counts and reports why
             self.malformed += 1
             return
         }
-        event.tMs = self.nowMs
+        self.event.tMs = self.nowMs
         self.outputs.removeAll(keepingCapacity: true)
-        self.host.handle(event, appendingTo: &self.outputs)
+        self.host.handle(self.event, appendingTo: &self.outputs)
         try self.publish(self.outputs)
     }
 

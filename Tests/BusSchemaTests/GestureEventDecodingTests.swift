@@ -104,4 +104,23 @@ import Testing
         }
         #expect(throws: CodecError.self) { try GestureEvent.tMs(inMessagePack: Value.string("t_ms").messagePack) }
     }
+
+    @Test func decodingEventAfterEventIntoOneValueGivesEachEventWhateverCameBefore() throws {
+        var generator = SplitMix64(seed: 15)
+        var reused = GestureEvent(
+            tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
+        for round in 0..<600 {
+            let event = Self.event(&generator)
+            var bytes = event.messagePack
+            if round % 3 == 1 {
+                bytes =
+                    Value.map(ValueMap(event.value.mapValue!.entries.map { ($0.key, $0.value) }.reversed())).messagePack
+            }
+            if round % 7 == 3 {
+                #expect(throws: CodecError.self) { try reused.decode(messagePack: Array(bytes.dropLast())) }
+            }
+            try reused.decode(messagePack: bytes)
+            #expect(reused == event)
+        }
+    }
 }

@@ -2,10 +2,12 @@
 /// (the general decoder in ``GestureEvent/init(from:)`` remains the reference).
 extension GestureEvent {
     /// Decodes an event laid out exactly as ``encode(to:)`` writes it; false for anything else.
+    /// Strings equal to this event's are kept, not made again (see ``decode(messagePack:)``).
     mutating func decode(scanning scanner: inout MessagePackScanner) -> Bool {
+        let previousName = self.name ?? ""
         guard let fields = scanner.mapHeader(), fields >= 8, scanner.literal("t_ms"), let tMs = scanner.number(),
-            scanner.literal("device"), let device = scanner.string().flatMap(String.init(validatedUTF8:)),
-            scanner.literal("view"), let view = scanner.string().flatMap(String.init(validatedUTF8:)),
+            scanner.literal("device"), let device = scanner.string(reusing: self.device),
+            scanner.literal("view"), let view = scanner.string(reusing: self.view),
             scanner.literal("recognizer"), let recognizer = scanner.kind(), scanner.literal("state"),
             let state = scanner.state(), scanner.literal("x"), let x = scanner.number(), scanner.literal("y"),
             let y = scanner.number(), scanner.literal("touches"), let touches = scanner.signed()
@@ -22,7 +24,7 @@ extension GestureEvent {
             scanner.optional("rotation", into: &self.rotation, left: &left, { $0.number() }),
             scanner.optional("edge", into: &self.edge, left: &left, { $0.edge() }),
             scanner.optional(
-                "name", into: &self.name, left: &left, { $0.string().flatMap(String.init(validatedUTF8:)) }),
+                "name", into: &self.name, left: &left, { $0.string(reusing: previousName) }),
             scanner.optional("scale_velocity", into: &self.scaleVelocity, left: &left, { $0.number() }),
             scanner.optional("rotation_velocity", into: &self.rotationVelocity, left: &left, { $0.number() })
         else { return false }

@@ -152,14 +152,31 @@ public struct GestureEvent: BusMessage, Hashable {
     }
 
     public init(from reader: inout MessagePackReader) throws {
-        // Events from ``encode(to:)`` take the specialised path (GestureEvent+FastPath.swift); any
-        // other layout (key order, unknown keys, float32s, long strings) takes the general one.
-        var scanned = GestureEvent(
-            tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
-        if reader.scan({ scanned.decode(scanning: &$0) }) {
-            self = scanned
-            return
+        self.init(tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
+        try self.decode(from: &reader)
+    }
+
+    /// Decodes a complete payload into this event, keeping its strings where the new event has
+    /// the same (a subscriber decoding event after event into one value makes no string then).
+    ///
+    /// - Throws: ``CodecError`` for malformed bytes or a missing required field; the event's
+    ///   contents are unspecified then.
+    public mutating func decode(messagePack bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { raw in
+            var reader = MessagePackReader(raw)
+            try self.decode(from: &reader)
+            try reader.expectEnd()
         }
+    }
+
+    /// Decodes an event into this one, as ``decode(messagePack:)`` does.
+    ///
+    /// - Throws: ``CodecError`` for malformed bytes or a missing required field.
+    public mutating func decode(from reader: inout MessagePackReader) throws {
+        // Events from ``encode(to:)`` take the specialised path (GestureEvent+FastPath.swift); any
+        // other layout (key order, unknown keys, float32s, long strings) takes the general one,
+        // which overwrites every field the fast path may have touched.
+        if reader.scan({ self.decode(scanning: &$0) }) { return }
         var tMs: Double?
         var device: String?
         var view: String?

@@ -7,17 +7,10 @@ extension TouchFrame {
 
     /// Decodes a frame laid out exactly as ``encode(to:)`` writes it; false for anything else.
     mutating func decode(scanning scanner: inout MessagePackScanner) -> Bool {
-        guard scanner.mapHeader() == 4, scanner.literal("device"), let device = scanner.string() else { return false }
-        // A subscriber sees the same device frame after frame: keep the String it already has.
-        let same =
-            self.device.utf8.withContiguousStorageIfAvailable {
-                $0.count == device.count
-                    && (device.isEmpty || bytesEqual($0.baseAddress!, device.baseAddress!, count: device.count))
-            } ?? false
-        if !same {
-            guard let string = String(validatedUTF8: device) else { return false }
-            self.device = string
-        }
+        // A subscriber sees the same device frame after frame: it keeps the String it already has.
+        guard scanner.mapHeader() == 4, scanner.literal("device"), let device = scanner.string(reusing: self.device)
+        else { return false }
+        self.device = device
         guard scanner.literal("frame"), let frame = scanner.unsigned(), scanner.literal("t_ns"),
             let tNs = scanner.nonNegative(), scanner.literal("contacts"), let count = scanner.arrayHeader()
         else { return false }
