@@ -45,6 +45,31 @@ public protocol BusMessage: Sendable {
     init(from reader: inout MessagePackReader) throws
 }
 
+/// A message that decodes over an existing value, reusing its storage (strings that repeat,
+/// arrays big enough): a subscriber decoding message after message into one value allocates
+/// nothing once it has seen the stream's shape.
+public protocol ReusableBusMessage: BusMessage {
+    /// Decodes a payload map into this value.
+    ///
+    /// - Throws: ``CodecError`` for malformed bytes or a missing required field; the value's
+    ///   contents are unspecified then, and the next decode overwrites them all.
+    mutating func decode(from reader: inout MessagePackReader) throws
+}
+
+extension ReusableBusMessage {
+    /// Decodes a complete payload into this value (see ``decode(from:)``).
+    ///
+    /// - Throws: ``CodecError`` for malformed bytes, a missing required field or trailing bytes.
+    @inlinable
+    public mutating func decode(messagePack bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { raw in
+            var reader = MessagePackReader(raw)
+            try self.decode(from: &reader)
+            try reader.expectEnd()
+        }
+    }
+}
+
 extension BusMessage {
     /// Decodes a complete payload from `bytes`.
     public init(messagePack bytes: [UInt8]) throws {

@@ -23,6 +23,8 @@ public final class GestureService {
     private var timers: [String: Int] = [:]
     /// Each event topic made once; the ones met lately are found without hashing three strings.
     private var topics = RecentlyUsedDictionary<TopicKey, Topic>()
+    /// The frame being handled, decoded over the one before.
+    private var frame = TouchFrame(device: "", frame: 0, tNs: 0, contacts: [])
     private var framesHandled: UInt64 = 0
     private var eventsPublished: UInt64 = 0
     private var scenesLoaded: UInt64 = 0
@@ -44,10 +46,7 @@ public final class GestureService {
             ]
         }
         try self.runner.subscribe(self.devicePrefixes.map { "touch/" + $0 }, filter: SchemaFilter([TouchFrame.self])) {
-            [unowned self] delivery, subscriber in
-            guard let frame = subscriber.decode(delivery, as: TouchFrame.self) else { return }
-            self.framesHandled += 1
-            try self.apply(self.lanes.handle(.frameArrived(frame, monoNs: Clock.monotonicNs())))
+            [unowned self] in try self.frameReceived($0, $1)
         }
         try self.runner.subscribe(["ui/scene/"], filter: SchemaFilter([Self.sceneSchema])) {
             [unowned self] delivery, _ in
@@ -56,6 +55,19 @@ public final class GestureService {
             try self.apply(self.lanes.handle(.sceneChanged(scene)))
         }
         try self.runner.run()
+    }
+
+    /// Hands a touch frame to its device's lane, decoded over the one before (its device name and
+    /// contact array kept), and carries out what comes back.
+    private func frameReceived(_ delivery: Delivery, _ subscriber: Subscriber) throws {
+        do {
+            try self.frame.decode(messagePack: delivery.payload)
+        } catch {
+            _ = subscriber.decode(delivery, as: TouchFrame.self)  // counts and reports why
+            return
+        }
+        self.framesHandled += 1
+        try self.apply(self.lanes.handle(.frameArrived(self.frame, monoNs: Clock.monotonicNs())))
     }
 
     private func apply(_ effects: [DeviceLanes.Effect]) throws {

@@ -1,6 +1,6 @@
 /// A gesture recognizer's state change (schema `gesture.event` v1), on
 /// `gesture/<device>/<view>/<recognizer>/`; also what `gesture-recognizer replay` prints.
-public struct GestureEvent: BusMessage, Hashable {
+public struct GestureEvent: ReusableBusMessage, Hashable {
     public static let schema = SchemaID("gesture.event", major: 1, minor: 0)
     public static let fields: [FieldSpec] = [
         FieldSpec("t_ms", "number"), FieldSpec("device", "string"), FieldSpec("view", "string"),
@@ -156,20 +156,8 @@ public struct GestureEvent: BusMessage, Hashable {
         try self.decode(from: &reader)
     }
 
-    /// Decodes a complete payload into this event, keeping its strings where the new event has
-    /// the same (a subscriber decoding event after event into one value makes no string then).
-    ///
-    /// - Throws: ``CodecError`` for malformed bytes or a missing required field; the event's
-    ///   contents are unspecified then.
-    public mutating func decode(messagePack bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { raw in
-            var reader = MessagePackReader(raw)
-            try self.decode(from: &reader)
-            try reader.expectEnd()
-        }
-    }
-
-    /// Decodes an event into this one, as ``decode(messagePack:)`` does.
+    /// Decodes an event into this one, keeping its device, view and name strings where the new
+    /// event has the same.
     ///
     /// - Throws: ``CodecError`` for malformed bytes or a missing required field.
     public mutating func decode(from reader: inout MessagePackReader) throws {

@@ -34,7 +34,7 @@ public struct TouchContact: Sendable, Hashable {
 }
 
 /// Every contact of one device at one instant (schema `touch.frame` v1), on `touch/<device>/`.
-public struct TouchFrame: BusMessage, Hashable {
+public struct TouchFrame: ReusableBusMessage, Hashable {
     public static let schema = SchemaID("touch.frame", major: 1, minor: 0)
     public static let fields: [FieldSpec] = [
         FieldSpec("device", "string"), FieldSpec("frame", "integer"), FieldSpec("t_ns", "integer"),
