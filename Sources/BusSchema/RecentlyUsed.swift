@@ -8,26 +8,30 @@
 public struct RecentlyUsed<Key, Value> {
     /// How many keys are kept; a key not kept costs a look at each of them.
     public let capacity: Int
-    @usableFromInline var entries: [(key: Key, value: Value)] = []
+    // Keys and values apart: reading a (key, value) pair out of one array to compare its key
+    // copied both, retaining every string in them, for each key compared.
+    @usableFromInline var keys: [Key] = []
+    @usableFromInline var values: [Value] = []
     @usableFromInline var nextReplaced = 0
     @usableFromInline var lastFound = 0
 
     public init(capacity: Int) {
         precondition(capacity > 0, "RecentlyUsed needs room for one key")
         self.capacity = capacity
-        self.entries.reserveCapacity(capacity)
+        self.keys.reserveCapacity(capacity)
+        self.values.reserveCapacity(capacity)
     }
 
     /// The value of a kept key that `matches` accepts: the one found last time if it still
     /// matches (runs on one key are common), else the first.
     @inlinable
     public mutating func first(where matches: (Key) -> Bool) -> Value? {
-        if self.lastFound < self.entries.count, matches(self.entries[self.lastFound].key) {
-            return self.entries[self.lastFound].value
+        if self.lastFound < self.keys.count, matches(self.keys[self.lastFound]) {
+            return self.values[self.lastFound]
         }
-        for index in self.entries.indices where index != self.lastFound && matches(self.entries[index].key) {
+        for index in self.keys.indices where index != self.lastFound && matches(self.keys[index]) {
             self.lastFound = index
-            return self.entries[index].value
+            return self.values[index]
         }
         return nil
     }
@@ -35,17 +39,20 @@ public struct RecentlyUsed<Key, Value> {
     /// Keeps `value` under `key`, in place of the key kept longest when full.
     @inlinable
     public mutating func remember(_ key: Key, _ value: Value) {
-        guard self.entries.count == self.capacity else {
-            self.entries.append((key, value))
+        guard self.keys.count == self.capacity else {
+            self.keys.append(key)
+            self.values.append(value)
             return
         }
-        self.entries[self.nextReplaced] = (key, value)
+        self.keys[self.nextReplaced] = key
+        self.values[self.nextReplaced] = value
         self.nextReplaced = (self.nextReplaced + 1) % self.capacity
     }
 
     /// Forgets every key.
     public mutating func removeAll() {
-        self.entries.removeAll(keepingCapacity: true)
+        self.keys.removeAll(keepingCapacity: true)
+        self.values.removeAll(keepingCapacity: true)
         self.nextReplaced = 0
     }
 }
