@@ -143,9 +143,29 @@ public final class Subscriber {
         do {
             return try M(messagePack: delivery.payload)
         } catch {
-            self.problem(.reject, "bad_payload", "\(delivery.envelope.schema) on \(delivery.topic): \(error)")
+            self.rejectPayload(of: delivery, error)
             return nil
         }
+    }
+
+    /// Decodes a delivery's payload over `message`, reusing its storage (a handler that keeps one
+    /// value for a stream), counting a failure as ``decode(_:as:)`` does.
+    ///
+    /// - Returns: whether `message` now holds the delivery's message.
+    @inlinable
+    public func decode<M: ReusableBusMessage>(_ delivery: Delivery, into message: inout M) -> Bool {
+        do {
+            try message.decode(messagePack: delivery.payload)
+            return true
+        } catch {
+            self.rejectPayload(of: delivery, error)
+            return false
+        }
+    }
+
+    @usableFromInline
+    func rejectPayload(of delivery: Delivery, _ error: any Error) {
+        self.problem(.reject, "bad_payload", "\(delivery.envelope.schema) on \(delivery.topic): \(error)")
     }
 
     private enum Disposition {

@@ -100,10 +100,7 @@ public final class ComponentHostService {
 
     /// Hands a gesture event to the host, timed by its arrival here, and publishes what comes out.
     private func gestureReceived(_ delivery: Delivery, _ subscriber: Subscriber) throws {
-        do {
-            try self.event.decode(messagePack: delivery.payload)
-        } catch {
-            _ = subscriber.decode(delivery, as: GestureEvent.self)  // counts and reports why
+        guard subscriber.decode(delivery, into: &self.event) else {
             self.malformed += 1
             return
         }

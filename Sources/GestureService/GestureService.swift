@@ -60,12 +60,7 @@ public final class GestureService {
     /// Hands a touch frame to its device's lane, decoded over the one before (its device name and
     /// contact array kept), and carries out what comes back.
     private func frameReceived(_ delivery: Delivery, _ subscriber: Subscriber) throws {
-        do {
-            try self.frame.decode(messagePack: delivery.payload)
-        } catch {
-            _ = subscriber.decode(delivery, as: TouchFrame.self)  // counts and reports why
-            return
-        }
+        guard subscriber.decode(delivery, into: &self.frame) else { return }
         self.framesHandled += 1
         try self.apply(self.lanes.handle(.frameArrived(self.frame, monoNs: Clock.monotonicNs())))
     }

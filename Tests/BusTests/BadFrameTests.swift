@@ -113,6 +113,22 @@ import Testing
         #expect(rig.subscriber.statistics.reasons.map(\.0) == ["bad_payload"])
     }
 
+    @Test func garbagePayloadsDecodedOverAKeptValueAreRejectedAndTheNextGoodOneDecodes() throws {
+        let rig = try Rig()
+        defer { try? rig.bus.stop() }
+        let good = TouchFrame(
+            device: "d0", frame: 7, tNs: 1, contacts: [TouchContact(id: 1, phase: .began, x: 2, y: 3)])
+        try rig.sendRaw([Self.topic, rig.header(), [0xc1]])
+        try rig.sendRaw([Self.topic, rig.header(), good.messagePack])
+        let deliveries = try receive(rig.subscriber, count: 2)
+        try #require(deliveries.count == 2)
+        var kept = TouchFrame(device: "", frame: 0, tNs: 0, contacts: [])
+        #expect(!rig.subscriber.decode(deliveries[0], into: &kept))
+        #expect(rig.subscriber.statistics.reasons.map(\.0) == ["bad_payload"])
+        #expect(rig.subscriber.decode(deliveries[1], into: &kept))
+        #expect(kept == good)
+    }
+
     @Test func aMessageAboveTheProxyLimitCostsItsPublisherAGapAndNothingElse() throws {
         // libzmq disconnects a publisher that sends the proxy more than ZMQ_MAXMSGSIZE; the
         // publisher reconnects by itself and subscribers see what was lost as a gap.
