@@ -49,6 +49,9 @@ public protocol BusMessage: Sendable {
 /// arrays big enough): a subscriber decoding message after message into one value allocates
 /// nothing once it has seen the stream's shape.
 public protocol ReusableBusMessage: BusMessage {
+    /// A value with every field empty, to decode the first message over.
+    static var empty: Self { get }
+
     /// Decodes a payload map into this value.
     ///
     /// - Throws: ``CodecError`` for malformed bytes or a missing required field; the value's

@@ -26,8 +26,7 @@ public final class ComponentHostService {
     /// What the gesture being handled sent out; emptied and reused for the next one.
     private var outputs: [HostOutput] = []
     /// The gesture being handled, decoded over the one before (its strings kept when they repeat).
-    private var event = GestureEvent(
-        tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
+    private var event = GestureEvent.empty
     /// The topic of each component's states, made once; the ones met lately found without hashing.
     private var topics = RecentlyUsedDictionary<TopicKey, Topic>()
 

@@ -24,7 +24,7 @@ public final class GestureService {
     /// Each event topic made once; the ones met lately are found without hashing three strings.
     private var topics = RecentlyUsedDictionary<TopicKey, Topic>()
     /// The frame being handled, decoded over the one before.
-    private var frame = TouchFrame(device: "", frame: 0, tNs: 0, contacts: [])
+    private var frame = TouchFrame.empty
     private var framesHandled: UInt64 = 0
     private var eventsPublished: UInt64 = 0
     private var scenesLoaded: UInt64 = 0

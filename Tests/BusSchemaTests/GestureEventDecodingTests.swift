@@ -34,8 +34,7 @@ import Testing
     static func scanned(_ bytes: [UInt8]) -> GestureEvent? {
         bytes.withUnsafeBytes { raw in
             var reader = MessagePackReader(raw)
-            var event = GestureEvent(
-                tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
+            var event = GestureEvent.empty
             return reader.scan({ event.decode(scanning: &$0) }) ? event : nil
         }
     }
@@ -107,8 +106,7 @@ import Testing
 
     @Test func decodingEventAfterEventIntoOneValueGivesEachEventWhateverCameBefore() throws {
         var generator = SplitMix64(seed: 15)
-        var reused = GestureEvent(
-            tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
+        var reused = GestureEvent.empty
         for round in 0..<600 {
             let event = Self.event(&generator)
             var bytes = event.messagePack

@@ -122,7 +122,7 @@ import Testing
         try rig.sendRaw([Self.topic, rig.header(), good.messagePack])
         let deliveries = try receive(rig.subscriber, count: 2)
         try #require(deliveries.count == 2)
-        var kept = TouchFrame(device: "", frame: 0, tNs: 0, contacts: [])
+        var kept = TouchFrame.empty
         #expect(!rig.subscriber.decode(deliveries[0], into: &kept))
         #expect(rig.subscriber.statistics.reasons.map(\.0) == ["bad_payload"])
         #expect(rig.subscriber.decode(deliveries[1], into: &kept))

@@ -151,8 +151,13 @@ public struct GestureEvent: ReusableBusMessage, Hashable {
         writer.writeNumber(vector.y)
     }
 
+    /// An event with every field empty, to decode over.
+    public static var empty: GestureEvent {
+        GestureEvent(tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
+    }
+
     public init(from reader: inout MessagePackReader) throws {
-        self.init(tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
+        self = .empty
         try self.decode(from: &reader)
     }
 
@@ -173,7 +178,7 @@ public struct GestureEvent: ReusableBusMessage, Hashable {
         var x: Double?
         var y: Double?
         var touches: Int?
-        var event = GestureEvent(tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
+        var event = GestureEvent.empty
         try reader.readMap { reader, key in
             switch key {
             case "t_ms": tMs = try reader.readDouble()

@@ -76,8 +76,11 @@ public struct TouchFrame: ReusableBusMessage, Hashable {
         }
     }
 
+    /// A frame with every field empty, to decode over.
+    public static var empty: TouchFrame { TouchFrame(device: "", frame: 0, tNs: 0, contacts: []) }
+
     public init(from reader: inout MessagePackReader) throws {
-        self.init(device: "", frame: 0, tNs: 0, contacts: [])
+        self = .empty
         try self.decode(from: &reader)
     }
 
