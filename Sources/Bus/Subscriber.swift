@@ -42,7 +42,10 @@ public final class Subscriber {
     /// them skips the checks, the route lookup and the string (an allocation past 15 bytes). A
     /// service hears a handful of topics interleaved (the flood: a frame's echo, its gestures and
     /// its states).
-    private var recentTopics = RecentlyUsed<[UInt8], (topic: String, route: Int)>(capacity: 8)
+    private var recentTopics = RecentlyUsed<[UInt8], (topic: String, route: Int)>(capacity: Subscriber.topicsKept)
+    /// Where in ``tracker`` the last message on each kept topic went, by the topic's slot.
+    private var streamPositions = [Int](repeating: -1, count: Subscriber.topicsKept)
+    private static let topicsKept = 8
     /// What ``receive(timeoutMs:)`` waits with (see ``wait(timeoutMs:)``).
     private var poller: Poller?
 
@@ -52,6 +55,8 @@ public final class Subscriber {
         var shownTopic = ""
         var envelope: Result<Envelope, CodecError> = .failure(CodecError(.truncated, offset: 0))
         var route = 0
+        /// The topic's slot in ``recentTopics`` (none for a bad topic, which is never tracked).
+        var topicSlot = 0
     }
 
     private struct Route {
@@ -188,8 +193,10 @@ public final class Subscriber {
             self.incoming.size += bytes.count
             switch index {
             case 0:
-                if let known = self.knownTopic(bytes) {
+                if let slot = self.knownTopic(bytes) {
+                    let known = self.recentTopics.value(inSlot: slot)
                     (self.incoming.topic, self.incoming.route) = (.success(known.topic), known.route)
+                    self.incoming.topicSlot = slot
                     return
                 }
                 self.incoming.route = self.route(of: bytes)
@@ -198,7 +205,7 @@ public final class Subscriber {
                     self.incoming.shownTopic = String(decoding: bytes.prefix(64), as: UTF8.self)
                 } else if let topic = String(validatedUTF8: bytes) {
                     self.incoming.topic = .success(topic)
-                    self.recentTopics.remember(Array(bytes), (topic, self.incoming.route))
+                    self.incoming.topicSlot = self.recentTopics.remember(Array(bytes), (topic, self.incoming.route))
                 } else {
                     self.incoming.topic = .failure(CodecError(.invalidUTF8, offset: 0, context: "invalid UTF-8"))
                     self.incoming.shownTopic = String(decoding: bytes.prefix(64), as: UTF8.self)
@@ -268,11 +275,11 @@ public final class Subscriber {
             topic: topic, envelope: envelope, payload: self.payload, sequence: outcome, route: self.incoming.route)
     }
 
-    /// The kept topic spelled `bytes` and its route, if it is kept (only good topics are, and an
+    /// The slot of the kept topic spelled `bytes`, if it is kept (only good topics are, and an
     /// empty topic never is good).
-    private func knownTopic(_ bytes: UnsafeRawBufferPointer) -> (topic: String, route: Int)? {
+    private func knownTopic(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
-        return self.recentTopics.first { kept in
+        return self.recentTopics.slot { kept in
             kept.count == bytes.count && kept.withUnsafeBytes { memcmp($0.baseAddress!, base, bytes.count) == 0 }
         }
     }
@@ -292,8 +299,11 @@ public final class Subscriber {
     }
 
     private func track(_ envelope: Envelope, _ topic: String) -> SequenceTracker.Outcome {
+        let slot = self.incoming.topicSlot
+        var position = self.streamPositions[slot]
         let outcome = self.tracker.observe(
-            publisher: envelope.publisher, epoch: envelope.epoch, topic: topic, seq: envelope.seq)
+            publisher: envelope.publisher, epoch: envelope.epoch, topic: topic, seq: envelope.seq, position: &position)
+        self.streamPositions[slot] = position
         switch outcome {
         case .first, .inOrder: break
         case .gap(let missing), .newEpoch(let missing): self.statistics.add(.gaps, missing)

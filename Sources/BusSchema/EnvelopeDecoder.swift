@@ -40,28 +40,26 @@ public struct EnvelopeDecoder: Sendable {
         return envelope
     }
 
-    /// The tail's keys as encoded: fixstr headers (0xa3, 0xa4) and the key bytes.
-    private static let seqKey: [UInt8] = [0xa3] + Array("seq".utf8)
-    private static let monoKey: [UInt8] = [0xa4] + Array("mono".utf8)
-    private static let wallKey: [UInt8] = [0xa4] + Array("wall".utf8)
-
     /// The three values of a well-formed tail, or nil.
+    ///
+    /// Each key is checked as one little-endian word: its fixstr header, its bytes and the 0xcf
+    /// marker of the uint64 after it (`a3 "seq" cf`, `a4 "mono" cf`, `a4 "wall" cf`).
     private static func tail(_ bytes: UnsafeRawBufferPointer) -> (UInt64, UInt64, UInt64)? {
-        guard bytes.count == Envelope.tailSize,
-            let seq = Self.field(bytes, at: 0, key: Self.seqKey),
-            let mono = Self.field(bytes, at: 13, key: Self.monoKey),
-            let wall = Self.field(bytes, at: 27, key: Self.wallKey)
+        guard bytes.count == Envelope.tailSize, let base = bytes.baseAddress,
+            Self.word(base, at: 0) & 0xff_ffff_ffff == 0xcf_7165_73a3,
+            Self.word(base, at: 13) & 0xffff_ffff_ffff == 0xcf6f_6e6f_6da4,
+            Self.word(base, at: 27) & 0xffff_ffff_ffff == 0xcf6c_6c61_77a4
         else { return nil }
-        return (seq, mono, wall)
+        return (Self.uint64(base, at: 5), Self.uint64(base, at: 19), Self.uint64(base, at: 33))
     }
 
-    /// The uint64 after `key` at `offset`, if the key and the 0xcf marker are there.
     @inline(__always)
-    private static func field(_ bytes: UnsafeRawBufferPointer, at offset: Int, key: [UInt8]) -> UInt64? {
-        let matches = key.withUnsafeBytes { bytesEqual($0.baseAddress!, bytes.baseAddress! + offset, count: key.count) }
-        guard matches else { return nil }
-        let marker = offset + key.count
-        guard bytes[marker] == 0xcf else { return nil }
-        return UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: marker + 1, as: UInt64.self))
+    private static func word(_ base: UnsafeRawPointer, at offset: Int) -> UInt64 {
+        UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    @inline(__always)
+    private static func uint64(_ base: UnsafeRawPointer, at offset: Int) -> UInt64 {
+        UInt64(bigEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
 }

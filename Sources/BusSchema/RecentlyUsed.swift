@@ -22,31 +22,49 @@ public struct RecentlyUsed<Key, Value> {
         self.values.reserveCapacity(capacity)
     }
 
-    /// The value of a kept key that `matches` accepts: the one found last time if it still
-    /// matches (runs on one key are common), else the first.
+    /// The value of a kept key that `matches` accepts (see ``slot(where:)``).
     @inlinable
     public mutating func first(where matches: (Key) -> Bool) -> Value? {
+        self.slot(where: matches).map { self.values[$0] }
+    }
+
+    /// The slot of a kept key that `matches` accepts: the one found last time if it still
+    /// matches (runs on one key are common), else the first.
+    ///
+    /// A slot names its key until ``remember(_:_:)`` puts another there or ``removeAll()`` runs,
+    /// so a caller can keep more about a key beside it, by slot.
+    @inlinable
+    public mutating func slot(where matches: (Key) -> Bool) -> Int? {
         if self.lastFound < self.keys.count, matches(self.keys[self.lastFound]) {
-            return self.values[self.lastFound]
+            return self.lastFound
         }
         for index in self.keys.indices where index != self.lastFound && matches(self.keys[index]) {
             self.lastFound = index
-            return self.values[index]
+            return index
         }
         return nil
     }
 
-    /// Keeps `value` under `key`, in place of the key kept longest when full.
+    /// The value kept in `slot` (from ``slot(where:)`` or ``remember(_:_:)``).
     @inlinable
-    public mutating func remember(_ key: Key, _ value: Value) {
+    public func value(inSlot slot: Int) -> Value { self.values[slot] }
+
+    /// Keeps `value` under `key`, in place of the key kept longest when full.
+    ///
+    /// - Returns: the slot `key` now has.
+    @inlinable
+    @discardableResult
+    public mutating func remember(_ key: Key, _ value: Value) -> Int {
         guard self.keys.count == self.capacity else {
             self.keys.append(key)
             self.values.append(value)
-            return
+            return self.keys.count - 1
         }
-        self.keys[self.nextReplaced] = key
-        self.values[self.nextReplaced] = value
-        self.nextReplaced = (self.nextReplaced + 1) % self.capacity
+        let slot = self.nextReplaced
+        self.keys[slot] = key
+        self.values[slot] = value
+        self.nextReplaced = (slot + 1) % self.capacity
+        return slot
     }
 
     /// Forgets every key.

@@ -44,6 +44,20 @@ import Testing
         #expect(tried == [2, 0, 1])
     }
 
+    @Test func aKeyKeepsItsSlotUntilAnotherKeyIsPutThere() {
+        var recent = RecentlyUsed<String, Int>(capacity: 2)
+        let a = recent.remember("a/", 1)
+        let b = recent.remember("b/", 2)
+        #expect(a != b)
+        #expect(recent.slot { $0 == "b/" } == b)
+        #expect(recent.slot { $0 == "a/" } == a)
+        #expect(recent.value(inSlot: a) == 1)
+        #expect(recent.remember("c/", 3) == a)
+        #expect(recent.slot { $0 == "a/" } == nil)
+        #expect(recent.slot { $0 == "c/" } == a)
+        #expect(recent.value(inSlot: a) == 3)
+    }
+
     @Test func aKeyReplacedWhileItWasTheLastFoundIsNotFoundAgain() {
         var recent = RecentlyUsed<String, Int>(capacity: 2)
         recent.remember("a/", 1)

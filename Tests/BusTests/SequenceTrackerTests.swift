@@ -66,6 +66,27 @@ import Testing
         #expect(tracker.streamCount == 21)
     }
 
+    @Test func aStreamPositionKeptPerTopicGivesTheSameOutcomesAsLookingUpEveryMessage() {
+        // Two publishers on one topic make the kept position wrong half the time.
+        let messages: [(String, String, UInt64)] = [
+            ("p", "a/", 1), ("p", "b/", 1), ("q", "a/", 5), ("p", "a/", 2), ("q", "a/", 6), ("p", "b/", 3),
+            ("p", "a/", 2), ("q", "a/", 8), ("p", "b/", 2), ("q", "a/", 7), ("p", "a/", 3),
+        ]
+        var looked = SequenceTracker()
+        var hinted = SequenceTracker()
+        var positions: [String: Int] = ["a/": 7, "b/": -3]
+        for (publisher, topic, seq) in messages {
+            let expected = looked.observe(publisher: publisher, epoch: 1, topic: topic, seq: seq)
+            #expect(
+                hinted.observe(publisher: publisher, epoch: 1, topic: topic, seq: seq, position: &positions[topic]!)
+                    == expected, "\(publisher) \(topic) \(seq)")
+        }
+        #expect(hinted.streamCount == 3)
+        var position = positions["b/"]!
+        #expect(hinted.observe(publisher: "p", epoch: 1, topic: "b/", seq: 4, position: &position) == .inOrder)
+        #expect(position == positions["b/"]!)
+    }
+
     @Test func theStamperCountsEachTopicSeparatelyWhenInterleaved() throws {
         var stamper = EnvelopeStamper(publisher: "p")
         let a = try Topic("a/")
