@@ -12,7 +12,9 @@ import CZeroMQ
 /// thread only.
 public final class Publisher {
     public let socket: ZMQSocket
-    public private(set) var stamper: EnvelopeStamper
+    // Unchecked: only the publishing thread touches it, and a dynamic exclusivity check on each
+    // publish cost more than the stamping it guards.
+    @exclusivity(unchecked) public private(set) var stamper: EnvelopeStamper
     public let statistics: BusStatistics
     /// Prefixes some subscriber currently wants.
     public private(set) var subscriptions: Set<String> = []

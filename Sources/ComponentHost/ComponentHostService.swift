@@ -19,16 +19,18 @@ public final class ComponentHostService {
     public static let probeMs = 2000
 
     private let runner: ServiceRunner
-    private var host: ComponentHost
+    // Unchecked (these four): only the service loop touches them, and the dynamic exclusivity
+    // checks on each gesture cost some 500 instructions of its ~12 000.
+    @exclusivity(unchecked) private var host: ComponentHost
     private let clients: [String]
     private var connectivity: Connectivity?
     private var malformed = 0
     /// What the gesture being handled sent out; emptied and reused for the next one.
-    private var outputs: [HostOutput] = []
+    @exclusivity(unchecked) private var outputs: [HostOutput] = []
     /// The gesture being handled, decoded over the one before (its strings kept when they repeat).
-    private var event = GestureEvent.empty
+    @exclusivity(unchecked) private var event = GestureEvent.empty
     /// The topic of each component's states, made once; the ones met lately found without hashing.
-    private var topics = RecentlyUsedDictionary<TopicKey, Topic>()
+    @exclusivity(unchecked) private var topics = RecentlyUsedDictionary<TopicKey, Topic>()
 
     private struct TopicKey: Hashable {
         let kind: ComponentScene.Kind

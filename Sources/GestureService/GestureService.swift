@@ -19,12 +19,14 @@ public final class GestureService {
     public static let sceneSchema = SchemaID("scene", major: 1, minor: 0)
 
     private let runner: ServiceRunner
-    private var lanes: DeviceLanes
-    private var timers: [String: Int] = [:]
+    // Unchecked (these four): only the service loop touches them, and the dynamic exclusivity
+    // checks on each frame cost some 450 instructions.
+    @exclusivity(unchecked) private var lanes: DeviceLanes
+    @exclusivity(unchecked) private var timers: [String: Int] = [:]
     /// Each event topic made once; the ones met lately are found without hashing three strings.
-    private var topics = RecentlyUsedDictionary<TopicKey, Topic>()
+    @exclusivity(unchecked) private var topics = RecentlyUsedDictionary<TopicKey, Topic>()
     /// The frame being handled, decoded over the one before.
-    private var frame = TouchFrame.empty
+    @exclusivity(unchecked) private var frame = TouchFrame.empty
     private var framesHandled: UInt64 = 0
     private var eventsPublished: UInt64 = 0
     private var scenesLoaded: UInt64 = 0
