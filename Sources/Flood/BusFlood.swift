@@ -109,14 +109,18 @@ public struct BusFlood {
     }
 
     private func flood(context: ZMQContext, progress: ProgressLine, rate: Double?) throws -> FloodResult {
+        let stolenBefore = StolenTime.sinceBootMs()
+        var result: FloodResult
         switch self.mode {
         case .touch(var plan):
             plan.rate = rate ?? plan.rate
-            return try TouchFlood(context: context, config: self.config, progress: progress).run(plan)
+            result = try TouchFlood(context: context, config: self.config, progress: progress).run(plan)
         case .memo(var plan):
             plan.rate = rate ?? plan.rate
-            return try MemoFlood(context: context, config: self.config, progress: progress).run(plan)
+            result = try MemoFlood(context: context, config: self.config, progress: progress).run(plan)
         }
+        if let before = stolenBefore, let after = StolenTime.sinceBootMs() { result.stolenMs = max(0, after - before) }
+        return result
     }
 
     /// Writes `result.json`, `latency.svg` (the main latency's histogram) and, for a touch flood,
@@ -145,6 +149,11 @@ public struct BusFlood {
         ]
         let details = result.details.filter { !["search"].contains($0.key) }.map { "\($0.key) \($0.value.json)" }
         lines.append(details.joined(separator: ", "))
+        if let stolen = result.stolenMs, stolen > 0 {
+            lines.append(
+                "the hypervisor took \(Self.fixed(stolen, 0)) ms of CPU from this machine meanwhile (steal): "
+                    + "stalls in the tail that no process here caused")
+        }
         for hop in result.hops {
             var line = "  \(hop.hop): sent \(hop.sent), delivered \(hop.delivered), lost \(hop.lost), "
             line += "unaccounted \(hop.unaccounted) [\(hop.countedBy)]"

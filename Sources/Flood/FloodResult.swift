@@ -55,6 +55,9 @@ public struct FloodResult: Sendable {
     public var details: ValueMap = [:]
     /// Each frame's times on its way (touch floods; written as `frames.csv`, not in the JSON).
     public var frames: [FrameTiming] = []
+    /// CPU time the hypervisor took from the machine while the flood ran (``StolenTime``); nil
+    /// where the machine does not say.
+    public var stolenMs: Double?
 
     public init(
         mode: String, main: HopResult, latency: LatencyHistogram, latencyPath: String, hops: [HopResult],
@@ -95,6 +98,7 @@ public struct FloodResult: Sendable {
         map["latency_path"] = .string(self.latencyPath)
         map["main_hop"] = .string(self.main.hop)
         map = map.merging(self.details)
+        if let stolen = self.stolenMs { map["stolen_ms"] = .double(stolen.rounded()) }
         map["hops"] = .array(self.hops.map(\.value))
         return .map(map)
     }

@@ -58,6 +58,7 @@ import Testing
         #expect(Self.number(result, "component_updates") > 0)
         #expect(Self.number(result, "p50_us") <= Self.number(result, "p99_us"))
         #expect(Self.number(result, "p99_us") <= Self.number(result, "max_us"))
+        #expect(Self.number(result, "stolen_ms") >= 0, "the hypervisor's share is reported")
         let hops = result["hops"]?.arrayValue ?? []
         #expect(hops.count == 5)
         for hop in hops {
@@ -101,6 +102,7 @@ import Testing
         #expect(Self.number(result, "lost") == 0)
         #expect(Self.number(result, "unaccounted") == 0)
         #expect(Self.number(result, "p50_us") > 0)
+        #expect(Self.number(result, "stolen_ms") >= 0, "the hypervisor's share is reported")
     }
 
     @Test func aFloodWithNoPipelineToMeasureSaysWhatIsMissing() throws {
