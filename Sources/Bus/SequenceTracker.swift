@@ -22,7 +22,6 @@ public struct SequenceTracker: Sendable {
     fileprivate struct StreamKey: Hashable {
         var publisher: String
         var topic: String
-
     }
 
     fileprivate struct Stream {
