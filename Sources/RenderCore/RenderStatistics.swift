@@ -1,7 +1,8 @@
 /// What one ``LayerRenderer/render(_:width:height:scale:background:observer:)`` call did: the
 /// counts tests and the worker's health read to check that culling and pooling work.
 public struct RenderStatistics: Sendable, Equatable {
-    /// Layers drawn (each layer once, sublayers counted separately).
+    /// Layers drawn (each layer once, sublayers counted separately). A group taken from the
+    /// cache (``groupCacheHits``) counts once: its sublayers were not drawn this frame.
     public var layersDrawn = 0
     /// Layers skipped because they, their shadows and their sublayers lie outside the canvas
     /// or the clip; their sublayers are not counted.

@@ -40,6 +40,21 @@ import Testing
         #expect(try Self.render(LayerRenderer(font: font), Self.board()) == frames[2])
     }
 
+    @Test func aGroupTakenFromTheCacheCountsAsOneLayerDrawnItsSublayersNone() throws {
+        var root = Self.board()
+        var pin = Layer(name: "pin", frame: Rect(x: 45, y: 4, width: 10, height: 10))
+        pin.backgroundColor = Color(hex: 0xD03030)
+        root.sublayers[0].sublayers = [pin]
+        let renderer = LayerRenderer(font: try FontFace.systemJapanese())
+        var drawn: [Int] = []
+        for _ in 0..<3 {
+            _ = try Self.render(renderer, root)
+            drawn.append(renderer.lastStatistics.layersDrawn)
+        }
+        #expect(drawn == [3, 3, 2], "board, memo and pin; then board and the kept memo")
+        #expect(renderer.lastStatistics.groupCacheHits == 1)
+    }
+
     @Test func aFadingGroupKeepsItsImageAndDrawsWhatAFreshRendererDraws() throws {
         let font = try FontFace.systemJapanese()
         let renderer = LayerRenderer(font: font)
