@@ -86,13 +86,14 @@ public struct BusFlood {
                 search.record(clean: trial.isClean)
                 if trial.isClean { best = trial }
                 last = trial
-                let summary: ValueMap = [
+                var summary: ValueMap = [
                     "target_rate_per_s": .double(rate), "sent_per_s": .double(trial.sentPerSecond.rounded()),
                     "rate_per_s": .double(trial.ratePerSecond.rounded()),
                     "lost": Value(trial.hops.map(\.lost).reduce(0, +)),
                     "unaccounted": .int(trial.hops.map(\.unaccounted).reduce(0, +)), "clean": .bool(trial.isClean),
                     "p99_us": .double(trial.latency.p99Us.rounded()),
                 ]
+                if let stolen = trial.stolenMs { summary["stolen_ms"] = .double(stolen.rounded()) }
                 trials.append(.map(summary))
                 if !self.json { Log.out(Self.trialLine(trial)) }
             }

@@ -83,6 +83,36 @@ import Testing
         #expect(abs(slowestUs - Self.number(result, "max_us")) <= 1)
     }
 
+    @Test func theRateSearchReportsTheHighestCleanTrialAndEveryTrialAboveItLostOrLaggedSomething() throws {
+        let proxy = try ProxyProcess()
+        defer { try? proxy.stop() }
+        let recognizer = try ChildProcess("gesture-recognizer", ["--scene", Self.scene], bus: proxy.busFile)
+        let host = try ChildProcess("component-host", ["--scene", Self.scene], bus: proxy.busFile)
+        defer {
+            for service in [recognizer, host] {
+                service.signal(SIGTERM)
+                _ = try? service.wait()
+            }
+        }
+        try recognizer.waitForLine("ready")
+        try host.waitForLine("ready")
+        let result = try Self.flood(["touch", "--rate", "max", "--duration", "0.25"], bus: proxy.busFile)
+
+        let best = Self.number(result, "max_rate_per_s")
+        #expect(best >= 1000, "the first trial, 1 000 frames/s, is clean on any machine that runs the suite")
+        let trials = result["search"]?.arrayValue ?? []
+        #expect(trials.count >= 2 && trials.count <= 17, "doublings from 1 k, then 4 refinements: \(trials.count)")
+        for trial in trials {
+            let rate = Self.number(trial, "target_rate_per_s")
+            let clean = trial["clean"]?.boolValue
+            if rate == best { #expect(clean == true, "\(trial.json)") }
+            if rate > best { #expect(clean == false, "\(trial.json)") }
+            #expect(Self.number(trial, "stolen_ms") >= 0, "\(trial.json)")
+        }
+        #expect(trials.contains { Self.number($0, "target_rate_per_s") > best }, "the search went past the best rate")
+        #expect(Self.number(result, "unaccounted") == 0, "the reported trial is the best, clean one")
+    }
+
     @Test func aMemoFloodGetsEveryCommandAcknowledged() throws {
         let proxy = try ProxyProcess()
         defer { try? proxy.stop() }
