@@ -32,7 +32,8 @@ import Testing
         value[key]?.doubleValue ?? -1
     }
 
-    @Test func aTouchFloodThroughRecognizerAndHostLosesNothingUnaccountedAndMakesGesturesAndUpdates() throws {
+    /// Runs `body` with a proxy and the touch pipeline's services (recognizer, host) ready on it.
+    static func withPipeline<T>(_ body: (ProxyProcess) throws -> T) throws -> T {
         let proxy = try ProxyProcess()
         defer { try? proxy.stop() }
         let recognizer = try ChildProcess("gesture-recognizer", ["--scene", Self.scene], bus: proxy.busFile)
@@ -45,58 +46,54 @@ import Testing
         }
         try recognizer.waitForLine("ready")
         try host.waitForLine("ready")
-        let out = proxy.directory + "/flood"
-        let result = try Self.flood(
-            ["touch", "--rate", "400", "--duration", "1", "--devices", "2", "--payload", "256", "--out", out],
-            bus: proxy.busFile)
+        return try body(proxy)
+    }
 
-        for key in Self.contractKeys { #expect(result[key] != nil, "missing \(key)") }
-        #expect(Self.number(result, "sent") == 400)
-        #expect(Self.number(result, "delivered") > 0)
-        #expect(Self.number(result, "unaccounted") == 0)
-        #expect(Self.number(result, "gestures") > 0)
-        #expect(Self.number(result, "component_updates") > 0)
-        #expect(Self.number(result, "p50_us") <= Self.number(result, "p99_us"))
-        #expect(Self.number(result, "p99_us") <= Self.number(result, "max_us"))
-        #expect(Self.number(result, "stolen_ms") >= 0, "the hypervisor's share is reported")
-        let hops = result["hops"]?.arrayValue ?? []
-        #expect(hops.count == 5)
-        for hop in hops {
-            #expect(Self.number(hop, "unaccounted") == 0, "\(hop.json)")
-            #expect(Self.number(hop, "delivered") > 0, "\(hop.json)")
+    @Test func aTouchFloodThroughRecognizerAndHostLosesNothingUnaccountedAndMakesGesturesAndUpdates() throws {
+        try Self.withPipeline { proxy in
+            let out = proxy.directory + "/flood"
+            let result = try Self.flood(
+                ["touch", "--rate", "400", "--duration", "1", "--devices", "2", "--payload", "256", "--out", out],
+                bus: proxy.busFile)
+
+            for key in Self.contractKeys { #expect(result[key] != nil, "missing \(key)") }
+            #expect(Self.number(result, "sent") == 400)
+            #expect(Self.number(result, "delivered") > 0)
+            #expect(Self.number(result, "unaccounted") == 0)
+            #expect(Self.number(result, "gestures") > 0)
+            #expect(Self.number(result, "component_updates") > 0)
+            #expect(Self.number(result, "p50_us") <= Self.number(result, "p99_us"))
+            #expect(Self.number(result, "p99_us") <= Self.number(result, "max_us"))
+            #expect(Self.number(result, "stolen_ms") >= 0, "the hypervisor's share is reported")
+            let hops = result["hops"]?.arrayValue ?? []
+            #expect(hops.count == 5)
+            for hop in hops {
+                #expect(Self.number(hop, "unaccounted") == 0, "\(hop.json)")
+                #expect(Self.number(hop, "delivered") > 0, "\(hop.json)")
+            }
+            // The frames were padded to 256 bytes and still decoded by the recognizer (delivered above).
+            #expect(Self.number(hops[0], "mean_payload_bytes") == 256)
+
+            let saved = try JSONReader.parse(try String(contentsOfFile: out + "/result.json", encoding: .utf8))
+            #expect(saved == result)
+            let svg = try String(contentsOfFile: out + "/latency.svg", encoding: .utf8)
+            #expect(XMLParser(data: Data(svg.utf8)).parse(), "latency.svg is not well-formed XML")
+            #expect(svg.contains("<svg") && svg.contains("p99"))
+            // Every frame's times, in order on one clock; their latencies are the histogram's.
+            let csv = try String(contentsOfFile: out + "/frames.csv", encoding: .utf8).split(separator: "\n")
+            #expect(csv.first == Substring(FrameTiming.csvHeader))
+            let frames = csv.dropFirst().map { $0.split(separator: ",").compactMap { UInt64($0) } }
+            #expect(frames.count == Int(Self.number(result, "samples")))
+            #expect(frames.allSatisfy { $0.count == 3 && $0[0] <= $0[1] && $0[1] <= $0[2] }, "\(csv.prefix(5))")
+            let slowestUs = frames.map { Double($0[2] - $0[0]) / 1e3 }.max() ?? -1
+            #expect(abs(slowestUs - Self.number(result, "max_us")) <= 1)
         }
-        // The frames were padded to 256 bytes and still decoded by the recognizer (delivered above).
-        #expect(Self.number(hops[0], "mean_payload_bytes") == 256)
-
-        let saved = try JSONReader.parse(try String(contentsOfFile: out + "/result.json", encoding: .utf8))
-        #expect(saved == result)
-        let svg = try String(contentsOfFile: out + "/latency.svg", encoding: .utf8)
-        #expect(XMLParser(data: Data(svg.utf8)).parse(), "latency.svg is not well-formed XML")
-        #expect(svg.contains("<svg") && svg.contains("p99"))
-        // Every frame's times, in order on one clock; their latencies are the histogram's.
-        let csv = try String(contentsOfFile: out + "/frames.csv", encoding: .utf8).split(separator: "\n")
-        #expect(csv.first == Substring(FrameTiming.csvHeader))
-        let frames = csv.dropFirst().map { $0.split(separator: ",").compactMap { UInt64($0) } }
-        #expect(frames.count == Int(Self.number(result, "samples")))
-        #expect(frames.allSatisfy { $0.count == 3 && $0[0] <= $0[1] && $0[1] <= $0[2] }, "\(csv.prefix(5))")
-        let slowestUs = frames.map { Double($0[2] - $0[0]) / 1e3 }.max() ?? -1
-        #expect(abs(slowestUs - Self.number(result, "max_us")) <= 1)
     }
 
     @Test func theRateSearchReportsTheHighestCleanTrialAndEveryTrialAboveItLostOrLaggedSomething() throws {
-        let proxy = try ProxyProcess()
-        defer { try? proxy.stop() }
-        let recognizer = try ChildProcess("gesture-recognizer", ["--scene", Self.scene], bus: proxy.busFile)
-        let host = try ChildProcess("component-host", ["--scene", Self.scene], bus: proxy.busFile)
-        defer {
-            for service in [recognizer, host] {
-                service.signal(SIGTERM)
-                _ = try? service.wait()
-            }
+        let result = try Self.withPipeline {
+            try Self.flood(["touch", "--rate", "max", "--duration", "0.25"], bus: $0.busFile)
         }
-        try recognizer.waitForLine("ready")
-        try host.waitForLine("ready")
-        let result = try Self.flood(["touch", "--rate", "max", "--duration", "0.25"], bus: proxy.busFile)
 
         let best = Self.number(result, "max_rate_per_s")
         #expect(best >= 1000, "the first trial, 1 000 frames/s, is clean on any machine that runs the suite")
