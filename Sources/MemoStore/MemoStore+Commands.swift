@@ -1,4 +1,5 @@
 import BusSchema
+import CSQLite
 
 extension MemoStore {
     /// Checks the fields every op shares: lengths, sizes, finite in-range geometry.
@@ -126,15 +127,18 @@ extension MemoStore {
             .double(command.height ?? self.configuration.defaultHeight), .double(command.scale ?? 1),
             .double(command.rotation ?? 0), .text(command.color ?? self.configuration.defaultColor), .int(now),
         ]
-        let inserted = try self.memos(
+        try self.connection.run(
             """
             INSERT INTO memo (id, text, norm, x, y, width, height, scale, rotation, z, color, minimized, trashed_at,
                               created_at, updated_at, version)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, (SELECT coalesce(max(z), 0) + 1 FROM memo), ?10, 0, NULL,
                     ?11, ?11, 1)
-            RETURNING \(Self.memoColumns)
             """, values)
-        return self.applied(command, inserted, state: &state)
+        // Read back rather than `RETURNING` (see ``write(_:_:readingBack:)``).
+        guard let inserted = try self.memo(rowid: self.connection.lastInsertRowid) else {
+            throw StoreError(resultCode: SQLITE_INTERNAL, message: "memo \(id) is missing after its insert")
+        }
+        return self.applied(command, [inserted], state: &state)
     }
 
     private func edit(_ command: MemoCommand, now: Int64, state: inout BatchState) throws -> MemoAck {
@@ -178,13 +182,10 @@ extension MemoStore {
         let base = try self.connection.int("SELECT coalesce(max(z), 0) FROM memo") ?? 0
         for (index, id) in ids.enumerated() {
             let cell = layout.position(of: index, boardWidth: boardWidth)
-            let memos = try self.memos(
-                """
-                UPDATE memo SET x = ?, y = ?, z = ?, minimized = 1, version = version + 1 WHERE id = ?
-                RETURNING \(Self.memoColumns)
-                """,
-                [.double(cell.x), .double(cell.y), .int(base + 1 + Int64(index)), .text(id)])
-            for memo in memos { state.record(.upsert, memo: memo) }
+            let memo = try self.write(
+                "UPDATE memo SET x = ?, y = ?, z = ?, minimized = 1, version = version + 1 WHERE id = ?",
+                [.double(cell.x), .double(cell.y), .int(base + 1 + Int64(index)), .text(id)], readingBack: id)
+            if let memo { state.record(.upsert, memo: memo) }
         }
         return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq)
     }
@@ -199,12 +200,10 @@ extension MemoStore {
         let id = try Self.require(command.memoId, "memo_id", command)
         let skip = unless.map { " AND NOT (\($0))" } ?? ""
         let versioned = baseVersion == nil ? "" : " AND version = ?"
-        let updated = try self.memos(
-            """
-            UPDATE memo SET \(assignments), version = version + 1 WHERE id = ?\(skip)\(versioned)
-            RETURNING \(Self.memoColumns)
-            """, values + [.text(id)] + (baseVersion.map { [.int($0)] } ?? []))
-        if !updated.isEmpty { return self.applied(command, updated, state: &state) }
+        let updated = try self.write(
+            "UPDATE memo SET \(assignments), version = version + 1 WHERE id = ?\(skip)\(versioned)",
+            values + [.text(id)] + (baseVersion.map { [.int($0)] } ?? []), readingBack: id)
+        if let updated { return self.applied(command, [updated], state: &state) }
         guard let memo = try self.memo(id) else { throw CommandRejection("unknown memo \(id)") }
         if let baseVersion, baseVersion != memo.version {
             return MemoAck(

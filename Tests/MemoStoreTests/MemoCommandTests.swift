@@ -124,6 +124,22 @@ import Testing
         #expect(memo.updatedAt == 1_000)
     }
 
+    @Test func anUpdatePublishesTheRowAsStoredAfterTheWrite() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let id = store.create(fixture, text: "a")
+        let (ack, changes) = store.run(
+            fixture.command(.move) {
+                $0.memoId = id
+                $0.x = 300
+                $0.y = 400
+            }, now: 2_000)
+        let stored = try #require(try store.memo(id: id))
+        #expect(stored.x == 300 && stored.y == 400 && stored.version == 2)
+        #expect(ack.version == 2)
+        #expect(changes == [MemoChanged(seq: ack.seq, change: .upsert, memo: stored, cmdId: ack.cmdId)])
+    }
+
     @Test func frontPutsTheMemoAboveAllOthersOnce() throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()
