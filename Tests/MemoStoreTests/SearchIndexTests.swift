@@ -119,7 +119,7 @@ import Testing
             """)
         #expect(try MemoCheck.run(path: fixture.path).isSound)
         let store = try fixture.open()
-        #expect(try store.appliedMigrations() == [1, 2, 3, 4])
+        #expect(try store.appliedMigrations() == Array(1...MemoStore.schemaVersion))
         #expect(try store.search("大阪城の犬", includeTrash: true).map(\.memoId) == ["old"])
         #expect(try store.search("犬", includeTrash: true).map(\.memoId) == ["old"])
         let edit = store.run(
@@ -132,7 +132,42 @@ import Testing
         #expect(try store.search("大阪城の犬", includeTrash: true).isEmpty)
         #expect(try store.search("猫", includeTrash: true).map(\.memoId) == ["old", "m1"])
         #expect(try MemoCheck.run(path: fixture.path).isSound)
-        #expect(try fixture.open().appliedMigrations() == [1, 2, 3, 4])
+        #expect(try fixture.open().appliedMigrations() == Array(1...MemoStore.schemaVersion))
+    }
+
+    /// A file whose index FTS5 case-folds (schema version 4) is re-indexed once without the
+    /// folding and finds what it found before, upper-case queries included.
+    @Test func databaseFromSchemaVersion4IsReindexedWithoutFTSCaseFolding() throws {
+        let fixture = try StoreFixture()
+        do {
+            let store = try fixture.open()
+            _ = store.create(fixture, text: "ＡＢＣ商事の東京タワー")
+            _ = store.create(fixture, text: "Weekly Report")
+        }
+        try MigrationTests.sql(
+            fixture.path,
+            """
+            DROP TABLE memo_fts;
+            CREATE VIRTUAL TABLE memo_fts USING fts5 (
+                norm, content = 'memo', content_rowid = 'rowid', tokenize = 'trigram', detail = 'none');
+            INSERT INTO memo_fts (memo_fts) VALUES ('rebuild');
+            DELETE FROM schema_migrations WHERE id = 5;
+            """)
+        #expect(try Self.indexDefinition(fixture.path).contains("case_sensitive") == false)
+        let store = try fixture.open()
+        #expect(try store.appliedMigrations() == Array(1...MemoStore.schemaVersion))
+        #expect(try Self.indexDefinition(fixture.path).contains("'trigram case_sensitive 1'"))
+        #expect(try MemoCheck.run(path: fixture.path).isSound)
+        #expect(try store.search("abc商事", includeTrash: true).map(\.memoId) == ["m1"])
+        #expect(try store.search("REPORT", includeTrash: true).map(\.memoId) == ["m2"])
+        #expect(try store.search("Weekly", includeTrash: true).first?.ranges == [0..<6])
+        _ = store.create(fixture, text: "WEEKLY memo")
+        #expect(try store.search("weekly", includeTrash: true).map(\.memoId) == ["m3", "m2"])
+    }
+
+    /// The `CREATE VIRTUAL TABLE` statement `memo_fts` was made with.
+    static func indexDefinition(_ path: String) throws -> String {
+        try Self.firstValue(path, "SELECT sql FROM sqlite_master WHERE name = 'memo_fts'")
     }
 
     /// The normalizer's plain-scalar fast path must cut clusters as `Character` iteration does:
@@ -165,17 +200,24 @@ import Testing
 
     /// How many rows `memo_fts_stale` holds (0 after every committed batch).
     static func staleRows(_ path: String) throws -> Int {
+        Int(try Self.firstValue(path, "SELECT count(*) FROM memo_fts_stale")) ?? -1
+    }
+
+    /// The first row's first column of `sql`, as text, read through a separate read-only connection.
+    static func firstValue(_ path: String, _ sql: String) throws -> String {
         var db: OpaquePointer?
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
             throw StoreError(resultCode: 1, message: "open")
         }
         defer { sqlite3_close(db) }
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(db, "SELECT count(*) FROM memo_fts_stale", -1, &statement, nil) == SQLITE_OK else {
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else {
             throw StoreError(resultCode: 1, message: String(cString: sqlite3_errmsg(db)))
         }
         defer { sqlite3_finalize(statement) }
-        guard sqlite3_step(statement) == SQLITE_ROW else { throw StoreError(resultCode: 1, message: "no row") }
-        return Int(sqlite3_column_int64(statement, 0))
+        guard sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) else {
+            throw StoreError(resultCode: 1, message: "no row for \(sql)")
+        }
+        return String(cString: text)
     }
 }
