@@ -43,41 +43,64 @@ struct SearchText {
     /// is a grapheme cluster on its own, normalized without building a `Character`; grapheme
     /// breaking (the costly part of iterating a `String`) only runs from the first other scalar,
     /// for one cluster at a time. Both paths start at a cluster boundary, so they cut the text
-    /// exactly as iterating its `Character`s would.
+    /// exactly as iterating its `Character`s would. The scalars are decoded from the string's
+    /// UTF-8 bytes in place: walking `unicodeScalars` by index decoded each scalar three times.
     @inline(__always)
     private static func forEachNormalized(_ text: String, _ emit: (Unicode.Scalar, Range<Int>) -> Void) {
-        let view = text.unicodeScalars
-        var index = view.startIndex
-        var offset = 0
-        while index < view.endIndex {
-            let scalar = view[index]
-            let next = view.index(after: index)
-            if Self.isPlain(scalar), next == view.endIndex || Self.cannotExtend(view[next]) {
-                emit(Self.foldPlain(scalar), offset..<(offset + 1))
-                offset += 1
-                index = next
-                continue
-            }
-            if let (kana, width) = Self.halfWidthKana(view, at: index) {
-                emit(Self.foldKatakana(kana), offset..<(offset + width))
+        var contiguous = text
+        contiguous.withUTF8 { bytes in
+            var position = 0
+            var offset = 0
+            while position < bytes.count {
+                let (value, length) = Self.scalar(in: bytes, at: position)
+                let next = position + length
+                if Self.isPlain(value), Self.startsCluster(bytes, at: next) {
+                    emit(Self.foldPlain(value), offset..<(offset + 1))
+                    offset += 1
+                    position = next
+                    continue
+                }
+                if let kana = Self.halfWidthKana(bytes, at: position) {
+                    emit(Self.foldKatakana(kana.scalar), offset..<(offset + kana.scalars))
+                    offset += kana.scalars
+                    position += kana.bytes
+                    continue
+                }
+                let character = text[text.utf8.index(text.utf8.startIndex, offsetBy: position)...].first!
+                let width = Self.width(character)
+                Self.normalize(character) { emit($0, offset..<(offset + width)) }
                 offset += width
-                index = view.index(index, offsetBy: width)
-                continue
+                position += character.utf8.count
             }
-            let character = Substring(view[index...]).first!
-            let width = Self.width(character)
-            Self.normalize(character) { emit($0, offset..<(offset + width)) }
-            offset += width
-            index = view.index(index, offsetBy: width)
         }
+    }
+
+    /// The scalar whose UTF-8 encoding starts at `position` in `bytes` (a `String`'s, so valid
+    /// UTF-8), and how many bytes it takes.
+    @inline(__always)
+    private static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> (value: UInt32, length: Int) {
+        let lead = UInt32(bytes[position])
+        if lead < 0x80 { return (lead, 1) }
+        let second = UInt32(bytes[position + 1] & 0x3f)
+        if lead < 0xe0 { return ((lead & 0x1f) << 6 | second, 2) }
+        let third = UInt32(bytes[position + 2] & 0x3f)
+        if lead < 0xf0 { return ((lead & 0x0f) << 12 | second << 6 | third, 3) }
+        return ((lead & 0x07) << 18 | second << 12 | third << 6 | UInt32(bytes[position + 3] & 0x3f), 4)
+    }
+
+    /// Whether a cluster starts at byte `position` after a plain scalar or a half-width katakana
+    /// cluster: the text ends there, or the scalar there cannot extend what came before.
+    @inline(__always)
+    private static func startsCluster(_ bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> Bool {
+        position == bytes.count || Self.cannotExtend(Self.scalar(in: bytes, at: position).value)
     }
 
     /// Scalars whose search form is one scalar computed without Unicode tables (ASCII except CR,
     /// which pairs with LF; full-width ASCII; kana; common CJK punctuation; CJK ideographs),
     /// none of which joins the scalar before it.
     @inline(__always)
-    private static func isPlain(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
+    private static func isPlain(_ value: UInt32) -> Bool {
+        switch value {
         case 0x00...0x0c, 0x0e...0x7f, 0xff01...0xff5e, 0x3001...0x3002, 0x300c...0x300f, 0x3041...0x3096,
             0x309d...0x309e, 0x30a1...0x30f6, 0x30fb...0x30fe, 0x4e00...0x9fff:
             return true
@@ -89,8 +112,8 @@ struct SearchText {
     /// U+0300 extends another (combining marks start there), nor does any plain scalar or
     /// half-width katakana letter (only the half-width voiced marks U+FF9E and U+FF9F extend).
     @inline(__always)
-    private static func cannotExtend(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x300 || Self.isPlain(scalar) || (0xff66...0xff9d).contains(scalar.value)
+    private static func cannotExtend(_ value: UInt32) -> Bool {
+        value < 0x300 || Self.isPlain(value) || (0xff66...0xff9d).contains(value)
     }
 
     /// NFKC of the half-width katakana U+FF66…U+FF9D: the full-width katakana.
@@ -102,35 +125,37 @@ struct SearchText {
         0x30ec, 0x30ed, 0x30ef, 0x30f3,
     ]
 
-    /// The NFKC + NFC form of a half-width katakana cluster at `index` (a letter alone, or with
-    /// ﾞ or ﾟ where they compose into one letter) and how many scalars it spans; nil for any
-    /// other cluster, which then takes the general path.
+    /// The NFKC + NFC form of a half-width katakana cluster at byte `position` (a letter alone, or
+    /// with ﾞ or ﾟ where they compose into one letter) and how many scalars and bytes it spans;
+    /// nil for any other cluster, which then takes the general path.
     @inline(__always)
     private static func halfWidthKana(
-        _ view: String.UnicodeScalarView, at index: String.UnicodeScalarView.Index
-    ) -> (Unicode.Scalar, Int)? {
-        let value = view[index].value
+        _ bytes: UnsafeBufferPointer<UInt8>, at position: Int
+    ) -> (scalar: Unicode.Scalar, scalars: Int, bytes: Int)? {
+        let (value, length) = Self.scalar(in: bytes, at: position)
         guard value >= 0xff66 && value <= 0xff9d else { return nil }
         let kana = UInt32(Self.halfWidthKatakana[Int(value - 0xff66)])
-        let next = view.index(after: index)
-        if next == view.endIndex || Self.cannotExtend(view[next]) { return (Unicode.Scalar(kana)!, 1) }
-        let afterMark = view.index(after: next)
-        guard afterMark == view.endIndex || Self.cannotExtend(view[afterMark]) else { return nil }
-        switch (view[next].value, kana) {
+        let next = position + length
+        if Self.startsCluster(bytes, at: next) { return (Unicode.Scalar(kana)!, 1, length) }
+        let (mark, markLength) = Self.scalar(in: bytes, at: next)
+        guard Self.startsCluster(bytes, at: next + markLength) else { return nil }
+        let composed: UInt32
+        switch (mark, kana) {
         case (0xff9e, 0x30ab...0x30c2), (0xff9e, 0x30c4...0x30c8):
             // カ…ヂ and ツ…ト alternate letter and voiced letter; ッ (0x30c3) is never the base here.
-            return (Unicode.Scalar(kana + 1)!, 2)
-        case (0xff9e, 0x30cf...0x30dd) where (kana - 0x30cf) % 3 == 0: return (Unicode.Scalar(kana + 1)!, 2)
-        case (0xff9f, 0x30cf...0x30dd) where (kana - 0x30cf) % 3 == 0: return (Unicode.Scalar(kana + 2)!, 2)
-        case (0xff9e, 0x30a6): return (Unicode.Scalar(0x30f4)!, 2)
+            composed = kana + 1
+        case (0xff9e, 0x30cf...0x30dd) where (kana - 0x30cf) % 3 == 0: composed = kana + 1
+        case (0xff9f, 0x30cf...0x30dd) where (kana - 0x30cf) % 3 == 0: composed = kana + 2
+        case (0xff9e, 0x30a6): composed = 0x30f4
         default: return nil
         }
+        return (Unicode.Scalar(composed)!, 2, length + markLength)
     }
 
     /// The search form of a plain scalar: ASCII lower case, full-width ASCII to ASCII, katakana to hiragana.
     @inline(__always)
-    private static func foldPlain(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
-        var value = scalar.value
+    private static func foldPlain(_ plain: UInt32) -> Unicode.Scalar {
+        var value = plain
         if value >= 0xff01 && value <= 0xff5e { value -= 0xfee0 }
         if value >= 0x41 && value <= 0x5a { return Unicode.Scalar(value + 0x20)! }
         return Self.foldKatakana(Unicode.Scalar(value)!)

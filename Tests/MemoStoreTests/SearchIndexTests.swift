@@ -183,6 +183,18 @@ import Testing
         #expect(try store.search("代\r\nabc", includeTrash: true).first?.ranges == [3..<9])
     }
 
+    /// The normalizer decodes UTF-8 itself: scalars of two and four bytes keep their offsets.
+    @Test func twoAndFourByteScalarsKeepTheirOffsets() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        _ = store.create(fixture, text: "𠮷野家のÉclair 😀 ok")
+        #expect(try Self.firstValue(fixture.path, "SELECT norm FROM memo") == "𠮷野家のéclair 😀 ok")
+        #expect(try store.search("𠮷野", includeTrash: true).first?.ranges == [0..<2])
+        #expect(try store.search("野家", includeTrash: true).first?.ranges == [1..<3])
+        #expect(try store.search("éclair", includeTrash: true).first?.ranges == [4..<10])
+        #expect(try store.search("😀 OK", includeTrash: true).first?.ranges == [11..<15])
+    }
+
     /// Half-width katakana take a table instead of Foundation; the voiced and semi-voiced marks
     /// compose with their letter where Unicode has the letter, and stay apart elsewhere.
     @Test func halfWidthKatakanaWithVoicedMarksNormalizeLikeNFKC() throws {
