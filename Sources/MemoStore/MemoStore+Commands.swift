@@ -3,38 +3,43 @@ import CSQLite
 
 extension MemoStore {
     /// Checks the fields every op shares: lengths, sizes, finite in-range geometry.
+    ///
+    /// Field by field through local checks rather than arrays of (name, value) pairs, which
+    /// cost three allocations a command.
     func validate(_ command: MemoCommand) throws {
         let limits = self.configuration
-        for (name, value) in [("cmd_id", command.cmdId), ("client", command.client)] where value.isEmpty {
-            throw CommandRejection("\(name) is empty")
-        }
-        let names = [
-            ("cmd_id", command.cmdId), ("client", command.client), ("memo_id", command.memoId),
-            ("color", command.color), ("image", command.image), ("query", command.query),
-        ]
-        for case (let name, let value?) in names where value.utf8.count > limits.maximumNameBytes {
+        if command.cmdId.isEmpty { throw CommandRejection("cmd_id is empty") }
+        if command.client.isEmpty { throw CommandRejection("client is empty") }
+        func checkName(_ name: String, _ value: String?) throws {
+            guard let value, value.utf8.count > limits.maximumNameBytes else { return }
             throw CommandRejection("\(name) is longer than \(limits.maximumNameBytes) bytes")
         }
+        try checkName("cmd_id", command.cmdId)
+        try checkName("client", command.client)
+        try checkName("memo_id", command.memoId)
+        try checkName("color", command.color)
+        try checkName("image", command.image)
+        try checkName("query", command.query)
         if let text = command.text, text.utf8.count > limits.maximumTextBytes {
             throw CommandRejection(
                 "text is \(text.utf8.count) bytes, more than the limit of \(limits.maximumTextBytes)")
         }
-        let numbers = [
-            ("x", command.x), ("y", command.y), ("width", command.width), ("height", command.height),
-            ("scale", command.scale), ("rotation", command.rotation),
-        ]
-        for case (let name, let value?) in numbers {
+        func checkNumber(_ name: String, _ value: Double?, positive: Bool = false) throws {
+            guard let value else { return }
             guard value.isFinite else { throw CommandRejection("\(name) is not a finite number") }
             guard abs(value) <= limits.maximumCoordinate else {
                 throw CommandRejection("\(name) is out of range (±\(limits.maximumCoordinate))")
             }
+            if positive, value <= 0 { throw CommandRejection("\(name) must be positive") }
         }
+        try checkNumber("x", command.x)
+        try checkNumber("y", command.y)
+        try checkNumber("width", command.width, positive: true)
+        try checkNumber("height", command.height, positive: true)
+        try checkNumber("scale", command.scale, positive: true)
+        try checkNumber("rotation", command.rotation)
         if let color = command.color, !MemoRecord.palette.contains(color) {
             throw CommandRejection("color '\(color)' is not one of \(MemoRecord.palette.joined(separator: ", "))")
-        }
-        let sizes = [("width", command.width), ("height", command.height), ("scale", command.scale)]
-        for case (let name, let value?) in sizes where value <= 0 {
-            throw CommandRejection("\(name) must be positive")
         }
     }
 
