@@ -60,7 +60,7 @@ struct SearchText {
                     position = next
                     continue
                 }
-                if let kana = Self.halfWidthKana(bytes, at: position) {
+                if let kana = Self.halfWidthKana(value, length, in: bytes, at: position) {
                     emit(Self.foldKatakana(kana.scalar), offset..<(offset + kana.scalars))
                     offset += kana.scalars
                     position += kana.bytes
@@ -125,14 +125,14 @@ struct SearchText {
         0x30ec, 0x30ed, 0x30ef, 0x30f3,
     ]
 
-    /// The NFKC + NFC form of a half-width katakana cluster at byte `position` (a letter alone, or
-    /// with ﾞ or ﾟ where they compose into one letter) and how many scalars and bytes it spans;
-    /// nil for any other cluster, which then takes the general path.
+    /// The NFKC + NFC form of a half-width katakana cluster starting with scalar `value` (`length`
+    /// bytes) at byte `position` (a letter alone, or with ﾞ or ﾟ where they compose into one
+    /// letter) and how many scalars and bytes it spans; nil for any other cluster, which then
+    /// takes the general path.
     @inline(__always)
     private static func halfWidthKana(
-        _ bytes: UnsafeBufferPointer<UInt8>, at position: Int
+        _ value: UInt32, _ length: Int, in bytes: UnsafeBufferPointer<UInt8>, at position: Int
     ) -> (scalar: Unicode.Scalar, scalars: Int, bytes: Int)? {
-        let (value, length) = Self.scalar(in: bytes, at: position)
         guard value >= 0xff66 && value <= 0xff9d else { return nil }
         let kana = UInt32(Self.halfWidthKatakana[Int(value - 0xff66)])
         let next = position + length
