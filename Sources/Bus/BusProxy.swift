@@ -10,6 +10,9 @@ import Synchronization
 /// its ipc endpoints, removes ipc files a dead proxy left, and publishes its own health
 /// (messages and bytes forwarded) on `sys/health/<name>/`.
 ///
+/// Late joiners: the newest message of every state topic is kept in a ``LastValueCache`` and
+/// replayed when a subscription to its prefix arrives (`lvc_*` in health).
+///
 /// Who may join: ipc endpoints live in a 0700 directory of the user running the proxy
 /// (``PrivateDirectory``), the sockets themselves 0600. With a `curve` section in the bus file
 /// both endpoints are CURVE servers and a ``ZAPHandler`` polled in the same loop lets in only
@@ -19,6 +22,10 @@ public final class BusProxy {
     public let name: String
     public let statistics = BusStatistics()
     private let bytesForwarded = Atomic<UInt64>(0)
+    /// Times a subscriber's queue was found full. libzmq then sets that queue aside and drops
+    /// for it, unseen, until it drains, so this counts overflows, not messages: the subscriber
+    /// counts each lost message as a gap.
+    private let subscriberOverflows = Atomic<UInt64>(0)
     private let subscriptionsForwarded = Atomic<UInt64>(0)
     private let input: ZMQSocket
     private let output: ZMQSocket
@@ -27,12 +34,28 @@ public final class BusProxy {
     private var health: HealthReporter
     private var stamper: EnvelopeStamper
     private let messagesPerTurn: Int
+    private var cache: LastValueCache
+    /// The frames of the state message being forwarded, kept once it has gone.
+    private var stateFrames = Frames()
+    /// Subscriptions read in the current batch, replayed from the cache after it.
+    private var subscribedPrefixes: [[UInt8]] = []
+    /// When the cache may replay again (``Clock/monotonicNs()``), if it has messages waiting.
+    private var nextReplayNs: UInt64?
+    /// Each subscriber's queue and each publisher's, in bytes (the high-water marks follow it).
+    private var budget: ByteBudget
+    /// Caps on the connections of the input and the output.
+    private let limiters: [ConnectionLimiter]
 
-    /// Messages queued per peer before a slow one starts losing them (counted downstream as gaps).
+    /// Messages queued per peer before a slow one starts losing them (counted downstream as gaps),
+    /// as long as they are small: the byte budget lowers it for large ones.
     public static let defaultHighWaterMark: Int32 = 100_000
 
     /// The largest message the proxy accepts from a publisher by default.
     public static let defaultMaximumMessageSize: Int64 = 16 << 20
+
+    /// How long a connection may take to finish its handshake (CURVE's included) before it is
+    /// dropped, so connections that never speak cannot hold descriptors for libzmq's 30 s.
+    public static let handshakeTimeoutMs: Int32 = 5000
 
     /// The ZAP domain of the proxy's CURVE sockets.
     public static let authenticationDomain = "uibus"
@@ -46,22 +69,39 @@ public final class BusProxy {
     ///   allowed clients (``CurveSettings/serverKeys()`` reads them from the bus file's key files).
     /// - Parameter messagesPerTurn: messages forwarded before subscriptions, health and the stop
     ///   signal get their turn again (at least 1).
+    /// - Parameter lastValues: how much state the late joiners' cache keeps and replays.
+    /// - Parameter queueBudgetBytes: what each subscriber's queue, and each publisher's, may hold;
+    ///   `highWaterMark` is its count for small messages.
+    /// - Parameter connectionsPerEndpoint: connections each endpoint holds before refusing more;
+    ///   nil sets it from the open-file limit, whose soft value is first raised to the hard one.
     /// - Throws: ``BusError`` if a socket cannot be made.
     public init(
         context: ZMQContext, config: BusConfig, name: String = "bus-proxy",
         highWaterMark: Int32 = BusProxy.defaultHighWaterMark,
         maximumMessageSize: Int64 = BusProxy.defaultMaximumMessageSize, curve: CurveServerKeys? = nil,
-        messagesPerTurn: Int = 4096
+        messagesPerTurn: Int = 4096, lastValues: LastValueCache.Limits = LastValueCache.Limits(),
+        queueBudgetBytes: Int = ByteBudget.defaultBytes, connectionsPerEndpoint: Int? = nil
     ) throws {
+        self.cache = LastValueCache(limits: lastValues, nowNs: Clock.monotonicNs())
+        self.budget = ByteBudget(bytes: queueBudgetBytes, maximumMessages: highWaterMark, nowNs: Clock.monotonicNs())
         self.config = config
         self.name = name
         self.messagesPerTurn = max(messagesPerTurn, 1)
         self.input = try ZMQSocket(context, .xsub)
         self.output = try ZMQSocket(context, .xpub)
-        try self.input.setOption(ZMQ_RCVHWM, highWaterMark)
+        try self.input.setOption(ZMQ_RCVHWM, self.budget.highWaterMark)
         try self.input.setOption(ZMQ_MAXMSGSIZE, int64: maximumMessageSize)
-        try self.output.setOption(ZMQ_SNDHWM, highWaterMark)
+        try self.output.setOption(ZMQ_SNDHWM, self.budget.highWaterMark)
         try self.output.setOption(ZMQ_XPUB_VERBOSE, 1)
+        // A full subscriber queue refuses the message instead of dropping it unseen, so the
+        // proxy counts the drop (``forwardMessages()``) and then lets it drop.
+        try self.output.setOption(ZMQ_XPUB_NODROP, 1)
+        for socket in [self.input, self.output] { try socket.setOption(ZMQ_HANDSHAKE_IVL, Self.handshakeTimeoutMs) }
+        let descriptors = ConnectionLimiter.raiseDescriptorLimit()
+        let cap = connectionsPerEndpoint ?? ConnectionLimiter.limit(descriptors: descriptors, endpoints: 2)
+        self.limiters = try [self.input, self.output].map {
+            try ConnectionLimiter(context: context, watching: $0, limit: cap)
+        }
         if let keys = curve {
             self.authenticator = try ZAPHandler(context: context, allowed: keys.allowed)
             try self.input.makeCurveServer(keys.pair, domain: Self.authenticationDomain)
@@ -75,21 +115,29 @@ public final class BusProxy {
 
     /// Takes the instance lock, clears stale ipc files and binds both endpoints.
     ///
-    /// - Throws: ``BusError`` if another proxy holds the lock, the run directory belongs to
-    ///   someone else, or an endpoint cannot be bound.
+    /// The lock comes before anything is changed: a proxy refused because another one runs
+    /// leaves that one's directory, sockets and lock file as they were.
+    ///
+    /// - Throws: ``BusError`` if another proxy holds the lock, the run directory is a symbolic
+    ///   link or belongs to someone else, or an endpoint cannot be bound.
     public func bind() throws {
-        if let first = self.config.ipcPaths.first {
-            let directory = String(first[..<(first.lastIndex(of: "/") ?? first.startIndex)])
-            for path in self.config.ipcPaths {
+        if !self.config.ipcPaths.isEmpty {
+            let directories = self.config.ipcPaths.map { path in
                 let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-                if !parent.isEmpty { try PrivateDirectory.make(parent) }
+                return parent.isEmpty ? "." : parent
             }
-            self.lock = try InstanceLock(path: (directory.isEmpty ? "." : directory) + "/\(self.name).lock")
+            var opened: [(descriptor: Int32, path: String)] = []
+            defer { for directory in opened { Glibc.close(directory.descriptor) } }
+            for directory in directories { opened.append((try PrivateDirectory.open(directory), directory)) }
+            self.lock = try InstanceLock(path: directories[0] + "/\(self.name).lock")
+            for directory in opened { try PrivateDirectory.tighten(directory.descriptor, path: directory.path) }
             // We hold the lock, so any socket file here belongs to a proxy that died.
             for path in self.config.ipcPaths { unlink(path) }
         }
         try self.input.bind(self.config.publish)
         try self.output.bind(self.config.subscribe)
+        // The XSUB keeps its own subscriptions and sends them to every publisher that connects.
+        for prefix in LastValueCache.proxySubscriptions { try self.input.send([1] + Array(prefix.utf8), more: false) }
         for path in self.config.ipcPaths where chmod(path, 0o600) != 0 {
             throw BusError(errno: errno, call: "chmod", context: path)
         }
@@ -101,6 +149,8 @@ public final class BusProxy {
     }
 
     public var messagesForwarded: UInt64 { self.statistics.value(.sent) }
+    /// What the late joiners' cache has replayed, evicted and refused so far.
+    public var lastValueCounters: LastValueCache.Counters { self.cache.counters }
     public var bytes: UInt64 { self.bytesForwarded.load(ordering: .relaxed) }
 
     /// Forwards until `shouldStop` says so or `wakeDescriptor` becomes readable.
@@ -116,6 +166,9 @@ public final class BusProxy {
         let outputIndex = try poller.add(self.output)
         let wakeIndex = wakeDescriptor.map { poller.add(fileDescriptor: $0) }
         let authenticatorIndex = try self.authenticator.map { try poller.add($0.socket) }
+        let limiterIndices = try self.limiters.map { try poller.add($0.socket) }
+        // The monitors' descriptors signal edges like any socket's: read them once before waiting.
+        for limiter in self.limiters { try limiter.handleEvents() }
         var nextHealth = Clock.monotonicNs()
         // Both sockets are read until they would block before the first wait (see Poller).
         var inputPending = true
@@ -123,14 +176,23 @@ public final class BusProxy {
         while !shouldStop() {
             let now = Clock.monotonicNs()
             if now >= nextHealth {
+                if let mark = self.budget.tick(nowNs: now) { try self.setHighWaterMarks(mark) }
                 try self.publishHealth(state: .ready)
                 nextHealth = now + UInt64(healthIntervalMs) * 1_000_000
                 outputPending = true
             }
-            let waitMs = inputPending || outputPending ? 0 : Int((nextHealth - min(nextHealth, now)) / 1_000_000) + 1
+            if let replayAt = self.nextReplayNs, now >= replayAt {
+                try self.replayLastValues()
+                outputPending = true
+            }
+            let wakeAt = min(nextHealth, self.nextReplayNs ?? .max)
+            let waitMs = inputPending || outputPending ? 0 : Int((wakeAt - min(wakeAt, now)) / 1_000_000) + 1
             try poller.poll(timeoutMs: waitMs)
             if let wakeIndex, poller.isReadable(wakeIndex) { break }
             if let authenticatorIndex, poller.isReadable(authenticatorIndex) { try self.authenticator?.answerPending() }
+            for (limiter, index) in zip(self.limiters, limiterIndices) where poller.isReadable(index) {
+                try limiter.handleEvents()
+            }
             if inputPending || poller.isReadable(inputIndex) {
                 inputPending = try self.forwardMessages()
                 // Sending on the output may have taken its signals: its subscriptions are read now.
@@ -146,13 +208,15 @@ public final class BusProxy {
         try self.publishHealth(state: .stopping)
     }
 
-    /// Closes both sockets and releases the lock (removing the ipc files).
+    /// Closes both sockets and, if this proxy held the lock, removes its ipc files and the lock.
     public func close() {
+        for limiter in self.limiters { limiter.close() }
         self.input.close()
         self.output.close()
         self.authenticator?.socket.close()
+        guard let lock = self.lock else { return }
         for path in self.config.ipcPaths { unlink(path) }
-        self.lock?.release()
+        lock.release()
         self.lock = nil
     }
 
@@ -162,7 +226,27 @@ public final class BusProxy {
     /// - Returns: whether messages may be left (the batch ended before the input would block).
     private func forwardMessages() throws -> Bool {
         for _ in 0..<self.messagesPerTurn {
-            guard let moved = try self.input.forward(to: self.output) else { return false }
+            var isState = false
+            var dropping = false
+            let forwarded = try self.input.forward(
+                to: self.output,
+                inspect: { index, bytes in
+                    if index == 0 {
+                        isState = LastValueCache.isState(bytes)
+                        if isState { self.stateFrames.removeAll() }
+                    }
+                    if isState { self.stateFrames.append(bytes) }
+                },
+                whenFull: {
+                    try self.letFullQueuesDrop()
+                    dropping = true
+                })
+            if dropping { try self.output.setOption(ZMQ_XPUB_NODROP, 1) }
+            guard let moved = forwarded else { return false }
+            if let mark = self.budget.note(moved.bytes) { try self.setHighWaterMarks(mark) }
+            if isState, moved.frames == 3 {
+                self.cache.keep(topic: self.stateFrames[0], header: self.stateFrames[1], payload: self.stateFrames[2])
+            }
             self.statistics.add(.received)
             self.statistics.add(.sent)
             self.bytesForwarded.wrappingAdd(UInt64(moved.bytes), ordering: .relaxed)
@@ -175,9 +259,62 @@ public final class BusProxy {
     /// - Returns: how many it forwarded, and whether more may be left.
     private func forwardSubscriptions() throws -> (forwarded: Int, more: Bool) {
         var forwarded = 0
-        while forwarded < self.messagesPerTurn, try self.output.forward(to: self.input) != nil { forwarded += 1 }
+        while forwarded < self.messagesPerTurn,
+            try self.output.forward(
+                to: self.input,
+                inspect: { index, bytes in
+                    // A notice is one frame: 1 (subscribe) or 0 (cancel), then the prefix.
+                    if index == 0, bytes.first == 1 { self.subscribedPrefixes.append(Array(bytes.dropFirst())) }
+                }) != nil
+        {
+            forwarded += 1
+        }
         self.subscriptionsForwarded.wrappingAdd(UInt64(forwarded), ordering: .relaxed)
+        if !self.subscribedPrefixes.isEmpty {
+            for prefix in self.subscribedPrefixes { prefix.withUnsafeBytes { self.cache.subscribed(prefix: $0) } }
+            self.subscribedPrefixes.removeAll(keepingCapacity: true)
+            try self.replayLastValues()
+        }
         return (forwarded, forwarded == self.messagesPerTurn)
+    }
+
+    /// Sends the cached state that new subscriptions asked for, as far as the replay budget allows.
+    private func replayLastValues() throws {
+        let now = Clock.monotonicNs()
+        self.nextReplayNs = try self.cache.replay(nowNs: now) { entry in
+            try entry.topic.withUnsafeBytes { topic in
+                try entry.header.withUnsafeBytes { header in
+                    try entry.payload.withUnsafeBytes { try self.send(topic: topic, header: header, payload: $0) }
+                }
+            }
+        }.map { now + $0 }
+    }
+
+    /// Sends a message of the proxy's own (health, a replay), dropped like a forwarded one for
+    /// subscribers whose queue is full.
+    private func send(topic: UnsafeRawBufferPointer, header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer)
+        throws
+    {
+        if try !self.output.send(topic, more: true, dontWait: true) {
+            try self.letFullQueuesDrop()
+            defer { try? self.output.setOption(ZMQ_XPUB_NODROP, 1) }
+            try self.output.send(topic, more: true)
+        }
+        try self.output.send(header, more: true)
+        try self.output.send(payload, more: false)
+    }
+
+    /// Counts a subscriber queue found full and lets the output drop the message for it (the
+    /// others still get it); the caller turns refusing back on.
+    private func letFullQueuesDrop() throws {
+        self.subscriberOverflows.wrappingAdd(1, ordering: .relaxed)
+        try self.output.setOption(ZMQ_XPUB_NODROP, 0)
+    }
+
+    /// Applies a new high-water mark to every queue, the ones already open included.
+    private func setHighWaterMarks(_ mark: Int32) throws {
+        try self.output.setOption(ZMQ_SNDHWM, mark)
+        try self.input.setOption(ZMQ_RCVHWM, mark)
     }
 
     /// CURVE clients let in and turned away so far (both 0 without CURVE).
@@ -190,6 +327,17 @@ public final class BusProxy {
         var extra: ValueMap = [
             "messages_forwarded": Value(self.messagesForwarded), "bytes_forwarded": Value(self.bytes),
             "subscriptions_forwarded": Value(self.subscriptionsForwarded.load(ordering: .relaxed)),
+            "lvc_entries": Value(UInt64(self.cache.count)), "lvc_bytes": Value(UInt64(self.cache.bytes)),
+            "lvc_hits": Value(self.cache.counters.hits), "lvc_replays": Value(self.cache.counters.replays),
+            "lvc_evictions": Value(self.cache.counters.evictions),
+            "lvc_too_large": Value(self.cache.counters.tooLarge),
+            "subscriber_overflows": Value(self.subscriberOverflows.load(ordering: .relaxed)),
+            "queue_budget_bytes": Value(UInt64(self.budget.bytes)),
+            "high_water_mark": Value(UInt64(self.budget.highWaterMark)),
+            "connections_publishers": Value(UInt64(self.limiters[0].count)),
+            "connections_subscribers": Value(UInt64(self.limiters[1].count)),
+            "connections_limit": Value(UInt64(self.limiters[1].limit)),
+            "connections_refused": Value(self.limiters.reduce(0) { $0 + $1.refused }),
         ]
         if self.authenticator != nil {
             extra["zap_accepted"] = Value(self.authentications.accepted)
@@ -200,7 +348,13 @@ public final class BusProxy {
         self.stamper.payload.reset()
         report.encode(to: &self.stamper.payload)
         _ = self.stamper.stamp(Health.schema, on: topic)
-        try self.output.sendMessage(
-            topic: topic, header: self.stamper.header, payload: self.stamper.payload)
+        var topicText = topic.rawValue
+        try topicText.withUTF8 { topicBytes in
+            try self.stamper.header.withUnsafeBytes { header in
+                try self.stamper.payload.withUnsafeBytes {
+                    try self.send(topic: UnsafeRawBufferPointer(topicBytes), header: header, payload: $0)
+                }
+            }
+        }
     }
 }

@@ -6,7 +6,9 @@ import Glibc
 /// half is derived from it) and `NAME.public`. The allow-list `allowed_clients` holds one client
 /// public key a line, optionally followed by a label; a line whose first word starts with `#` and
 /// is no key is a comment. Every file is 0600
-/// in a 0700 directory; a secret readable by anyone else is refused.
+/// in a 0700 directory; a secret readable by anyone else is refused, and so is any key file or
+/// allow-list that another user owns or may write, directly or through its directory (a key
+/// appended by someone else would let them in), or that is a symbolic link.
 public enum CurveKeyFiles {
     /// The allow-list's file name in a key directory.
     public static let allowListName = "allowed_clients"
@@ -62,8 +64,10 @@ public enum CurveKeyFiles {
         }
         try PrivateDirectory.make(directory)
         var written: [String] = []
-        var allowed = (try? Self.readAllowList(directory + "/" + Self.allowListName)) ?? []
-        var allowListText = (try? Self.read(directory + "/" + Self.allowListName)) ?? ""
+        let allowListPath = directory + "/" + Self.allowListName
+        let hasAllowList = access(allowListPath, F_OK) == 0
+        var allowed = hasAllowList ? try Self.readAllowList(allowListPath) : []
+        var allowListText = hasAllowList ? try Self.read(allowListPath) : ""
         for name in ["server"] + clients {
             let secretPath = "\(directory)/\(name).secret"
             let pair: CurveKeyPair
@@ -105,21 +109,53 @@ public enum CurveKeyFiles {
         if replace, rename(target, path) != 0 { throw BusError(errno: errno, call: "rename", context: path) }
     }
 
+    /// Reads a key file or allow-list after checking who may have written it.
+    /// The corresponding C functions are `open` (`O_NOFOLLOW`), `fstat`, `stat` and `read`.
     private static func read(_ path: String) throws -> String {
-        guard let file = fopen(path, "r") else {
-            throw Self.error(
-                path, "cannot read it: \(String(cString: strerror(errno))) (make keys with deploy/uibus keys)")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else {
+            let problem = errno == ELOOP ? "a symbolic link; give the file itself" : String(cString: strerror(errno))
+            throw Self.error(path, "cannot read it: \(problem) (make keys with deploy/uibus keys)")
         }
-        defer { fclose(file) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Self.error(path, String(cString: strerror(errno))) }
+        try Self.checkWriters(path, info, what: "file")
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        var directoryInfo = stat()
+        guard stat(directory, &directoryInfo) == 0 else {
+            throw Self.error(directory, String(cString: strerror(errno)))
+        }
+        // In a sticky directory (/tmp) others may write, but not replace or remove our files.
+        if directoryInfo.st_mode & S_ISVTX == 0 { try Self.checkWriters(directory, directoryInfo, what: "directory") }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = fread(&buffer, 1, buffer.count, file)
+            let count = Glibc.read(descriptor, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw Self.error(path, String(cString: strerror(errno))) }
             if count == 0 { break }
             bytes += buffer.prefix(count)
             if bytes.count > 1 << 20 { throw Self.error(path, "larger than 1 MiB, not a key file") }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Refuses a file or directory that another user owns (root excepted for a directory) or
+    /// that group or others may write.
+    private static func checkWriters(_ path: String, _ info: stat, what: String) throws {
+        let ownerAllowed = info.st_uid == geteuid() || (what == "directory" && info.st_uid == 0)
+        guard ownerAllowed else {
+            throw Self.error(path, "the \(what) belongs to uid \(info.st_uid), not to this user (uid \(geteuid()))")
+        }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o022 == 0 else {
+            throw Self.error(
+                path,
+                "the \(what) may be written by others (mode 0\(String(mode, radix: 8))), who could add their keys: "
+                    + "chmod go-w \(path)")
+        }
     }
 
     private static func error(_ path: String, _ problem: String) -> BusError {

@@ -19,7 +19,9 @@ public struct Delivery: Sendable {
 /// A bad frame never escapes as a crash or an exception: it is counted as rejected under a
 /// reason (`frame_count`, `bad_topic`, `oversized`, `bad_envelope`, `unknown_envelope_version`,
 /// `unknown_schema`), or as dead-lettered (`unknown_major`), described to ``onProblem`` and
-/// skipped. Use it from one thread only.
+/// skipped. A state topic's message seen again (the proxy replays the newest state to late
+/// joiners, and so to everyone subscribed: ``LastValueCache``) is skipped and counted under
+/// `state_repeated`, not as a duplicate. Use it from one thread only.
 public final class Subscriber {
     /// The largest message (all frames) accepted by default.
     public static let defaultMaximumMessageSize = 1 << 20
@@ -48,6 +50,8 @@ public final class Subscriber {
     private static let topicsKept = 8
     /// What ``receive(timeoutMs:)`` waits with (see ``wait(timeoutMs:)``).
     private var poller: Poller?
+    /// The receive queue's byte budget, which sets its high-water mark.
+    private var budget: ByteBudget
 
     private struct Incoming {
         var size = 0
@@ -73,17 +77,22 @@ public final class Subscriber {
     /// message is counted and skipped.
     ///
     /// - Parameters:
-    ///   - receiveHighWaterMark: messages queued before ZeroMQ drops (seen here as gaps).
+    ///   - receiveHighWaterMark: small messages queued before ZeroMQ drops (seen here as gaps).
+    ///   - receiveBudgetBytes: bytes queued before ZeroMQ drops: once a large message has been
+    ///     read, the mark comes down so that the queue holds about this much.
     ///   - bind: bind `endpoint` instead of connecting to it (a collector that publishers find).
     ///   - curve: join as a CURVE client with these keys (``BusConfig/curveClient()``).
     /// - Throws: ``BusError`` if the socket cannot be set up.
     public init(
         context: ZMQContext, endpoint: String, prefixes: [String], filter: SchemaFilter? = nil,
         statistics: BusStatistics = BusStatistics(), maximumMessageSize: Int = Subscriber.defaultMaximumMessageSize,
-        receiveHighWaterMark: Int32 = 10_000, bind: Bool = false, curve: CurveClientKeys? = nil
+        receiveHighWaterMark: Int32 = 10_000, bind: Bool = false, curve: CurveClientKeys? = nil,
+        receiveBudgetBytes: Int = ByteBudget.defaultBytes
     ) throws {
         self.socket = try ZMQSocket(context, .sub)
-        try self.socket.setOption(ZMQ_RCVHWM, receiveHighWaterMark)
+        self.budget = ByteBudget(
+            bytes: receiveBudgetBytes, maximumMessages: receiveHighWaterMark, nowNs: Clock.monotonicNs())
+        try self.socket.setOption(ZMQ_RCVHWM, self.budget.highWaterMark)
         if let curve { try self.socket.makeCurveClient(curve) }
         self.statistics = statistics
         self.maximumMessageSize = maximumMessageSize
@@ -133,6 +142,7 @@ public final class Subscriber {
             try poller.add(self.socket)
             self.poller = poller
         }
+        if let mark = self.budget.tick(nowNs: Clock.monotonicNs()) { try self.socket.setOption(ZMQ_RCVHWM, mark) }
         try self.poller?.poll(timeoutMs: timeoutMs)
     }
 
@@ -229,6 +239,7 @@ public final class Subscriber {
 
     private func check(frameCount: Int) -> Delivery? {
         self.statistics.add(.received)
+        if let mark = self.budget.note(self.incoming.size) { try? self.socket.setOption(ZMQ_RCVHWM, mark) }
         guard frameCount == 3 else {
             self.problem(.reject, "frame_count", "\(frameCount) frames, expected 3")
             return nil
@@ -258,6 +269,10 @@ public final class Subscriber {
             return nil
         }
         let outcome = self.track(envelope, topic)
+        if outcome == .duplicate, LastValueCache.isState(topic) {
+            self.statistics.countReason("state_repeated")
+            return nil
+        }
         if let filter = self.routes[self.incoming.route].filter {
             switch filter.verdict(id: envelope.schema, major: envelope.major) {
             case .accept: break
@@ -307,7 +322,8 @@ public final class Subscriber {
         switch outcome {
         case .first, .inOrder: break
         case .gap(let missing), .newEpoch(let missing): self.statistics.add(.gaps, missing)
-        case .duplicate: self.statistics.add(.duplicates)
+        case .duplicate where !LastValueCache.isState(topic): self.statistics.add(.duplicates)
+        case .duplicate: break
         case .reorder:
             self.statistics.add(.reorders)
             self.statistics.subtract(.gaps)

@@ -179,6 +179,32 @@ public final class ZMQSocket {
     ///
     /// - Returns: frames and bytes moved, or nil if no message was waiting.
     public func forward(to destination: ZMQSocket) throws -> (frames: Int, bytes: Int)? {
+        try self.forward(to: destination, offerFirst: false, inspect: { _, _ in }, whenFull: {})
+    }
+
+    /// Moves every frame of the next message on this socket to `destination` without copying,
+    /// showing each frame to `inspect` (its index and bytes) before it goes.
+    ///
+    /// - Returns: frames and bytes moved, or nil if no message was waiting.
+    public func forward(
+        to destination: ZMQSocket, inspect: (Int, UnsafeRawBufferPointer) -> Void
+    ) throws -> (frames: Int, bytes: Int)? {
+        try self.forward(to: destination, offerFirst: false, inspect: inspect, whenFull: {})
+    }
+
+    /// Forwards like ``forward(to:inspect:)``, but offers the first frame without waiting: when
+    /// `destination` refuses it (an XPUB with `ZMQ_XPUB_NODROP` whose subscriber queue is full),
+    /// `whenFull` is called to make room or let the message drop, and the frame is sent again.
+    public func forward(
+        to destination: ZMQSocket, inspect: (Int, UnsafeRawBufferPointer) -> Void, whenFull: () throws -> Void
+    ) throws -> (frames: Int, bytes: Int)? {
+        try self.forward(to: destination, offerFirst: true, inspect: inspect, whenFull: whenFull)
+    }
+
+    private func forward(
+        to destination: ZMQSocket, offerFirst: Bool, inspect: (Int, UnsafeRawBufferPointer) -> Void,
+        whenFull: () throws -> Void
+    ) throws -> (frames: Int, bytes: Int)? {
         let source = try self.open()
         let target = try destination.open()
         var message = zmq_msg_t()
@@ -195,11 +221,18 @@ public final class ZMQSocket {
                 throw error
             }
             let more = zmq_msg_more(&message) != 0
+            inspect(frames, UnsafeRawBufferPointer(start: zmq_msg_data(&message), count: zmq_msg_size(&message)))
             bytes += zmq_msg_size(&message)
             frames += 1
-            while zmq_msg_send(&message, target, more ? ZMQ_SNDMORE : 0) < 0 {
+            var sendFlags = (more ? ZMQ_SNDMORE : 0) | (frames == 1 && offerFirst ? ZMQ_DONTWAIT : 0)
+            while zmq_msg_send(&message, target, sendFlags) < 0 {
                 let error = BusError.last("zmq_msg_send")
-                if !error.isInterrupted { throw error }
+                if error.wouldBlock, sendFlags & ZMQ_DONTWAIT != 0 {
+                    try whenFull()
+                    sendFlags &= ~ZMQ_DONTWAIT
+                } else if !error.isInterrupted {
+                    throw error
+                }
             }
             guard more else { return (frames, bytes) }
             receiveFlags = 0

@@ -38,7 +38,10 @@ import Testing
         let socket = try ZMQSocket(context, .xpub)
         try socket.connect(proxy.config.publish)
         var frames = Frames()
-        try waitUntil("hz to subscribe") { try socket.receive(into: &frames, dontWait: true) }
+        // The proxy's own subscription (`ui`, for its state cache) may come first: wait for hz's.
+        try waitUntil("hz to subscribe") {
+            try socket.receive(into: &frames, dontWait: true) && frames[0] == [1] + Array("touch/".utf8)
+        }
         var stamper = EnvelopeStamper(publisher: "dropper")
         let topic = try Topic.touch("d0")
         let payload = PublisherSubscriberTests.frame(1).messagePack

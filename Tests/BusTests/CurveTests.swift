@@ -165,6 +165,42 @@ private final class CurveBus: Sendable {
         #expect { try config(#"{"server_public": "short"}"#) } throws: { "\($0)".contains("not a CURVE key") }
     }
 
+    @Test func keyFilesAndAllowListsOthersMayWriteOrThatAreSymlinksAreRefused() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let keys = directory + "/keys"
+        _ = try CurveKeyFiles.make(directory: keys, clients: ["client"])
+        let allowList = keys + "/allowed_clients"
+        #expect(try CurveKeyFiles.readAllowList(allowList).count == 1)
+
+        chmod(allowList, 0o666)
+        #expect { try CurveKeyFiles.readAllowList(allowList) } throws: {
+            "\($0)".contains("\(allowList): the file may be written by others (mode 0666)")
+        }
+        // Making keys again must not quietly rewrite a list it refuses to read.
+        #expect(throws: BusError.self) { try CurveKeyFiles.make(directory: keys, clients: ["other"]) }
+        chmod(allowList, 0o600)
+
+        chmod(keys, 0o777)
+        #expect { try CurveKeyFiles.readAllowList(allowList) } throws: {
+            "\($0)".contains("\(keys): the directory may be written by others (mode 0777)")
+        }
+        #expect { try CurveKeyFiles.readKey(keys + "/server.public", secret: false) } throws: {
+            "\($0)".contains("directory may be written by others")
+        }
+        chmod(keys, 0o700)
+
+        #expect(symlink(allowList, directory + "/linked_clients") == 0)
+        #expect { try CurveKeyFiles.readAllowList(directory + "/linked_clients") } throws: {
+            "\($0)".contains("symbolic link")
+        }
+        #expect(try CurveKeyFiles.readAllowList(allowList).count == 1)
+        // Only root can hand a file to another user; elsewhere that half cannot be set up.
+        guard geteuid() == 0 else { return }
+        #expect(chown(allowList, 65534, 65534) == 0)
+        #expect { try CurveKeyFiles.readAllowList(allowList) } throws: { "\($0)".contains("belongs to uid 65534") }
+    }
+
     @Test func aServiceWhoseKeyFileIsMissingExitsAsAPermanentFailure() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -1,16 +1,53 @@
 import Bus
+import BusSchema
 import BusTestSupport
 import Foundation
 import Glibc
 import Testing
 
 @Suite struct ProxyProcessTests {
-    @Test func aSecondProxyOnTheSameRunDirectoryIsRefused() throws {
+    @Test func aRefusedSecondProxyLeavesTheRunningOneWorkingAndAThirdIsRefusedToo() throws {
         let proxy = try ProxyProcess()
         defer { try? proxy.stop() }
-        let (status, _, stderr) = try ChildProcess.run("bus-proxy", [], bus: proxy.busFile)
-        #expect(status == 1)
-        #expect(stderr.contains("held by pid \(proxy.process.pid)"))
+        let lock = proxy.directory + "/run/bus-proxy.lock"
+        for _ in 0..<2 {
+            let (status, _, stderr) = try ChildProcess.run("bus-proxy", [], bus: proxy.busFile)
+            #expect(status == 1)
+            #expect(stderr.contains("held by pid \(proxy.process.pid)"))
+            #expect(FileManager.default.fileExists(atPath: lock))
+            #expect(proxy.config.ipcPaths.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+        }
+        let context = try ZMQContext()
+        let subscriber = try Subscriber(context: context, endpoint: proxy.config.subscribe, prefixes: ["t/"])
+        let publisher = try Publisher(context: context, endpoint: proxy.config.publish, name: "after-refusal")
+        let topic = try Topic("t/x/")
+        #expect(try publisher.waitForSubscriber(matching: topic, timeoutMs: 10_000))
+        try publisher.publish(.map(["n": .int(1)]), schema: SchemaID("test.t", major: 1, minor: 0), on: topic)
+        var delivery: Delivery?
+        try waitUntil("a message through the first proxy") {
+            delivery = try subscriber.receive(timeoutMs: 100)
+            return delivery != nil
+        }
+        #expect(delivery?.topic == "t/x/")
+    }
+
+    @Test func aRunDirectoryThatIsASymlinkIsRefusedAndItsTargetLeftAlone() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "uibus-link-\(UUID().uuidString.prefix(8))"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let target = directory + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+        chmod(target, 0o755)
+        try "someone's file".write(toFile: target + "/in", atomically: true, encoding: .utf8)
+        #expect(symlink(target, directory + "/run") == 0)
+        let config = BusConfig(publish: "ipc://\(directory)/run/in", subscribe: "ipc://\(directory)/run/out")
+        let proxy = try BusProxy(context: try ZMQContext(), config: config)
+        #expect { try proxy.bind() } throws: { "\($0)".contains("\(directory)/run is a symbolic link") }
+        proxy.close()
+        #expect(PrivateDirectory.permissions(of: target) == 0o755)
+        #expect(FileManager.default.fileExists(atPath: target + "/in"))
+        #expect(!FileManager.default.fileExists(atPath: target + "/bus-proxy.lock"))
     }
 
     @Test func sigtermStopsTheProxyCleanlyAndRemovesItsSocketFiles() throws {

@@ -20,7 +20,13 @@ def tool(name):
 
 
 class Proxy:
-    """A bus-proxy on ipc endpoints in a temporary directory; use as a context manager."""
+    """A bus-proxy on ipc endpoints in a temporary directory; use as a context manager.
+
+    `preexec_fn` runs in the child before the proxy starts (to lower its open-file limit, say).
+    """
+
+    def __init__(self, preexec_fn=None):
+        self.preexec_fn = preexec_fn
 
     def __enter__(self):
         self.dir = tempfile.mkdtemp(prefix="uibus-py-")
@@ -28,7 +34,11 @@ class Proxy:
         with open(self.bus, "w") as f:
             json.dump({"publish": "ipc://in", "subscribe": "ipc://out"}, f)
         self.proc = subprocess.Popen(
-            [tool("bus-proxy"), "--bus", self.bus], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            [tool("bus-proxy"), "--bus", self.bus],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=self.preexec_fn,
         )
         try:
             line = self.proc.stdout.readline().strip()

@@ -1,0 +1,139 @@
+"""The proxy under load from outside: its memory and descriptors stay bounded (issue 20, points 5 and 6).
+
+Real bus-proxy processes and real sockets: a subscriber that stops reading 1 MB messages, and
+more raw connections than the proxy has descriptors.
+"""
+
+import os
+import resource
+import socket
+import time
+
+import msgpack
+import zmq
+
+import busproc
+
+MB = 1 << 20
+
+
+def rss_bytes(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+def proxy_health(sub, timeout_s=10.0):
+    """The extra numbers of the next proxy health report on `sub` (subscribed to sys/health/bus-proxy/)."""
+    frames = busproc.receive_on(sub, "sys/health/bus-proxy/", timeout_s)
+    return msgpack.unpackb(frames[2], raw=False)["extra"]
+
+
+def wait_for_flow(pub, sub, topic, payload=b"probe", timeout_s=10.0):
+    """Publishes on `topic` until `sub` hears it: the subscription has reached the publisher."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        pub.send_multipart([topic, b"h", payload])
+        if sub.poll(20):
+            sub.recv_multipart()
+            return
+    raise TimeoutError(f"nothing arrived on {topic!r}")
+
+
+def test_a_subscriber_that_stops_reading_1mb_messages_keeps_the_proxy_within_its_byte_budget():
+    with busproc.Proxy() as proxy:
+        context = zmq.Context()
+        try:
+            health = context.socket(zmq.SUB)
+            health.setsockopt(zmq.SUBSCRIBE, b"sys/health/bus-proxy/")
+            health.connect(proxy.subscribe)
+            budget = proxy_health(health)["queue_budget_bytes"]
+            # The slow one reads nothing, with the smallest queue of its own: the proxy holds the rest.
+            slow = context.socket(zmq.SUB)
+            slow.setsockopt(zmq.RCVHWM, 1)
+            slow.setsockopt(zmq.RCVBUF, 65536)
+            slow.setsockopt(zmq.SUBSCRIBE, b"big/")
+            slow.connect(proxy.subscribe)
+            pub = context.socket(zmq.PUB)
+            pub.setsockopt(zmq.SNDHWM, 100_000)
+            pub.connect(proxy.publish)
+            wait_for_flow(pub, slow, b"big/x/")
+
+            payload = os.urandom(MB)
+            baseline = rss_bytes(proxy.proc.pid)
+            peak = baseline
+            for _ in range(1500):
+                pub.send_multipart([b"big/x/", b"h", payload], copy=False)
+                peak = max(peak, rss_bytes(proxy.proc.pid))
+            deadline = time.monotonic() + 10
+            extra = proxy_health(health)
+            while extra["messages_forwarded"] < 1500 and time.monotonic() < deadline:
+                peak = max(peak, rss_bytes(proxy.proc.pid))
+                extra = proxy_health(health)
+            peak = max(peak, rss_bytes(proxy.proc.pid))
+
+            assert extra["messages_forwarded"] >= 1500, extra
+            # Without a byte bound the slow subscriber's queue alone was 1.5 GB here.
+            assert peak - baseline < 2 * budget, f"proxy grew by {(peak - baseline) // MB} MB"
+            assert extra["subscriber_overflows"] > 0, extra
+            assert extra["high_water_mark"] < 100, extra
+        finally:
+            context.destroy(linger=0)
+
+
+def test_more_raw_connections_than_descriptors_leave_the_proxy_alive_and_its_clients_served():
+    def few_descriptors():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+
+    with busproc.Proxy(preexec_fn=few_descriptors) as proxy:
+        context = zmq.Context()
+        raw = []
+        try:
+            sub = context.socket(zmq.SUB)
+            sub.setsockopt(zmq.SUBSCRIBE, b"t/")
+            sub.setsockopt(zmq.SUBSCRIBE, b"sys/health/bus-proxy/")
+            sub.connect(proxy.subscribe)
+            pub = context.socket(zmq.PUB)
+            pub.connect(proxy.publish)
+            wait_for_flow(pub, sub, b"t/x/")
+            limit = proxy_health(sub)["connections_limit"]
+            assert limit < 256
+
+            for path in (proxy.subscribe, proxy.publish):
+                for _ in range(500):
+                    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                    s.setblocking(False)
+                    try:
+                        s.connect(path[len("ipc://") :])
+                    except (BlockingIOError, ConnectionRefusedError, OSError):
+                        pass
+                    raw.append(s)
+
+            # Still alive, still forwarding to the client that was there, and counting what it refused.
+            deadline = time.monotonic() + 20
+            while True:
+                assert proxy.proc.poll() is None, proxy.proc.stderr.read()
+                extra = proxy_health(sub)
+                if extra["connections_refused"] > 0:
+                    break
+                assert time.monotonic() < deadline, extra
+            assert extra["connections_subscribers"] <= limit
+            pub.send_multipart([b"t/after/", b"h", b"still here"])
+            assert busproc.receive_on(sub, "t/after/")[2] == b"still here"
+
+            for s in raw:
+                s.close()
+            raw.clear()
+            # With the raw connections gone, a new client joins again.
+            deadline = time.monotonic() + 20
+            while proxy_health(sub)["connections_subscribers"] > 1:
+                assert time.monotonic() < deadline
+            echo = proxy.tap("echo", "sys/health/bus-proxy/", "--count", "1")
+            assert "sys/health/bus-proxy/" in echo.stdout
+            assert proxy.proc.poll() is None
+        finally:
+            for s in raw:
+                s.close()
+            context.destroy(linger=0)
