@@ -4,9 +4,13 @@ Real bus-proxy processes and real sockets: a subscriber that stops reading 1 MB 
 more raw connections than the proxy has descriptors.
 """
 
+import json
 import os
 import resource
+import shutil
 import socket
+import subprocess
+import tempfile
 import time
 
 import msgpack
@@ -137,3 +141,98 @@ def test_more_raw_connections_than_descriptors_leave_the_proxy_alive_and_its_cli
             for s in raw:
                 s.close()
             context.destroy(linger=0)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_with_curve_raw_connections_that_never_handshake_are_dropped_and_members_keep_hearing():
+    directory = tempfile.mkdtemp(prefix="uibus-py-curve-")
+    proxy = None
+    context = zmq.Context()
+    raw = []
+    try:
+        keys = os.path.join(directory, "keys")
+        subprocess.run([busproc.tool("bus-proxy"), "keys", "--dir", keys, "member"], check=True, capture_output=True)
+        publish, subscribe = free_port(), free_port()
+        bus = os.path.join(directory, "bus.json")
+        with open(bus, "w") as f:
+            json.dump(
+                {
+                    "publish": f"tcp://127.0.0.1:{publish}",
+                    "subscribe": f"tcp://127.0.0.1:{subscribe}",
+                    "curve": {
+                        "server_public_file": "keys/server.public",
+                        "server_secret_file": "keys/server.secret",
+                        "client_secret_file": "keys/member.secret",
+                        "allow_file": "keys/allowed_clients",
+                    },
+                },
+                f,
+            )
+
+        def few_descriptors():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+
+        proxy = subprocess.Popen(
+            [busproc.tool("bus-proxy"), "--bus", bus],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=few_descriptors,
+        )
+        assert proxy.stdout.readline().strip() == "ready", proxy.stderr.read()
+
+        def key(name):
+            with open(os.path.join(keys, name)) as f:
+                return f.read().split()[0].encode()
+
+        def member(kind):
+            s = context.socket(kind)
+            s.curve_serverkey = key("server.public")
+            s.curve_secretkey = key("member.secret")
+            s.curve_publickey = zmq.curve_public(key("member.secret"))
+            return s
+
+        sub = member(zmq.SUB)
+        sub.setsockopt(zmq.SUBSCRIBE, b"t/")
+        sub.setsockopt(zmq.SUBSCRIBE, b"sys/health/bus-proxy/")
+        sub.connect(f"tcp://127.0.0.1:{subscribe}")
+        pub = member(zmq.PUB)
+        pub.connect(f"tcp://127.0.0.1:{publish}")
+        wait_for_flow(pub, sub, b"t/x/")
+
+        # Raw connections that never speak: more than the proxy has descriptors.
+        for port in (subscribe, publish):
+            for _ in range(400):
+                s = socket.socket()
+                s.setblocking(False)
+                try:
+                    s.connect(("127.0.0.1", port))
+                except BlockingIOError:
+                    pass
+                raw.append(s)
+
+        # The handshake deadline drops them (the raw sockets stay open on this side), the cap
+        # refused the rest, and the member still hears what is published.
+        deadline = time.monotonic() + 30
+        while True:
+            assert proxy.poll() is None, proxy.stderr.read()
+            extra = proxy_health(sub)
+            if extra["connections_refused"] > 0 and extra["connections_subscribers"] <= 1:
+                break
+            assert time.monotonic() < deadline, extra
+        assert extra["connections_publishers"] <= 1, extra
+        pub.send_multipart([b"t/after/", b"h", b"still here"])
+        assert busproc.receive_on(sub, "t/after/")[2] == b"still here"
+    finally:
+        for s in raw:
+            s.close()
+        context.destroy(linger=0)
+        if proxy is not None:
+            proxy.terminate()
+            busproc.finish(proxy)
+        shutil.rmtree(directory, ignore_errors=True)
