@@ -295,9 +295,12 @@ public final class BusProxy {
     private func send(topic: UnsafeRawBufferPointer, header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer)
         throws
     {
+        var dropping = false
+        // Refusing comes back on only after the last frame: the message goes as a whole.
+        defer { if dropping { try? self.output.setOption(ZMQ_XPUB_NODROP, 1) } }
         if try !self.output.send(topic, more: true, dontWait: true) {
             try self.letFullQueuesDrop()
-            defer { try? self.output.setOption(ZMQ_XPUB_NODROP, 1) }
+            dropping = true
             try self.output.send(topic, more: true)
         }
         try self.output.send(header, more: true)
