@@ -5,6 +5,6 @@ public enum MessageCatalog {
         ScrollViewState.self, PullToRefreshState.self, PagerState.self, SlideTableState.self, DrawerState.self,
         NumberPadState.self, CanvasState.self, ZoomViewState.self, MemoBoardState.self, ComponentCommand.self,
         RenderFrame.self, RenderAnimation.self,
-        MemoCommand.self, MemoAck.self, MemoChanged.self, MemoSnapshot.self,
+        MemoCommand.self, MemoAck.self, MemoChanged.self, MemoSnapshot.self, MemoBoardDelta.self,
     ]
 }

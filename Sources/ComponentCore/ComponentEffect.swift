@@ -45,7 +45,8 @@ public struct ComponentAnimation: Sendable, Hashable {
     public var endMs: Double { self.startMs + self.durationMs }
 }
 
-/// The full state of one component, tagged by kind.
+/// The full state of one component, tagged by kind, or (for a memo board) what changed since
+/// its last state.
 public enum ComponentState: Sendable, Hashable {
     case scrollView(ScrollViewState)
     case pullToRefresh(PullToRefreshState)
@@ -56,6 +57,9 @@ public enum ComponentState: Sendable, Hashable {
     case canvas(CanvasState)
     case zoomView(ZoomViewState)
     case memoBoard(MemoBoardState)
+    /// The memos and fields changed since the board's previous message, on
+    /// `ui/memoBoard/<instance>/delta/`.
+    case memoBoardDelta(MemoBoardDelta)
 
     /// The message, for encoding.
     public var message: any ValueMessage {
@@ -69,6 +73,7 @@ public enum ComponentState: Sendable, Hashable {
         case .canvas(let state): state
         case .zoomView(let state): state
         case .memoBoard(let state): state
+        case .memoBoardDelta(let delta): delta
         }
     }
 
@@ -84,6 +89,7 @@ public enum ComponentState: Sendable, Hashable {
         case .canvas: CanvasState.schema
         case .zoomView: ZoomViewState.schema
         case .memoBoard: MemoBoardState.schema
+        case .memoBoardDelta: MemoBoardDelta.schema
         }
     }
 
@@ -102,6 +108,7 @@ public enum ComponentState: Sendable, Hashable {
         case .canvas(let state): state.encode(to: &writer)
         case .zoomView(let state): state.encode(to: &writer)
         case .memoBoard(let state): state.encode(to: &writer)
+        case .memoBoardDelta(let delta): delta.encode(to: &writer)
         }
     }
 
@@ -116,8 +123,14 @@ public enum ComponentState: Sendable, Hashable {
         case .numberPad: .numberPad
         case .canvas: .canvas
         case .zoomView: .zoomView
-        case .memoBoard: .memoBoard
+        case .memoBoard, .memoBoardDelta: .memoBoard
         }
+    }
+
+    /// Whether this is a delta (published under `delta/` below the instance's topic).
+    public var isDelta: Bool {
+        if case .memoBoardDelta = self { return true }
+        return false
     }
 
     /// The instance id: the `<instance>` topic segment.
@@ -132,6 +145,7 @@ public enum ComponentState: Sendable, Hashable {
         case .canvas(let state): state.instance
         case .zoomView(let state): state.instance
         case .memoBoard(let state): state.instance
+        case .memoBoardDelta(let delta): delta.instance
         }
     }
 }

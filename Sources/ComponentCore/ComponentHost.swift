@@ -83,12 +83,15 @@ public struct ComponentHost: Sendable {
     }
 
     /// Publishes every component's initial state; memo boards ask the store for a snapshot.
-    public mutating func start(tMs: Double) -> [HostOutput] {
+    ///
+    /// - Parameter session: what tells this run from every earlier one (the live host's random
+    ///   bus epoch; a fixed value in a replay), part of every memo command id the boards make.
+    public mutating func start(tMs: Double, session: String) -> [HostOutput] {
         self.now = tMs
         var outputs: [HostOutput] = []
         for index in self.instances.indices {
             if case .memoBoard = self.instances[index] {
-                self.apply(index, self.instances[index].memoEvent(.started(tMs: tMs)), into: &outputs)
+                self.apply(index, self.instances[index].memoEvent(.started(tMs: tMs, session: session)), into: &outputs)
             } else {
                 outputs.append(.state(self.instances[index].snapshot(tMs: tMs)))
                 self.counters.states += 1

@@ -128,11 +128,15 @@ public enum ComponentInstance: Sendable {
                         viewportHeight: frame.height, image: try config.optionalString("image"), originX: frame.x,
                         originY: frame.y)))
         case .memoBoard:
+            let client = try config.optionalString("client") ?? id
+            if let problem = MemoClientName.problem(client) {
+                throw SceneError(.invalidValue, field: "\(config.path).client", "'\(client)': \(problem)")
+            }
             self = .memoBoard(
                 MemoBoardMachine(
                     instance: id,
                     config: MemoBoardMachine.Config(
-                        client: try config.optionalString("client") ?? id,
+                        client: client,
                         background: try config.optionalString("background"),
                         memoWidth: try config.number("memo_width", default: 160, exclusive: true),
                         memoHeight: try config.number("memo_height", default: 120, exclusive: true),

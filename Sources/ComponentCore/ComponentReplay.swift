@@ -48,7 +48,8 @@ public struct ComponentReplay: Sendable {
                 continue
             }
             if !started {
-                self.collect(self.host.start(tMs: tMs))
+                // A fixed session keeps a replay's command ids the same on every run.
+                self.collect(self.host.start(tMs: tMs, session: "replay"))
                 started = true
             }
             do {
@@ -90,6 +91,11 @@ public struct ComponentReplay: Sendable {
     private mutating func collect(_ outputs: [HostOutput]) {
         for output in outputs {
             switch output {
+            case .state(.memoBoardDelta(let delta)):
+                // A replay prints full states: offline, the board's size costs no traffic.
+                guard case .memoBoard(var state) = self.host.state(of: delta.instance) else { continue }
+                state.tMs = delta.tMs
+                self.states.append(.memoBoard(state))
             case .state(let state): self.states.append(state)
             case .memoCommand(let request): self.memoCommands.append(request)
             case .animation: break

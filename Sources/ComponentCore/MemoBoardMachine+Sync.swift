@@ -11,7 +11,9 @@ struct MemoSync: Sendable {
 
     /// Commands sent and not yet acknowledged, oldest first.
     var pending: [Pending] = []
-    /// Number of the next command (cmd_id `<client>:<n>`).
+    /// This run of the board (see ``MemoBoardMachine/Event/started(tMs:session:)``).
+    var session = ""
+    /// Number of the next command (cmd_id `<client>:<session>:<n>`).
     var nextCommand = 1
     /// Seq of the last change applied.
     var storeSeq: UInt64 = 0
@@ -34,9 +36,11 @@ extension MemoBoardMachine {
         _ op: MemoOp, memoID: String? = nil, at tMs: Double, _ fill: (inout MemoCommand) -> Void = { _ in }
     ) -> [ComponentEffect] {
         var request = MemoCommand(
-            cmdId: "\(self.config.client):\(self.sync.nextCommand)", client: self.config.client, op: op,
+            cmdId: "\(self.config.client):\(self.sync.session):\(self.sync.nextCommand)", client: self.config.client,
+            op: op,
             memoId: memoID)
         fill(&request)
+        self.records.touch(memoID)
         self.sync.nextCommand += 1
         self.sync.pending.append(
             MemoSync.Pending(
@@ -100,6 +104,7 @@ extension MemoBoardMachine {
     mutating func acknowledge(_ ack: MemoAck, _ tMs: Double) -> [ComponentEffect] {
         guard let index = self.sync.pending.firstIndex(where: { $0.request.cmdId == ack.cmdId }) else { return [] }
         let request = self.sync.pending.remove(at: index).request
+        self.records.touch(request.memoId)
         var effects: [ComponentEffect] = []
         if request.cmdId == self.sync.snapshotRequest, ack.status == .ok || ack.status == .duplicate {
             self.sync.snapshotDeadline = tMs + self.chunkTimeoutMs
@@ -158,15 +163,18 @@ extension MemoBoardMachine {
             return [self.timerEffect]
         }
         self.sync.snapshotDeadline = nil
-        self.records = Dictionary(
-            self.sync.snapshotRecords.map { ($0.id, self.keepingGestureGeometry(BoardMemo($0))) },
-            uniquingKeysWith: { $1 })
+        self.records.replaceAll(
+            with: Dictionary(
+                self.sync.snapshotRecords.map { ($0.id, self.keepingGestureGeometry(BoardMemo($0))) },
+                uniquingKeysWith: { $1 }))
         self.settings = chunk.settings
         self.sync.storeSeq = chunk.seq
         self.sync.storeEpoch = epoch
         self.sync.snapshotRequest = nil
         self.sync.snapshotRecords = []
         self.sync.pending.removeAll { $0.request.op == .snapshot }
+        // The whole board may have changed, and the replayed changes' own states are dropped below.
+        self.published.fullDue = true
         let buffered = self.sync.buffered.sorted { $0.change.seq < $1.change.seq }
         self.sync.buffered = []
         var effects: [ComponentEffect] = []

@@ -21,11 +21,14 @@ public struct MemoBoardMachine: Sendable {
         public var originY: Double
         /// The board's width, which `arrange` fills row by row (nil: the store's default width).
         public var width: Double?
+        /// How often a full state goes out between deltas (board time, ms), for subscribers
+        /// that missed a delta or joined without asking.
+        public var fullStateEveryMs: Double
 
         public init(
             client: String, background: String? = nil, memoWidth: Double = 160, memoHeight: Double = 120,
             retryInitialMs: Double = 100, retryMaxMs: Double = 2000, originX: Double = 0, originY: Double = 0,
-            width: Double? = nil
+            width: Double? = nil, fullStateEveryMs: Double = 5000
         ) {
             self.client = client
             self.background = background
@@ -36,12 +39,15 @@ public struct MemoBoardMachine: Sendable {
             self.originX = originX
             self.originY = originY
             self.width = width
+            self.fullStateEveryMs = fullStateEveryMs
         }
     }
 
     public enum Event: Sendable, Equatable {
-        /// The host started: ask the store for a snapshot.
-        case started(tMs: Double)
+        /// The host started: ask the store for a snapshot. `session` tells this run of the board
+        /// from every earlier one (the live host passes its random bus epoch, a replay a fixed
+        /// value): it goes into every `cmd_id` and new memo id, so ids never repeat across restarts.
+        case started(tMs: Double, session: String)
         case tapRecognized(x: Double, y: Double, tMs: Double)
         case longPressBegan(x: Double, y: Double, tMs: Double)
         case panBegan(x: Double, y: Double, tMs: Double)
@@ -83,7 +89,9 @@ public struct MemoBoardMachine: Sendable {
     public let config: Config
     private var state: State = .idle
     /// Memos on the board and in the trash, by id.
-    var records: [String: BoardMemo] = [:]
+    var records = BoardRecords()
+    /// What was last published, for the next ``MemoBoardDelta``.
+    var published = PublishedBoard()
     var settings: MemoSettings
     var selected: String?
     var editing: String?
@@ -98,7 +106,8 @@ public struct MemoBoardMachine: Sendable {
 
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
         switch (self.state, event) {
-        case (_, .started(let tMs)):
+        case (_, .started(let tMs, let session)):
+            self.sync.session = session
             return self.requestSnapshot(tMs) + [self.publish(tMs)]
         case (.idle, .tapRecognized(let x, let y, let tMs)):
             self.editing = self.memo(at: x, y)
@@ -193,7 +202,7 @@ public struct MemoBoardMachine: Sendable {
             self.records[id]?.trashedAt = nil
             return self.send(.restore, memoID: id, at: tMs) + [self.publish(tMs)]
         case (_, .emptyTrashRequested(let tMs)):
-            self.records = self.records.filter { $0.value.trashedAt == nil }
+            self.records.removeAll { $0.trashedAt != nil }
             return self.send(.emptyTrash, at: tMs) + [self.publish(tMs)]
         case (_, .arrangeRequested(let order, let tMs)):
             if let order, let setting = MemoArrangeOrder(rawValue: order.rawValue) {
@@ -236,7 +245,7 @@ public struct MemoBoardMachine: Sendable {
     private mutating func create(
         text: String, x: Double, y: Double, color: MemoBoardState.Color, _ tMs: Double
     ) -> [ComponentEffect] {
-        let id = "\(self.config.client)-\(self.sync.nextCommand)"
+        let id = "\(self.config.client)-\(self.sync.session)-\(self.sync.nextCommand)"
         let z = (self.records.values.map(\.memo.z).max() ?? 0) + 1
         let (width, height) = (self.config.memoWidth, self.config.memoHeight)
         self.records[id] = BoardMemo(
@@ -315,12 +324,9 @@ public struct MemoBoardMachine: Sendable {
             editing: .some(self.editing),
             trash: self.records.values.filter { $0.trashedAt != nil }.map(shown).sorted(by: order),
             search: .some(self.search), storeSeq: Int(self.sync.storeSeq), pendingCommands: self.sync.pending.count,
-            syncing: self.sync.snapshotRequest != nil)
+            syncing: self.sync.snapshotRequest != nil, revision: self.published.revision)
     }
 
-    func publish(_ tMs: Double) -> ComponentEffect {
-        .publishState(.memoBoard(self.snapshot(tMs: tMs)))
-    }
 }
 
 extension MemoBoardMachine {

@@ -7,7 +7,8 @@ import ServiceSupport
 ///
 /// Subscribes `gesture/`, `cmd/ui/`, `sys/lifecycle/`, `sys/network/`, `memo/changed/` and, per
 /// memo board, `memo/ack/<client>/` and `memo/snapshot/<client>/`; publishes each component's
-/// full state on `ui/<kind>/<instance>/`, memo commands on `memo/cmd/` and the interface-derived
+/// full state on `ui/<kind>/<instance>/` (a memo board's changes between full states on
+/// `ui/memoBoard/<instance>/delta/`), memo commands on `memo/cmd/` and the interface-derived
 /// connectivity on `sys/network/`. When another service says `ready` or `resync` on
 /// `sys/lifecycle/`, every state is published again. Time is the service's monotonic clock in ms: gesture events
 /// are restamped on arrival, so machine timers and inputs share one clock.
@@ -35,6 +36,7 @@ public final class ComponentHostService {
     private struct TopicKey: Hashable {
         let kind: ComponentScene.Kind
         let instance: String
+        let delta: Bool
     }
 
     /// Connects to the bus and builds the machines.
@@ -95,7 +97,8 @@ public final class ComponentHostService {
             ]
         }
         try self.probe()
-        try self.publish(self.host.start(tMs: self.nowMs))
+        let session = String(self.runner.publisher.epoch, radix: 16)
+        try self.publish(self.host.start(tMs: self.nowMs, session: session))
         try self.runner.run()
     }
 
@@ -154,10 +157,14 @@ public final class ComponentHostService {
         try self.publish(self.host.connectivityChanged(connectivity, tMs: self.nowMs))
     }
 
-    /// `ui/<kind>/<instance>/`, made once per component.
+    /// `ui/<kind>/<instance>/` (`…/delta/` for a memo board's deltas), made once per component.
     private func topic(of state: ComponentState) throws -> Topic {
-        let key = TopicKey(kind: state.kind, instance: state.instance)
-        return try self.topics.value(for: key) { try Topic(segments: "ui", state.kind.rawValue, state.instance) }
+        let key = TopicKey(kind: state.kind, instance: state.instance, delta: state.isDelta)
+        return try self.topics.value(for: key) {
+            key.delta
+                ? try Topic(segments: "ui", state.kind.rawValue, state.instance, "delta")
+                : try Topic(segments: "ui", state.kind.rawValue, state.instance)
+        }
     }
 
     private func publish(_ outputs: [HostOutput]) throws {

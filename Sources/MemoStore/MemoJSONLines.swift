@@ -37,7 +37,7 @@ public enum MemoJSONLines {
 
     /// The output lines for a batch result: acks, then changes, then snapshot chunks.
     public static func lines(_ result: MemoApplyResult) -> [String] {
-        var lines = result.acks.map { Self.line(topic: "memo/ack/\($0.client)/", $0.ack.value) }
+        var lines = result.acks.map { Self.line(topic: MemoClientName.ackTopic(for: $0.client), $0.ack.value) }
         lines += result.changes.map { Self.line(topic: "memo/changed/", $0.value) }
         lines += result.snapshots.map { Self.line(topic: "memo/snapshot/\($0.client)/", $0.snapshot.value) }
         return lines

@@ -11,7 +11,9 @@
 ///   it; the store empties it into `memo_fts` once per batch (see ``MemoStore/syncSearchIndex()``),
 ///   because FTS5 in SQLite 3.40 writes a new index segment at every statement or savepoint end
 ///   it has pending terms at, which made index upkeep the larger half of every create and edit.
-/// - `applied_cmd`: every applied command's id and stored ack, for duplicate detection.
+/// - `applied_cmd`: every applied command's client, id, payload hash and stored ack, for
+///   duplicate detection keyed by (client, cmd_id) (migration 6; before it, by `cmd_id` alone
+///   and without a hash, which such rows keep as NULL).
 /// - `store_state`: one row with the global change `seq`, the memo id counter and the settings.
 public enum MemoSchema {
     /// Migration 2's triggers, which kept `memo_fts` in step row by row until migration 4
@@ -101,6 +103,23 @@ public enum MemoSchema {
                     detail = 'none');
                 INSERT INTO memo_fts (memo_fts) VALUES ('rebuild');
                 DELETE FROM memo_fts_stale;
+                """),
+        Migration(
+            id: 6, name: "applied commands keyed by client and cmd_id, with a payload hash",
+            sql: """
+                CREATE TABLE applied_cmd_by_client (
+                    client TEXT NOT NULL,
+                    cmd_id TEXT NOT NULL,
+                    applied_at INTEGER NOT NULL,
+                    payload_hash INTEGER,
+                    ack BLOB NOT NULL,
+                    PRIMARY KEY (client, cmd_id)
+                ) WITHOUT ROWID;
+                INSERT INTO applied_cmd_by_client (client, cmd_id, applied_at, payload_hash, ack)
+                    SELECT client, cmd_id, applied_at, NULL, ack FROM applied_cmd;
+                DROP TABLE applied_cmd;
+                ALTER TABLE applied_cmd_by_client RENAME TO applied_cmd;
+                CREATE INDEX applied_cmd_by_time ON applied_cmd (applied_at);
                 """),
     ]
 }

@@ -5,9 +5,10 @@ extension MemoStore {
     /// once it has committed.
     ///
     /// Each command runs under its own SAVEPOINT, so a rejected one (a bad field, an unknown
-    /// memo) leaves the others applied. A `cmd_id` applied before, in an earlier batch or
-    /// earlier in this one, gets its stored ack back with status `duplicate` and is not
-    /// applied again. If the transaction itself fails (a full disk, an I/O error), nothing
+    /// memo) leaves the others applied. Commands are known by (`client`, `cmd_id`): one applied
+    /// before, in an earlier batch or earlier in this one, with the same payload gets its own
+    /// stored ack back with status `duplicate` and is not applied again; with another payload it
+    /// is `rejected` with reason `cmd_id_reused: …` and not applied either. If the transaction itself fails (a full disk, an I/O error), nothing
     /// is applied, every ack is `rejected` and ``MemoApplyResult/storageError`` says why.
     ///
     /// - Parameters:
@@ -47,8 +48,15 @@ extension MemoStore {
 
     /// One command inside the batch transaction; throws only for storage failures.
     private func applyOne(_ command: MemoCommand, _ now: Int64, _ state: inout BatchState) throws -> MemoAck {
-        if command.op.isMutating, let stored = try self.storedAck(command.cmdId) {
-            var ack = stored
+        let hash = command.op.isMutating ? Self.payloadHash(command) : 0
+        if command.op.isMutating, let stored = try self.storedAck(command) {
+            // A row from before migration 6 has no hash: the id alone has to do.
+            if let storedHash = stored.hash, storedHash != hash {
+                return Self.rejected(
+                    command, seq: state.seq,
+                    reason: "cmd_id_reused: \(command.cmdId) of \(command.client) was applied with another payload")
+            }
+            var ack = stored.ack
             ack.status = .duplicate
             return ack
         }
@@ -60,7 +68,7 @@ extension MemoStore {
             var ack = try self.perform(command, now: now, state: &state)
             ack.op = command.op
             if ack.status == .ok && command.op.isMutating {
-                try self.record(ack, client: command.client, now: now)
+                try self.record(ack, client: command.client, hash: hash, now: now)
             }
             try self.connection.run("RELEASE command")
             return ack
@@ -84,19 +92,32 @@ extension MemoStore {
         state.rewind(to: before)
     }
 
-    private func storedAck(_ cmdId: String) throws -> MemoAck? {
-        var blob: [UInt8]?
-        try self.connection.run("SELECT ack FROM applied_cmd WHERE cmd_id = ?", [.text(cmdId)]) { blob = $0.blob(0) }
-        return try blob.map { try MemoAck(messagePack: $0) }
+    /// The ack and payload hash stored for the command's (client, cmd_id), if it was applied.
+    private func storedAck(_ command: MemoCommand) throws -> (ack: MemoAck, hash: Int64?)? {
+        var row: (blob: [UInt8], hash: Int64?)?
+        try self.connection.run(
+            "SELECT ack, payload_hash FROM applied_cmd WHERE client = ? AND cmd_id = ?",
+            [.text(command.client), .text(command.cmdId)]
+        ) { row = ($0.blob(0), $0.isNull(1) ? nil : $0.int(1)) }
+        return try row.map { (try MemoAck(messagePack: $0.blob), $0.hash) }
     }
 
-    private func record(_ ack: MemoAck, client: String, now: Int64) throws {
+    private func record(_ ack: MemoAck, client: String, hash: Int64, now: Int64) throws {
         let statement = try self.connection.statement(
-            "INSERT INTO applied_cmd (cmd_id, client, applied_at, ack) VALUES (?, ?, ?, ?)")
+            "INSERT INTO applied_cmd (client, cmd_id, applied_at, payload_hash, ack) VALUES (?, ?, ?, ?, ?)")
         defer { statement.reset() }
-        try statement.bind([.text(ack.cmdId), .text(client), .int(now)])
-        try statement.bind(blob: ack.messagePack, at: 4)
+        try statement.bind([.text(client), .text(ack.cmdId), .int(now), .int(hash)])
+        try statement.bind(blob: ack.messagePack, at: 5)
         _ = try statement.step()
+    }
+
+    /// FNV-1a (64-bit) of the command as this store encodes it, so a resend whose map keys came
+    /// in another order still matches. It tells a resend from another command under the same
+    /// (client, cmd_id); it is no defence against a client forging collisions with itself.
+    static func payloadHash(_ command: MemoCommand) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in command.messagePack { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return Int64(bitPattern: hash)
     }
 
     /// Forgets applied command ids recorded before `time` (ms); a retry older than that

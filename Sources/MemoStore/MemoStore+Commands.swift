@@ -9,13 +9,12 @@ extension MemoStore {
     func validate(_ command: MemoCommand) throws {
         let limits = self.configuration
         if command.cmdId.isEmpty { throw CommandRejection("cmd_id is empty") }
-        if command.client.isEmpty { throw CommandRejection("client is empty") }
+        if let problem = MemoClientName.problem(command.client) { throw CommandRejection("bad_client: \(problem)") }
         func checkName(_ name: String, _ value: String?) throws {
             guard let value, value.utf8.count > limits.maximumNameBytes else { return }
             throw CommandRejection("\(name) is longer than \(limits.maximumNameBytes) bytes")
         }
         try checkName("cmd_id", command.cmdId)
-        try checkName("client", command.client)
         try checkName("memo_id", command.memoId)
         try checkName("color", command.color)
         try checkName("image", command.image)

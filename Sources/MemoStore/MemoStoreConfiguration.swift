@@ -13,6 +13,14 @@ public struct MemoStoreConfiguration: Sendable {
     public var maximumNameBytes = 256
     /// Coordinates and sizes beyond this magnitude are rejected.
     public var maximumCoordinate = 1_000_000.0
+    /// The largest command payload answered normally, in bytes; a larger one is answered
+    /// `rejected` with reason `too_large` (the service reads payloads up to the bus's
+    /// transport limit so it can still answer them).
+    public var maximumCommandBytes = 128 * 1024
+    /// The largest ack payload published as one message, in bytes; a larger export or search
+    /// answer goes out in parts (``MemoAck/chunked(maximumBytes:)``). Below the 1 MiB a
+    /// service's subscriber takes by default.
+    public var maximumAckBytes = 256 * 1024
     /// Memos per `memo.snapshot` chunk.
     public var snapshotChunkSize = 100
     /// The most search results one ack carries.

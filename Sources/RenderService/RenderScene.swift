@@ -22,6 +22,12 @@ public struct RenderScene: Sendable {
     /// The store's visible memos by id, as `memo/changed/` last described them.
     private var storeMemos: [String: Value] = [:]
     private var memoStream: MemoStream
+    /// Each memo board's copy, kept from its full states and deltas (boards that send a revision).
+    private var boards: [String: MemoBoardReplica] = [:]
+    /// Boards whose copy changed since it was last written into ``states``.
+    private var staleBoards: Set<String> = []
+    /// Boards out of step with their deltas, waiting for a full state.
+    private var boardsAwaitingFullState: Set<String> = []
     private var animator = Animator()
     /// Views whose sublayers the animator tracks (they had an animated state once).
     private var animatedViews: Set<String> = []
@@ -109,7 +115,56 @@ public struct RenderScene: Sendable {
             return try self.applyViewState(state, instance: instance, view: view, options: options, atMs: now)
         }
         self.states[instance] = state
+        self.staleBoards.remove(instance)
+        self.boardsAwaitingFullState.remove(instance)
+        self.boards[instance] =
+            state["revision"] == nil ? nil : (try? MemoBoardState(payload: state)).map(MemoBoardReplica.init)
         self.stateSeq += 1
+        return self.memosMoved(memos, view: view, options: options, atMs: now)
+    }
+
+    /// What a memo board delta did.
+    public enum BoardDeltaOutcome {
+        /// Applied; the completions of animations its memos' new places ended.
+        case applied([Animator.Completion])
+        /// It does not follow the board's copy (a delta was missed, or no full state came yet):
+        /// nothing changed. `askForFullState` is true the first time, so the owner asks once.
+        case outOfStep(askForFullState: Bool)
+    }
+
+    /// Applies a `memoBoard.delta` payload to its board's copy: the memos it names move to
+    /// their new places at once; the board is drawn from the copy from the next frame on.
+    ///
+    /// - Throws: ``StateError`` for a payload that does not decode.
+    public mutating func applyMemoBoardDelta(_ value: Value, atMs now: Double) throws -> BoardDeltaOutcome {
+        let delta: MemoBoardDelta
+        do {
+            delta = try MemoBoardDelta(payload: value)
+        } catch {
+            throw StateError(description: "memo board delta: \(error)")
+        }
+        guard var board = self.boards[delta.instance], board.apply(delta) else {
+            return .outOfStep(askForFullState: self.boardsAwaitingFullState.insert(delta.instance).inserted)
+        }
+        self.boards[delta.instance] = board
+        self.staleBoards.insert(delta.instance)
+        self.stateSeq += 1
+        let moved = MemoBoardState(
+            instance: delta.instance, tMs: delta.tMs, memos: delta.memos, selected: nil, arrangeOrder: .created,
+            background: nil)
+        let view = self.views[delta.instance] ?? delta.instance
+        return .applied(self.memosMoved(moved.payload["memos"]?.arrayValue ?? [], view: view, options: nil, atMs: now))
+    }
+
+    /// A memo board's state as the copy kept from its full states and deltas holds it.
+    public func memoBoard(_ instance: String) -> MemoBoardState? {
+        self.boards[instance]?.state
+    }
+
+    /// Gives the animator the memos' new places.
+    private mutating func memosMoved(
+        _ memos: [Value], view: String, options: Animator.Options?, atMs now: Double
+    ) -> [Animator.Completion] {
         var completions: [Animator.Completion] = []
         for memo in memos {
             guard let id = memo["id"]?.stringValue else { continue }
@@ -118,6 +173,13 @@ public struct RenderScene: Sendable {
             for case .publishCompletion(let completion) in effects { completions.append(completion) }
         }
         return completions
+    }
+
+    /// ``states`` with every board changed by deltas written in from its copy.
+    private var currentStates: [String: Value] {
+        var states = self.states
+        for instance in self.staleBoards { states[instance] = self.boards[instance]?.state.payload }
+        return states
     }
 
     /// A component other than a memo board: its view's sublayers (the drawer's panel and dim, a
@@ -199,9 +261,14 @@ public struct RenderScene: Sendable {
         self.stateSeq += 1
     }
 
-    /// Ends the animations due by `now`; call once per frame, before ``layers(atMs:)``.
+    /// Ends the animations due by `now`; call once per frame, before ``layers(atMs:)``. Boards
+    /// changed by deltas are written into their states here, once a frame rather than once a delta.
     public mutating func frameStarted(atMs now: Double) -> [Animator.Completion] {
-        self.animator.handle(.frameStarted(atMs: now)).map { effect in
+        if !self.staleBoards.isEmpty {
+            self.states = self.currentStates
+            self.staleBoards = []
+        }
+        return self.animator.handle(.frameStarted(atMs: now)).map { effect in
             switch effect {
             case .publishCompletion(let completion): completion
             }
@@ -214,7 +281,7 @@ public struct RenderScene: Sendable {
     /// - Throws: ``RenderError`` when the scene or a state has geometry that cannot be drawn.
     public func layers(atMs now: Double) throws -> (size: Size, root: Layer)? {
         guard let scene = self.scene else { return nil }
-        var states = self.states
+        var states = self.currentStates
         for view in scene["views"]?.arrayValue ?? [] {
             guard view["component"]?["kind"]?.stringValue == "memoBoard",
                 let instance = view["component"]?["id"]?.stringValue, states[instance] == nil, !self.storeMemos.isEmpty

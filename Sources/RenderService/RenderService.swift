@@ -38,12 +38,12 @@ public final class RenderService {
         }
     }
 
-    /// The `ui/` schemas read: every component state, and the scene.
+    /// The `ui/` schemas read: every component state, a memo board's deltas, and the scene.
     public static let uiSchemas =
         [
             "scrollView", "pullToRefresh", "pager", "slideTable", "drawer", "numberPad", "canvas", "zoomView",
             "memoBoard",
-        ].map { SchemaID("state.\($0)", major: 1, minor: 0) } + [RenderService.sceneSchema]
+        ].map { SchemaID("state.\($0)", major: 1, minor: 0) } + [MemoBoardDelta.schema, RenderService.sceneSchema]
     public static let sceneSchema = SchemaID("scene", major: 1, minor: 0)
     /// How long a stop waits for the frame in flight (the supervisor's own stop timeout may be shorter).
     public static let stopWaitSeconds = 10.0
@@ -110,6 +110,8 @@ public final class RenderService {
             try self.apply(delivery) { value in
                 if delivery.envelope.schema == Self.sceneSchema.id {
                     try self.scene.applyScene(value)
+                } else if delivery.envelope.schema == MemoBoardDelta.schema.id {
+                    try self.applyMemoBoardDelta(value)
                 } else {
                     try self.publish(try self.scene.applyState(value, atMs: Self.nowMs()))
                 }
@@ -196,6 +198,17 @@ public final class RenderService {
         self.applyTimer = self.runner.at(deadlineNs: Clock.monotonicNs()) { [unowned self] in
             self.applyTimer = nil
             try self.perform(self.scheduler.handle(.stateApplied(stateSeq: self.scene.stateSeq, atMs: Self.nowMs())))
+        }
+    }
+
+    /// A board delta that does not follow the board's copy asks (once, until a full state
+    /// comes) for every state again, with a `resync` on `sys/lifecycle/`.
+    private func applyMemoBoardDelta(_ value: Value) throws {
+        switch try self.scene.applyMemoBoardDelta(value, atMs: Self.nowMs()) {
+        case .applied(let completions): try self.publish(completions)
+        case .outOfStep(let askForFullState):
+            self.runner.statistics.countReason("board_delta_out_of_step")
+            if askForFullState { try self.runner.announce(.resync, reason: "memo board delta out of step") }
         }
     }
 

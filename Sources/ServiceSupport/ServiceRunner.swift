@@ -64,6 +64,10 @@ public final class ServiceRunner {
         self.health = HealthReporter(service: name, statistics: self.statistics)
     }
 
+    /// The largest payload the subscription takes (``Subscriber/maximumMessageSize``); set it
+    /// before the first ``subscribe(_:filter:handler:)``.
+    public var maximumMessageSize = Subscriber.defaultMaximumMessageSize
+
     /// Subscribes to `prefixes`; `handler` gets every good message in arrival order.
     ///
     /// A message whose topic several subscriptions' prefixes match goes to the one with the
@@ -78,7 +82,7 @@ public final class ServiceRunner {
         } else {
             let subscriber = try Subscriber(
                 context: self.context, endpoint: self.config.subscribe, prefixes: prefixes, filter: filter,
-                statistics: self.statistics, curve: self.curve)
+                statistics: self.statistics, maximumMessageSize: self.maximumMessageSize, curve: self.curve)
             subscriber.onProblem = { [unowned self] problem in self.logProblem(problem) }
             self.subscriber = subscriber
         }

@@ -102,7 +102,9 @@ enum MemoStoreTool {
                 switch MemoJSONLines.decode(line, seq: seq) {
                 case .command(let command): commands.append(command)
                 case .rejected(let addressed):
-                    output.append(MemoJSONLines.line(topic: "memo/ack/\(addressed.client)/", addressed.ack.value))
+                    output.append(
+                        MemoJSONLines.line(
+                            topic: MemoClientName.ackTopic(for: addressed.client), addressed.ack.value))
                 case .unusable(let reason): StandardStreams.writeError("memo-store: skipped line: \(reason)\n")
                 }
             }

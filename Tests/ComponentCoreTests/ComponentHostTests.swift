@@ -50,7 +50,7 @@ import Testing
 
     @Test func host_start_publishesEveryInitialStateAndTheBoardAsksForASnapshot() throws {
         var host = try Self.host()
-        let outputs = host.start(tMs: 0)
+        let outputs = host.start(tMs: 0, session: "s1")
         let instances = outputs.compactMap { output -> String? in
             if case .state(let state) = output { return state.instance }
             return nil
@@ -219,7 +219,7 @@ import Testing
 
     @Test func host_memoAck_goesToTheBoardOfItsClient() throws {
         var host = try Self.host()
-        let started = host.start(tMs: 0)
+        let started = host.start(tMs: 0, session: "s1")
         let snapshot = try #require(
             started.compactMap { output -> MemoCommand? in
                 if case .memoCommand(let request) = output { return request }
@@ -228,10 +228,15 @@ import Testing
         #expect(
             host.memoAckReceived(MemoAck(cmdId: snapshot.cmdId, status: .ok, seq: 0), client: "other", tMs: 5).isEmpty)
         let acked = host.memoAckReceived(MemoAck(cmdId: snapshot.cmdId, status: .ok, seq: 0), client: "c1", tMs: 5)
-        guard case .memoBoard(let board)? = Self.states(acked, "board1").last else {
+        guard case .memoBoardDelta(let delta)? = Self.states(acked, "board1").last else {
             Issue.record("ack not applied")
             return
         }
-        #expect(board.pendingCommands == 0)
+        #expect(delta.pendingCommands == 0)
+        guard case .memoBoard(let board)? = host.state(of: "board1") else {
+            Issue.record("no board")
+            return
+        }
+        #expect(board.pendingCommands == 0 && board.revision == delta.revision)
     }
 }

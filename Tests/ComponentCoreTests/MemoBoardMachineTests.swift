@@ -5,12 +5,13 @@ import Testing
 @Suite struct MemoBoardMachineTests {
     static let epoch: UInt64 = 7
 
-    static func machine() -> MemoBoardMachine {
+    /// A board that publishes full states only (`fullStateEveryMs` 0), so each effect shows the whole board.
+    static func machine(fullStateEveryMs: Double = 0) -> MemoBoardMachine {
         MemoBoardMachine(
             instance: "board1",
             config: MemoBoardMachine.Config(
                 client: "board1", background: "cork.png", memoWidth: 160, memoHeight: 120, retryInitialMs: 100,
-                retryMaxMs: 800, originX: 1000, originY: 0))
+                retryMaxMs: 800, originX: 1000, originY: 0, fullStateEveryMs: fullStateEveryMs))
     }
 
     static func state(_ effects: [ComponentEffect]) -> MemoBoardState? {
@@ -27,11 +28,11 @@ import Testing
     }
 
     /// A board synced to a store at seq 10 holding m1 (20,20) and m2 (300,300), m2 on top.
-    static func synced() -> MemoBoardMachine {
-        var machine = Self.machine()
-        _ = machine.handle(.started(tMs: 0))
+    static func synced(fullStateEveryMs: Double = 0) -> MemoBoardMachine {
+        var machine = Self.machine(fullStateEveryMs: fullStateEveryMs)
+        _ = machine.handle(.started(tMs: 0, session: "s1"))
         let chunk = MemoSnapshot(
-            requestId: "board1:1", chunk: 0, last: true, seq: 10,
+            requestId: "board1:s1:1", chunk: 0, last: true, seq: 10,
             memos: [Self.record("m1", x: 20, y: 20, z: 1, text: "買い物メモ"), Self.record("m2", x: 300, y: 300, z: 2)],
             settings: MemoSettings(arrangeOrder: .color, background: nil))
         _ = machine.handle(.snapshotChunkReceived(chunk, epoch: Self.epoch, tMs: 5))
@@ -44,9 +45,9 @@ import Testing
 
     @Test func memoBoard_started_asksForASnapshotAndShowsSyncing() throws {
         var machine = Self.machine()
-        let effects = machine.handle(.started(tMs: 0))
+        let effects = machine.handle(.started(tMs: 0, session: "s1"))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
-        #expect(Effects.commands(effects).first?.cmdId == "board1:1")
+        #expect(Effects.commands(effects).first?.cmdId == "board1:s1:1")
         let state = try #require(Self.state(effects))
         #expect(state.syncing == true)
         #expect(state.background == "cork.png")
@@ -54,15 +55,15 @@ import Testing
 
     @Test func memoBoard_snapshotChunks_replaceTheBoardWhenTheLastArrives() throws {
         var machine = Self.machine()
-        _ = machine.handle(.started(tMs: 0))
+        _ = machine.handle(.started(tMs: 0, session: "s1"))
         let first = MemoSnapshot(
-            requestId: "board1:1", chunk: 0, last: false, seq: 4, memos: [Self.record("m1", x: 0, y: 0, z: 1)],
+            requestId: "board1:s1:1", chunk: 0, last: false, seq: 4, memos: [Self.record("m1", x: 0, y: 0, z: 1)],
             settings: MemoSettings())
         #expect(Effects.states(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, tMs: 1))).isEmpty)
         var trashed = Self.record("m9", x: 0, y: 0, z: 3)
         trashed.trashedAt = 1000
         let last = MemoSnapshot(
-            requestId: "board1:1", chunk: 1, last: true, seq: 4, memos: [trashed],
+            requestId: "board1:s1:1", chunk: 1, last: true, seq: 4, memos: [trashed],
             settings: MemoSettings(arrangeOrder: .text))
         let state = try #require(Self.state(machine.handle(.snapshotChunkReceived(last, epoch: Self.epoch, tMs: 2))))
         #expect(state.memos.map(\.id) == ["m1"])
@@ -75,31 +76,31 @@ import Testing
 
     @Test func memoBoard_missingSnapshotChunk_asksAgain() {
         var machine = Self.machine()
-        _ = machine.handle(.started(tMs: 0))
+        _ = machine.handle(.started(tMs: 0, session: "s1"))
         let skipped = MemoSnapshot(
-            requestId: "board1:1", chunk: 1, last: true, seq: 4, memos: [], settings: MemoSettings())
+            requestId: "board1:s1:1", chunk: 1, last: true, seq: 4, memos: [], settings: MemoSettings())
         let effects = machine.handle(.snapshotChunkReceived(skipped, epoch: Self.epoch, tMs: 1))
-        #expect(Effects.commands(effects).map(\.cmdId) == ["board1:2"])
+        #expect(Effects.commands(effects).map(\.cmdId) == ["board1:s1:2"])
         #expect(machine.snapshot(tMs: 1).pendingCommands == 1)
     }
 
     @Test func memoBoard_snapshotChunksThatNeverCome_areAskedForAgain() throws {
         var machine = Self.machine()
-        _ = machine.handle(.started(tMs: 0))
-        let acked = machine.handle(.ackReceived(MemoAck(cmdId: "board1:1", status: .ok, seq: 4), tMs: 10))
+        _ = machine.handle(.started(tMs: 0, session: "s1"))
+        let acked = machine.handle(.ackReceived(MemoAck(cmdId: "board1:s1:1", status: .ok, seq: 4), tMs: 10))
         #expect(Effects.timer(acked) == 1610)
         let first = MemoSnapshot(
-            requestId: "board1:1", chunk: 0, last: false, seq: 4, memos: [], settings: MemoSettings())
+            requestId: "board1:s1:1", chunk: 0, last: false, seq: 4, memos: [], settings: MemoSettings())
         #expect(Effects.timer(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, tMs: 100))) == 1700)
         #expect(Effects.commands(machine.handle(.timeElapsed(1610))).isEmpty)
         let again = machine.handle(.timeElapsed(1700))
-        #expect(Effects.commands(again).map(\.cmdId) == ["board1:2"])
+        #expect(Effects.commands(again).map(\.cmdId) == ["board1:s1:2"])
         #expect(Effects.commands(again).map(\.op) == [.snapshot])
     }
 
     @Test func memoBoard_chunkOfAnotherRequest_isIgnored() {
         var machine = Self.machine()
-        _ = machine.handle(.started(tMs: 0))
+        _ = machine.handle(.started(tMs: 0, session: "s1"))
         let other = MemoSnapshot(
             requestId: "x:1", chunk: 0, last: true, seq: 4, memos: [], settings: MemoSettings())
         #expect(machine.handle(.snapshotChunkReceived(other, epoch: Self.epoch, tMs: 1)).isEmpty)

@@ -15,54 +15,129 @@ import Testing
                          "config": {"client": "board1", "retry_initial_ms": 100, "retry_max_ms": 400}}}]}
         """#
 
-    @Test func aCreateFromTheBoard_isStoredAndTheBoardShowsItAcknowledged() throws {
-        let proxy = try ProxyProcess()
-        let database = "\(proxy.directory)/memo.sqlite"
-        let scene = "\(proxy.directory)/scene.json"
-        try Self.scene.write(toFile: scene, atomically: true, encoding: .utf8)
-        let context = try ZMQContext()
-        let states = try Subscriber(
-            context: context, endpoint: proxy.config.subscribe, prefixes: ["ui/memoBoard/board1/"],
-            filter: SchemaFilter([MemoBoardState.self]))
-        let commands = try Publisher(context: context, endpoint: proxy.config.publish, name: "test-ui")
-        let store = try ChildProcess("memo-store", ["--db", database], bus: proxy.busFile)
-        try store.waitForLine("ready")
+    /// The board as a subscriber sees it: full states and the deltas after them.
+    final class BoardWatch {
+        let states: Subscriber
+        var replica: MemoBoardReplica?
+
+        init(context: ZMQContext, proxy: ProxyProcess) throws {
+            self.states = try Subscriber(
+                context: context, endpoint: proxy.config.subscribe, prefixes: ["ui/memoBoard/board1/"],
+                filter: SchemaFilter([MemoBoardState.self, MemoBoardDelta.self]))
+        }
+
+        /// Takes what arrives until the board satisfies `condition`.
+        func wait(_ what: String, _ condition: (MemoBoardState) -> Bool) throws -> MemoBoardState {
+            var board: MemoBoardState?
+            try waitUntil(what, seconds: 15) {
+                guard let delivery = try self.states.receive(timeoutMs: 100) else { return false }
+                if delivery.envelope.schema == MemoBoardDelta.schema.id {
+                    let delta = try MemoBoardDelta(messagePack: delivery.payload)
+                    guard self.replica?.apply(delta) == true else { return false }
+                } else {
+                    self.replica = MemoBoardReplica(try MemoBoardState(messagePack: delivery.payload))
+                }
+                board = self.replica?.state
+                return board.map(condition) ?? false
+            }
+            return board!
+        }
+    }
+
+    /// Starts a host on `scene` and waits until its board has synced with the store.
+    static func startHost(_ proxy: ProxyProcess, _ scene: String, _ watch: BoardWatch) throws -> ChildProcess {
         let host = try ChildProcess("component-host", ["--scene", scene], bus: proxy.busFile)
         try host.waitForLine("ready")
+        watch.replica = nil
+        _ = try watch.wait("the board synced with the store") { $0.syncing == false }
+        return host
+    }
 
-        // The board is in sync once the store's snapshot has arrived.
-        try waitUntil("the board synced with the store", seconds: 15) {
-            guard let delivery = try states.receive(timeoutMs: 100) else { return false }
-            return try Value(messagePack: delivery.payload)["syncing"] == .bool(false)
-        }
+    static func create(_ text: String, x: Int, with commands: Publisher) throws {
         let topic = try Topic("cmd/ui/board1/")
         #expect(try commands.waitForSubscriber(matching: topic, timeoutMs: 5000))
         let create: Value = .map([
             "instance": .string("board1"), "command": .string("create"),
-            "args": .map(["text": .string("牛乳を買う"), "x": .int(10), "y": .int(20)]),
+            "args": .map(["text": .string(text), "x": .int(Int64(x)), "y": .int(20)]),
         ])
         try commands.publish(create, schema: ComponentCommand.schema, on: topic)
+    }
 
-        var memo: Value?
-        try waitUntil("the board showing the memo acknowledged and stored", seconds: 15) {
-            guard let delivery = try states.receive(timeoutMs: 100) else { return false }
-            let state = try Value(messagePack: delivery.payload)
-            memo = state["memos"]?.arrayValue?.first { $0["text"] == .string("牛乳を買う") }
-            return memo?["pending"] == .bool(false) && state["pending_commands"] == .int(0)
-                && (state["store_seq"]?.intValue ?? 0) >= 1
+    static func acknowledged(_ text: String) -> (MemoBoardState) -> Bool {
+        { board in
+            let memo = board.memos.first { $0.text == text }
+            return memo?.pending == false && board.pendingCommands == 0 && (board.storeSeq ?? 0) >= 1
         }
-        let id = try #require(memo?["id"]?.stringValue)
-        let stored = try MemoStore(path: database).allMemos()
+    }
+
+    /// A proxy, a memo store on a fresh database, a board watch and a commanding client.
+    final class Stack {
+        let proxy: ProxyProcess
+        let database: String
+        let scene: String
+        let context: ZMQContext
+        let watch: BoardWatch
+        let commands: Publisher
+        let store: ChildProcess
+
+        init() throws {
+            self.proxy = try ProxyProcess()
+            self.database = "\(self.proxy.directory)/memo.sqlite"
+            self.scene = "\(self.proxy.directory)/scene.json"
+            try MemoBoardLiveTests.scene.write(toFile: self.scene, atomically: true, encoding: .utf8)
+            self.context = try ZMQContext()
+            self.watch = try BoardWatch(context: self.context, proxy: self.proxy)
+            self.commands = try Publisher(context: self.context, endpoint: self.proxy.config.publish, name: "test-ui")
+            self.store = try ChildProcess("memo-store", ["--db", self.database], bus: self.proxy.busFile)
+            try self.store.waitForLine("ready")
+        }
+
+        func startHost() throws -> ChildProcess {
+            try MemoBoardLiveTests.startHost(self.proxy, self.scene, self.watch)
+        }
+
+        func stop(host: ChildProcess) throws {
+            for child in [host, self.store] {
+                child.signal(SIGTERM)
+                #expect(try child.wait() == 0)
+            }
+            self.watch.states.socket.close()
+            self.commands.socket.close()
+            try self.proxy.stop()
+        }
+    }
+
+    @Test func aCreateFromTheBoard_isStoredAndTheBoardShowsItAcknowledged() throws {
+        let stack = try Stack()
+        let host = try stack.startHost()
+        try Self.create("牛乳を買う", x: 10, with: stack.commands)
+        let board = try stack.watch.wait(
+            "the board showing the memo acknowledged and stored", Self.acknowledged("牛乳を買う"))
+        let id = try #require(board.memos.first { $0.text == "牛乳を買う" }?.id)
+        let stored = try MemoStore(path: stack.database).allMemos()
         #expect(stored.map(\.id) == [id])
         #expect(stored.first?.text == "牛乳を買う")
         #expect(stored.first?.x == 10 && stored.first?.y == 20)
+        try stack.stop(host: host)
+    }
 
-        for child in [host, store] {
-            child.signal(SIGTERM)
-            #expect(try child.wait() == 0)
-        }
-        states.socket.close()
-        commands.socket.close()
-        try proxy.stop()
+    /// The board numbered its commands from 1 after every start, so after a restart the store
+    /// took its new commands for resends of old ones: acked, never applied.
+    @Test func afterAHostRestart_theBoardsNewCommandsAreAppliedNotTakenForOldOnes() throws {
+        let stack = try Stack()
+        var host = try stack.startHost()
+        try Self.create("before", x: 10, with: stack.commands)
+        _ = try stack.watch.wait("the first memo acknowledged", Self.acknowledged("before"))
+        host.signal(SIGKILL)
+        _ = try host.wait()
+
+        host = try stack.startHost()
+        try Self.create("after", x: 300, with: stack.commands)
+        let board = try stack.watch.wait("the second memo acknowledged", Self.acknowledged("after"))
+        #expect(Set(board.memos.map(\.text)) == ["before", "after"])
+        let stored = try MemoStore(path: stack.database).allMemos()
+        #expect(stored.map(\.text) == ["before", "after"])
+        #expect(Set(stored.map(\.id)).count == 2)
+        try stack.stop(host: host)
     }
 }

@@ -29,7 +29,7 @@ import Testing
         var reason: String {
             switch self {
             case .emptyCommandID: "cmd_id is empty"
-            case .emptyClient: "client is empty"
+            case .emptyClient: "bad_client: client is empty"
             case .longMemoID: "memo_id is longer than 256 bytes"
             case .longColor: "color is longer than 256 bytes"
             case .longQuery: "query is longer than 256 bytes"
@@ -40,6 +40,20 @@ import Testing
             case .negativeHeight: "height must be positive"
             }
         }
+    }
+
+    @Test(arguments: [" ", String(repeating: "c", count: 65), "c\u{0}1", "a/b", "_invalid", "über"])
+    func aClientThatCannotFormATopicSegmentIsRejectedAndNothingCommitted(client: String) throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        var command = fixture.command(.create) { $0.text = "a" }
+        command.client = client
+        let ack = store.run(command).ack
+        #expect(ack.status == .rejected)
+        #expect(ack.reason?.hasPrefix("bad_client: ") == true)
+        #expect(try store.allMemos().isEmpty)
+        #expect(
+            MemoJSONLines.lines(store.apply(batch: [command], now: 1)).allSatisfy { $0.contains("memo/ack/_invalid/") })
     }
 
     @Test(arguments: Violation.allCases)

@@ -15,6 +15,55 @@ import Testing
         #expect(try store.allMemos().count == 1)
     }
 
+    @Test func reusedCmdIdWithAnotherPayloadIsRejectedAndNeverGetsTheFirstCommandsAck() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let one = store.create(fixture, text: "one")
+        let create = fixture.command(.create) { $0.text = "two" }
+        let two = store.run(create).ack
+        var front = create
+        front.op = .front
+        front.text = nil
+        front.memoId = one
+        let (reused, changes) = store.run(front)
+        #expect(reused.status == .rejected)
+        #expect(reused.reason == "cmd_id_reused: \(create.cmdId) of t was applied with another payload")
+        #expect(reused.memoId == one && reused.op == .front)
+        #expect(changes.isEmpty)
+        // The first command's resend still gets its own ack, in the same batch too.
+        let batch = store.apply(batch: [front, create], now: 2).acks.map(\.ack)
+        #expect(batch.map(\.status) == [.rejected, .duplicate])
+        #expect(batch[1].memoId == two.memoId && batch[1].seq == two.seq)
+    }
+
+    @Test func sameCmdIdFromTwoClientsIsTwoCommands() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let mine = fixture.command(.create) { $0.text = "mine" }
+        var theirs = mine
+        theirs.client = "other"
+        let acks = store.apply(batch: [mine, theirs], now: 1).acks
+        #expect(acks.map(\.ack.status) == [.ok, .ok])
+        #expect(acks.map(\.client) == ["t", "other"])
+        #expect(Set(acks.compactMap(\.ack.memoId)).count == 2)
+    }
+
+    @Test func aResendWhoseMapKeysCameInAnotherOrderIsStillADuplicate() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let forward: Value = .map([
+            "cmd_id": .string("k:1"), "client": .string("k"), "op": .string("create"), "text": .string("a"),
+            "x": .int(1), "y": .int(2),
+        ])
+        let backward: Value = .map([
+            "y": .int(2), "x": .int(1), "text": .string("a"), "op": .string("create"), "client": .string("k"),
+            "cmd_id": .string("k:1"),
+        ])
+        let first = try MemoCommand(messagePack: forward.messagePack)
+        let second = try MemoCommand(messagePack: backward.messagePack)
+        #expect(store.apply(batch: [first, second], now: 1).acks.map(\.ack.status) == [.ok, .duplicate])
+    }
+
     @Test func duplicateInsideOneBatchIsAppliedOnce() throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()

@@ -1,3 +1,4 @@
+import BusSchema
 import CSQLite
 import Foundation
 import MemoStore
@@ -8,6 +9,44 @@ import Testing
         let fixture = try StoreFixture()
         #expect(try fixture.open().appliedMigrations() == Array(1...MemoStore.schemaVersion))
         #expect(try fixture.open().appliedMigrations() == Array(1...MemoStore.schemaVersion))
+    }
+
+    /// A file from schema version 5 (applied commands keyed by `cmd_id` alone, no payload hash)
+    /// is migrated once; its recorded commands still answer their resends as duplicates.
+    @Test func databaseFromSchemaVersion5KeepsItsAppliedCommandsKeyedByClient() throws {
+        let fixture = try StoreFixture()
+        let create = fixture.command(.create) { $0.text = "old" }
+        let created: MemoAck
+        do { created = try fixture.open().run(create).ack }
+        try Self.sql(
+            fixture.path,
+            """
+            CREATE TABLE applied_cmd_v5 (
+                cmd_id TEXT PRIMARY KEY, client TEXT NOT NULL, applied_at INTEGER NOT NULL, ack BLOB NOT NULL
+            ) WITHOUT ROWID;
+            INSERT INTO applied_cmd_v5 SELECT cmd_id, client, applied_at, ack FROM applied_cmd;
+            DROP TABLE applied_cmd;
+            ALTER TABLE applied_cmd_v5 RENAME TO applied_cmd;
+            CREATE INDEX applied_cmd_by_time ON applied_cmd (applied_at);
+            DELETE FROM schema_migrations WHERE id = 6;
+            """)
+        let store = try fixture.open()
+        #expect(try store.appliedMigrations() == Array(1...MemoStore.schemaVersion))
+        let resent = store.run(create).ack
+        #expect(resent.status == .duplicate && resent.memoId == created.memoId && resent.seq == created.seq)
+        // No hash was kept before: an old id reused with another payload can only be taken as a resend.
+        var reused = create
+        reused.text = "new"
+        #expect(store.run(reused).ack.status == .duplicate)
+        // Commands after the migration are told apart by client and payload.
+        var other = create
+        other.client = "u"
+        #expect(store.run(other).ack.status == .ok)
+        var changed = other
+        changed.text = "changed"
+        #expect(store.run(changed).ack.reason?.hasPrefix("cmd_id_reused") == true)
+        #expect(try store.allMemos().map(\.text) == ["old", "old"])
+        #expect(try MemoCheck.run(path: fixture.path).isSound)
     }
 
     @Test func databaseFromANewerStoreIsRefusedWithAClearMessage() throws {

@@ -42,7 +42,7 @@ struct ComponentBenchmark {
         let clock = ContinuousClock()
         var handled = 0
         var offset = 0.0
-        _ = host.start(tMs: 0)
+        _ = host.start(tMs: 0, session: "bench")
         let start = clock.now
         while handled < events {
             for template in cycle where handled < events {

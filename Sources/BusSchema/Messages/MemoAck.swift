@@ -78,17 +78,21 @@ public struct MemoExportFile: Sendable, Hashable {
 
 /// The memo store's answer to one command (schema `memo.ack` v1), on `memo/ack/<client>/`.
 ///
-/// Published only after the command's transaction committed. `seq` is the global change
+/// Published only after the command's transaction committed. An answer too large for one
+/// message (a big export or search) comes as several acks with the same `cmd_id`, `chunk` 0…
+/// `chunks`−1, each carrying a part of `export`, `files` or `results` (see ``chunked(maximumBytes:)``
+/// and ``reassembled(_:)``). `seq` is the global change
 /// sequence number once the command is applied: a client that has seen `memo.changed`
 /// up to `seq` sees the command's effect.
 public struct MemoAck: BusMessage, Hashable {
-    public static let schema = SchemaID("memo.ack", major: 1, minor: 0)
+    public static let schema = SchemaID("memo.ack", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("cmd_id", "string"), FieldSpec("status", "string"), FieldSpec("seq", "integer"),
         FieldSpec("memo_id", "string", required: false), FieldSpec("version", "integer", required: false),
         FieldSpec("reason", "string", required: false), FieldSpec("results", "array", required: false),
         FieldSpec("export", "string", required: false), FieldSpec("op", "string", required: false),
-        FieldSpec("files", "array", required: false),
+        FieldSpec("files", "array", required: false), FieldSpec("chunk", "integer", required: false),
+        FieldSpec("chunks", "integer", required: false),
     ]
 
     public enum Status: String, Sendable, Hashable, CaseIterable {
@@ -116,6 +120,10 @@ public struct MemoAck: BusMessage, Hashable {
     public var op: MemoOp?
     /// For `export` as eml: one message per memo.
     public var files: [MemoExportFile]?
+    /// For an answer sent in parts: this part's index, from 0.
+    public var chunk: Int?
+    /// For an answer sent in parts: how many parts there are.
+    public var chunks: Int?
 
     public init(
         cmdId: String, status: Status, seq: UInt64, memoId: String? = nil, version: Int64? = nil,
@@ -137,7 +145,7 @@ public struct MemoAck: BusMessage, Hashable {
     public func encode(to writer: inout MessagePackWriter) {
         let optionals = [
             self.op != nil, self.memoId != nil, self.version != nil, self.reason != nil, self.results != nil,
-            self.export != nil, self.files != nil,
+            self.export != nil, self.files != nil, self.chunk != nil, self.chunks != nil,
         ]
         writer.writeMapHeader(3 + optionals.count(where: { $0 }))
         writer.write("cmd_id", string: self.cmdId)
@@ -163,6 +171,8 @@ public struct MemoAck: BusMessage, Hashable {
                 writer.write("content", string: file.content)
             }
         }
+        if let chunk = self.chunk { writer.write("chunk", int: Int64(chunk)) }
+        if let chunks = self.chunks { writer.write("chunks", int: Int64(chunks)) }
     }
 
     public init(from reader: inout MessagePackReader) throws {
@@ -206,12 +216,19 @@ public struct MemoAck: BusMessage, Hashable {
                     }
                     return files
                 }
+            case "chunk": ack.chunk = try reader.readNullable { try $0.readInteger() }
+            case "chunks": ack.chunks = try reader.readNullable { try $0.readInteger() }
             default: try reader.skip()
             }
         }
         ack.cmdId = try reader.require(cmdId, "cmd_id")
         ack.status = try reader.require(status, "status")
         ack.seq = try reader.require(seq, "seq")
+        if ack.chunk != nil || ack.chunks != nil {
+            guard let chunk = ack.chunk, let chunks = ack.chunks, chunk >= 0, chunk < chunks else {
+                throw CodecError(.invalidValue, offset: 0, context: "chunk and chunks: need 0 <= chunk < chunks")
+            }
+        }
         self = ack
     }
 }

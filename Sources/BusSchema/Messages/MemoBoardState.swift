@@ -1,13 +1,16 @@
 /// A memo board's full state (schema `state.memoBoard` v1), on `ui/memoBoard/<instance>/`.
+///
+/// Between full states the board publishes only what changed (``MemoBoardDelta``); `revision`
+/// says which deltas apply on top of this state.
 public struct MemoBoardState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.memoBoard", major: 1, minor: 0)
+    public static let schema = SchemaID("state.memoBoard", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("memos", "array"),
         FieldSpec("selected", "string|null"), FieldSpec("arrange_order", "string"),
         FieldSpec("background", "string|null"), FieldSpec("editing", "string|null", required: false),
         FieldSpec("trash", "array", required: false), FieldSpec("search", "object|null", required: false),
         FieldSpec("store_seq", "integer", required: false), FieldSpec("pending_commands", "integer", required: false),
-        FieldSpec("syncing", "boolean", required: false),
+        FieldSpec("syncing", "boolean", required: false), FieldSpec("revision", "integer", required: false),
     ]
 
     /// The palette, in the order arrange-by-colour follows.
@@ -96,11 +99,13 @@ public struct MemoBoardState: ValueMessage, Hashable {
     public var storeSeq: Int?
     public var pendingCommands: Int?
     public var syncing: Bool?
+    /// The board's revision: the ``MemoBoardDelta`` with this `base_revision` applies next.
+    public var revision: Int?
 
     public init(
         instance: String, tMs: Double, memos: [Memo], selected: String?, arrangeOrder: ArrangeOrder,
         background: String?, editing: String?? = nil, trash: [Memo]? = nil, search: Search?? = nil,
-        storeSeq: Int? = nil, pendingCommands: Int? = nil, syncing: Bool? = nil
+        storeSeq: Int? = nil, pendingCommands: Int? = nil, syncing: Bool? = nil, revision: Int? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -114,12 +119,13 @@ public struct MemoBoardState: ValueMessage, Hashable {
         self.storeSeq = storeSeq
         self.pendingCommands = pendingCommands
         self.syncing = syncing
+        self.revision = revision
     }
 
     public func encode(to writer: inout MessagePackWriter) {
         let optionals = [
             self.editing != nil, self.trash != nil, self.search != nil, self.storeSeq != nil,
-            self.pendingCommands != nil, self.syncing != nil,
+            self.pendingCommands != nil, self.syncing != nil, self.revision != nil,
         ].filter { $0 }.count
         writer.writeMapHeader(6 + optionals)
         writer.writeField("instance", self.instance)
@@ -141,9 +147,10 @@ public struct MemoBoardState: ValueMessage, Hashable {
         if let storeSeq = self.storeSeq { writer.writeField("store_seq", int: storeSeq) }
         if let pendingCommands = self.pendingCommands { writer.writeField("pending_commands", int: pendingCommands) }
         if let syncing = self.syncing { writer.writeField("syncing", bool: syncing) }
+        if let revision = self.revision { writer.writeField("revision", int: revision) }
     }
 
-    private static func write(_ memos: [Memo], to writer: inout MessagePackWriter) {
+    static func write(_ memos: [Memo], to writer: inout MessagePackWriter) {
         writer.writeArrayHeader(memos.count)
         for memo in memos {
             writer.writeMapHeader(11 + (memo.version == nil ? 0 : 1) + (memo.pending == nil ? 0 : 1))
@@ -163,7 +170,7 @@ public struct MemoBoardState: ValueMessage, Hashable {
         }
     }
 
-    private static func write(_ search: Search, to writer: inout MessagePackWriter) {
+    static func write(_ search: Search, to writer: inout MessagePackWriter) {
         writer.writeMapHeader(2)
         writer.writeField("query", search.query)
         writer.write("matches")
@@ -200,10 +207,11 @@ public struct MemoBoardState: ValueMessage, Hashable {
             editing: fields.value["editing"] == nil ? nil : .some(try fields.optional("editing", PayloadFields.string)),
             trash: trash, search: search, storeSeq: try fields.optional("store_seq", PayloadFields.int),
             pendingCommands: try fields.optional("pending_commands", PayloadFields.int),
-            syncing: try fields.optional("syncing", PayloadFields.bool))
+            syncing: try fields.optional("syncing", PayloadFields.bool),
+            revision: try fields.optional("revision", PayloadFields.int))
     }
 
-    private static func memo(_ value: Value, path: String) throws -> Memo {
+    static func memo(_ value: Value, path: String) throws -> Memo {
         let fields = try PayloadFields(value, path: path)
         return Memo(
             id: try fields.string("id"), x: try fields.number("x"), y: try fields.number("y"),
@@ -214,7 +222,7 @@ public struct MemoBoardState: ValueMessage, Hashable {
             pending: try fields.optional("pending", PayloadFields.bool))
     }
 
-    private static func search(_ fields: PayloadFields) throws -> Search {
+    static func search(_ fields: PayloadFields) throws -> Search {
         var matches: [Match] = []
         for (index, value) in try fields.array("matches").enumerated() {
             let match = try PayloadFields(value, path: "search.matches[\(index)]")

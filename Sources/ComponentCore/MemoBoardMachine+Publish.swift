@@ -1,0 +1,58 @@
+import BusSchema
+
+/// What a memo board last published, to tell what its next message must carry.
+struct PublishedBoard: Sendable {
+    /// The revision of the last message (full state or delta).
+    var revision = 0
+    /// When the last full state went out (board time), nil before the first.
+    var lastFullMs: Double?
+    /// The next message must be a full state.
+    var fullDue = true
+    /// The search as last published.
+    var search: MemoBoardState.Search?
+}
+
+extension MemoBoardMachine {
+    /// The next message: a ``MemoBoardDelta`` with the memos changed since the last one, or a full
+    /// state when one is due (the first, after a snapshot, every ``Config/fullStateEveryMs``) or
+    /// smaller (most memos changed). Either way the revision moves on by one.
+    mutating func publish(_ tMs: Double) -> ComponentEffect {
+        let changed = self.records.takeChanged()
+        let base = self.published.revision
+        self.published.revision += 1
+        // A clock that went back counts as due too (0 sends only full states).
+        let withinPeriod = self.published.lastFullMs.map { tMs >= $0 && tMs - $0 < self.config.fullStateEveryMs }
+        let fullDue = self.published.fullDue || withinPeriod != true
+        if fullDue || changed.count > max(self.records.count / 2, 16) {
+            self.published.fullDue = false
+            self.published.lastFullMs = tMs
+            self.published.search = self.search
+            return .publishState(.memoBoard(self.snapshot(tMs: tMs)))
+        }
+        let pendingMemos = Set(self.sync.pending.compactMap(\.request.memoId))
+        var memos: [MemoBoardState.Memo] = []
+        var trash: [MemoBoardState.Memo] = []
+        var removed: [String] = []
+        for id in changed.sorted() {
+            guard let record = self.records[id] else {
+                removed.append(id)
+                continue
+            }
+            var memo = record.memo
+            memo.pending = pendingMemos.contains(id)
+            if record.trashedAt == nil { memos.append(memo) } else { trash.append(memo) }
+        }
+        let search: MemoBoardState.Search?? = self.search == self.published.search ? nil : .some(self.search)
+        self.published.search = self.search
+        return .publishState(
+            .memoBoardDelta(
+                MemoBoardDelta(
+                    instance: self.instance, tMs: tMs, revision: self.published.revision, baseRevision: base,
+                    memos: memos, trash: trash, removed: removed, selected: self.selected,
+                    arrangeOrder: MemoBoardState.ArrangeOrder(rawValue: self.settings.arrangeOrder.rawValue)
+                        ?? .created,
+                    background: self.settings.background, editing: self.editing, search: search,
+                    storeSeq: Int(self.sync.storeSeq), pendingCommands: self.sync.pending.count,
+                    syncing: self.sync.snapshotRequest != nil)))
+    }
+}

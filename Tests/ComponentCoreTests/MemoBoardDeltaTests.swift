@@ -1,0 +1,166 @@
+import BusSchema
+import ComponentCore
+import Testing
+
+/// A memo board publishes what changed, not the whole board: the bytes of a change do not grow
+/// with the board, and a copy kept from deltas is the board a full state shows.
+@Suite struct MemoBoardDeltaTests {
+    /// A board (deltas between full states every 5 s) synced to a store holding `count` memos.
+    static func board(memos count: Int) -> MemoBoardMachine {
+        var machine = MemoBoardMachine(
+            instance: "board1", config: MemoBoardMachine.Config(client: "board1", originX: 0, originY: 0))
+        _ = machine.handle(.started(tMs: 0, session: "s1"))
+        var records: [MemoRecord] = []
+        for index in 0..<count {
+            let x = Double(index % 100) * 200 + 5000
+            let y = Double(index / 100) * 200
+            records.append(
+                MemoRecord(
+                    id: "m\(index)", text: "メモ \(index)", x: x, y: y, width: 160, height: 120, scale: 1, rotation: 0,
+                    z: Int64(index + 10), color: "yellow", minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0,
+                    version: 1))
+        }
+        let target = MemoRecord(
+            id: "target", text: "動かす", x: 20, y: 20, width: 160, height: 120, scale: 1, rotation: 0, z: 1,
+            color: "pink", minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0, version: 1)
+        let chunk = MemoSnapshot(
+            requestId: "board1:s1:1", chunk: 0, last: true, seq: 10, memos: records + [target],
+            settings: MemoSettings())
+        _ = machine.handle(.snapshotChunkReceived(chunk, epoch: 7, tMs: 5))
+        return machine
+    }
+
+    /// The bytes the board publishes for dragging `target` and letting it go.
+    static func dragBytes(memos count: Int) -> [Int] {
+        var machine = Self.board(memos: count)
+        var sizes: [Int] = []
+        let events: [MemoBoardMachine.Event] = [
+            .panBegan(x: 100, y: 60, tMs: 100), .panChanged(translation: .init(x: 30, y: 5), tMs: 116),
+            .panEnded(tMs: 132),
+        ]
+        for event in events {
+            for case .publishState(let state) in machine.handle(event) {
+                #expect(state.isDelta)
+                var writer = MessagePackWriter()
+                state.encode(to: &writer)
+                sizes.append(writer.bytes.count)
+            }
+        }
+        return sizes
+    }
+
+    @Test func aChangeOnABoardOfNMemosPublishesBytesIndependentOfN() {
+        let small = Self.dragBytes(memos: 10)
+        #expect(small.count == 3)
+        #expect(Self.dragBytes(memos: 2000) == small)
+        #expect(small.allSatisfy { $0 < 600 })
+    }
+
+    @Test func aFullStateGoesOutPeriodicallyAndCarriesTheRevisionTheNextDeltaBuildsOn() throws {
+        var machine = Self.board(memos: 3)
+        let dragged = machine.handle(.panBegan(x: 100, y: 60, tMs: 100))
+        guard case .publishState(.memoBoardDelta(let delta))? = dragged.last else {
+            Issue.record("no delta")
+            return
+        }
+        let later = machine.handle(.panChanged(translation: .init(x: 1, y: 1), tMs: 6000))
+        guard case .publishState(.memoBoard(let full))? = later.last else {
+            Issue.record("no periodic full state")
+            return
+        }
+        #expect(full.revision == delta.revision + 1)
+        let next = machine.handle(.panChanged(translation: .init(x: 2, y: 1), tMs: 6016))
+        guard case .publishState(.memoBoardDelta(let after))? = next.last else {
+            Issue.record("no delta after the full state")
+            return
+        }
+        #expect(after.baseRevision == full.revision)
+    }
+
+    /// Everything a board does, followed by a copy from its first full state and every message
+    /// after: the copy is the board's own full state at the end, field for field.
+    @Test func aCopyKeptFromDeltasIsTheBoardAFullStateShows() throws {
+        var machine = Self.board(memos: 40)
+        var replica = MemoBoardReplica(machine.snapshot(tMs: 5))
+        let change = MemoRecord(
+            id: "m3", text: "変更", x: 1, y: 1, width: 100, height: 100, scale: 2, rotation: 0.5, z: 99,
+            color: "blue", minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0, version: 2)
+        let events: [MemoBoardMachine.Event] = [
+            .panBegan(x: 100, y: 60, tMs: 100), .panChanged(translation: .init(x: 30, y: 5), tMs: 116),
+            .panEnded(tMs: 132), .createRequested(text: "新しい", x: 300, y: 300, color: .green, tMs: 140),
+            .editRequested(memoID: "m1", text: "書き換え", tMs: 150), .trashRequested(memoID: "m2", tMs: 160),
+            .searchRequested(query: "メモ", tMs: 170),
+            .changeReceived(
+                MemoChanged(seq: 11, change: .upsert, memo: change), epoch: 7, tMs: 180),
+            .changeReceived(
+                MemoChanged(
+                    seq: 12, change: .delete,
+                    memo: MemoRecord(
+                        id: "m4", text: "", x: 0, y: 0, width: 1, height: 1, scale: 1, rotation: 0, z: 0,
+                        color: "yellow",
+                        minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0, version: 1)), epoch: 7, tMs: 190),
+            .restoreRequested(memoID: "m2", tMs: 200), .trashRequested(memoID: "m5", tMs: 210),
+            .searchRequested(query: "", tMs: 220), .emptyTrashRequested(tMs: 230),
+            .tapRecognized(x: 300, y: 300, tMs: 240),
+            .ackReceived(MemoAck(cmdId: "board1:s1:3", status: .ok, seq: 13, version: 5), tMs: 250),
+        ]
+        var deltas = 0
+        for event in events {
+            for case .publishState(let state) in machine.handle(event) {
+                switch state {
+                case .memoBoardDelta(let delta):
+                    let applied = replica.apply(delta)
+                    #expect(applied)
+                    deltas += 1
+                case .memoBoard(let full): replica = MemoBoardReplica(full)
+                default: Issue.record("not a board state")
+                }
+            }
+        }
+        #expect(deltas >= events.count - 2)
+        #expect(replica.state == machine.snapshot(tMs: 240).with(tMs: replica.state.tMs))
+    }
+
+    @Test func aDeltaThatDoesNotFollowTheCopyIsRefusedAndChangesNothing() {
+        var machine = Self.board(memos: 3)
+        var replica = MemoBoardReplica(machine.snapshot(tMs: 5))
+        let before = replica.state
+        _ = machine.handle(.panBegan(x: 100, y: 60, tMs: 100))
+        guard
+            case .publishState(.memoBoardDelta(let second))? = machine.handle(
+                .panChanged(translation: .init(x: 9, y: 9), tMs: 110)
+            ).last
+        else {
+            Issue.record("no delta")
+            return
+        }
+        let applied = replica.apply(second)
+        #expect(!applied)
+        #expect(replica.state == before)
+    }
+
+    @Test func commandIdsAndNewMemoIdsCarryTheSessionSoARestartNeverRepeatsThem() {
+        var first = MemoBoardMachine(instance: "board1", config: MemoBoardMachine.Config(client: "board1"))
+        var second = first
+        let one =
+            first.handle(.started(tMs: 0, session: "5f3a"))
+            + first.handle(
+                .createRequested(text: "a", x: 0, y: 0, color: nil, tMs: 1))
+        let two =
+            second.handle(.started(tMs: 0, session: "91c0"))
+            + second.handle(
+                .createRequested(text: "a", x: 0, y: 0, color: nil, tMs: 1))
+        let ids = (Effects.commands(one) + Effects.commands(two)).map(\.cmdId)
+        #expect(ids == ["board1:5f3a:1", "board1:5f3a:2", "board1:91c0:1", "board1:91c0:2"])
+        let memos = (Effects.commands(one) + Effects.commands(two)).compactMap(\.memoId)
+        #expect(memos == ["board1-5f3a-2", "board1-91c0-2"])
+    }
+}
+
+extension MemoBoardState {
+    fileprivate func with(tMs: Double) -> MemoBoardState {
+        var state = self
+        state.tMs = tMs
+        return state
+    }
+}
