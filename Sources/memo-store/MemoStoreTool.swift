@@ -36,8 +36,10 @@ enum MemoStoreTool {
             case "apply": try Self.apply(options)
             default: throw ToolError("unknown command '\(verb)'")
             }
-        } catch is HelpRequest {
-            print(Self.usage)
+        } catch let request as HelpRequest {
+            print(request.text(usage: Self.usage, tool: "memo-store"))
+        } catch is VersionRequest {
+            print("memo-store \(Tool.version)")
         } catch let error as ToolError {
             Self.fail(error.message, usage: error.showUsage)
         } catch {
@@ -113,6 +115,6 @@ enum MemoStoreTool {
 
     private static func fail(_ message: String, usage: Bool) -> Never {
         StandardStreams.writeError("memo-store: \(message)\n" + (usage ? Self.usage + "\n" : ""))
-        exit(2)
+        exit(usage ? Tool.usageStatus : 1)
     }
 }

@@ -16,7 +16,14 @@ struct Options {
             case "--out": self.out = try Self.value(&rest, argument)
             case "--include-trash": self.includeTrash = true
             case _ where HelpRequest.words.contains(argument): throw HelpRequest()
-            default: throw ToolError("unknown option '\(argument)'", showUsage: true)
+            case VersionRequest.word: throw VersionRequest()
+            default:
+                let known: Set<String> = ["db", "format", "out", "include-trash"]
+                let message =
+                    argument.hasPrefix("--")
+                    ? ServiceSupport.Options.unknown(String(argument.dropFirst(2)), among: known)
+                    : "unexpected argument '\(argument)'"
+                throw ToolError(message, showUsage: true)
             }
         }
     }

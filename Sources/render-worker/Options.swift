@@ -5,7 +5,7 @@ struct Options {
     private(set) var positional: [String] = []
     private var named: [String: String] = [:]
 
-    /// The error printed (with exit status 2) for a malformed command line.
+    /// The error printed (with exit status 64) for a malformed command line.
     struct UsageError: Error, CustomStringConvertible {
         let description: String
     }
@@ -17,6 +17,7 @@ struct Options {
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             if HelpRequest.words.contains(argument) { throw HelpRequest() }
+            if argument == VersionRequest.word { throw VersionRequest() }
             if argument.hasPrefix("--") {
                 guard let value = iterator.next() else { throw UsageError(description: "\(argument) needs a value") }
                 named[String(argument.dropFirst(2))] = value
@@ -28,8 +29,8 @@ struct Options {
 
     /// Fails if an option outside `allowed` was given.
     func check(allowed: Set<String>) throws {
-        for name in named.keys where !allowed.contains(name) {
-            throw UsageError(description: "unknown option --\(name)")
+        for name in named.keys.sorted() where !allowed.contains(name) {
+            throw UsageError(description: ServiceSupport.Options.unknown(name, among: allowed))
         }
     }
 

@@ -1,5 +1,6 @@
 import BusSchema
 import RenderCore
+import ServiceSupport
 
 /// `render-worker render --scene S --state STATE.json OUT.png [--scale K]`: one frame of a
 /// scene with component states (one state object, an array of them, or JSON lines).
@@ -21,7 +22,14 @@ enum RenderCommand {
                 documents = try text.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
                     .map { try JSONReader.parse(String($0)) }
             }
-            for state in documents { if let instance = state["instance"]?.stringValue { states[instance] = state } }
+            for (index, state) in documents.enumerated() {
+                guard let instance = state["instance"]?.stringValue else {
+                    throw ConfigurationError("\(statePath): state \(index + 1) has no \"instance\"")
+                }
+                states[instance] = state
+            }
+            let problems = StateCheck.problems(states, scene: scene, file: statePath)
+            guard problems.isEmpty else { throw ConfigurationError(problems.joined(separator: "\n")) }
         }
         let (size, root) = try SceneLayers.build(scene: scene, states: states)
         let renderer = LayerRenderer(font: try FontFace.systemJapanese())

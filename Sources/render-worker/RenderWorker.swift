@@ -40,12 +40,14 @@ enum RenderWorker {
             case "demo": print(try DemoCommand.run(options))
             case "render": try RenderCommand.run(options)
             case "-h", "--help", "help": print(usage)
-            default: fail("unknown command '\(arguments[1])'\n\(usage)", status: 2)
+            default: fail("unknown command '\(arguments[1])'\n\(usage)", status: Tool.usageStatus)
             }
-        } catch is HelpRequest {
-            print(usage)
+        } catch let request as HelpRequest {
+            print(request.text(usage: usage, tool: "render-worker"))
+        } catch is VersionRequest {
+            print("render-worker \(Tool.version)")
         } catch let error as Options.UsageError {
-            fail("render-worker: \(error.description)", status: 2)
+            fail("render-worker: \(error.description)", status: Tool.usageStatus)
         } catch {
             fail("render-worker: \(error)", status: 1)
         }
