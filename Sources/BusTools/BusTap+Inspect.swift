@@ -15,6 +15,7 @@ extension BusTap {
         let duration = try self.durationMs() ?? 2000
         try self.options.finish(maximumPositionals: 2)
         let pattern = try TopicPattern(target)
+        let subscriptions = try self.subscriptions(covering: pattern)
         let topics = try self.tally(pattern, durationMs: duration)
         let seconds = Double(duration) / 1000
         let store = SchemaStore.locate()
@@ -33,13 +34,16 @@ extension BusTap {
         if json {
             let document: ValueMap = [
                 "pattern": .string(pattern.text), "watched_s": .double(seconds),
-                "expected_schemas": .array(expected.map { .string($0) }), "topics": .array(rows),
+                "expected_schemas": .array(expected.map { .string($0) }),
+                "subscriptions": .array(subscriptions.map { .string($0) }), "topics": .array(rows),
             ]
             Log.out(Value.map(document).json)
             return
         }
         var lines = ["\(pattern.text)  (watched \(HumanUnits.duration(milliseconds: Double(duration))))"]
         if !expected.isEmpty { lines.append("  schema by convention: \(expected.joined(separator: ", "))") }
+        let quoted = subscriptions.map { "'\($0)'" }.joined(separator: ", ")
+        lines.append("  subscriptions at the proxy that cover it: " + (subscriptions.isEmpty ? "none" : quoted))
         if topics.isEmpty { lines.append("  no messages") }
         for topic in topics.keys.sorted() {
             let entry = topics[topic]!
@@ -49,6 +53,26 @@ extension BusTap {
                     + "\(Self.format(Double(entry.bytes) / seconds)) B/s")
         }
         Log.out(lines.joined(separator: "\n"))
+    }
+
+    /// The subscription prefixes the proxy forwards to publishers that deliver some of what
+    /// `pattern` matches: who listens (by prefix; the proxy does not say how many subscribers).
+    func subscriptions(covering pattern: TopicPattern) throws -> [String] {
+        try self.requireProxy()
+        let publisher = try Publisher(
+            context: self.context, endpoint: self.config.publish, name: "bus-tap", curve: try self.config.curveClient(),
+            joinGraceMs: 0)
+        defer { publisher.socket.close() }
+        // The proxy replays its subscriptions to a new publisher at once; 300 ms covers the hop.
+        let deadline = Clock.monotonicNs() + 300_000_000
+        var poller = Poller()
+        _ = try poller.add(publisher.socket)
+        while case let now = Clock.monotonicNs(), now < deadline {
+            try poller.poll(timeoutMs: Int((deadline - now) / 1_000_000) + 1)
+            try publisher.drainSubscriptions()
+        }
+        let literal = pattern.subscription
+        return publisher.subscriptions.filter { $0.hasPrefix(literal) || literal.hasPrefix($0) }.sorted()
     }
 
     /// `schema`: the known ids (no argument), or one schema's JSON Schema and its first example.

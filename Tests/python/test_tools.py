@@ -193,6 +193,23 @@ def test_pub_refuses_a_schema_the_topic_does_not_carry_and_reads_stdin_or_a_file
     assert [json.loads(line)["payload"] for line in out.splitlines()] == [frame, frame]
 
 
+def test_info_names_the_schema_publishers_rate_and_subscriptions_of_a_topic(proxy):
+    listener = echo(proxy, "touch/info/", "--duration", "30")
+    feeder = start("bus-tap", "--bus", proxy.bus, "pub", "touch/info/", "--schema", "touch.frame",
+                   json.dumps(dict(FRAME, device="info")), "--rate", "20", "--count", "200", "--wait-ms", "10000")
+    try:
+        result = proxy.tap("info", "touch/info/", "--json", "--duration", "1")
+    finally:
+        stop(feeder)
+        stop(listener)
+    info = json.loads(result.stdout)
+    assert info["expected_schemas"] == ["touch.frame"]
+    assert "touch/info/" in info["subscriptions"]
+    [topic] = info["topics"]
+    assert topic["topic"] == "touch/info/" and topic["schema"] == "touch.frame v1.0"
+    assert topic["publishers"] == ["bus-tap"] and topic["rate_per_s"] > 0
+
+
 def test_hz_prints_times_in_human_units(proxy):
     feeder = start("bus-tap", "--bus", proxy.bus, "pub", "hz/a/", "--schema", "lifecycle",
                    json.dumps({"service": "a", "event": "started", "epoch": 1, "pid": 1}), "--rate", "50",
