@@ -108,6 +108,41 @@ public struct Options {
         return value
     }
 
+    /// `--name` as a whole number in `range`, or `fallback` when absent.
+    ///
+    /// - Throws: ``UsageError`` if it is missing without a fallback, or not a whole number in `range`.
+    public mutating func int(_ name: String, in range: ClosedRange<Int>, default fallback: Int? = nil) throws -> Int {
+        guard let text = self.string(name) else {
+            if let fallback { return fallback }
+            throw UsageError("missing --\(name)")
+        }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("--\(name) must be an integer in \(range), got '\(text)'")
+        }
+        return value
+    }
+
+    /// `--name` as a finite number in `range`, if given.
+    ///
+    /// - Throws: ``UsageError`` if it is not one.
+    public mutating func double(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
+        guard let text = self.string(name) else { return nil }
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw UsageError("--\(name) must be a number in \(range), got '\(text)'")
+        }
+        return value
+    }
+
+    /// Throws for any option outside `allowed` (naming the nearest allowed one): for a verb that
+    /// lists its options instead of reading them all before ``finish(maximumPositionals:)``.
+    public func check(allowed: Set<String>) throws {
+        if let name = Set(self.values.keys).union(self.flags).union(self.dangling.map { [$0] } ?? [])
+            .subtracting(allowed).sorted().first
+        {
+            throw UsageError(Self.unknown(name, among: allowed))
+        }
+    }
+
     /// Throws for any option that no one asked about (suggesting the nearest name that was asked
     /// about or declared), a last option missing its value, or more positionals than `maximumPositionals`.
     public func finish(maximumPositionals: Int) throws {
@@ -183,7 +218,9 @@ public struct HelpRequest: Error {
         if let verb = self.verb, let section = UsageText.section(of: verb, in: usage, tool: tool) {
             // A verb listed under the usage line reads as a command line of its own.
             let trimmed = section.drop { $0 == " " }
-            text = trimmed.hasPrefix("usage:") ? section : "usage: \(tool) " + trimmed
+            text =
+                trimmed.hasPrefix("usage:")
+                ? section : trimmed.hasPrefix(tool + " ") ? "usage: " + trimmed : "usage: \(tool) " + trimmed
         }
         if !self.options.isEmpty {
             let width = (self.options.map { $0.name.count + ($0.placeholder?.count ?? -1) + 3 }.max() ?? 0) + 2

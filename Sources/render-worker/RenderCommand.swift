@@ -5,10 +5,10 @@ import ServiceSupport
 /// `render-worker render --scene S --state STATE.json OUT.png [--scale K]`: one frame of a
 /// scene with component states (one state object, an array of them, or JSON lines).
 enum RenderCommand {
-    static func run(_ options: Options) throws {
+    static func run(_ options: inout Options) throws {
         try options.check(allowed: ["scene", "state", "scale"])
-        guard options.positional.count == 1, let scenePath = options.string("scene") else {
-            throw Options.UsageError(description: "render needs --scene S [--state STATE.json] OUT.png")
+        guard options.positionals.count == 2, let scenePath = options.string("scene") else {
+            throw UsageError("render needs --scene S [--state STATE.json] OUT.png")
         }
         let scale = try options.double("scale", in: 0.25...8) ?? 2
         let scene = try JSONReader.parse(String(decoding: try Files.read(scenePath), as: UTF8.self))
@@ -36,6 +36,6 @@ enum RenderCommand {
         let image = try renderer.render(
             root, width: Int((size.width * scale).rounded()), height: Int((size.height * scale).rounded()), scale: scale
         )
-        try Files.writeAtomically(try PNGCodec.encode(image), to: options.positional[0])
+        try Files.writeAtomically(try PNGCodec.encode(image), to: options.positionals[1])
     }
 }
