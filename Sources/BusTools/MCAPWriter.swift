@@ -2,8 +2,10 @@ import Glibc
 
 /// Writes an indexed MCAP file (https://mcap.dev/spec): JSON messages with `jsonschema` schemas.
 ///
-/// Messages go into chunks (uncompressed: the JSON messages of a recording are small and the
-/// file is read back at disk speed), each followed by its message indexes; ``finish()`` writes the
+/// Messages go into chunks, each followed by its message indexes. The chunks are uncompressed:
+/// every MCAP reader opens them without a codec (the Python `mcap` reader here has neither
+/// `zstandard` nor `lz4`, and the machine has no zstd or lz4 -dev headers), and a recording of the
+/// bus's small JSON messages is read back at disk speed. ``finish()`` writes the
 /// summary (schemas, channels, statistics, chunk indexes) with its offsets and the footer, so
 /// Foxglove and the `mcap` tools open the file without scanning it. A chunk is closed every
 /// ``chunkBytes`` bytes, so a recorder that dies loses at most the chunk in progress.
