@@ -29,9 +29,31 @@ public struct BusConfig: Sendable {
         self.document = ["publish": .string(publish), "subscribe": .string(subscribe)]
     }
 
-    /// The config used when no `--bus` is given: `UIBUS_BUS`, else `deploy/bus.json` here.
+    /// The config used when no `--bus` is given: `UIBUS_BUS`, else the checkout's `deploy/bus.json`.
     public static var defaultPath: String {
-        ProcessInfo.processInfo.environment["UIBUS_BUS"] ?? "deploy/bus.json"
+        Self.path(explicit: nil)
+    }
+
+    /// Where the bus file is, for every tool: `explicit` (`--bus FILE`), else `$UIBUS_BUS`, else
+    /// `deploy/bus.json` in the checkout the running executable was built in (found by walking up
+    /// from the executable), else `deploy/bus.json` under the working directory.
+    public static func path(explicit: String?) -> String {
+        if let explicit { return explicit }
+        if let variable = ProcessInfo.processInfo.environment["UIBUS_BUS"], !variable.isEmpty { return variable }
+        if let root = Self.checkoutRoot { return root + "/deploy/bus.json" }
+        return "deploy/bus.json"
+    }
+
+    /// The directory above the running executable that holds `deploy/bus.json` (the checkout it
+    /// was built in: `.build/<triple>/debug/` is three levels down), nil for an installed copy.
+    public static var checkoutRoot: String? {
+        var directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        for _ in 0..<6 {
+            directory.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: directory.path + "/deploy/bus.json") { return directory.path }
+            if directory.path == "/" { break }
+        }
+        return nil
     }
 
     /// Loads and checks a bus file.

@@ -1,38 +1,54 @@
 import Bus
 import BusSchema
 import CZeroMQ
+import Foundation
 import ServiceSupport
 
 extension BusTap {
-    /// `pub`: validates a JSON payload against its schema, then publishes it.
-    func pub(topic text: String) throws {
+    /// `pub`: validates a JSON payload (the argument, `--file F`, or stdin) against its schema and
+    /// the topic's conventional schema, then publishes it.
+    func pub(topic text: String, inline: String?) throws {
         guard let schemaID = self.options.string("schema") else { throw UsageError("pub needs --schema ID") }
-        guard let json = self.options.string("json") else { throw UsageError("pub needs --json '{…}'") }
+        let file = self.options.string("file")
         let major = try self.options.int("major") ?? 1
         let rate = try self.options.double("rate")
         let count = try self.options.int("count") ?? 1
         let waitMs = try self.options.int("wait-ms") ?? 2000
-        try self.options.finish(maximumPositionals: 2)
+        try self.options.finish(maximumPositionals: 3)
         if let rate, rate <= 0 { throw UsageError("--rate must be above 0") }
+        if inline != nil && file != nil { throw UsageError("give the payload as an argument or with --file, not both") }
         let topic: Topic
         do {
             topic = try Topic(text)
         } catch {
             throw UsageError("\(error)")
         }
+        let path = file ?? "-"
+        let json = try inline ?? Self.readPayload(path)
+        let source = inline != nil ? "the payload" : path == "-" ? "stdin" : path
         let payload: Value
         do {
             payload = try JSONReader.parse(json)
         } catch {
-            throw UsageError("--json is not valid JSON: \(error)")
+            throw UsageError("\(source) is not valid JSON: \(error)")
         }
         let store = try Self.schemaStore()
         try store.validate(payload, id: schemaID, major: major)
+        let expected = store.schemas(carriedBy: topic.rawValue)
+        if !expected.isEmpty && !expected.contains(schemaID) {
+            throw ToolError(
+                "\(topic) carries \(expected.joined(separator: " or ")), not \(schemaID): its subscribers would reject it"
+            )
+        }
         let schema = SchemaID(schemaID, major: major, minor: try store.minor(schemaID, major: major))
 
+        try self.requireProxy()
         let publisher = try self.oneShotPublisher()
         if try !publisher.waitForSubscriber(matching: topic, timeoutMs: waitMs) {
-            Log.error("bus-tap", "no subscriber for \(topic) after \(waitMs) ms; publishing anyway")
+            Log.error(
+                "bus-tap",
+                "no subscriber for \(topic) after \(HumanUnits.duration(milliseconds: Double(waitMs))); publishing anyway"
+            )
         }
         let start = Clock.monotonicNs()
         for index in 0..<count {
@@ -44,31 +60,45 @@ extension BusTap {
         }
     }
 
-    /// `record`: writes every message under the prefixes to an MCAP file until stopped.
-    func record(path: String, prefixes: [String]) throws {
+    /// The payload text from a file, or from stdin for `-`.
+    static func readPayload(_ path: String) throws -> String {
+        let contents: Data? =
+            path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+        guard let data = contents else { throw ToolError("cannot read the payload file \(path)") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `record`: writes every message matching the patterns to an indexed MCAP file until stopped,
+    /// one channel per (topic, schema) whoever published it.
+    func record(path: String, patterns: [TopicPattern]) throws {
         let count = try self.options.int("count")
         let duration = try self.durationMs()
-        try self.options.finish(maximumPositionals: 2 + prefixes.count)
+        let force = self.options.flag("force")
+        try self.options.finish(maximumPositionals: 2 + patterns.count)
+        try self.requireProxy()
         let store = SchemaStore.locate()
-        let writer = try MCAPWriter(path: path)
+        let writer = try MCAPWriter(path: path, overwrite: force)
         var schemas: [String: UInt16] = [:]
         var channels: [String: UInt16] = [:]
         var recorded = 0
-        _ = try self.listen(prefixes.isEmpty ? [""] : prefixes, durationMs: duration) { delivery, subscriber in
+        let begun = Clock.monotonicNs()
+        _ = try self.listen(patterns.isEmpty ? [try TopicPattern("")] : patterns, durationMs: duration) {
+            delivery, subscriber in
             guard let payload = Self.payload(delivery, subscriber) else { return true }
             let envelope = delivery.envelope
             let schemaKey = "\(envelope.schema)/v\(envelope.major)"
             if schemas[schemaKey] == nil {
-                let id = UInt16(schemas.count + 1)
+                let id = UInt16(truncatingIfNeeded: schemas.count + 1)
                 let text = (try? store?.text(envelope.schema, major: envelope.major)) ?? nil
                 try writer.addSchema(id: id, name: envelope.schema, data: text ?? "{}")
                 schemas[schemaKey] = id
             }
-            let channelKey = "\(delivery.topic)|\(schemaKey).\(envelope.minor)|\(envelope.publisher)|\(envelope.epoch)"
+            let channelKey = "\(delivery.topic)|\(schemaKey)"
             if channels[channelKey] == nil {
                 let id = UInt16(truncatingIfNeeded: channels.count + 1)
                 try writer.addChannel(
                     id: id, schemaID: schemas[schemaKey]!, topic: delivery.topic,
+                    // `pub` and `epoch` are the first publisher's: a channel is per (topic, schema), whoever sends.
                     metadata: [
                         ("schema", envelope.schema), ("major", "\(envelope.major)"), ("minor", "\(envelope.minor)"),
                         ("pub", envelope.publisher), ("epoch", "\(envelope.epoch)"),
@@ -82,37 +112,62 @@ extension BusTap {
             return count.map { recorded < $0 } ?? true
         }
         try writer.finish()
-        Log.error("bus-tap", "recorded \(recorded) messages to \(path)")
+        let seconds = Double(Clock.monotonicNs() - begun) / 1e6
+        Log.error(
+            "bus-tap",
+            "recorded \(recorded) messages on \(channels.count) topics in \(HumanUnits.duration(milliseconds: seconds)) to \(path)"
+        )
     }
 
-    /// `replay`: publishes a recording's messages again, paced as recorded (times `--rate`).
+    /// `replay`: publishes a recording's messages again, paced as recorded (times `--speed`), as a
+    /// new publisher (a fresh epoch) with touch frames renumbered (``ReplayRemapper``), and says what it sent.
     func replay(path: String) throws {
-        let rate = try self.options.double("rate") ?? 1
+        let speed = try self.options.double("speed") ?? 1
         let loop = self.options.flag("loop")
         let waitMs = try self.options.int("wait-ms") ?? 2000
         try self.options.finish(maximumPositionals: 2)
-        if rate < 0 { throw UsageError("--rate must be 0 (as fast as possible) or above") }
+        if speed < 0 { throw UsageError("--speed must be 0 (as fast as possible) or above") }
         let recording = try MCAPReader(path: path)
         guard let first = recording.messages.first else { throw ToolError("\(path) holds no messages") }
+        let messages = try recording.messages.enumerated().map { index, message in
+            try Self.decode(message, index: index, recording: recording, path: path)
+        }
+        try self.requireProxy()
         let publisher = try self.oneShotPublisher()
         if try !publisher.waitForSubscriber(timeoutMs: waitMs) {
-            Log.error("bus-tap", "no subscriber after \(waitMs) ms; replaying anyway")
+            Log.error(
+                "bus-tap", "no subscriber after \(HumanUnits.duration(milliseconds: Double(waitMs))); replaying anyway")
         }
         repeat {
             let start = Clock.monotonicNs()
-            for (index, message) in recording.messages.enumerated() {
-                if rate > 0 {
-                    let offset = Double(message.logTime &- first.logTime) / rate
+            // Microseconds since 1970 grow faster than any device's frame counter and fit the schema's 2^53.
+            var remapper = ReplayRemapper(frameBase: Int64(Clock.wallNs() / 1000), timeBaseNs: Int64(start))
+            var perTopic: [String: Int] = [:]
+            for (message, decoded) in zip(recording.messages, messages) {
+                if speed > 0 {
+                    let offset = Double(message.logTime &- first.logTime) / speed
                     if try self.waitForSignal(until: start + UInt64(max(offset, 0))) { return }
                 }
-                let (schema, topic, payload) = try Self.decode(message, index: index, recording: recording, path: path)
-                try publisher.publish(payload, schema: schema, on: topic)
+                let payload = remapper.remap(decoded.payload, schema: decoded.schema.id)
+                try publisher.publish(payload, schema: decoded.schema, on: decoded.topic)
+                perTopic[decoded.topic.rawValue, default: 0] += 1
             }
+            let seconds = Double(Clock.monotonicNs() - start) / 1e6
+            var lines = [
+                "replayed \(messages.count) messages from \(path) in \(HumanUnits.duration(milliseconds: seconds)) "
+                    + "as bus-tap epoch \(publisher.epoch)"
+            ]
+            for topic in perTopic.keys.sorted() { lines.append("  \(topic)  \(perTopic[topic]!) msgs") }
+            for device in remapper.sentFrames.keys.sorted() {
+                let range = remapper.sentFrames[device]!
+                lines.append("  device \(device): frames renumbered \(range.lowerBound)…\(range.upperBound)")
+            }
+            guard Log.out(lines.joined(separator: "\n")) else { return }
         } while loop
     }
 
     private static func decode(_ message: MCAPReader.Message, index: Int, recording: MCAPReader, path: String) throws
-        -> (SchemaID, Topic, Value)
+        -> (schema: SchemaID, topic: Topic, payload: Value)
     {
         let metadata = message.channel.metadata
         let name = metadata["schema"] ?? recording.schemas[message.channel.schemaID]?.name ?? ""

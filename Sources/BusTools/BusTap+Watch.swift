@@ -3,30 +3,61 @@ import BusSchema
 import ServiceSupport
 
 extension BusTap {
-    /// `echo`: one line per message, human-readable or JSON.
-    func echo(prefix: String) throws {
-        let count = try self.options.int("count")
+    /// `echo`: one line per message, human-readable or JSON, optionally one field of those that pass a filter.
+    func echo(pattern: TopicPattern) throws {
+        let once = self.options.flag("once")
+        let latest = self.options.flag("latest")
+        let count = once ? 1 : try self.options.int("count")
         let json = self.options.flag("json")
-        let duration = try self.durationMs()
+        let field = try self.options.string("field").map(FieldPath.init)
+        let filter = try self.options.string("filter").map(PayloadFilter.init)
+        var duration = try self.durationMs()
         try self.options.finish(maximumPositionals: 2)
+        if latest && count != nil { throw UsageError("--latest prints one message per topic; drop --count/--once") }
+        if let count, count < 1 { throw UsageError("--count takes a number above 0, not \(count)") }
+        // Late joiners get each topic's cached value at once; the window only has to outlast the hop.
+        if latest { duration = duration ?? 1000 }
         var printed = 0
-        _ = try self.listen([prefix], durationMs: duration) { delivery, subscriber in
+        var topics: Set<String> = []
+        var closed = false
+        _ = try self.listen([pattern], durationMs: duration) { delivery, subscriber in
             guard let payload = Self.payload(delivery, subscriber) else { return true }
-            Log.out(json ? Self.jsonLine(delivery, payload) : Self.humanLine(delivery, payload))
+            if let filter, !filter.matches(payload) { return true }
+            if latest, !topics.insert(delivery.topic).inserted { return true }
+            let shown: Value
+            if let field {
+                guard let value = field.value(in: payload) else { return true }
+                shown = value
+            } else {
+                shown = payload
+            }
+            let line =
+                json
+                ? Self.jsonLine(delivery, shown, key: field == nil ? "payload" : "value")
+                : field == nil ? Self.humanLine(delivery, shown) : shown.json
+            guard Log.out(line) else {
+                closed = true
+                return false
+            }
             printed += 1
             return count.map { printed < $0 } ?? true
         }
+        if latest && printed == 0 && !closed {
+            throw ToolError("no value on \(pattern) within \(HumanUnits.duration(milliseconds: Double(duration!)))")
+        }
     }
 
-    /// The JSON form of one message, as `echo --json` prints it.
-    public static func jsonLine(_ delivery: Delivery, _ payload: Value) -> String {
+    /// The JSON form of one message, as `echo --json` prints it (`key` names the payload, or the
+    /// field shown with `--field`).
+    public static func jsonLine(_ delivery: Delivery, _ payload: Value, key: String = "payload") -> String {
         let envelope = delivery.envelope
-        let line: ValueMap = [
+        var line: ValueMap = [
             "topic": .string(delivery.topic), "schema": .string(envelope.schema),
             "major": .int(Int64(envelope.major)), "minor": .int(Int64(envelope.minor)),
             "pub": .string(envelope.publisher), "epoch": Value(envelope.epoch), "seq": Value(envelope.seq),
-            "mono": Value(envelope.mono), "wall": Value(envelope.wall), "payload": payload,
+            "mono": Value(envelope.mono), "wall": Value(envelope.wall),
         ]
+        line[key] = payload
         return Value.map(line).json
     }
 
@@ -36,20 +67,36 @@ extension BusTap {
             + "\(envelope.publisher)#\(envelope.seq)  \(payload.json)"
     }
 
-    /// `list`: the topics seen during the window, with schema, publishers, count and rate.
-    func list() throws {
-        let json = self.options.flag("json")
-        let duration = try self.durationMs() ?? 2000
-        try self.options.finish(maximumPositionals: 1)
-        var topics: [String: (schema: String, publishers: Set<String>, count: Int)] = [:]
-        _ = try self.listen([""], durationMs: duration) { delivery, _ in
+    /// What `list` and `info` gather per topic while watching.
+    struct TopicTally {
+        var schema: String
+        var publishers: Set<String> = []
+        var count = 0
+        var bytes = 0
+    }
+
+    /// Watches `pattern` for `durationMs` and tallies each topic.
+    func tally(_ pattern: TopicPattern, durationMs: Int) throws -> [String: TopicTally] {
+        var topics: [String: TopicTally] = [:]
+        _ = try self.listen([pattern], durationMs: durationMs) { delivery, _ in
             let envelope = delivery.envelope
-            var entry = topics[delivery.topic] ?? ("\(envelope.schema) v\(envelope.major).\(envelope.minor)", [], 0)
+            var entry =
+                topics[delivery.topic] ?? TopicTally(schema: "\(envelope.schema) v\(envelope.major).\(envelope.minor)")
             entry.publishers.insert(envelope.publisher)
             entry.count += 1
+            entry.bytes += delivery.payload.count
             topics[delivery.topic] = entry
             return true
         }
+        return topics
+    }
+
+    /// `list`: the topics seen during the window, with schema, publishers, count and rate.
+    func list(pattern: TopicPattern) throws {
+        let json = self.options.flag("json")
+        let duration = try self.durationMs() ?? 2000
+        try self.options.finish(maximumPositionals: 2)
+        let topics = try self.tally(pattern, durationMs: duration)
         let seconds = Double(duration) / 1000
         for topic in topics.keys.sorted() {
             let entry = topics[topic]!
@@ -66,24 +113,26 @@ extension BusTap {
                 Log.out("\(topic)  \(entry.schema)  \(publishers)  \(entry.count) msgs  \(Self.format(rate))/s")
             }
         }
-        if topics.isEmpty && !json { Log.error("bus-tap", "no messages in \(seconds) s") }
+        if topics.isEmpty && !json {
+            Log.error("bus-tap", "no messages in \(HumanUnits.duration(milliseconds: Double(duration)))")
+        }
     }
 
-    /// `hz`: rate, intervals, bandwidth, loss and latency of the messages under a prefix.
-    func hz(prefix: String) throws {
+    /// `hz`: rate, intervals, bandwidth, loss and latency of the messages matching a pattern.
+    func hz(pattern: TopicPattern) throws {
         let count = try self.options.int("count")
         let json = self.options.flag("json")
         let duration = try self.durationMs()
-        let highWaterMark = Int32(try self.options.int("hwm") ?? 100_000)
+        let highWaterMark = Int32(clamping: try self.options.int("hwm") ?? 100_000)
         try self.options.finish(maximumPositionals: 2)
         var stats = RateStatistics()
         var nextReport = Clock.monotonicNs() + 1_000_000_000
-        let subscriber = try self.listen([prefix], durationMs: duration, highWaterMark: highWaterMark) {
+        let subscriber = try self.listen([pattern], durationMs: duration, highWaterMark: highWaterMark) {
             delivery, subscriber in
             let now = Clock.monotonicNs()
             stats.record(size: delivery.payload.count, receivedNs: now, stampedNs: delivery.envelope.mono)
             if !json && now >= nextReport {
-                Log.out(Self.hzLine(stats, lost: subscriber.statistics.value(.gaps)))
+                guard Log.out(Self.hzLine(stats, lost: subscriber.statistics.value(.gaps))) else { return false }
                 nextReport = now + 1_000_000_000
             }
             guard let count else { return true }
@@ -92,7 +141,7 @@ extension BusTap {
         let counters = subscriber.statistics.counters
         if json {
             let summary: ValueMap = [
-                "prefix": .string(prefix), "received": Value(stats.received), "lost": Value(counters.gaps),
+                "prefix": .string(pattern.text), "received": Value(stats.received), "lost": Value(counters.gaps),
                 "duplicates": Value(counters.duplicates), "reorders": Value(counters.reorders),
                 "rejected": Value(counters.rejected), "rate_per_s": .double(stats.rate),
                 "interval_mean_ms": .double(stats.intervalMeanMs), "interval_min_ms": .double(stats.intervalMinMs),
@@ -109,11 +158,12 @@ extension BusTap {
     }
 
     static func hzLine(_ stats: RateStatistics, lost: UInt64) -> String {
-        "average rate: \(Self.format(stats.rate))/s  min: \(Self.format(stats.intervalMinMs)) ms  "
-            + "max: \(Self.format(stats.intervalMaxMs)) ms  std dev: \(Self.format(stats.intervalStandardDeviationMs)) ms  "
+        "average rate: \(Self.format(stats.rate))/s  min: \(HumanUnits.duration(milliseconds: stats.intervalMinMs))  "
+            + "max: \(HumanUnits.duration(milliseconds: stats.intervalMaxMs))  "
+            + "std dev: \(HumanUnits.duration(milliseconds: stats.intervalStandardDeviationMs))  "
             + "bandwidth: \(Self.format(stats.bandwidth)) B/s  received: \(stats.received)  lost: \(lost)  "
-            + "latency p50: \(Self.format(stats.latencyPercentileUs(0.5))) µs  "
-            + "p99: \(Self.format(stats.latencyPercentileUs(0.99))) µs"
+            + "latency p50: \(HumanUnits.duration(microseconds: stats.latencyPercentileUs(0.5)))  "
+            + "p99: \(HumanUnits.duration(microseconds: stats.latencyPercentileUs(0.99)))"
     }
 
     static func format(_ value: Double) -> String {

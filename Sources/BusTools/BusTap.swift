@@ -1,20 +1,58 @@
 import Bus
 import BusSchema
 import CZeroMQ
+import Glibc
 import ServiceSupport
 
 /// `bus-tap`: look at and talk to a running bus, modelled on `ros2 topic` and `mosquitto_sub`.
 public final class BusTap {
     public static let usage = """
-        usage: bus-tap [--bus FILE] VERB …
+        usage: bus-tap [--bus FILE] VERB …   (VERB --help for its options)
           endpoints                              print the bus endpoints as JSON
-          list [--duration S] [--json]           topics seen, with schema, publishers and rate
-          echo [PREFIX] [--count N] [--duration S] [--json]
-          hz PREFIX [--count N] [--duration S] [--json] [--hwm N]
-          pub TOPIC --schema ID --json '{…}' [--major M] [--rate R] [--count N] [--wait-ms MS]
-          record FILE.mcap [PREFIX …] [--count N] [--duration S]
-          replay FILE.mcap [--rate X] [--loop] [--wait-ms MS]
+          list [PATTERN] [--duration S] [--json] topics seen, with schema, publishers and rate
+          echo [PATTERN] [--count N | --once | --latest] [--duration S] [--field PATH] [--filter EXPR] [--json]
+          hz PATTERN [--count N] [--duration S] [--json] [--hwm N]
+          info TOPIC|FILE.mcap [--duration S] [--json]
+          schema [ID] [--major M]                 the known ids, or one's JSON Schema and an example
+          pub TOPIC --schema ID [PAYLOAD | --file F | < F] [--major M] [--rate R] [--count N] [--wait-ms MS]
+          record FILE.mcap [PATTERN …] [--count N] [--duration S] [--force]
+          replay FILE.mcap [--speed X] [--loop] [--wait-ms MS]
+        PATTERN: a topic prefix (touch/), or levels with * (one level) and ** (any depth): gesture/*/screen/tap/
+        EXPR: comparisons of payload fields joined by and/or/not: kind == "tap" and x > 100
         """
+
+    static let common: [OptionSpec] = [.value("bus", "FILE", "the bus file (default $UIBUS_BUS, else the checkout's)")]
+    static let json = OptionSpec.flag("json", "one JSON object per line")
+    static let duration = OptionSpec.value("duration", "S", "stop after S seconds")
+    static let count = OptionSpec.value("count", "N", "stop after N messages")
+    static let waitMs = OptionSpec.value("wait-ms", "MS", "how long to wait for a subscriber first (default 2000)")
+
+    /// The options of each verb (``common`` apply to all).
+    static let verbs: [String: [OptionSpec]] = [
+        "endpoints": [],
+        "list": [BusTap.duration, BusTap.json],
+        "echo": [
+            BusTap.count, .flag("once", "stop after the first message (--count 1)"),
+            .flag("latest", "the last value of each matching topic (late-joiner delivery), then exit"),
+            BusTap.duration, .value("field", "PATH", "print only this payload field (contacts.0.x)"),
+            .value("filter", "EXPR", "only messages whose payload passes EXPR"), BusTap.json,
+        ],
+        "hz": [
+            BusTap.count, BusTap.duration, BusTap.json, .value("hwm", "N", "receive high-water mark (default 100000)"),
+        ],
+        "info": [.value("duration", "S", "how long to watch a topic (default 2)"), BusTap.json],
+        "schema": [.value("major", "M", "the major version (default 1)")],
+        "pub": [
+            .value("schema", "ID", "the payload's schema id"), .value("major", "M", "its major (default 1)"),
+            .value("file", "F", "read the payload from F (- for stdin)"), .value("rate", "R", "messages per second"),
+            BusTap.count, BusTap.waitMs,
+        ],
+        "record": [BusTap.count, BusTap.duration, .flag("force", "overwrite an existing file")],
+        "replay": [
+            .value("speed", "X", "times the recorded pace; 0 for as fast as possible (default 1)"),
+            .flag("loop", "start again at the end"), BusTap.waitMs,
+        ],
+    ]
 
     let signals: SignalWatcher
     let config: BusConfig
@@ -25,17 +63,28 @@ public final class BusTap {
         try! ZMQContext()
     }()
 
-    /// Parses the verb and the `--bus` option.
+    /// Parses the verb and its options.
     ///
-    /// - Throws: ``UsageError`` for a missing verb, ``ConfigurationError`` for a bad bus file.
+    /// - Throws: ``UsageError`` for a missing or unknown verb or option, ``ConfigurationError`` for a bad bus file.
     public init(arguments: [String], signals: SignalWatcher) throws {
         self.signals = signals
-        // `pub --json` takes a document; everywhere else `--json` is a flag.
-        let flags: Set<String> = Self.verb(in: arguments) == "pub" ? [] : ["json", "loop"]
-        self.options = try Options(arguments, flags: flags)
-        self.config = try Tool.busConfig(&self.options)
-        guard let verb = self.options.positionals.first else { throw UsageError("missing verb") }
+        let verb = Self.verb(in: arguments)
+        guard let verb, let declared = Self.verbs[verb] else {
+            // Help and --version still work before (or instead of) a verb.
+            _ = try Options(arguments, declared: Self.common + Self.verbs.values.flatMap { $0 })
+            guard let verb else { throw UsageError("missing verb") }
+            throw UsageError(Self.unknownVerb(verb))
+        }
+        self.options = try Options(arguments, declared: Self.common + declared)
         self.verb = verb
+        self.config = try Tool.busConfig(&self.options)
+    }
+
+    static func unknownVerb(_ verb: String) -> String {
+        let names = Self.verbs.keys.sorted()
+        let near = names.first { $0.hasPrefix(verb) || verb.hasPrefix($0) }
+        return "unknown verb '\(verb)'"
+            + (near.map { " (did you mean \($0)?)" } ?? " (one of \(names.joined(separator: ", ")))")
     }
 
     /// The first word that is neither an option nor the value of `--bus`.
@@ -46,7 +95,7 @@ public final class BusTap {
                 index += 2
                 continue
             }
-            if !arguments[index].hasPrefix("--") { return arguments[index] }
+            if !arguments[index].hasPrefix("-") { return arguments[index] }
             index += 1
         }
         return nil
@@ -59,38 +108,55 @@ public final class BusTap {
         case "endpoints":
             try self.options.finish(maximumPositionals: 1)
             Log.out(Value.map(self.config.document).json)
-        case "list": try self.list()
-        case "echo": try self.echo(prefix: arguments.first ?? "")
+        case "list": try self.list(pattern: try TopicPattern(arguments.first ?? ""))
+        case "echo": try self.echo(pattern: try TopicPattern(arguments.first ?? ""))
         case "hz":
-            guard let prefix = arguments.first else { throw UsageError("hz needs a topic prefix") }
-            try self.hz(prefix: prefix)
+            guard let pattern = arguments.first else { throw UsageError("hz needs a topic pattern") }
+            try self.hz(pattern: try TopicPattern(pattern))
+        case "info":
+            guard let target = arguments.first else { throw UsageError("info needs a topic or an MCAP file") }
+            try self.info(target)
+        case "schema": try self.schema(id: arguments.first)
         case "pub":
             guard let topic = arguments.first else { throw UsageError("pub needs a topic") }
-            try self.pub(topic: topic)
+            try self.pub(topic: topic, inline: arguments.dropFirst().first)
         case "record":
             guard let path = arguments.first else { throw UsageError("record needs an output file") }
-            try self.record(path: path, prefixes: Array(arguments.dropFirst()))
+            try self.record(path: path, patterns: try arguments.dropFirst().map(TopicPattern.init))
         case "replay":
             guard let path = arguments.first else { throw UsageError("replay needs an MCAP file") }
             try self.replay(path: path)
         default:
-            throw UsageError("unknown verb '\(self.verb)'")
+            throw UsageError(Self.unknownVerb(self.verb))
         }
     }
 
-    /// Subscribes to `prefixes` and hands every delivery to `body` until it returns false,
-    /// the deadline passes or a stop signal arrives.
+    /// Fails at once, naming the endpoint, if no proxy listens there: ZeroMQ would wait silently.
+    func requireProxy() throws {
+        for endpoint in [self.config.subscribe, self.config.publish] {
+            if let problem = EndpointProbe.problem(endpoint, timeoutMs: 1500) {
+                throw ToolError(
+                    "no bus proxy reachable at \(endpoint) (\(problem)); is the stack up? (deploy/uibus up)")
+            }
+        }
+    }
+
+    /// Subscribes to what `patterns` cover and hands every matching delivery to `body` until it
+    /// returns false, the deadline passes, a stop signal arrives or stdout's reader goes away.
     func listen(
-        _ prefixes: [String], durationMs: Int?, highWaterMark: Int32 = 100_000,
+        _ patterns: [TopicPattern], durationMs: Int?, highWaterMark: Int32 = 100_000,
         _ body: (Delivery, Subscriber) throws -> Bool
     ) throws -> Subscriber {
+        try self.requireProxy()
         let subscriber = try Subscriber(
-            context: self.context, endpoint: self.config.subscribe, prefixes: prefixes,
+            context: self.context, endpoint: self.config.subscribe, prefixes: Array(Set(patterns.map(\.subscription))),
             receiveHighWaterMark: highWaterMark, curve: try self.config.curveClient())
         subscriber.onProblem = { Log.error("bus-tap", $0) }
         var poller = Poller()
         let socketIndex = try poller.add(subscriber.socket)
         let signalIndex = poller.add(fileDescriptor: self.signals.descriptor)
+        // A pipe's reader closing (`| head -1`) shows as an error on stdout even while nothing arrives.
+        let stdoutIndex = Self.stdoutIsPipe ? poller.add(fileDescriptor: STDOUT_FILENO) : nil
         let deadline = durationMs.map { Clock.monotonicNs() + UInt64($0) * 1_000_000 }
         while true {
             var timeout = -1
@@ -101,18 +167,29 @@ public final class BusTap {
             }
             try poller.poll(timeoutMs: timeout)
             if poller.isReadable(signalIndex), self.signals.pending() != nil { return subscriber }
+            if let stdoutIndex, poller.hasError(stdoutIndex) { return subscriber }
             guard poller.isReadable(socketIndex) else { continue }
             while true {
                 let (received, delivery) = try subscriber.receiveQueued()
                 guard received else { break }
-                if let delivery, try !body(delivery, subscriber) { return subscriber }
+                guard let delivery, patterns.contains(where: { $0.matches(delivery.topic) }) else { continue }
+                if try !body(delivery, subscriber) { return subscriber }
             }
         }
     }
 
+    static var stdoutIsPipe: Bool {
+        var status = stat()
+        return fstat(STDOUT_FILENO, &status) == 0 && (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFIFO)
+    }
+
     /// Milliseconds from `--duration S`, if given.
     func durationMs() throws -> Int? {
-        try self.options.double("duration").map { Int($0 * 1000) }
+        guard let seconds = try self.options.double("duration") else { return nil }
+        guard seconds > 0, seconds <= 86_400 else {
+            throw UsageError("--duration takes seconds above 0, not \(seconds)")
+        }
+        return Int(seconds * 1000)
     }
 
     /// Decodes a delivery's payload as a value, counting a failure as `bad_payload`.

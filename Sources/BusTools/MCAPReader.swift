@@ -31,6 +31,10 @@ public struct MCAPReader {
     public private(set) var schemas: [UInt16: Schema] = [:]
     public private(set) var channels: [UInt16: Channel] = [:]
     public private(set) var messages: [Message] = []
+    /// How many chunks the data section holds (0 for an unchunked file).
+    public private(set) var chunkCount = 0
+    /// Whether the file has a summary with statistics (an indexed file).
+    public private(set) var hasStatistics = false
 
     /// Reads every message of the file at `path`.
     ///
@@ -69,6 +73,7 @@ public struct MCAPReader {
             var cursor = Cursor(bytes: bytes, offset: body, end: body + length)
             switch MCAPWriter.Opcode(rawValue: opcode) {
             case .schema:
+                // The summary repeats every schema and channel record; the first copy is the one in use.
                 let schema = Schema(
                     id: try cursor.integer(UInt16.self), name: try cursor.string(), encoding: try cursor.string(),
                     data: try cursor.bytes32())
@@ -111,6 +116,9 @@ public struct MCAPReader {
                     throw Problem(message: "chunk records run past the chunk", offset: offset)
                 }
                 try self.readRecords(bytes, from: cursor.offset, to: cursor.offset + size)
+                self.chunkCount += 1
+            case .statistics:
+                self.hasStatistics = true
             case .footer:
                 return
             default:

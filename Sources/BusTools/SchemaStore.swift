@@ -1,5 +1,6 @@
 import BusSchema
 import Foundation
+import ServiceSupport
 
 /// The `schemas/` directory: every `<id>/v<major>.json`, parsed on demand.
 public final class SchemaStore {
@@ -62,6 +63,7 @@ public final class SchemaStore {
     public func schema(_ id: String, major: Int) throws -> Value {
         let key = SchemaKey(id: id, major: major)
         if let cached = self.cache[key] { return cached }
+        try self.requireKnown(id, major: major)
         let path = self.path(id, major: major)
         let text = try Self.read(path, what: "schema \(id) v\(major)")
         let schema: Value
@@ -97,6 +99,39 @@ public final class SchemaStore {
             } catch let error as CodecError {
                 throw ToolError("example \(path) is not valid JSON: \(error)")
             }
+        }
+    }
+
+    /// Throws unless `id` v`major` exists, naming the nearest known id and listing them all.
+    ///
+    /// - Throws: ``ToolError`` ("no schema touch.frme v1 (did you mean touch.frame?); known ids: …").
+    public func requireKnown(_ id: String, major: Int) throws {
+        guard !FileManager.default.fileExists(atPath: self.path(id, major: major)) else { return }
+        let known = self.ids
+        if known.contains(id) {
+            let majors = self.majors(of: id).map { "v\($0)" }.joined(separator: ", ")
+            throw ToolError("no schema \(id) v\(major) (it has \(majors))")
+        }
+        let nearest = known.min { EditDistance.between(id, $0) < EditDistance.between(id, $1) }
+        let hint = nearest.flatMap { EditDistance.between(id, $0) <= 3 ? " (did you mean \($0)?)" : nil } ?? ""
+        throw ToolError("no schema \(id) v\(major)\(hint); known ids: \(known.joined(separator: ", "))")
+    }
+
+    /// The topic a schema's messages go on by convention (`x-uibus-topic`, `<name>` for a
+    /// variable level), nil for a schema that is not a bus message (the envelope, the scene file).
+    public func topicTemplate(_ id: String) -> String? {
+        guard var text = (try? self.schema(id, major: 1))?["x-uibus-topic"]?.stringValue else { return nil }
+        if let note = text.range(of: " (") { text = String(text[..<note.lowerBound]) }
+        guard text.hasSuffix("/"), !text.hasPrefix("("), !text.contains(".json") else { return nil }
+        return text
+    }
+
+    /// The ids whose conventional topic matches `topic` (`<name>` levels match any one level).
+    public func schemas(carriedBy topic: String) -> [String] {
+        self.ids.filter { id in
+            guard let template = self.topicTemplate(id) else { return false }
+            let levels = template.split(separator: "/").map { $0.hasPrefix("<") ? "*" : String($0) }
+            return (try? TopicPattern(levels.joined(separator: "/") + "/"))?.matches(topic) ?? false
         }
     }
 

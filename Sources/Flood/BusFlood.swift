@@ -8,14 +8,34 @@ import ServiceSupport
 public struct BusFlood {
     public static let usage = """
         usage: bus-flood [--bus FILE] [--cpus LIST] touch --rate R|max [--devices N] [--duration S] [--payload B] [--json] [--out DIR]
-               bus-flood [--bus FILE] [--cpus LIST] memo --rate R|max [--clients N] [--duration S] [--json] [--out DIR]
-          touch   touch.frame messages on touch/<device>/ into gesture-recognizer and component-host
-          memo    memo.command creates to memo-store, acks awaited on memo/ack/<client>/
+               bus-flood [--bus FILE] [--cpus LIST] memo --rate R|max [--clients N] [--duration S] [--keep] [--json] [--out DIR]
+          touch   touch.frame messages on touch/flood-<pid>/ (its own devices) into gesture-recognizer and component-host
+          memo    memo.command creates to memo-store as clients of its own, acks awaited on memo/ack/<client>/;
+                  what it created is trashed at the end unless --keep
           --rate max   searches for the highest rate with nothing lost (each trial lasts --duration)
           --json       one JSON object on stdout; --out DIR also writes result.json and latency.svg
                        (and for touch frames.csv: each frame's send, recognizer and arrival times)
           --cpus LIST  runs the flood on these cores only (0, 1,3, 0-3), as the services' --cpus
+        progress goes to stderr (once a second when it is not a terminal); exit status 1 when no trial was clean.
         """
+
+    static let common: [OptionSpec] = [
+        .value("bus", "FILE", "the bus file (default $UIBUS_BUS, else the checkout's)"),
+        .value("cpus", "LIST", "run on these cores only"),
+        .value("rate", "R|max", "messages per second, or max to search"),
+        .value("duration", "S", "seconds per trial (default 5)"), .flag("json", "one JSON object on stdout"),
+        .value("out", "DIR", "also write result.json, latency.svg (and frames.csv) there"),
+    ]
+    static let verbs: [String: [OptionSpec]] = [
+        "touch": [
+            .value("devices", "N", "devices to flood from (default 1)"),
+            .value("payload", "B", "pad each frame to B bytes"),
+        ],
+        "memo": [
+            .value("clients", "N", "clients to send as (default 1)"),
+            .flag("keep", "leave the memos it created on the board"),
+        ],
+    ]
 
     private enum Mode {
         case touch(TouchFloodPlan)
@@ -34,7 +54,8 @@ public struct BusFlood {
     ///
     /// - Throws: ``UsageError`` naming the option at fault, ``ConfigurationError`` for a bad bus file.
     public init(arguments: [String]) throws {
-        var options = try Options(arguments, flags: ["json"])
+        let declared = Self.common + (Self.verbs[Self.verb(in: arguments) ?? ""] ?? Self.verbs.values.flatMap { $0 })
+        var options = try Options(arguments, declared: declared)
         self.json = options.flag("json")
         self.outDirectory = options.string("out")
         guard let rateText = options.string("rate") else { throw UsageError("missing --rate R (or --rate max)") }
@@ -57,7 +78,9 @@ public struct BusFlood {
             self.mode = .touch(TouchFloodPlan(devices: devices, rate: rate, seconds: seconds, payloadBytes: payload))
         case "memo":
             let clients = try options.string("clients").map { try Self.count("clients", $0, limit: 1000) } ?? 1
-            self.mode = .memo(MemoFloodPlan(clients: clients, rate: rate, seconds: seconds))
+            var plan = MemoFloodPlan(clients: clients, rate: rate, seconds: seconds)
+            plan.keep = options.flag("keep")
+            self.mode = .memo(plan)
         case let verb?: throw UsageError("unknown verb '\(verb)' (touch or memo)")
         case nil: throw UsageError("missing verb (touch or memo)")
         }
@@ -70,9 +93,30 @@ public struct BusFlood {
         self.config = try Tool.busConfig(&options)
     }
 
+    /// The first word that is neither an option nor an option's value.
+    static func verb(in arguments: [String]) -> String? {
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word.hasPrefix("-") {
+                index += common.contains { $0.placeholder != nil && "--" + $0.name == word } ? 2 : 1
+                continue
+            }
+            return word
+        }
+        return nil
+    }
+
     /// Runs the flood (or the search) and prints the result.
+    ///
+    /// - Throws: ``FloodError`` with the reason when no trial was clean (after printing the result).
     public func run() throws {
         try Tool.placeOnCPUs(self.cpus, tool: "bus-flood")
+        for endpoint in [self.config.subscribe, self.config.publish] {
+            if let problem = EndpointProbe.problem(endpoint) {
+                throw FloodError("no bus proxy reachable at \(endpoint) (\(problem)); start the stack first")
+            }
+        }
         let context = try ZMQContext()
         let progress = ProgressLine()
         var result: FloodResult
@@ -107,6 +151,10 @@ public struct BusFlood {
         let document = result.value.json
         if let directory = self.outDirectory { try Self.write(result, json: document, to: directory) }
         if self.json { Log.out(document) } else { Log.out(Self.summary(result)) }
+        if !result.isClean {
+            let which = self.searchMax ? "no trial was clean (the last one is shown)" : "the flood was not clean"
+            throw FloodError("\(which): " + result.problems.joined(separator: "; "))
+        }
     }
 
     private func flood(context: ZMQContext, progress: ProgressLine, rate: Double?) throws -> FloodResult {
@@ -172,8 +220,8 @@ public struct BusFlood {
     }
 
     private static func percentiles(_ latency: LatencyHistogram) -> String {
-        "p50 \(Self.fixed(latency.p50Us, 0)) µs, p99 \(Self.fixed(latency.p99Us, 0)) µs, "
-            + "p99.9 \(Self.fixed(latency.p999Us, 0)) µs, max \(Self.fixed(latency.maxUs, 0)) µs"
+        "p50 \(HumanUnits.duration(microseconds: latency.p50Us)), p99 \(HumanUnits.duration(microseconds: latency.p99Us)), "
+            + "p99.9 \(HumanUnits.duration(microseconds: latency.p999Us)), max \(HumanUnits.duration(microseconds: latency.maxUs))"
     }
 
     private static func fixed(_ value: Double, _ digits: Int) -> String {

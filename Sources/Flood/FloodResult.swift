@@ -85,6 +85,26 @@ public struct FloodResult: Sendable {
         return keptUp && self.main.sent > 0 && self.hops.allSatisfy { $0.lost == 0 && $0.unaccounted == 0 }
     }
 
+    /// Why the flood is not clean, one reason per hop or limit at fault; empty when it is.
+    public var problems: [String] {
+        var problems: [String] = []
+        if self.main.sent == 0 { problems.append("nothing was sent") }
+        if self.main.sent > 0 && self.sentPerSecond < 0.97 * self.targetRate {
+            problems.append(
+                "the sender kept up only \(Int(self.sentPerSecond.rounded()))/s of \(Int(self.targetRate.rounded()))/s")
+        }
+        for hop in self.hops {
+            if hop.lost > 0 { problems.append("\(hop.lost) lost on \(hop.hop)") }
+            if hop.unaccounted != 0 {
+                problems.append("\(hop.unaccounted) unaccounted on \(hop.hop) [\(hop.countedBy)]")
+            }
+            if hop.sent > 0 && hop.delivered == 0 && hop.lost == 0 {
+                problems.append("nothing arrived on \(hop.hop): is that service running and on the same scene?")
+            }
+        }
+        return problems
+    }
+
     /// The JSON object `--json` prints.
     public var value: Value {
         var map: ValueMap = [

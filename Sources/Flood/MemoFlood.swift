@@ -1,6 +1,8 @@
 import Bus
 import BusSchema
 import DemoReport
+import Glibc
+import ServiceSupport
 
 /// What `bus-flood memo` is asked to do.
 public struct MemoFloodPlan: Sendable {
@@ -10,6 +12,8 @@ public struct MemoFloodPlan: Sendable {
     public var seconds: Double
     /// How long to wait after the last command for its ack.
     public var settleSeconds = 5.0
+    /// Whether the memos created stay on the board (else they are trashed at the end).
+    public var keep = false
 
     public init(clients: Int, rate: Double, seconds: Double) {
         self.clients = clients
@@ -18,7 +22,7 @@ public struct MemoFloodPlan: Sendable {
     }
 }
 
-/// The commands of a memo flood: `create`s from clients `flood0`, `flood1`, … in turn, each
+/// The commands of a memo flood: `create`s from clients `flood-<pid>-0`, `flood-<pid>-1`, … in turn, each
 /// `cmd_id` carrying the flood's epoch and the command's send time, so its ack needs no table.
 struct MemoFloodCommands: FloodMessages {
     let clients: Int
@@ -31,7 +35,8 @@ struct MemoFloodCommands: FloodMessages {
         self.firstTopic = try Topic("memo/cmd/")
     }
 
-    static func client(_ index: Int) -> String { "flood\(index)" }
+    /// A client of the flood's own, so that acks to anyone else's are never counted.
+    static func client(_ index: Int) -> String { "flood-\(getpid())-\(index)" }
 
     mutating func publish(_ index: Int, with publisher: Publisher) throws {
         let client = Self.client(index % self.clients)
@@ -78,6 +83,7 @@ public final class MemoFlood {
         defer { subscriber.socket.close() }
         let commands = try MemoFloodCommands(clients: plan.clients, epoch: EnvelopeStamper.newEpoch())
         var acks = HopTally()
+        var created: [String] = []
         var reports = ServiceReports()
         let baselineDeadline = Clock.monotonicNs() + 3_500_000_000
         func handle(_ delivery: Delivery) {
@@ -85,6 +91,7 @@ public final class MemoFlood {
             if delivery.topic.hasPrefix("memo/ack/") {
                 guard let ack = subscriber.decode(delivery, as: MemoAck.self), let sent = commands.sentNs(of: ack.cmdId)
                 else { return }
+                if let memo = ack.memoId { created.append(memo) }
                 acks.record(
                     delivery.sequence, size: delivery.payload.count,
                     latencyNs: Int64(now) - Int64(sent))
@@ -145,6 +152,41 @@ public final class MemoFlood {
             "clients": Value(UInt64(plan.clients)), "acked": Value(acks.received),
             "unacked": .int(Int64(sent) - Int64(acks.received)),
         ]
+        if !plan.keep {
+            result.details["trashed"] = Value(
+                UInt64(try self.trash(created, subscriber: subscriber, epoch: commands.epoch)))
+        }
         return result
+    }
+
+    /// Moves the memos the flood created to the trash, from a client of its own, and waits for
+    /// their acks (10 s at most): the board is left as the flood found it.
+    ///
+    /// - Returns: how many the store confirmed.
+    private func trash(_ memos: [String], subscriber: Subscriber, epoch: UInt64) throws -> Int {
+        guard !memos.isEmpty else { return 0 }
+        let client = MemoFloodCommands.client(0)
+        let publisher = try Publisher(context: self.context, endpoint: self.config.publish, name: TouchFlood.name)
+        defer { publisher.socket.close() }
+        let topic = try Topic("memo/cmd/")
+        _ = try publisher.waitForSubscriber(matching: topic, timeoutMs: 2000)
+        var pending = Set<String>()
+        for (index, memo) in memos.enumerated() {
+            let id = "flood-trash-\(epoch)-\(index)"
+            pending.insert(id)
+            try publisher.publish(MemoCommand(cmdId: id, client: client, op: .trash, memoId: memo), on: topic)
+        }
+        let deadline = Clock.monotonicNs() + 10_000_000_000
+        var confirmed = 0
+        while !pending.isEmpty, Clock.monotonicNs() < deadline {
+            guard let delivery = try subscriber.receive(timeoutMs: 100), delivery.topic.hasPrefix("memo/ack/"),
+                let ack = subscriber.decode(delivery, as: MemoAck.self), pending.remove(ack.cmdId) != nil
+            else { continue }
+            if ack.status == .ok { confirmed += 1 }
+        }
+        if confirmed < memos.count {
+            Log.error("bus-flood", "trashed \(confirmed) of the \(memos.count) memos it created (the rest: no ack)")
+        }
+        return confirmed
     }
 }

@@ -24,8 +24,9 @@ public struct TouchFloodPlan: Sendable {
 /// `bus-flood touch`: synthetic touch frames into the live pipeline (`gesture-recognizer` →
 /// `component-host`, through the proxy), measured at the far end.
 ///
-/// The flood publishes on `touch/<device>/` as an input source would, and one subscriber of its own
-/// reads `touch/`, `gesture/`, `ui/` and the two services' `sys/health/`. Per hop it counts what
+/// The flood publishes on `touch/flood-<pid>/` (devices of its own, so a running input source
+/// cannot mix in) as an input source would, and one subscriber of its own reads its devices'
+/// `touch/` and `gesture/` topics, `ui/` and the two services' `sys/health/`. Per hop it counts what
 /// was sent, delivered and lost (sequence gaps): hops that end at the flood are counted by its
 /// subscriber, hops that end at a service by that service's health counters (the difference
 /// between its first report and its last, so run it against an otherwise quiet pipeline).
@@ -52,8 +53,10 @@ public final class TouchFlood {
     ///
     /// - Throws: ``FloodError`` if a service never reports health or no one subscribes to the frames.
     public func run(_ plan: TouchFloodPlan) throws -> FloodResult {
-        let subscriber = try Subscriber(context: self.context, endpoint: self.config.subscribe, prefixes: ["touch/"])
-        try subscriber.addRoute(["gesture/"], filter: nil)
+        let devices = TouchFloodFrames.device(0)
+        let subscriber = try Subscriber(
+            context: self.context, endpoint: self.config.subscribe, prefixes: ["touch/\(devices)"])
+        try subscriber.addRoute(["gesture/\(devices)"], filter: nil)
         try subscriber.addRoute(["ui/"], filter: nil)
         try subscriber.addRoute(["sys/health/\(Self.recognizer)/", "sys/health/\(Self.host)/"], filter: nil)
         defer { subscriber.socket.close() }

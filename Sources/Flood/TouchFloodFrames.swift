@@ -1,5 +1,6 @@
 import Bus
 import BusSchema
+import Glibc
 import InputCore
 
 /// The frames of a touch flood: ``FloodGenerator``'s circles (one stroke a second per device),
@@ -16,6 +17,7 @@ public struct TouchFloodFrames: FloodMessages {
     public let firstTopic: Topic
     private var generator: FloodGenerator
     private let topics: [Topic]
+    private let names: [String]
     private var frameWriter = Buffer()
     private var payload: [UInt8] = []
     private let zeros: [UInt8]
@@ -31,21 +33,31 @@ public struct TouchFloodFrames: FloodMessages {
         self.devices = devices
         self.payloadBytes = payloadBytes
         self.generator = FloodGenerator(devices: devices, ratePerDevice: rate / Double(devices))
-        self.topics = try (0..<devices).map { try Topic.touch("d\($0)") }
+        self.names = (0..<devices).map(Self.device)
+        self.topics = try self.names.map { try Topic.touch($0) }
         self.firstTopic = self.topics[0]
         self.zeros = Array(repeating: 0, count: payloadBytes ?? 0)
+    }
+
+    /// The flood's own device names, `flood-<pid>` then `flood-<pid>-1`, …: topics no input source
+    /// publishes on, so nothing else mixes into what the flood counts.
+    public static func device(_ index: Int) -> String {
+        index == 0 ? "flood-\(getpid())" : "flood-\(getpid())-\(index)"
     }
 
     /// The size of a frame's payload without padding (it varies by a few bytes with the numbers in it).
     public static let naturalSize: Int = {
         let frame = TouchFrame(
-            device: "d0", frame: 1, tNs: 1 << 40, contacts: [TouchContact(id: 0, phase: .moved, x: 250.5, y: 250.5)])
+            device: Self.device(0), frame: 1, tNs: 1 << 40,
+            contacts: [TouchContact(id: 0, phase: .moved, x: 250.5, y: 250.5)])
         return frame.messagePack.count
     }()
 
     public mutating func publish(_ index: Int, with publisher: Publisher) throws {
         guard var frame = self.generator.next() else { return }
         frame.tNs = Int64(Clock.monotonicNs())
+        // The generator interleaves its devices in index order, as the topics are.
+        frame.device = self.names[index % self.devices]
         let topic = self.topics[index % self.devices]
         guard let size = self.payloadBytes else {
             try publisher.publish(frame, on: topic)

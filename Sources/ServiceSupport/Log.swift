@@ -3,7 +3,10 @@ import Glibc
 /// Line-oriented output for services: `ready` and results on stdout, diagnostics on stderr.
 public enum Log {
     /// Writes one line to stdout and flushes, so supervisors and pipes see it at once.
-    public static func out(_ line: String) {
+    ///
+    /// - Returns: false if stdout is gone (its reader closed the pipe): a tool that streams stops then.
+    @discardableResult
+    public static func out(_ line: String) -> Bool {
         Self.write(line + "\n", to: STDOUT_FILENO)
     }
 
@@ -13,18 +16,22 @@ public enum Log {
     }
 
     /// Writes all of `text`, retrying short writes and EINTR. The corresponding C function is `write`.
-    public static func write(_ text: String, to descriptor: Int32) {
+    ///
+    /// - Returns: false if the descriptor refused the write (EPIPE with SIGPIPE ignored, a full disk).
+    @discardableResult
+    public static func write(_ text: String, to descriptor: Int32) -> Bool {
         var text = text
-        text.withUTF8 { buffer in
+        return text.withUTF8 { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return
+                    return false
                 }
                 offset += written
             }
+            return true
         }
     }
 }

@@ -3,8 +3,10 @@ import Glibc
 
 /// Runs a tool's body and turns what it throws into a message and an exit status.
 public enum Tool {
-    /// Exit status for a bad command line.
-    public static let usageStatus: Int32 = 2
+    /// What `--version` prints after the tool's name: the one place the release is named.
+    public static let version = "0.10.0"
+    /// Exit status for a bad command line (sysexits' EX_USAGE).
+    public static let usageStatus: Int32 = 64
     /// Exit status for a permanent failure (bad config, unknown schema major): supervisors
     /// do not restart a service that exits with it (sysexits' EX_CONFIG).
     public static let permanentFailureStatus: Int32 = 78
@@ -15,8 +17,11 @@ public enum Tool {
         do {
             try body()
             exit(0)
-        } catch is HelpRequest {
-            Log.write(usage + "\n", to: STDOUT_FILENO)
+        } catch let request as HelpRequest {
+            Log.write(request.text(usage: usage, tool: name) + "\n", to: STDOUT_FILENO)
+            exit(0)
+        } catch is VersionRequest {
+            Log.out("\(name) \(Self.version)")
             exit(0)
         } catch let error as UsageError {
             Log.error(name, "\(error)")
@@ -31,16 +36,24 @@ public enum Tool {
         }
     }
 
-    /// Loads the bus config named by `--bus`, or the default one.
+    /// Loads the bus config named by `--bus`, else `$UIBUS_BUS`, else the checkout's
+    /// (``BusConfig/path(explicit:)``).
     ///
     /// - Throws: ``ConfigurationError`` if it cannot be read or makes no sense.
     public static func busConfig(_ options: inout Options) throws -> BusConfig {
-        let path = options.string("bus") ?? BusConfig.defaultPath
+        let path = BusConfig.path(explicit: options.string("bus"))
         do {
             return try BusConfig.load(path)
         } catch {
             throw ConfigurationError("\(error)")
         }
+    }
+
+    /// `relative` in the checkout the running executable was built in, else under the working
+    /// directory; nil if neither has it.
+    public static func checkoutFile(_ relative: String) -> String? {
+        let candidates = [BusConfig.checkoutRoot.map { $0 + "/" + relative }, relative].compactMap { $0 }
+        return candidates.first { access($0, R_OK) == 0 }
     }
 
     /// Pins this process to the cores of a `--cpus` list (`0`, `0,2-3`), if one was given.

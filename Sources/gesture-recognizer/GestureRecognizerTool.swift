@@ -20,7 +20,7 @@ import ServiceSupport
 @main
 struct GestureRecognizerTool {
     static let usage = """
-        usage: gesture-recognizer [--bus FILE] [--cpus LIST] [--scene FILE] [--devices PREFIX[,PREFIX…]]
+        usage: gesture-recognizer [--bus FILE] [--cpus LIST] [--scene FILE] [--device-prefixes PREFIX[,PREFIX…]]
                gesture-recognizer replay --touches FILE.jsonl|FILE.events [--scene S] [--desc D]
         """
 
@@ -39,15 +39,16 @@ struct GestureRecognizerTool {
             case nil:
                 let config = try Tool.busConfig(&options)
                 try Tool.placeOnCPUs(options.string("cpus"), tool: "gesture-recognizer")
-                let devices = try Self.devicePrefixes(options.string("devices"))
+                let devices = try Self.devicePrefixes(options.string("device-prefixes"))
                 try options.finish(maximumPositionals: 0)
                 let runner = try ServiceRunner(name: "gesture-recognizer", config: config, signals: signals)
                 try GestureService(runner: runner, scene: scene ?? GestureScene.standard(), devicePrefixes: devices)
                     .run()
             case "replay":
-                guard let touches = options.string("touches") else { throw UsageError("replay needs --touches FILE") }
+                let touches = options.string("touches")
                 let descPath = options.string("desc")
                 try options.finish(maximumPositionals: 1)
+                guard let touches else { throw UsageError("replay needs --touches FILE") }
                 try Self.replay(touches: touches, scene: scene, descPath: descPath)
             case let verb?:
                 throw UsageError("unknown verb '\(verb)'")
@@ -55,12 +56,12 @@ struct GestureRecognizerTool {
         }
     }
 
-    /// The prefixes of `--devices a,b`: every device if absent.
+    /// The prefixes of `--device-prefixes a,b`: every device if absent. (`--devices` is a count in every tool.)
     static func devicePrefixes(_ text: String?) throws -> [String] {
         guard let text else { return [""] }
         let prefixes = text.split(separator: ",").map(String.init)
         if prefixes.isEmpty || prefixes.contains(where: { $0.isEmpty || $0.hasPrefix("/") }) {
-            throw UsageError("--devices takes device name prefixes separated by commas, not '\(text)'")
+            throw UsageError("--device-prefixes takes device name prefixes separated by commas, not '\(text)'")
         }
         return prefixes
     }
@@ -80,8 +81,16 @@ struct GestureRecognizerTool {
             converted = OfflineConversion.frames(
                 script: try Self.read(path), bounds: scene.map { ($0.width, $0.height) })
         }
-        for problem in converted.problems {
+        for problem in converted.problems.prefix(10) {
             Log.error("gesture-recognizer", "\(path): \(problem)")
+        }
+        if converted.problems.count > 10 {
+            Log.error("gesture-recognizer", "\(path): … and \(converted.problems.count - 10) more problems")
+        }
+        if converted.frames.isEmpty && !converted.problems.isEmpty {
+            throw ConfigurationError(
+                "\(path): no touch frame in it (\(converted.problems.count) problems); --touches takes a touch script "
+                    + "(.jsonl) or an evemu recording (.events, its .desc next to it or given with --desc)")
         }
         var output = ""
         for event in GestureEngine.replay(converted.frames, scene: scene ?? GestureScene.standard()) {

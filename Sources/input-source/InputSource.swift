@@ -63,13 +63,14 @@ struct InputSource {
         let stuckTimeoutMs = try options.int("stuck-timeout-ms") ?? 10_000
         guard stuckTimeoutMs > 0 else { throw UsageError("--stuck-timeout-ms must be above 0") }
         let subscriberWaitMs = try options.int("subscriber-wait-ms") ?? 2000
-        let name = options.string("name") ?? "d0"
+        let givenName = options.string("name")
+        let name = givenName ?? "d0"
         let descPath = options.string("desc")
         let source: InputService.Source
         if let path = options.string("script") {
             let converted = SourceFiles.frames(script: try Self.read(path), bounds: size)
             Self.report(converted.problems, path)
-            source = .frames(converted.frames, loop: loop)
+            source = .frames(try Self.renamed(converted.frames, to: givenName, path: path), loop: loop)
         } else if let path = options.string("evemu") {
             let desc =
                 descPath
@@ -90,7 +91,8 @@ struct InputSource {
             guard let devices = try options.int("devices"), devices > 0,
                 let rate = try options.double("rate"), rate > 0
             else { throw UsageError("--flood needs --devices N and --rate R above 0") }
-            source = .flood(devices: devices, rate: rate)
+            // --rate is frames per second over all devices, as in bus-flood.
+            source = .flood(devices: devices, rate: rate / Double(devices))
         } else if let path = options.string("device") {
             let device: EvdevDevice
             do {
@@ -121,6 +123,23 @@ struct InputSource {
             runner: runner, source: source, pace: pace ?? .recorded, stuckTimeoutMs: stuckTimeoutMs,
             subscriberWaitMs: subscriberWaitMs)
         try service.run()
+    }
+
+    /// A script's frames under `--name`: its one device renamed (a script names its own devices,
+    /// so `--name` is refused for one with several instead of being ignored).
+    static func renamed(_ frames: [TouchFrame], to name: String?, path: String) throws -> [TouchFrame] {
+        guard let name else { return frames }
+        let devices = Set(frames.map(\.device))
+        guard devices.count <= 1 else {
+            throw UsageError(
+                "--name renames a script's one device; \(path) has \(devices.sorted().joined(separator: ", "))")
+        }
+        _ = try Topic.touch(name)
+        return frames.map { frame in
+            var frame = frame
+            frame.device = name
+            return frame
+        }
     }
 
     static func sceneSize(_ options: inout Options) throws -> (width: Double, height: Double)? {
@@ -171,7 +190,9 @@ struct InputSource {
         let rate = try options.double("rate") ?? 1000
         let count = try options.int("frames") ?? 1000
         try options.finish(maximumPositionals: 1)
-        Self.print(FloodGenerator(devices: devices, ratePerDevice: rate).prefix(count).map { $0.value.json })
+        guard devices > 0, rate > 0 else { throw UsageError("--devices and --rate must be above 0") }
+        Self.print(
+            FloodGenerator(devices: devices, ratePerDevice: rate / Double(devices)).prefix(count).map { $0.value.json })
     }
 
     static func scenario(_ options: inout Options) throws {

@@ -28,20 +28,14 @@ enum MemoStoreTool {
         let verb = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "serve"
         if verb == "serve" { Self.serve(arguments) }
         arguments.removeFirst()
-        do {
-            let options = try Options(arguments)
+        Tool.main("memo-store", usage: Self.usage) {
+            let options = try OfflineOptions(verb: verb, arguments)
             switch verb {
             case "export": try Self.export(options)
             case "check": exit(try Self.check(options))
             case "apply": try Self.apply(options)
-            default: throw ToolError("unknown command '\(verb)'")
+            default: throw UsageError("unknown command '\(verb)'")
             }
-        } catch is HelpRequest {
-            print(Self.usage)
-        } catch let error as ToolError {
-            Self.fail(error.message, usage: error.showUsage)
-        } catch {
-            Self.fail("\(error)", usage: false)
         }
     }
 
@@ -49,7 +43,7 @@ enum MemoStoreTool {
     private static func serve(_ arguments: [String]) -> Never {
         let signals = SignalWatcher()
         Tool.main("memo-store", usage: Self.usage) {
-            var options = try ServiceSupport.Options(arguments)
+            var options = try Options(arguments)
             let path = options.string("db") ?? "var/memo.sqlite"
             var configuration = MemoStoreConfiguration()
             configuration.maximumPageCount = try options.int("max-pages")
@@ -67,15 +61,15 @@ enum MemoStoreTool {
         }
     }
 
-    private static func export(_ options: Options) throws {
+    private static func export(_ options: OfflineOptions) throws {
         guard let name = options.format, let format = MemoExportFormat(rawValue: name) else {
-            throw ToolError("export needs --format text|md|eml|mbox", showUsage: true)
+            throw UsageError("export needs --format text|md|eml|mbox")
         }
         let store = try MemoStore(path: options.db)
         let memos = try store.exportedMemos(includeTrash: options.includeTrash)
         let exporter = MemoExporter(mailAddress: store.configuration.mailAddress)
         if let directory = options.out {
-            guard format == .eml else { throw ToolError("--out is only for --format eml") }
+            guard format == .eml else { throw UsageError("--out is only for --format eml") }
             for file in exporter.emlFiles(memos) {
                 try StandardStreams.writeFile(directory + "/" + file.name, file.content)
             }
@@ -84,14 +78,14 @@ enum MemoStoreTool {
         }
     }
 
-    private static func check(_ options: Options) throws -> Int32 {
+    private static func check(_ options: OfflineOptions) throws -> Int32 {
         let report = try MemoCheck.run(path: options.db)
         StandardStreams.write(report.lines.joined(separator: "\n") + "\n")
         return report.isSound ? 0 : 1
     }
 
     /// Reads commands as they arrive; each read's complete lines are one batch (group commit).
-    private static func apply(_ options: Options) throws {
+    private static func apply(_ options: OfflineOptions) throws {
         let store = try MemoStore(path: options.db)
         var input = LineReader(fd: 0)
         while let lines = input.nextLines() {
@@ -111,10 +105,5 @@ enum MemoStoreTool {
             output += MemoJSONLines.lines(store.apply(batch: commands, now: StandardStreams.nowMilliseconds()))
             if !output.isEmpty { StandardStreams.write(output.joined(separator: "\n") + "\n") }
         }
-    }
-
-    private static func fail(_ message: String, usage: Bool) -> Never {
-        StandardStreams.writeError("memo-store: \(message)\n" + (usage ? Self.usage + "\n" : ""))
-        exit(2)
     }
 }

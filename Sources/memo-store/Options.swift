@@ -1,39 +1,27 @@
 import ServiceSupport
 
-/// The options every verb shares.
-struct Options {
+/// The options every offline verb shares, read with the shared parser.
+struct OfflineOptions {
+    static let declared: [OptionSpec] = [
+        .value("db", "PATH", "the database (default var/memo.sqlite)"),
+        .value("format", "text|md|eml|mbox", "the export format"),
+        .value("out", "DIR", "write one .eml file per memo there"),
+        .flag("include-trash", "export trashed memos too"),
+    ]
+
     var db = "var/memo.sqlite"
     var format: String?
     var out: String?
     var includeTrash = false
 
-    init(_ arguments: [String]) throws {
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--db": self.db = try Self.value(&rest, argument)
-            case "--format": self.format = try Self.value(&rest, argument)
-            case "--out": self.out = try Self.value(&rest, argument)
-            case "--include-trash": self.includeTrash = true
-            case _ where HelpRequest.words.contains(argument): throw HelpRequest()
-            default: throw ToolError("unknown option '\(argument)'", showUsage: true)
-            }
-        }
-    }
-
-    private static func value(_ rest: inout ArraySlice<String>, _ option: String) throws -> String {
-        guard let value = rest.popFirst() else { throw ToolError("\(option) needs a value", showUsage: true) }
-        return value
-    }
-}
-
-/// A usage or operator error, printed without a stack of context.
-struct ToolError: Error {
-    var message: String
-    var showUsage = false
-
-    init(_ message: String, showUsage: Bool = false) {
-        self.message = message
-        self.showUsage = showUsage
+    /// - Throws: ``HelpRequest``, ``VersionRequest`` or ``UsageError`` (an unknown option, with the nearest).
+    init(verb: String, _ arguments: [String]) throws {
+        // The verb leads, so that `memo-store VERB --help` shows that verb.
+        var options = try Options([verb] + arguments, declared: Self.declared)
+        self.db = options.string("db") ?? self.db
+        self.format = options.string("format")
+        self.out = options.string("out")
+        self.includeTrash = options.flag("include-trash")
+        try options.finish(maximumPositionals: 1)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import ServiceSupport
 
 /// Unbuffered output, files and the wall clock: the executable's only I/O.
 enum StandardStreams {
@@ -13,7 +14,7 @@ enum StandardStreams {
     /// Writes `text` to a new (or truncated) file at `path`.
     static func writeFile(_ path: String, _ text: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ToolError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ConfigurationError("cannot write \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         Self.write(fd: fd, text)
     }

@@ -1,8 +1,9 @@
 import RenderCore
+import ServiceSupport
 
 /// `render-worker bench-blur`: times the blur on a synthetic frame and prints one JSON object.
 enum BenchBlur {
-    static func run(_ options: Options) throws -> String {
+    static func run(_ options: inout Options) throws -> String {
         try options.check(allowed: ["width", "height", "sigma", "runs", "threads", "warmup", "passes"])
         let width = try options.int("width", in: 1...Image.maxSide, default: 1920)
         let height = try options.int("height", in: 1...Image.maxSide, default: 1080)
@@ -11,7 +12,7 @@ enum BenchBlur {
         let threads = try options.int("threads", in: 1...64, default: 2)
         let passes = try options.int("passes", in: 3...6, default: 3)
         guard let sigma = try options.double("sigma", in: 0...2000) else {
-            throw Options.UsageError(description: "missing --sigma")
+            throw UsageError("missing --sigma")
         }
         let kernel = BlurKernel(threads: threads, gaussianPasses: passes)
         let source = try TestPattern.frame(width: width, height: height)

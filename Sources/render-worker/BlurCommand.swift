@@ -1,12 +1,13 @@
 import Foundation
 import RenderCore
+import ServiceSupport
 
 /// `render-worker blur IN.png OUT.png (--sigma S | --level weak|default|strong)`.
 enum BlurCommand {
-    static func run(_ options: Options) throws {
+    static func run(_ options: inout Options) throws {
         try options.check(allowed: ["sigma", "level", "threads", "passes"])
-        guard options.positional.count == 2 else {
-            throw Options.UsageError(description: "blur needs IN.png and OUT.png")
+        guard options.positionals.count == 3 else {
+            throw UsageError("blur needs IN.png and OUT.png")
         }
         let mode: BlurMode
         switch (try options.double("sigma", in: 0...2000), options.string("level")) {
@@ -14,18 +15,18 @@ enum BlurCommand {
             mode = .gaussian(sigma: sigma)
         case (nil, let level?):
             guard let preset = BlurMode(level: level) else {
-                throw Options.UsageError(description: "--level must be weak, default or strong, got '\(level)'")
+                throw UsageError("--level must be weak, default or strong, got '\(level)'")
             }
             mode = preset
         default:
-            throw Options.UsageError(description: "give exactly one of --sigma and --level")
+            throw UsageError("give exactly one of --sigma and --level")
         }
         let kernel = BlurKernel(
             threads: try options.int("threads", in: 1...64, default: 2),
             gaussianPasses: try options.int("passes", in: 3...6, default: 3))
-        var image = try PNGCodec.decode(try Files.read(options.positional[0]))
+        var image = try PNGCodec.decode(try Files.read(options.positionals[1]))
         try kernel.apply(mode, to: &image)
-        try Files.writeAtomically(try PNGCodec.encode(image), to: options.positional[1])
+        try Files.writeAtomically(try PNGCodec.encode(image), to: options.positionals[2])
     }
 }
 

@@ -9,9 +9,9 @@ import ServiceSupport
 /// memo); with it, the frame the live worker draws for that scene before any state arrives,
 /// its memo board holding `--memos` memos scattered over and beyond it.
 enum DemoCommand {
-    static func run(_ options: Options) throws -> String {
+    static func run(_ options: inout Options) throws -> String {
         try options.check(allowed: ["scene", "memos", "scale", "runs", "threads"])
-        guard options.positional.count == 1 else { throw Options.UsageError(description: "demo needs OUT.png") }
+        guard options.positionals.count == 2 else { throw UsageError("demo needs OUT.png") }
         let runs = try options.int("runs", in: 1...1000, default: 11)
         let renderer = LayerRenderer(
             blur: BlurKernel(threads: try options.int("threads", in: 1...64, default: 2)),
@@ -21,7 +21,7 @@ enum DemoCommand {
             (size, root) = try liveScene(path, memos: try options.int("memos", in: 0...100_000, default: 0))
         } else {
             guard options.string("memos") == nil else {
-                throw Options.UsageError(description: "--memos needs --scene (the board it fills)")
+                throw UsageError("--memos needs --scene (the board it fills)")
             }
             (size, root) = (DemoScene.size, DemoScene.root())
         }
@@ -43,7 +43,7 @@ enum DemoCommand {
             image = next
             times.append(ms)
         }
-        try Files.writeAtomically(try PNGCodec.encode(image), to: options.positional[0])
+        try Files.writeAtomically(try PNGCodec.encode(image), to: options.positionals[1])
         times.sort()
         let warm = renderer.lastStatistics
         return "{\"width\":\(width),\"height\":\(height),\"runs\":\(runs),\"median_ms\":\(times[runs / 2]),"
@@ -61,7 +61,7 @@ enum DemoCommand {
         var scene = try RenderScene(scene: document)
         for change in BoardFixture.changes(count: memos) { try scene.applyMemoChange(change) }
         guard let layers = try scene.layers(atMs: 0) else {
-            throw Options.UsageError(description: "\(path) has no scene to draw")
+            throw UsageError("\(path) has no scene to draw")
         }
         return layers
     }

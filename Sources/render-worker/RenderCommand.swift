@@ -1,13 +1,14 @@
 import BusSchema
 import RenderCore
+import ServiceSupport
 
 /// `render-worker render --scene S --state STATE.json OUT.png [--scale K]`: one frame of a
 /// scene with component states (one state object, an array of them, or JSON lines).
 enum RenderCommand {
-    static func run(_ options: Options) throws {
+    static func run(_ options: inout Options) throws {
         try options.check(allowed: ["scene", "state", "scale"])
-        guard options.positional.count == 1, let scenePath = options.string("scene") else {
-            throw Options.UsageError(description: "render needs --scene S [--state STATE.json] OUT.png")
+        guard options.positionals.count == 2, let scenePath = options.string("scene") else {
+            throw UsageError("render needs --scene S [--state STATE.json] OUT.png")
         }
         let scale = try options.double("scale", in: 0.25...8) ?? 2
         let scene = try JSONReader.parse(String(decoding: try Files.read(scenePath), as: UTF8.self))
@@ -21,13 +22,20 @@ enum RenderCommand {
                 documents = try text.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
                     .map { try JSONReader.parse(String($0)) }
             }
-            for state in documents { if let instance = state["instance"]?.stringValue { states[instance] = state } }
+            for (index, state) in documents.enumerated() {
+                guard let instance = state["instance"]?.stringValue else {
+                    throw ConfigurationError("\(statePath): state \(index + 1) has no \"instance\"")
+                }
+                states[instance] = state
+            }
+            let problems = StateCheck.problems(states, scene: scene, file: statePath)
+            guard problems.isEmpty else { throw ConfigurationError(problems.joined(separator: "\n")) }
         }
         let (size, root) = try SceneLayers.build(scene: scene, states: states)
         let renderer = LayerRenderer(font: try FontFace.systemJapanese())
         let image = try renderer.render(
             root, width: Int((size.width * scale).rounded()), height: Int((size.height * scale).rounded()), scale: scale
         )
-        try Files.writeAtomically(try PNGCodec.encode(image), to: options.positional[0])
+        try Files.writeAtomically(try PNGCodec.encode(image), to: options.positionals[1])
     }
 }

@@ -33,19 +33,22 @@ enum RenderWorker {
             }
         }
         do {
-            let options = try Options(arguments.dropFirst(2))
+            // The verb leads, so that `render-worker VERB --help` shows that verb.
+            var options = try Options(Array(arguments.dropFirst()))
             switch arguments[1] {
-            case "blur": try BlurCommand.run(options)
-            case "bench-blur": print(try BenchBlur.run(options))
-            case "demo": print(try DemoCommand.run(options))
-            case "render": try RenderCommand.run(options)
+            case "blur": try BlurCommand.run(&options)
+            case "bench-blur": print(try BenchBlur.run(&options))
+            case "demo": print(try DemoCommand.run(&options))
+            case "render": try RenderCommand.run(&options)
             case "-h", "--help", "help": print(usage)
-            default: fail("unknown command '\(arguments[1])'\n\(usage)", status: 2)
+            default: fail("unknown command '\(arguments[1])'\n\(usage)", status: Tool.usageStatus)
             }
-        } catch is HelpRequest {
-            print(usage)
-        } catch let error as Options.UsageError {
-            fail("render-worker: \(error.description)", status: 2)
+        } catch let request as HelpRequest {
+            print(request.text(usage: usage, tool: "render-worker"))
+        } catch is VersionRequest {
+            print("render-worker \(Tool.version)")
+        } catch let error as UsageError {
+            fail("render-worker: \(error.description)", status: Tool.usageStatus)
         } catch {
             fail("render-worker: \(error)", status: 1)
         }

@@ -7,7 +7,8 @@ import ServiceSupport
 enum FaultsMain {
     static let usage = """
         usage: uibus-faults [--bin DIR] [--root DIR] [--dir DIR] [--devices N] [--rate R] [--memo-rate R]
-                            [--settle-ms MS] [--stop-ms MS] [--json FILE]
+                            [--settle-ms MS] [--stop-ms MS] [--out FILE]
+        --rate is touch frames per second over all devices; --out also writes the JSON report to FILE.
         Runs the whole stack under uibus-supervisor with a touch flood and a memo driver, kills each
         service (SIGKILL), pauses two (SIGSTOP/SIGCONT), and reports recovery, loss per hop and memos.
         """
@@ -26,11 +27,11 @@ enum FaultsMain {
                 .appendingPathComponent("uibus-faults-\(getpid())").path
             var plan = FaultPlan(root: root, binDirectory: binDirectory, directory: directory)
             plan.devices = try options.int("devices") ?? plan.devices
-            plan.ratePerDevice = try options.double("rate") ?? plan.ratePerDevice
+            if let rate = try options.double("rate") { plan.ratePerDevice = rate / Double(max(plan.devices, 1)) }
             plan.memoRate = try options.double("memo-rate") ?? plan.memoRate
             plan.settleMs = try options.int("settle-ms") ?? plan.settleMs
             plan.stopMs = try options.int("stop-ms") ?? plan.stopMs
-            let jsonPath = options.string("json")
+            let jsonPath = options.string("out")
             try options.finish(maximumPositionals: 0)
             let drill = FaultDrill(plan: plan)
             drill.log = { Log.error("uibus-faults", $0) }

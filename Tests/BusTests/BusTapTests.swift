@@ -14,7 +14,7 @@ import Testing
         defer { try? proxy.stop() }
         let echo = try ChildProcess("bus-tap", ["echo", "touch/", "--count", "2", "--json"], bus: proxy.busFile)
         let (status, _, stderr) = try ChildProcess.run(
-            "bus-tap", ["pub", "touch/d0/", "--schema", "touch.frame", "--json", Self.frameJSON, "--count", "2"],
+            "bus-tap", ["pub", "touch/d0/", "--schema", "touch.frame", Self.frameJSON, "--count", "2"],
             bus: proxy.busFile)
         #expect(status == 0, "\(stderr)")
         #expect(try echo.wait() == 0)
@@ -64,7 +64,7 @@ import Testing
 
     @Test func pubRefusesAPayloadThatBreaksTheSchemaAndSaysWhere() throws {
         let (status, _, stderr) = try ChildProcess.run(
-            "bus-tap", ["pub", "touch/d0/", "--schema", "touch.frame", "--json", #"{"device":"d0","frame":"one"}"#],
+            "bus-tap", ["pub", "touch/d0/", "--schema", "touch.frame", #"{"device":"d0","frame":"one"}"#],
             bus: ChildProcess.repositoryRoot + "/deploy/bus.json")
         #expect(status == 1)
         #expect(stderr.contains("/frame: expected integer, found string"))
@@ -73,15 +73,15 @@ import Testing
 
     @Test func pubRefusesAnUnknownSchemaAndBadJSON() throws {
         let bus = ChildProcess.repositoryRoot + "/deploy/bus.json"
-        let unknown = try ChildProcess.run("bus-tap", ["pub", "x/", "--schema", "nope", "--json", "{}"], bus: bus)
+        let unknown = try ChildProcess.run("bus-tap", ["pub", "x/", "--schema", "nope", "{}"], bus: bus)
         #expect(unknown.0 == 1)
         #expect(unknown.2.contains("no schema nope v1"))
         let malformed = try ChildProcess.run(
-            "bus-tap", ["pub", "x/", "--schema", "health", "--json", "{oops"], bus: bus)
-        #expect(malformed.0 == 2)
-        #expect(malformed.2.contains("--json is not valid JSON"))
-        let badTopic = try ChildProcess.run("bus-tap", ["pub", "x", "--schema", "health", "--json", "{}"], bus: bus)
-        #expect(badTopic.0 == 2)
+            "bus-tap", ["pub", "x/", "--schema", "health", "{oops"], bus: bus)
+        #expect(malformed.0 == 64)
+        #expect(malformed.2.contains("the payload is not valid JSON"))
+        let badTopic = try ChildProcess.run("bus-tap", ["pub", "x", "--schema", "health", "{}"], bus: bus)
+        #expect(badTopic.0 == 64)
         #expect(badTopic.2.contains("must end with '/'"))
     }
 
@@ -93,7 +93,7 @@ import Testing
         for frame in 1...3 {
             let json = Self.frameJSON.replacingOccurrences(of: #""frame":1"#, with: #""frame":\#(frame)"#)
             let (status, _, stderr) = try ChildProcess.run(
-                "bus-tap", ["pub", "touch/d0/", "--schema", "touch.frame", "--json", json], bus: proxy.busFile)
+                "bus-tap", ["pub", "touch/d0/", "--schema", "touch.frame", json], bus: proxy.busFile)
             #expect(status == 0, "\(stderr)")
         }
         #expect(try record.wait() == 0, "\(record.stderr)")
@@ -103,11 +103,14 @@ import Testing
         #expect(recording.messages.allSatisfy { $0.channel.encoding == "json" && $0.channel.topic == "touch/d0/" })
 
         let echo = try ChildProcess("bus-tap", ["echo", "touch/", "--count", "3", "--json"], bus: proxy.busFile)
-        let (status, _, stderr) = try ChildProcess.run("bus-tap", ["replay", file, "--rate", "0"], bus: proxy.busFile)
+        let (status, _, stderr) = try ChildProcess.run("bus-tap", ["replay", file, "--speed", "0"], bus: proxy.busFile)
         #expect(status == 0, "\(stderr)")
         #expect(try echo.wait() == 0)
-        let frames = try echo.lines.map { try JSONReader.parse($0)["payload"]?["frame"] }
-        #expect(frames == [.int(1), .int(2), .int(3)])
+        // Replayed as new frames of the device: renumbered upwards with the recorded gaps, contacts unchanged.
+        let payloads = try echo.lines.map { try #require(try JSONReader.parse($0)["payload"]) }
+        let frames = payloads.compactMap { $0["frame"]?.intValue }
+        #expect(frames.count == 3 && frames[1] == frames[0] + 1 && frames[2] == frames[0] + 2 && frames[0] > 3)
+        #expect(payloads.allSatisfy { $0["contacts"] == (try? JSONReader.parse(Self.frameJSON))?["contacts"] })
     }
 
     @Test func endpointsPrintsTheResolvedEndpointsAsJSON() throws {
@@ -135,9 +138,11 @@ import Testing
     @Test func unknownVerbsAndOptionsAreUsageErrors() throws {
         let bus = ChildProcess.repositoryRoot + "/deploy/bus.json"
         let verb = try ChildProcess.run("bus-tap", ["frobnicate"], bus: bus)
-        #expect(verb.0 == 2 && verb.2.contains("unknown verb 'frobnicate'"))
+        #expect(verb.0 == 64 && verb.2.contains("unknown verb 'frobnicate'"))
         let option = try ChildProcess.run("bus-tap", ["echo", "--colour", "red"], bus: bus)
-        #expect(option.0 == 2 && option.2.contains("unknown option --colour"))
+        #expect(option.0 == 64 && option.2.contains("unknown option --colour"))
+        let typo = try ChildProcess.run("bus-tap", ["echo", "touch/", "--jsno"], bus: bus)
+        #expect(typo.0 == 64 && typo.2.contains("unknown option --jsno (did you mean --json?)"), "\(typo.2)")
         let config = try ChildProcess.run("bus-tap", ["endpoints"], bus: "/nonexistent/bus.json")
         #expect(config.0 == 78 && config.2.contains("/nonexistent/bus.json"))
     }

@@ -23,8 +23,9 @@ import Testing
         try #require(status == 0, "bus-flood exited \(status): \(flood.stderr)")
         let lines = flood.lines
         try #require(lines.count == 1, "stdout should be one JSON object: \(flood.stdout)")
-        // stderr is a pipe here, not a terminal: no progress line.
-        #expect(flood.stderr.isEmpty, "\(flood.stderr)")
+        // stderr is a pipe here, not a terminal: progress comes as whole lines, at most one a second.
+        let progress = flood.stderr.split(separator: "\n")
+        #expect(progress.allSatisfy { $0.hasPrefix("touch: sent ") || $0.hasPrefix("memo: sent ") }, "\(flood.stderr)")
         return try JSONReader.parse(lines[0])
     }
 
@@ -130,6 +131,11 @@ import Testing
         #expect(Self.number(result, "unaccounted") == 0)
         #expect(Self.number(result, "p50_us") > 0)
         #expect(Self.number(result, "stolen_ms") >= 0, "the hypervisor's share is reported")
+        // It leaves the board as it found it: everything it created is in the trash.
+        #expect(Self.number(result, "trashed") == 300)
+        let export = try ChildProcess.run(
+            "memo-store", ["export", "--db", proxy.directory + "/memo.sqlite", "--format", "text"])
+        #expect(export.0 == 0 && !export.1.contains("flood "), "\(export.1.prefix(200))")
     }
 
     @Test func aFloodWithNoPipelineToMeasureSaysWhatIsMissing() throws {
@@ -154,7 +160,7 @@ import Testing
     ])
     func aBadCommandLineExitsTwoNamingWhatIsWrong(arguments: [String], named: String) throws {
         let (status, stdout, stderr) = try ChildProcess.run("bus-flood", arguments, bus: "/nonexistent/bus.json")
-        #expect(status == 2, "\(arguments): \(stderr)")
+        #expect(status == 64, "\(arguments): \(stderr)")
         #expect(stderr.contains(named), "\(arguments): \(stderr)")
         #expect(stderr.contains("usage: bus-flood"))
         #expect(stdout.isEmpty)

@@ -58,7 +58,7 @@ final class RenderBus {
     /// Publishes `json` on `topic` with `bus-tap pub` (`count` times, as fast as it can).
     func pub(_ topic: String, schema: String, json: String, count: Int = 1) throws {
         let (status, _, stderr) = try ChildProcess.run(
-            "bus-tap", ["pub", topic, "--schema", schema, "--json", json, "--count", "\(count)", "--wait-ms", "10000"],
+            "bus-tap", ["pub", topic, "--schema", schema, json, "--count", "\(count)", "--wait-ms", "10000"],
             bus: self.proxy.busFile)
         guard status == 0 else { throw TimedOut(description: "bus-tap pub failed (\(status)): \(stderr)") }
     }

@@ -22,7 +22,7 @@ import Testing
     static func lifecycle(_ event: Lifecycle.Event, bus: String) throws {
         let json = #"{"service":"app","event":"\#(event.rawValue)","epoch":1,"pid":1}"#
         let (status, _, stderr) = try ChildProcess.run(
-            "bus-tap", ["pub", "sys/lifecycle/app/", "--schema", "lifecycle", "--json", json], bus: bus)
+            "bus-tap", ["pub", "sys/lifecycle/app/", "--schema", "lifecycle", json], bus: bus)
         #expect(status == 0, "\(stderr)")
     }
 

@@ -110,9 +110,9 @@ import Testing
     }
 
     @Test func recognizersShardedByDevicePrefixEachTakeOnlyTheirDevices() throws {
-        let pipeline = try Pipeline(recognizerArguments: ["--devices", "left"])
+        let pipeline = try Pipeline(recognizerArguments: ["--device-prefixes", "left"])
         defer { try? pipeline.stop() }
-        _ = try pipeline.startRecognizer(["--devices", "right/"])
+        _ = try pipeline.startRecognizer(["--device-prefixes", "right/"])
         let left = ScenarioGenerator(device: "left0")
         let right = ScenarioGenerator(device: "right")
         let lines =

@@ -79,7 +79,7 @@ def report(tmp_path_factory):
         )
         for topic, schema_id, example in sent:
             # pub waits for a subscriber to its topic: the recorder is the only one.
-            proxy.tap("pub", topic, "--schema", schema_id, "--json", json.dumps(example, ensure_ascii=False))
+            proxy.tap("pub", topic, "--schema", schema_id, json.dumps(example, ensure_ascii=False))
         _, err = busproc.finish(record, 30)
         assert record.returncode == 0, err
     frames = out / "frames"

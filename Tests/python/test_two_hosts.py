@@ -139,7 +139,7 @@ def test_gestures_and_memos_cross_two_hosts_with_curve_sharded_recognizers_and_n
         host_b.start(busproc.tool("bus-proxy"), "--bus", bus_b)
         host_b.start(busproc.tool("memo-store"), "--bus", bus_b, "--db", db)
         for prefix in ("a", "b"):
-            host_b.start(busproc.tool("gesture-recognizer"), "--bus", bus_b, "--devices", prefix)
+            host_b.start(busproc.tool("gesture-recognizer"), "--bus", bus_b, "--device-prefixes", prefix)
 
         client = host_a.start(sys.executable, os.path.join(busproc.REPO, "Tests/python/netclient.py"), bus_a,
                               str(MEMOS), str(PANS), *DEVICES, ready=False)
