@@ -69,8 +69,8 @@ public final class BusProxy {
         } else {
             self.authenticator = nil
         }
-        self.health = HealthReporter(service: name, statistics: self.statistics)
         self.stamper = EnvelopeStamper(publisher: name)
+        self.health = HealthReporter(service: name, statistics: self.statistics, epoch: self.stamper.epoch)
     }
 
     /// Takes the instance lock, clears stale ipc files and binds both endpoints.
@@ -99,6 +99,9 @@ public final class BusProxy {
     public func boundEndpoints() throws -> (publish: String, subscribe: String) {
         (try self.input.lastEndpoint(), try self.output.lastEndpoint())
     }
+
+    /// The epoch of the proxy's own messages (its health), for the supervisor's heartbeat.
+    public var epoch: UInt64 { self.stamper.epoch }
 
     public var messagesForwarded: UInt64 { self.statistics.value(.sent) }
     public var bytes: UInt64 { self.bytesForwarded.load(ordering: .relaxed) }
