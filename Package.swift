@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
         .testTarget(name: "SupervisorCoreTests", dependencies: ["SupervisorCore"]),
-        .testTarget(name: "SupervisorTests", dependencies: ["BusSchema", "BusTestSupport", "FaultInjection"]),
+        .testTarget(name: "SupervisorTests", dependencies: ["Bus", "BusSchema", "BusTestSupport", "FaultInjection"]),
         .testTarget(
             name: "ServiceTests",
             dependencies: [

@@ -109,8 +109,8 @@ public final class BusProxy {
         } else {
             self.authenticator = nil
         }
-        self.health = HealthReporter(service: name, statistics: self.statistics)
         self.stamper = EnvelopeStamper(publisher: name)
+        self.health = HealthReporter(service: name, statistics: self.statistics, epoch: self.stamper.epoch)
     }
 
     /// Takes the instance lock, clears stale ipc files and binds both endpoints.
@@ -147,6 +147,9 @@ public final class BusProxy {
     public func boundEndpoints() throws -> (publish: String, subscribe: String) {
         (try self.input.lastEndpoint(), try self.output.lastEndpoint())
     }
+
+    /// The epoch of the proxy's own messages (its health), for the supervisor's heartbeat.
+    public var epoch: UInt64 { self.stamper.epoch }
 
     public var messagesForwarded: UInt64 { self.statistics.value(.sent) }
     /// What the late joiners' cache has replayed, evicted and refused so far.

@@ -6,11 +6,14 @@ public struct HealthReporter: Sendable {
     public let service: String
     public let statistics: BusStatistics
     public let startedNs: UInt64
+    /// The sender's epoch (its publisher's), carried in every report with its pid.
+    public let epoch: UInt64
     public private(set) var seq: UInt64 = 0
 
-    public init(service: String, statistics: BusStatistics, startedNs: UInt64 = Clock.monotonicNs()) {
+    public init(service: String, statistics: BusStatistics, epoch: UInt64, startedNs: UInt64 = Clock.monotonicNs()) {
         self.service = service
         self.statistics = statistics
+        self.epoch = epoch
         self.startedNs = startedNs
     }
 
@@ -25,6 +28,6 @@ public struct HealthReporter: Sendable {
         return Health(
             service: self.service, state: state, seq: self.seq,
             uptimeMs: (Clock.monotonicNs() - self.startedNs) / 1_000_000, pid: Int(getpid()),
-            counters: self.statistics.counters, reasons: self.statistics.reasons, extra: extra)
+            epoch: self.epoch, counters: self.statistics.counters, reasons: self.statistics.reasons, extra: extra)
     }
 }

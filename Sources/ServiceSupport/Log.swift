@@ -15,6 +15,12 @@ public enum Log {
         Self.write("\(tool): \(line)\n", to: STDERR_FILENO)
     }
 
+    /// Writes one informational line to stderr (start, configuration, stop), like ``error(_:_:)``:
+    /// stderr is the diagnostic stream a supervisor timestamps into the service's log.
+    public static func info(_ tool: String, _ line: String) {
+        Self.error(tool, line)
+    }
+
     /// Writes all of `text`, retrying short writes and EINTR. The corresponding C function is `write`.
     ///
     /// - Returns: false if the descriptor refused the write (EPIPE with SIGPIPE ignored, a full disk).

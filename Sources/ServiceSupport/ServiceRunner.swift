@@ -42,6 +42,8 @@ public final class ServiceRunner {
     private var nextID = 0
     private var problemsLogged = 0
     private var stopRequested = false
+    /// Beats to the supervisor from a thread of its own (nil when not supervised).
+    private var heartbeat: Heartbeat?
 
     /// Connects the service's publisher to the bus in `config`.
     ///
@@ -61,7 +63,7 @@ public final class ServiceRunner {
         self.publisher = try Publisher(
             context: self.context, endpoint: config.publish, name: name, statistics: self.statistics,
             curve: self.curve)
-        self.health = HealthReporter(service: name, statistics: self.statistics)
+        self.health = HealthReporter(service: name, statistics: self.statistics, epoch: self.publisher.epoch)
     }
 
     /// The largest payload the subscription takes (``Subscriber/maximumMessageSize``); set it
@@ -146,6 +148,12 @@ public final class ServiceRunner {
     ///   subscriber yet. What the service published before this (its initial states) was held by
     ///   the publisher and goes out here, in order, once the subscriptions are in.
     public func run(subscriberWaitMs: Int = 2000) throws {
+        self.heartbeat = Heartbeat.start(epoch: self.publisher.epoch)
+        Log.info(
+            self.name,
+            "starting: pid \(getpid()), epoch \(self.publisher.epoch), bus \(self.config.publish) → "
+                + "\(self.config.subscribe), arguments: \(CommandLine.arguments.count > 1 ? CommandLine.arguments.dropFirst().joined(separator: " ") : "none")"
+        )
         _ = try self.publisher.waitForSubscriber(timeoutMs: subscriberWaitMs)
         try self.announce(.started)
         self.state = .ready
@@ -161,10 +169,12 @@ public final class ServiceRunner {
             throw error
         }
         self.state = .stopping
+        Log.info(self.name, "stopping")
         try self.publishHealth()
         try self.announce(.stopping)
         self.finishInFlightWork()
         try self.announce(.stopped)
+        Log.info(self.name, "stopped")
         self.subscriber?.socket.close()
         self.publisher.socket.close()
     }
@@ -180,6 +190,7 @@ public final class ServiceRunner {
         let fixedItems = poller
         var watched: [Watch] = []
         while !self.stopRequested {
+            self.heartbeat?.loopTurns.wrappingAdd(1, ordering: .relaxed)
             if self.watchesChanged {
                 poller = fixedItems
                 watched = self.watches

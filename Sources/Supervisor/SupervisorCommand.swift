@@ -4,20 +4,23 @@ import Foundation
 import Glibc
 import ServiceSupport
 
-/// The supervisor's command line: `up`, `status`, `down`, `logs SERVICE`.
+/// The supervisor's command line: `up`, `status`, `down`, `logs`, `start|stop|restart SERVICE`.
 public enum SupervisorCommand {
     public static let usage = """
         usage: uibus-supervisor VERB [options]
           up [--config FILE] [--bus FILE] [--bin DIR]   run the services in the foreground (prints `ready`)
           status [--json]                               each service: pid, state, uptime, restarts, last exit, health
           down [--timeout S]                            stop a running supervisor and wait for it
-          logs SERVICE [--lines N]                      the end of a service's log
+          start|stop|restart SERVICE [--timeout S]      one service, through the running supervisor; waits until done
+          logs [SERVICE…] [-f|--follow] [--since 5m] [--lines N]
+                                                        the logs, merged by time, each line stamped and named
         common: [--run-dir DIR] (default var/run) [--log-dir DIR] (default var/log)
         """
 
     /// Runs the verb in `arguments`; returns the exit status.
     public static func run(_ arguments: [String], signals: SignalWatcher) throws -> Int32 {
-        var options = try Options(arguments, flags: ["json"])
+        // `-f` as `tail -f`, `journalctl -f` and `docker compose logs -f` spell it.
+        var options = try Options(arguments.map { $0 == "-f" ? "--follow" : $0 }, flags: ["json", "follow"])
         guard let verb = options.positionals.first else { throw UsageError("missing verb") }
         let runDirectory = options.string("run-dir") ?? "var/run"
         let logDirectory = options.string("log-dir") ?? "var/log"
@@ -54,11 +57,22 @@ public enum SupervisorCommand {
             let timeout = try options.double("timeout") ?? 30
             try options.finish(maximumPositionals: 1)
             return try Self.down(runDirectory: runDirectory, timeoutSeconds: timeout)
-        case "logs":
-            guard options.positionals.count >= 2 else { throw UsageError("logs needs a service name") }
-            let lines = try options.int("lines") ?? 100
+        case "start", "stop", "restart":
+            guard options.positionals.count == 2 else { throw UsageError("\(verb) needs one service name") }
+            let timeout = try options.double("timeout") ?? 30
             try options.finish(maximumPositionals: 2)
-            return try Self.logs(options.positionals[1], logDirectory: logDirectory, lines: lines)
+            return try Self.control(
+                verb, options.positionals[1], runDirectory: runDirectory, timeoutSeconds: timeout)
+        case "logs":
+            let follow = options.flag("follow")
+            let since = try options.string("since").map { try LogsCommand.since($0, nowNs: Clock.wallNs()) }
+            let lines = try options.int("lines")
+            if let lines, lines < 0 { throw UsageError("--lines takes a count of 0 or more, not \(lines)") }
+            try options.finish(maximumPositionals: .max)
+            let command = LogsCommand(
+                logDirectory: logDirectory, services: Array(options.positionals.dropFirst()), follow: follow,
+                since: since, lines: lines)
+            return try command.run(signals: signals)
         default:
             throw UsageError("unknown verb '\(verb)'")
         }
@@ -91,10 +105,16 @@ public enum SupervisorCommand {
         let state = alive ? "running" : "not running (last state: \(document["state"]?.stringValue ?? "?"))"
         Log.out("supervisor pid \(document["pid"]?.intValue ?? 0): \(state)")
         if let failure = document["failure"]?.stringValue { Log.out("  gave up: \(failure)") }
-        for service in document["services"]?.arrayValue ?? [] {
-            var line = "  \(service["name"]?.stringValue ?? "?")".padding(toLength: 22, withPad: " ", startingAt: 0)
-            line += (service["state"]?.stringValue ?? "?").padding(toLength: 14, withPad: " ", startingAt: 0)
-            if let pid = service["pid"]?.intValue { line += " pid \(pid)" }
+        let services = document["services"]?.arrayValue ?? []
+        // Columns as wide as their widest entry: a state is never cut short.
+        let names = services.map { $0["name"]?.stringValue ?? "?" }
+        let states = services.map(Self.stateText)
+        let nameWidth = names.map(\.count).max() ?? 0
+        let stateWidth = states.map(\.count).max() ?? 0
+        for (index, service) in services.enumerated() {
+            var line = "  " + names[index].padding(toLength: nameWidth + 2, withPad: " ", startingAt: 0)
+            line += states[index].padding(toLength: stateWidth, withPad: " ", startingAt: 0)
+            if let pid = service["pid"]?.intValue { line += "  pid \(pid)" }
             if let uptime = service["uptime_ms"]?.intValue { line += "  up \(uptime / 1000) s" }
             line += "  restarts \(service["restarts"]?.intValue ?? 0)"
             if let exit = service["last_exit"]?.stringValue { line += "  last exit: \(exit)" }
@@ -103,9 +123,52 @@ public enum SupervisorCommand {
                 let names = ["sent", "received", "gaps", "rejected", "dead_lettered"]
                 line += "  " + names.map { "\($0) \(counters[$0]?.intValue ?? 0)" }.joined(separator: " ")
             }
+            if let ignored = service["health_ignored"]?.intValue { line += "  health ignored \(ignored)" }
+            if let reason = service["reason"]?.stringValue { line += "  why: \(reason)" }
             Log.out(line)
         }
         return alive ? 0 : 3
+    }
+
+    /// A service's state in words, with its deadline: `backing off (restart in 300 ms)`. A
+    /// failed service's reason ends its line, whole.
+    private static func stateText(_ service: Value) -> String {
+        let state = service["state"]?.stringValue ?? "?"
+        if let due = service["restart_in_ms"]?.intValue { return "\(state) (restart in \(due) ms)" }
+        return state
+    }
+
+    /// Asks the running supervisor to start, stop or restart one service, then waits until the
+    /// status shows it done: running under a new pid, or stopped.
+    static func control(_ verb: String, _ service: String, runDirectory: String, timeoutSeconds: Double) throws
+        -> Int32
+    {
+        let before = Self.readStatus(runDirectory: runDirectory).flatMap { status in
+            status.document["services"]?.arrayValue?.first { $0["name"]?.stringValue == service }?["pid"]?.intValue
+        }
+        let answer = try ControlSocket.send("\(verb) \(service)", runDirectory: runDirectory)
+        guard answer.ok else { throw SupervisorError(answer.message) }
+        let deadline = Clock.monotonicNs() + UInt64(timeoutSeconds * 1e9)
+        while true {
+            let entry = Self.readStatus(runDirectory: runDirectory)?.document["services"]?.arrayValue?.first {
+                $0["name"]?.stringValue == service
+            }
+            let state = entry?["state"]?.stringValue
+            let pid = entry?["pid"]?.intValue
+            if verb == "stop", state == "stopped" || state == "failed" {
+                Log.out("\(service) \(state ?? "")")
+                return 0
+            }
+            if verb != "stop", state == "running", let pid, verb == "start" || pid != before {
+                Log.out("\(service) running (pid \(pid))")
+                return 0
+            }
+            guard Clock.monotonicNs() < deadline else {
+                throw SupervisorError("\(answer.message), but \(service) is \(state ?? "?") after \(timeoutSeconds) s")
+            }
+            var poller = Poller()
+            try poller.poll(timeoutMs: 50)
+        }
     }
 
     static func down(runDirectory: String, timeoutSeconds: Double) throws -> Int32 {
@@ -125,18 +188,6 @@ public enum SupervisorCommand {
             try poller.poll(timeoutMs: 20)
         }
         Log.out("stopped")
-        return 0
-    }
-
-    static func logs(_ service: String, logDirectory: String, lines: Int) throws -> Int32 {
-        let path = "\(logDirectory)/\(service).log"
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SupervisorError("no log for '\(service)' at \(path)")
-        }
-        let text = String(decoding: data, as: UTF8.self)
-        Log.write(
-            text.split(separator: "\n", omittingEmptySubsequences: false).suffix(lines + 1).joined(separator: "\n"),
-            to: STDOUT_FILENO)
         return 0
     }
 }

@@ -6,8 +6,12 @@ import SupervisorCore
 ///
 /// ```json
 /// {"policy": {"watchdog_ms": 3000},
-///  "services": [{"name": "bus-proxy", "command": ["bus-proxy"]}, …]}
+///  "services": [{"name": "bus-proxy", "command": ["bus-proxy"]},
+///               {"name": "memo-store", "command": ["memo-store", "--db", "var/memo.sqlite"],
+///                "directories": ["var"]}, …]}
 /// ```
+/// `directories` are made before each start; `"watchdog": false` exempts a program that has
+/// no heartbeat (not a UIBus service).
 /// A command word without a `/` names an executable in the build directory (`--bin`).
 public struct SupervisorConfig: Sendable {
     public var services: [ServiceSpec]
@@ -17,6 +21,8 @@ public struct SupervisorConfig: Sendable {
         self.services = services
         self.policy = policy
     }
+
+    private static let nameBytes = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8))
 
     /// Loads and checks a services file, resolving commands against `binDirectory`.
     ///
@@ -44,6 +50,7 @@ public struct SupervisorConfig: Sendable {
                 case "maximum_restarts": policy.maximumRestarts = Int(number)
                 case "intensity_window_ms": policy.intensityWindowMs = number
                 case "watchdog_ms": policy.watchdogMs = number
+                case "loop_stall_ms": policy.loopStallMs = number
                 case "start_timeout_ms": policy.startTimeoutMs = number
                 case "stop_timeout_ms": policy.stopTimeoutMs = number
                 default: throw SupervisorError("\(path): unknown policy setting '\(key)'")
@@ -56,8 +63,12 @@ public struct SupervisorConfig: Sendable {
         var services: [ServiceSpec] = []
         for (index, entry) in entries.enumerated() {
             let place = "\(path): services[\(index)]"
-            guard let name = entry["name"]?.stringValue, !name.isEmpty, !name.contains("/") else {
-                throw SupervisorError("\(place).name must be a non-empty name without '/'")
+            // The name becomes a log file's name and a word of the control protocol.
+            guard let name = entry["name"]?.stringValue, (1...64).contains(name.utf8.count),
+                name.utf8.allSatisfy({ Self.nameBytes.contains($0) }), name != "supervisor", !name.hasPrefix(".")
+            else {
+                throw SupervisorError(
+                    "\(place).name must be 1 to 64 letters, digits, '.', '_' or '-' (not 'supervisor')")
             }
             guard let words = entry["command"]?.arrayValue?.compactMap(\.stringValue), let program = words.first else {
                 throw SupervisorError("\(place).command must be a list of strings, the program first")
@@ -67,10 +78,14 @@ public struct SupervisorConfig: Sendable {
             guard FileManager.default.isExecutableFile(atPath: resolved) else {
                 throw SupervisorError("\(place).command: \(resolved) is not an executable (build first?)")
             }
+            let directories = entry["directories"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if let given = entry["directories"], given.arrayValue?.count != directories.count {
+                throw SupervisorError("\(place).directories must be a list of paths")
+            }
             services.append(
                 ServiceSpec(
                     name: name, command: [resolved] + words.dropFirst(),
-                    watchdog: entry["watchdog"]?.boolValue ?? true))
+                    watchdog: entry["watchdog"]?.boolValue ?? true, directories: directories))
         }
         return SupervisorConfig(services: services, policy: policy)
     }

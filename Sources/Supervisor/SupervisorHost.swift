@@ -5,11 +5,14 @@ import Glibc
 import ServiceSupport
 import SupervisorCore
 
-/// Runs a ``Supervision`` for real: spawns the services, reads their `ready` lines and logs,
-/// reaps them, watches their health on the bus and writes a status file for `status`.
+/// Runs a ``Supervision`` for real: spawns the services, reads their `ready` lines, heartbeats
+/// and output, reaps them, answers the control socket, follows their health on the bus and
+/// writes a status file for `status`.
 ///
 /// Everything happens on the calling thread, in one poll loop over the signalfd (stop signals
-/// and SIGCHLD), the children's stdout pipes and the health subscription.
+/// and SIGCHLD), the control socket, each child's stdout, stderr and heartbeat pipes, and the
+/// health subscription. Liveness comes from the heartbeat pipes alone; bus health is shown in
+/// `status` only when it names the pid and epoch of the process the supervisor started.
 public final class SupervisorHost {
     public let config: SupervisorConfig
     public let runDirectory: String
@@ -18,13 +21,31 @@ public final class SupervisorHost {
     /// The bus file, handed to every child as `UIBUS_BUS` so the group shares one bus.
     private let busPath: String
     private var machine: Supervision
-    private var children: [Int: (pid: Int32, stdout: Int32, pending: [UInt8])] = [:]
-    private var logs: [Int: Int32] = [:]
+    private var children: [Int: Child] = [:]
+    private var logs: [Int: ServiceLog] = [:]
+    private var ownLog: ServiceLog?
     private var health: [Int: Health] = [:]
+    /// Health reports on a service's topic from a process it did not start (spoofed or stale).
+    private var healthIgnored: [Int: UInt64] = [:]
     private var wakeMs: Int64?
     private var failure: String?
     private var announcedUp = false
+    /// The answer the last control request got from the machine.
+    private var reply: (ok: Bool, message: String)?
     private let startedNs = Clock.monotonicNs()
+
+    /// One running child's pipes and partial lines.
+    private struct Child {
+        var pid: Int32
+        var stdout: Int32
+        var stderr: Int32
+        var heartbeat: Int32
+        var stdoutLines = LineSplitter()
+        var stderrLines = LineSplitter()
+        var heartbeatLines = LineSplitter()
+
+        var descriptors: [Int32] { [self.stdout, self.stderr, self.heartbeat] }
+    }
 
     public init(config: SupervisorConfig, bus: BusConfig, busPath: String, runDirectory: String, logDirectory: String) {
         self.config = config
@@ -49,6 +70,12 @@ public final class SupervisorHost {
         try FileManager.default.createDirectory(atPath: self.logDirectory, withIntermediateDirectories: true)
         let lock = try InstanceLock(path: self.runDirectory + "/supervisor.lock")
         defer { lock.release() }
+        self.ownLog = ServiceLog(directory: self.logDirectory, name: "supervisor")
+        let control = try ControlSocket.listen(runDirectory: self.runDirectory)
+        defer {
+            close(control)
+            unlink(ControlSocket.path(runDirectory: self.runDirectory))
+        }
         let context = try ZMQContext()
         let subscriber = try Subscriber(
             context: context, endpoint: self.bus.subscribe, prefixes: ["sys/health/"], curve: try self.bus.curveClient()
@@ -61,15 +88,19 @@ public final class SupervisorHost {
         while !self.machine.isFinished {
             var poller = Poller()
             let signalIndex = poller.add(fileDescriptor: signals.descriptor)
+            let controlIndex = poller.add(fileDescriptor: control)
             let socketIndex = try poller.add(subscriber.socket)
-            let pipes = self.children.map { (service: $0.key, index: poller.add(fileDescriptor: $0.value.stdout)) }
+            let pipes = self.children.flatMap { entry in
+                entry.value.descriptors.map { (service: entry.key, index: poller.add(fileDescriptor: $0)) }
+            }
             let now = self.nowMs
             let due = min(self.wakeMs ?? (now + 1000), nextStatusMs)
             try poller.poll(timeoutMs: Int(max(0, due - now)))
             if poller.isReadable(signalIndex) { self.readSignals(signals) }
             for pipe in pipes where poller.isReadable(pipe.index) || poller.hasError(pipe.index) {
-                self.readOutput(of: pipe.service)
+                self.readPipes(of: pipe.service)
             }
+            if poller.isReadable(controlIndex) { self.answerControl(control) }
             if poller.isReadable(socketIndex) { try self.readHealth(subscriber) }
             self.perform(self.machine.handle(.timeElapsed(nowMs: self.nowMs)))
             // Written at once when a service changes state, so `status` shows a restart as it happens.
@@ -92,7 +123,8 @@ public final class SupervisorHost {
             case .spawn(let service): self.spawn(service)
             case .signal(_, let pid, let signal): ProcessSpawner.signalGroup(pid, signal)
             case .wake(let atMs): self.wakeMs = atMs
-            case .log(let line): Log.out("supervisor: \(line)")
+            case .log(let line, let service): self.log(line, service: service)
+            case .reply(let ok, let message): self.reply = (ok, message)
             case .finished(let failure): self.failure = failure
             }
         }
@@ -103,16 +135,37 @@ public final class SupervisorHost {
         }
     }
 
+    /// A line of the supervisor's own, on stdout and in the log of the service it is about (so
+    /// `logs SERVICE` tells that service's whole story), else in `supervisor.log`.
+    private func log(_ line: String, service: Int? = nil) {
+        Log.out("supervisor: \(line)")
+        if let service {
+            self.serviceLog(service).write(line, pid: 0)
+        } else {
+            self.ownLog?.write(line, pid: getpid())
+        }
+    }
+
+    private func serviceLog(_ service: Int) -> ServiceLog {
+        if let log = self.logs[service] { return log }
+        let log = ServiceLog(directory: self.logDirectory, name: self.config.services[service].name)
+        self.logs[service] = log
+        return log
+    }
+
     private func spawn(_ service: Int) {
         let spec = self.config.services[service]
-        let logPath = "\(self.logDirectory)/\(spec.name).log"
         do {
-            let child = try ProcessSpawner.spawn(
-                spec.command, logPath: logPath, environment: ["UIBUS_BUS": self.busPath])
-            self.children[service] = (child.pid, child.stdout, [])
-            if self.logs[service] == nil {
-                self.logs[service] = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            for directory in spec.directories {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             }
+            let child = try ProcessSpawner.spawn(
+                spec.command,
+                environment: [
+                    "UIBUS_BUS": self.busPath, Heartbeat.environmentKey: "\(ProcessSpawner.heartbeatDescriptor)",
+                ])
+            self.children[service] = Child(
+                pid: child.pid, stdout: child.stdout, stderr: child.stderr, heartbeat: child.heartbeat)
             self.perform(self.machine.handle(.spawned(service: service, pid: child.pid, nowMs: self.nowMs)))
         } catch {
             self.perform(self.machine.handle(.spawnFailed(service: service, reason: "\(error)", nowMs: self.nowMs)))
@@ -124,40 +177,83 @@ public final class SupervisorHost {
             if signal == SIGCHLD {
                 for (pid, status) in ProcessSpawner.reap() {
                     if let entry = self.children.first(where: { $0.value.pid == pid }) {
-                        self.readOutput(of: entry.key)
-                        close(entry.value.stdout)
+                        self.readPipes(of: entry.key, atEnd: true)
+                        for descriptor in entry.value.descriptors { close(descriptor) }
                         self.children[entry.key] = nil
+                        self.health[entry.key] = nil
                     }
                     self.perform(self.machine.handle(.exited(pid: pid, status: status, nowMs: self.nowMs)))
                 }
             } else {
-                Log.out("supervisor: signal \(signal): stopping every service in reverse order")
+                self.log("signal \(signal): stopping every service in reverse order")
                 self.perform(self.machine.handle(.stopRequested(nowMs: self.nowMs)))
             }
         }
     }
 
-    /// Copies what the child printed into its log and looks for its `ready` line.
-    private func readOutput(of service: Int) {
+    /// Logs what the child printed (stamped), looks for its `ready` line and reads its beats.
+    ///
+    /// - Parameter atEnd: the child has exited: a last line without a newline is logged too.
+    private func readPipes(of service: Int, atEnd: Bool = false) {
         guard var child = self.children[service] else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(child.stdout, &buffer, buffer.count)
-            guard count > 0 else { break }
-            if let log = self.logs[service] { _ = write(log, buffer, count) }
-            child.pending.append(contentsOf: buffer.prefix(count))
+        let log = self.serviceLog(service)
+        var ready = false
+        for line in Self.drain(child.stdout, &child.stdoutLines, atEnd: atEnd) {
+            log.write(line, pid: child.pid)
+            if line == "ready" { ready = true }
         }
-        while let newline = child.pending.firstIndex(of: 0x0a) {
-            let line = String(decoding: child.pending[..<newline], as: UTF8.self)
-            child.pending.removeSubrange(...newline)
-            if line == "ready" {
-                self.children[service] = child
-                self.perform(self.machine.handle(.readyPrinted(service: service, nowMs: self.nowMs)))
-            }
+        for line in Self.drain(child.stderr, &child.stderrLines, atEnd: atEnd) {
+            log.write(line, pid: child.pid)
         }
-        if self.children[service] != nil { self.children[service]?.pending = child.pending }
+        var beats: [(epoch: UInt64, turns: UInt64?)] = []
+        for line in Self.drain(child.heartbeat, &child.heartbeatLines, atEnd: false) {
+            let words = line.split(separator: " ")
+            guard words.count >= 2, words[0] == "beat", let epoch = UInt64(words[1]) else { continue }
+            beats.append((epoch, words.count > 2 ? UInt64(words[2]) : nil))
+        }
+        self.children[service] = child
+        for beat in beats {
+            self.perform(
+                self.machine.handle(
+                    .heartbeat(service: service, epoch: beat.epoch, loopTurns: beat.turns, nowMs: self.nowMs)))
+        }
+        if ready { self.perform(self.machine.handle(.readyPrinted(service: service, nowMs: self.nowMs))) }
     }
 
+    /// Reads what a non-blocking pipe has and returns the lines it completes.
+    private static func drain(_ descriptor: Int32, _ lines: inout LineSplitter, atEnd: Bool) -> [String] {
+        var result: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            guard count > 0 else { break }
+            result += buffer.withUnsafeBufferPointer { lines.add(UnsafeBufferPointer(rebasing: $0.prefix(count))) }
+        }
+        if atEnd, let rest = lines.rest() { result.append(rest) }
+        return result
+    }
+
+    /// Answers one `start|stop|restart SERVICE` request on the control socket.
+    private func answerControl(_ listener: Int32) {
+        guard let (connection, request) = ControlSocket.accept(listener) else { return }
+        let words = request.split(separator: " ").map(String.init)
+        guard words.count == 2, let command = Supervision.Control(rawValue: words[0]) else {
+            ControlSocket.answer(connection, ok: false, message: "unknown request '\(request)'")
+            return
+        }
+        guard let service = self.config.services.firstIndex(where: { $0.name == words[1] }) else {
+            let names = self.config.services.map(\.name).joined(separator: ", ")
+            ControlSocket.answer(connection, ok: false, message: "no service '\(words[1])' (services: \(names))")
+            return
+        }
+        self.reply = nil
+        self.perform(self.machine.handle(.controlRequested(service: service, command: command, nowMs: self.nowMs)))
+        let reply = self.reply ?? (false, "no answer")
+        ControlSocket.answer(connection, ok: reply.ok, message: reply.message)
+    }
+
+    /// Keeps a service's health report for `status` when it comes from the process the
+    /// supervisor started: its pid, and the epoch that process named on its heartbeat pipe.
     private func readHealth(_ subscriber: Subscriber) throws {
         while true {
             let (received, delivery) = try subscriber.receiveQueued()
@@ -165,8 +261,19 @@ public final class SupervisorHost {
             guard let delivery, let report = subscriber.decode(delivery, as: Health.self),
                 let service = self.config.services.firstIndex(where: { $0.name == report.service })
             else { continue }
+            let epoch = self.machine.records[service].epoch
+            guard let child = self.children[service], report.pid == Int(child.pid), let epoch,
+                report.epoch == epoch, delivery.envelope.epoch == epoch
+            else {
+                self.healthIgnored[service, default: 0] += 1
+                if self.healthIgnored[service] == 1 {
+                    self.log(
+                        "ignoring health on \(delivery.topic) from pid \(report.pid), epoch "
+                            + "\(report.epoch.map(String.init) ?? "none"): not the process it started (counted)")
+                }
+                continue
+            }
             self.health[service] = report
-            self.perform(self.machine.handle(.healthReceived(service: service, nowMs: self.nowMs)))
         }
     }
 
@@ -193,8 +300,12 @@ public final class SupervisorHost {
                 entry["state"] = .string("stopping")
                 entry["pid"] = .int(Int64(pid))
             case .stopped: entry["state"] = .string("stopped")
-            case .failed(let reason): entry["state"] = .string("failed: \(reason)")
+            case .failed(let reason):
+                entry["state"] = .string("failed")
+                entry["reason"] = .string(reason)
             }
+            if let epoch = record.epoch { entry["epoch"] = .int(Int64(truncatingIfNeeded: epoch)) }
+            if let ignored = self.healthIgnored[index] { entry["health_ignored"] = .int(Int64(ignored)) }
             if let exit = record.lastExit { entry["last_exit"] = .string(exit.description) }
             if let recovery = record.lastRecoveryMs { entry["last_recovery_ms"] = .int(recovery) }
             if let report = self.health[index] { entry["health"] = report.value }

@@ -8,11 +8,17 @@ public struct SupervisionPolicy: Sendable, Equatable {
     public var jitter: Double = 0.2
     /// A service that ran this long before exiting starts its backoff from the beginning again.
     public var stableAfterMs: Int64 = 60_000
-    /// More than this many restarts (of any service) within ``intensityWindowMs`` stops the group.
+    /// A service restarted more than this many times within ``intensityWindowMs`` is marked
+    /// failed (counted per service: the others keep running).
     public var maximumRestarts = 5
     public var intensityWindowMs: Int64 = 60_000
-    /// A ready service whose health messages stop for this long is killed and restarted.
+    /// A ready service whose heartbeat (its own pipe to the supervisor) stops for this long is
+    /// killed and restarted.
     public var watchdogMs: Int64 = 3_000
+    /// A ready service that beats but whose work loop has not turned for this long is stuck in
+    /// one handler; it is killed and restarted. Far above any honest turn: a flood is handled
+    /// in bounded batches, so a busy loop still turns many times a second.
+    public var loopStallMs: Int64 = 30_000
     /// How long a service may take to print `ready`.
     public var startTimeoutMs: Int64 = 15_000
     /// How long a service may take to exit after SIGTERM before it gets SIGKILL.
@@ -28,13 +34,17 @@ public struct ServiceSpec: Sendable, Equatable {
     public var name: String
     /// The executable and its arguments.
     public var command: [String]
-    /// Whether its health messages are watched (a service that publishes none opts out).
+    /// Whether its heartbeat is watched (a program that has no heartbeat, not a UIBus
+    /// service, opts out).
     public var watchdog: Bool
+    /// Directories made (with their parents) before each start, e.g. the one a database goes in.
+    public var directories: [String]
 
-    public init(name: String, command: [String], watchdog: Bool = true) {
+    public init(name: String, command: [String], watchdog: Bool = true, directories: [String] = []) {
         self.name = name
         self.command = command
         self.watchdog = watchdog
+        self.directories = directories
     }
 }
 

@@ -1,4 +1,5 @@
 import Bus
+import Glibc
 import ServiceSupport
 
 /// `bus-proxy [--bus FILE] [--cpus LIST]`: the bus's XSUB/XPUB forwarder.
@@ -39,8 +40,17 @@ enum BusProxyMain {
             let proxy = try BusProxy(context: try ZMQContext(), config: config, curve: keys)
             defer { proxy.close() }
             try proxy.bind()
+            let heartbeat = Heartbeat.start(epoch: proxy.epoch)
+            Log.info(
+                "bus-proxy",
+                "starting: pid \(getpid()), epoch \(proxy.epoch), publish \(config.publish), "
+                    + "subscribe \(config.subscribe), CURVE \(keys == nil ? "off" : "on")")
             Log.out("ready")
-            try proxy.run(wakeDescriptor: signals.descriptor)
+            // The loop asks shouldStop once a turn: that is where its turns are counted.
+            try proxy.run(wakeDescriptor: signals.descriptor) {
+                heartbeat?.loopTurns.wrappingAdd(1, ordering: .relaxed)
+                return false
+            }
         }
     }
 }

@@ -44,12 +44,16 @@ public struct HealthCounters: Sendable, Hashable {
 }
 
 /// A service's periodic health report (schema `health` v1), on `sys/health/<service>/`.
+///
+/// Minor 1 added `epoch`: with `pid` it names the process that sent the report, so a reader
+/// (the supervisor) can accept health only from the process it started.
 public struct Health: BusMessage, Hashable {
-    public static let schema = SchemaID("health", major: 1, minor: 0)
+    public static let schema = SchemaID("health", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("service", "string"), FieldSpec("state", "string"), FieldSpec("seq", "integer"),
         FieldSpec("uptime_ms", "integer"), FieldSpec("pid", "integer"), FieldSpec("counters", "object"),
         FieldSpec("reasons", "object"), FieldSpec("extra", "object", required: false),
+        FieldSpec("epoch", "integer", required: false),
     ]
 
     public enum State: String, Sendable, Hashable, CaseIterable {
@@ -62,6 +66,8 @@ public struct Health: BusMessage, Hashable {
     public var seq: UInt64
     public var uptimeMs: UInt64
     public var pid: Int
+    /// The sender's epoch, as in its envelopes (absent from minor-0 senders).
+    public var epoch: UInt64?
     public var counters: HealthCounters
     /// Rejected and dead-lettered frames by reason (`truncated`, `unknown_major`, …).
     public var reasons: [(String, UInt64)]
@@ -69,21 +75,22 @@ public struct Health: BusMessage, Hashable {
     public var extra: ValueMap?
 
     public init(
-        service: String, state: State, seq: UInt64, uptimeMs: UInt64, pid: Int, counters: HealthCounters,
-        reasons: [(String, UInt64)] = [], extra: ValueMap? = nil
+        service: String, state: State, seq: UInt64, uptimeMs: UInt64, pid: Int, epoch: UInt64? = nil,
+        counters: HealthCounters, reasons: [(String, UInt64)] = [], extra: ValueMap? = nil
     ) {
         self.service = service
         self.state = state
         self.seq = seq
         self.uptimeMs = uptimeMs
         self.pid = pid
+        self.epoch = epoch
         self.counters = counters
         self.reasons = reasons
         self.extra = extra
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(self.extra == nil ? 7 : 8)
+        writer.writeMapHeader(7 + (self.extra == nil ? 0 : 1) + (self.epoch == nil ? 0 : 1))
         writer.writeKey("service")
         writer.write(self.service)
         writer.write("state", self.state)
@@ -93,6 +100,10 @@ public struct Health: BusMessage, Hashable {
         writer.write(self.uptimeMs)
         writer.writeKey("pid")
         writer.write(self.pid)
+        if let epoch = self.epoch {
+            writer.writeKey("epoch")
+            writer.write(epoch)
+        }
         writer.writeKey("counters")
         writer.writeCounts(self.counters.ordered)
         writer.writeKey("reasons")
@@ -109,6 +120,7 @@ public struct Health: BusMessage, Hashable {
         var seq: UInt64?
         var uptimeMs: UInt64?
         var pid: Int?
+        var epoch: UInt64?
         var counters: HealthCounters?
         var reasons: [(String, UInt64)]?
         var extra: ValueMap?
@@ -119,6 +131,7 @@ public struct Health: BusMessage, Hashable {
             case "seq": seq = try reader.readUInt()
             case "uptime_ms": uptimeMs = try reader.readUInt()
             case "pid": pid = try reader.readInteger()
+            case "epoch": epoch = try reader.readUInt()
             case "counters": counters = HealthCounters(try reader.readCounts())
             case "reasons": reasons = try reader.readCounts()
             case "extra":
@@ -134,6 +147,7 @@ public struct Health: BusMessage, Hashable {
         self.seq = try reader.require(seq, "seq")
         self.uptimeMs = try reader.require(uptimeMs, "uptime_ms")
         self.pid = try reader.require(pid, "pid")
+        self.epoch = epoch
         self.counters = try reader.require(counters, "counters")
         self.reasons = try reader.require(reasons, "reasons")
         self.extra = extra
@@ -141,7 +155,7 @@ public struct Health: BusMessage, Hashable {
 
     public static func == (lhs: Health, rhs: Health) -> Bool {
         lhs.service == rhs.service && lhs.state == rhs.state && lhs.seq == rhs.seq && lhs.uptimeMs == rhs.uptimeMs
-            && lhs.pid == rhs.pid && lhs.counters == rhs.counters
+            && lhs.pid == rhs.pid && lhs.epoch == rhs.epoch && lhs.counters == rhs.counters
             && lhs.reasons.elementsEqual(rhs.reasons, by: ==)
             && lhs.extra == rhs.extra
     }
