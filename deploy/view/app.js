@@ -221,7 +221,21 @@
     if (!wanted && editing && document.activeElement !== editor) closeEditor(false);
   }
 
+  /** The topmost memo under a scene point (its scaled, unrotated box), if any. */
+  function memoAt(x, y) {
+    const view = boardView();
+    if (!view || !board.state) return null;
+    const hits = (board.state.memos || []).filter((memo) => {
+      const cx = view.frame.x + memo.x + memo.width / 2;
+      const cy = view.frame.y + memo.y + memo.height / 2;
+      const scale = memo.scale || 1;
+      return Math.abs(x - cx) <= (memo.width * scale) / 2 && Math.abs(y - cy) <= (memo.height * scale) / 2;
+    });
+    return hits.sort((a, b) => (b.z || 0) - (a.z || 0))[0] || null;
+  }
+
   function openEditor(memoID) {
+    if (editing === memoID) return;
     const memo = (board.state.memos || []).find((m) => m.id === memoID);
     const view = boardView();
     if (!memo || !view) return;
@@ -298,6 +312,11 @@
       if (record.schema === 'state.memoBoard') boardChanged(data.instance, data);
     } else if (record.topic.startsWith('gesture/')) {
       addLaneEvent(`gesture ${data.name || data.recognizer}`, data.state, now);
+      // A double tap of this page's on a memo opens the editor over it.
+      if (data.device === device && data.recognizer === 'doubleTap' && data.state === 'recognized') {
+        const memo = memoAt(data.x, data.y);
+        if (memo) openEditor(memo.id);
+      }
     } else if (record.topic.startsWith('sys/health/')) {
       health.set(data.service, data);
     }
