@@ -76,7 +76,8 @@ let package = Package(
         .target(name: "MemoService", dependencies: ["MemoStore", "Bus", "BusSchema", "ServiceSupport"]),
 
         // The live view: a page and a WebSocket (libwebsockets) in front of the bus.
-        .target(name: "ViewService", dependencies: ["CWebSockets", "Bus", "BusSchema", "ServiceSupport"]),
+        .target(
+            name: "ViewService", dependencies: ["CWebSockets", "Bus", "BusSchema", "DemoReport", "ServiceSupport"]),
 
         // The demo report: recording -> model -> one HTML page (no ZeroMQ calls; MCAPReader from BusTools).
         .target(name: "DemoReport", dependencies: ["BusSchema", "BusTools", "ServiceSupport"]),

@@ -1,13 +1,14 @@
 import Bus
 import BusSchema
+import DemoReport
 import ServiceSupport
 
 /// `uibus-view` on the bus: frames out to pages, pages' touches and commands in.
 ///
 /// Subscribes `render/image/` (the newest frame goes to every page, see ``WebServer``) and,
 /// for the inspector, `ui/`, `gesture/`, `touch/`, `memo/`, `sys/`, `cmd/` and `render/frame/`;
-/// every 100 ms the messages seen (at most ``maximumBatchMessages``, each as JSON) go to the
-/// pages as one batch, and every second the message count per topic. Every
+/// every 100 ms the messages seen (at most ``maximumBatchMessages``, each as JSON, component
+/// states with their phase named as the report's timeline names it) go to the pages as one batch, and every second the message count per topic. Every
 /// ``flushMs`` it publishes at most one coalesced touch frame per page on `touch/web-<session>/`,
 /// the pages' component commands on `cmd/ui/<instance>/`, and `will_resign_active` /
 /// `did_become_active` on `sys/lifecycle/uibus-view/` when a page is hidden or shown.
@@ -126,6 +127,10 @@ public final class ViewService {
         ]
         if delivery.payload.count <= Self.maximumShownPayload, let data = try? Value(messagePack: delivery.payload) {
             record["data"] = data
+            // A component's phase as the report's timeline names it (`ui/<kind>/<instance>/`).
+            if envelope.schema.hasPrefix("state."), delivery.topic.hasPrefix("ui/") {
+                record["phase"] = .string(ComponentPhase.of(kind: String(envelope.schema.dropFirst(6)), data))
+            }
         }
         self.batch.append(.map(record))
     }

@@ -307,18 +307,23 @@
     const now = performance.now();
     if (record.topic.startsWith('ui/')) {
       states.set(record.topic, data);
-      const label = data.phase || data.state || data.mode;
-      if (label !== undefined) addLaneEvent(record.topic.slice(3, -1), String(label), now);
+      // One lane per component instance, its phases named by the service as the report names them.
+      if (record.phase !== undefined) addLaneEvent(record.topic.slice(3, -1), record.phase, now);
       if (record.schema === 'state.memoBoard') boardChanged(data.instance, data);
     } else if (record.topic.startsWith('gesture/')) {
-      addLaneEvent(`gesture ${data.name || data.recognizer}`, data.state, now);
+      // One lane per gesture kind, as in the report: what the newest recognizer of that kind did.
+      // Failures (every recognizer a touch did not match) would drown the rest, so they are left out.
+      if (data.state !== 'failed') addLaneEvent(`gesture ${data.recognizer}`, `${data.state} (${data.name || data.view})`, now);
       // A double tap of this page's on a memo opens the editor over it.
       if (data.device === device && data.recognizer === 'doubleTap' && data.state === 'recognized') {
         const memo = memoAt(data.x, data.y);
         if (memo) openEditor(memo.id);
       }
     } else if (record.topic.startsWith('sys/health/')) {
-      health.set(data.service, data);
+      // Restarts as this page saw them: every new process id of a service after the first.
+      const pids = (health.get(data.service) || {}).pids || new Set();
+      pids.add(data.pid);
+      health.set(data.service, { ...data, pids });
     }
     dirty = true;
   }
@@ -379,13 +384,12 @@
     body.replaceChildren();
     for (const [service, report] of [...health].sort()) {
       const row = body.insertRow();
-      const extra = report.extra || {};
       const counters = report.counters || {};
       cell(row, service);
       cell(row, report.state, `state-${report.state}`);
-      cell(row, extra.restarts ?? '', 'num');
-      cell(row, counters.gaps ?? counters.gap ?? '', 'num');
-      cell(row, counters.rejected ?? Object.values(report.reasons || {}).reduce((a, b) => a + b, 0), 'num');
+      cell(row, report.pids.size - 1, 'num');
+      cell(row, counters.gaps ?? 0, 'num');
+      cell(row, counters.rejected ?? 0, 'num');
     }
   }
 
@@ -442,6 +446,8 @@
         dropped: stats.dropped,
       };
     },
+    /** Every input -> pixels sample kept (the newest 2000), in ms. */
+    latencies() { return [...stats.latencies]; },
     /** The client (CSS pixel) position of a scene point on the canvas, for scripted input. */
     clientPoint(x, y) {
       const rect = canvas.getBoundingClientRect();
