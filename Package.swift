@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "uibus-faults", targets: ["uibus-faults"]),
         .library(name: "FuzzSupport", targets: ["FuzzSupport"]),
         .executable(name: "uibus-fuzz", targets: ["uibus-fuzz"]),
+        .executable(name: "uibus-view", targets: ["uibus-view"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -33,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CWebSockets", providers: [.apt(["libwebsockets-dev"])]),
 
         // Pure libraries: no ZeroMQ, no SQLite, no clock reads.
         .target(name: "BusSchema"),
@@ -73,6 +75,10 @@ let package = Package(
         .target(name: "MemoStore", dependencies: ["CSQLite", "BusSchema"]),
         .target(name: "MemoService", dependencies: ["MemoStore", "Bus", "BusSchema", "ServiceSupport"]),
 
+        // The live view: a page and a WebSocket (libwebsockets) in front of the bus.
+        .target(
+            name: "ViewService", dependencies: ["CWebSockets", "Bus", "BusSchema", "DemoReport", "ServiceSupport"]),
+
         // The demo report: recording -> model -> one HTML page (no ZeroMQ calls; MCAPReader from BusTools).
         .target(name: "DemoReport", dependencies: ["BusSchema", "BusTools", "ServiceSupport"]),
 
@@ -93,6 +99,7 @@ let package = Package(
         .executableTarget(name: "bus-proxy", dependencies: ["Bus", "ServiceSupport"]),
         .executableTarget(name: "bus-tap", dependencies: ["BusTools", "ServiceSupport"]),
         .executableTarget(name: "uibus-supervisor", dependencies: ["Supervisor", "ServiceSupport"]),
+        .executableTarget(name: "uibus-view", dependencies: ["ViewService", "BusSchema", "ServiceSupport"]),
         .executableTarget(name: "uibus-faults", dependencies: ["FaultInjection", "ServiceSupport"]),
         .executableTarget(
             name: "memo-store", dependencies: ["MemoStore", "MemoService", "BusSchema", "ServiceSupport"]),
@@ -125,6 +132,7 @@ let package = Package(
             exclude: ["README.md"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
+        .testTarget(name: "ViewServiceTests", dependencies: ["ViewService", "BusSchema"]),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzSupport", "BusSchema", "InputCore", "RenderCore"]),
         .testTarget(
             name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport", "BusTestSupport"]),

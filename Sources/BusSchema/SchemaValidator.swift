@@ -90,13 +90,20 @@ public struct SchemaValidator: Sendable {
     }
 
     private static func checkArray(_ instance: Value, _ rules: ValueMap, _ path: String, _ found: inout [Violation]) {
-        guard case .array(let array) = instance else { return }
-        if let minimum = rules["minItems"]?.intValue, array.count < minimum {
+        let count: Int
+        switch instance {
+        case .array(let array): count = array.count
+        // A bin is an array of bytes (as JSONWriter writes it); only its size needs checking.
+        case .binary(let bytes): count = bytes.count
+        default: return
+        }
+        if let minimum = rules["minItems"]?.intValue, count < minimum {
             found.append(Violation(path: path, message: "fewer than \(minimum) items"))
         }
-        if let maximum = rules["maxItems"]?.intValue, array.count > maximum {
+        if let maximum = rules["maxItems"]?.intValue, count > maximum {
             found.append(Violation(path: path, message: "more than \(maximum) items"))
         }
+        guard case .array(let array) = instance else { return }
         if rules["uniqueItems"]?.boolValue == true, Set(array).count != array.count {
             found.append(Violation(path: path, message: "items are not unique"))
         }
@@ -153,6 +160,8 @@ public struct SchemaValidator: Sendable {
     private static func matches(_ instance: Value, type: String) -> Bool {
         switch (type, instance) {
         case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .map):
+            return true
+        case ("array", .binary):  // a bin is an array of bytes in JSON (`render.image`'s data)
             return true
         case ("integer", .int), ("integer", .uint), ("number", .int), ("number", .uint), ("number", .double):
             return true

@@ -1,10 +1,11 @@
 import BusSchema
 
 /// The short, discrete name of a component's state ("open", "page 2", "refreshing"): a
-/// component *transition* is a state message whose phase differs from the one before.
-enum ComponentPhase {
+/// component *transition* is a state message whose phase differs from the one before. The
+/// report's timeline and the live view's inspector (ViewService) name phases with it.
+public enum ComponentPhase {
     /// The phase of a `state.<kind>` payload; unknown kinds have the single phase "state".
-    static func of(kind: String, _ state: Value) -> String {
+    public static func of(kind: String, _ state: Value) -> String {
         switch kind {
         case "drawer":
             if state["open"]?.boolValue == true { return "open" }

@@ -71,9 +71,13 @@ import Testing
         #expect(paths == ["/frame", "/contacts/0", "/contacts/0/phase"])
     }
 
-    /// JSON equality: maps compare as key sets, numbers by value.
+    /// JSON equality: maps compare as key sets, numbers by value, a bin as its array of bytes.
     static func sameJSON(_ lhs: Value, _ rhs: Value) -> Bool {
         switch (lhs, rhs) {
+        case (.binary(let bytes), .array), (.array, .binary(let bytes)):
+            let asArray = Value.array(bytes.map { .int(Int64($0)) })
+            if case .binary = lhs { return Self.sameJSON(asArray, rhs) }
+            return Self.sameJSON(lhs, asArray)
         case (.map(let left), .map(let right)):
             return Set(left.keys) == Set(right.keys)
                 && left.allSatisfy { key, value in Self.sameJSON(value, right[key]!) }

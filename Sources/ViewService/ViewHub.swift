@@ -1,0 +1,149 @@
+import BusSchema
+import Synchronization
+
+/// What the web thread and the bus thread share: the newest frame and inspector batches going
+/// out to pages, the pages' touches, commands and visibility coming in, and the counters.
+///
+/// Each side takes the lock only to copy or swap a few values; encoding, sending and publishing
+/// happen outside it, so a slow page or a busy bus never holds the other side up.
+final class ViewHub: Sendable {
+    /// Inspector batches kept for pages that fall behind (10 s at one batch per 100 ms).
+    static let batchesKept = 100
+
+    struct Outbound {
+        var frame: [UInt8]?
+        var frameGeneration: UInt64 = 0
+        var batches: [(sequence: UInt64, bytes: [UInt8])] = []
+        var nextBatch: UInt64 = 1
+    }
+
+    struct Session {
+        var coalescer = TouchCoalescer()
+        var frameNumber: UInt64 = 0
+        var lastTNs: Int64 = 0
+        var closed = false
+    }
+
+    struct Inbound {
+        var sessions: [String: Session] = [:]
+        var commands: [ComponentCommand] = []
+        var visibility: [Bool] = []
+        var counters: [String: Int] = [:]
+    }
+
+    /// What the bus side drains every flush.
+    struct Drained {
+        var frames: [TouchFrame] = []
+        var commands: [ComponentCommand] = []
+        var visibility: [Bool] = []
+    }
+
+    let outbound = Mutex(Outbound())
+    let inbound = Mutex(Inbound())
+
+    /// Adds `amount` to a health counter.
+    func count(_ name: String, _ amount: Int = 1) {
+        self.inbound.withLock { $0.counters[name, default: 0] += amount }
+    }
+
+    var counters: [String: Int] { self.inbound.withLock { $0.counters } }
+
+    func publishFrame(_ packet: [UInt8]) {
+        self.outbound.withLock {
+            $0.frame = packet
+            $0.frameGeneration += 1
+        }
+    }
+
+    func publishBatch(_ bytes: [UInt8]) {
+        self.outbound.withLock {
+            $0.batches.append(($0.nextBatch, bytes))
+            $0.nextBatch += 1
+            if $0.batches.count > Self.batchesKept { $0.batches.removeFirst($0.batches.count - Self.batchesKept) }
+        }
+    }
+
+    /// The newest frame if it is newer than `generation`.
+    func frame(after generation: UInt64) -> (generation: UInt64, packet: [UInt8])? {
+        self.outbound.withLock {
+            guard let frame = $0.frame, $0.frameGeneration > generation else { return nil }
+            return ($0.frameGeneration, frame)
+        }
+    }
+
+    /// The oldest batch after `sequence`, and how many older ones were already dropped.
+    func batch(after sequence: UInt64) -> (sequence: UInt64, bytes: [UInt8], skipped: UInt64)? {
+        self.outbound.withLock {
+            guard let next = $0.batches.first(where: { $0.sequence > sequence }) else { return nil }
+            return (next.sequence, next.bytes, next.sequence - sequence - 1)
+        }
+    }
+
+    /// The newest batch sequence: a page that joins starts after it.
+    var lastBatch: UInt64 { self.outbound.withLock { $0.nextBatch - 1 } }
+
+    func sessionOpened(_ session: String) {
+        self.inbound.withLock {
+            $0.sessions[session] = Session()
+            $0.counters["pages_connected", default: 0] += 1
+        }
+    }
+
+    /// Cancels the session's touches; the bus side removes it once the cancel frame is out.
+    func sessionClosed(_ session: String, tNs: Int64?) {
+        self.inbound.withLock {
+            guard var entry = $0.sessions[session] else { return }
+            entry.coalescer.cancelAll(tNs: max(tNs ?? entry.lastTNs, entry.lastTNs))
+            entry.closed = true
+            $0.sessions[session] = entry
+        }
+    }
+
+    /// Applies one message from a page.
+    ///
+    /// - Throws: ``PageMessageError`` (`touches`) if the coalescer refuses its contacts.
+    func received(_ message: PageMessage, from session: String) throws {
+        try self.inbound.withLock { inbound in
+            guard var entry = inbound.sessions[session] else { return }
+            defer { inbound.sessions[session] = entry }
+            switch message {
+            case .pointer(let tMs, let contacts):
+                // The page's clock; never backwards, so a recognizer's velocities stay sane.
+                let tNs = max(Int64(tMs * 1e6), entry.lastTNs)
+                entry.lastTNs = tNs
+                inbound.counters["pointer_contacts", default: 0] += contacts.count
+                for contact in contacts {
+                    do {
+                        try entry.coalescer.receive(contact, tNs: tNs)
+                    } catch let refusal as TouchCoalescer.Refusal {
+                        throw PageMessageError(.touches, refusal.description)
+                    }
+                }
+            case .visibility(let visible):
+                if !visible { entry.coalescer.cancelAll(tNs: entry.lastTNs) }
+                inbound.visibility.append(visible)
+            case .command(let command):
+                inbound.commands.append(command)
+            }
+        }
+    }
+
+    /// Takes one touch frame per session (coalesced), the commands and the visibility changes.
+    func drain() -> Drained {
+        self.inbound.withLock { inbound in
+            var drained = Drained()
+            swap(&drained.commands, &inbound.commands)
+            swap(&drained.visibility, &inbound.visibility)
+            for session in inbound.sessions.keys.sorted() {
+                guard var entry = inbound.sessions[session] else { continue }
+                if let (contacts, tNs) = entry.coalescer.flush() {
+                    entry.frameNumber += 1
+                    drained.frames.append(
+                        TouchFrame(device: "web-" + session, frame: entry.frameNumber, tNs: tNs, contacts: contacts))
+                }
+                inbound.sessions[session] = entry.closed && entry.coalescer.isIdle ? nil : entry
+            }
+            return drained
+        }
+    }
+}

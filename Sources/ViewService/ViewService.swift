@@ -1,0 +1,156 @@
+import Bus
+import BusSchema
+import DemoReport
+import ServiceSupport
+
+/// `uibus-view` on the bus: frames out to pages, pages' touches and commands in.
+///
+/// Subscribes `render/image/` (the newest frame goes to every page, see ``WebServer``) and,
+/// for the inspector, `ui/`, `gesture/`, `touch/`, `memo/`, `sys/`, `cmd/` and `render/frame/`;
+/// every 100 ms the messages seen (at most ``maximumBatchMessages``, each as JSON, component
+/// states with their phase named as the report's timeline names it) go to the pages as one batch, and every second the message count per topic. Every
+/// ``flushMs`` it publishes at most one coalesced touch frame per page on `touch/web-<session>/`,
+/// the pages' component commands on `cmd/ui/<instance>/`, and `will_resign_active` /
+/// `did_become_active` on `sys/lifecycle/uibus-view/` when a page is hidden or shown.
+public final class ViewService {
+    /// How often pages' touches go out: one frame per contact per 4 ms at most.
+    public static let flushMs = 4
+    /// How often inspector batches go out.
+    public static let batchMs = 100
+    /// Messages per inspector batch at most; the rest are counted, not sent.
+    public static let maximumBatchMessages = 300
+    /// A message payload larger than this is shown by its size only.
+    public static let maximumShownPayload = 16 * 1024
+    /// Topics counted per second at most (a flood of new topics cannot grow memory).
+    public static let maximumRateTopics = 512
+
+    static let inspectorPrefixes = ["ui/", "gesture/", "touch/", "memo/", "sys/", "cmd/", "render/frame/"]
+
+    private let runner: ServiceRunner
+    private let server: WebServer
+    private var batch: [Value] = []
+    private var omitted = 0
+    private var rates: [String: Int] = [:]
+    private var commandTopics: [String: Topic] = [:]
+    private var touchFrames = 0
+    private var commands = 0
+    private var badFrames = 0
+
+    /// - Parameters:
+    ///   - token: what pages must present (see ``AccessToken``).
+    ///   - pageDirectory: where `index.html`, `app.js` and `style.css` are.
+    ///   - scene: the scene document the UI runs (pages get it when they connect).
+    public init(runner: ServiceRunner, token: String, pageDirectory: String, scene: Value) {
+        self.runner = runner
+        self.server = WebServer(
+            hub: ViewHub(), token: token, pageDirectory: pageDirectory, sceneJSON: JSONWriter.string(scene))
+    }
+
+    /// Listens on `host`:`port` (0: any free port) and returns the port.
+    ///
+    /// - Throws: ``ViewError`` if the address cannot be bound.
+    public func listen(host: String, port: Int) throws -> Int {
+        try self.server.start(host: host, port: port)
+        return Int(self.server.port)
+    }
+
+    /// Subscribes and runs until SIGTERM; then closes every page.
+    public func run() throws {
+        let hub = self.server.hub
+        try self.runner.subscribe(["render/image/"], filter: SchemaFilter([RenderImage.self])) {
+            [unowned self] delivery, subscriber in
+            guard let image = subscriber.decode(delivery, as: RenderImage.self) else {
+                self.badFrames += 1
+                return
+            }
+            hub.publishFrame(FramePacket.make(image))
+            self.server.wake()
+        }
+        try self.runner.subscribe(Self.inspectorPrefixes, filter: nil) { [unowned self] delivery, _ in
+            self.inspect(delivery)
+        }
+        self.runner.every(ms: Self.flushMs) { [unowned self] in try self.flush() }
+        self.runner.every(ms: Self.batchMs) { [unowned self] in self.sendBatch() }
+        self.runner.every(ms: 1000) { [unowned self] in self.sendRates() }
+        self.runner.healthExtra = { [unowned self] in
+            var extra: ValueMap = [
+                "touch_frames": .int(Int64(self.touchFrames)), "commands": .int(Int64(self.commands)),
+                "bad_frames": .int(Int64(self.badFrames)), "inspector_omitted": .int(Int64(self.omitted)),
+            ]
+            for (name, count) in hub.counters.sorted(by: { $0.key < $1.key }) { extra[name] = .int(Int64(count)) }
+            return extra
+        }
+        self.runner.onStop = { [unowned self] in
+            self.server.stop()
+            try self.flush()
+        }
+        try self.runner.run()
+    }
+
+    /// Publishes what the pages sent since the last flush.
+    private func flush() throws {
+        let drained = self.server.hub.drain()
+        for frame in drained.frames {
+            try self.runner.publisher.publish(frame, on: try Topic.touch(frame.device))
+            self.touchFrames += 1
+        }
+        for command in drained.commands {
+            try self.runner.publisher.publish(command, on: try self.topic(for: command.instance))
+            self.commands += 1
+        }
+        for visible in drained.visibility {
+            try self.runner.announce(visible ? .didBecomeActive : .willResignActive, reason: "page visibility")
+        }
+    }
+
+    private func topic(for instance: String) throws -> Topic {
+        if let topic = self.commandTopics[instance] { return topic }
+        let topic = try Topic(segments: "cmd", "ui", instance)
+        if self.commandTopics.count < 256 { self.commandTopics[instance] = topic }
+        return topic
+    }
+
+    /// Notes one message for the inspector.
+    private func inspect(_ delivery: Delivery) {
+        if self.rates[delivery.topic] != nil || self.rates.count < Self.maximumRateTopics {
+            self.rates[delivery.topic, default: 0] += 1
+        }
+        guard self.batch.count < Self.maximumBatchMessages else {
+            self.omitted += 1
+            return
+        }
+        let envelope = delivery.envelope
+        var record: ValueMap = [
+            "topic": .string(delivery.topic), "schema": .string(envelope.schema),
+            "publisher": .string(envelope.publisher), "wall_ms": .double(Double(envelope.wall) / 1e6),
+            "bytes": .int(Int64(delivery.payload.count)),
+        ]
+        if delivery.payload.count <= Self.maximumShownPayload, let data = try? Value(messagePack: delivery.payload) {
+            record["data"] = data
+            // A component's phase as the report's timeline names it (`ui/<kind>/<instance>/`).
+            if envelope.schema.hasPrefix("state."), delivery.topic.hasPrefix("ui/") {
+                record["phase"] = .string(ComponentPhase.of(kind: String(envelope.schema.dropFirst(6)), data))
+            }
+        }
+        self.batch.append(.map(record))
+    }
+
+    private func sendBatch() {
+        guard !self.batch.isEmpty else { return }
+        var bytes: [UInt8] = []
+        JSONWriter.write(.map(["type": .string("bus"), "messages": .array(self.batch)]), into: &bytes)
+        self.batch.removeAll(keepingCapacity: true)
+        self.server.hub.publishBatch(bytes)
+        self.server.wake()
+    }
+
+    private func sendRates() {
+        var topics = ValueMap()
+        for (topic, count) in self.rates.sorted(by: { $0.key < $1.key }) { topics[topic] = .int(Int64(count)) }
+        self.rates.removeAll(keepingCapacity: true)
+        var bytes: [UInt8] = []
+        JSONWriter.write(.map(["type": .string("rates"), "window_s": .int(1), "topics": .map(topics)]), into: &bytes)
+        self.server.hub.publishBatch(bytes)
+        self.server.wake()
+    }
+}

@@ -1,0 +1,466 @@
+// The live UIBus page: frames from the bus on a canvas, pointer events back as touch frames,
+// a memo editor (a real text field, so the browser's IME works) and an inspector.
+// Served by uibus-view; talks to it over one WebSocket (see Sources/ViewService/WebServer.swift).
+'use strict';
+
+(() => {
+  const token = new URLSearchParams(location.search).get('token') || '';
+  const canvas = document.getElementById('screen');
+  const context = canvas.getContext('2d');
+  const editor = document.getElementById('memo-editor');
+  const connectionLabel = document.getElementById('connection');
+
+  // ---- Connection -------------------------------------------------------------------------
+  let socket = null;
+  let device = null;
+  let scene = null;
+  let retryMs = 250;
+
+  function connect() {
+    const url = `ws://${location.host}/ws?token=${encodeURIComponent(token)}`;
+    socket = new WebSocket(url, 'uibus-view');
+    socket.binaryType = 'arraybuffer';
+    socket.onopen = () => { retryMs = 250; };
+    socket.onmessage = (event) => {
+      if (typeof event.data === 'string') textReceived(JSON.parse(event.data));
+      else frameReceived(event.data);
+    };
+    socket.onclose = (event) => {
+      device = null;
+      contacts.clear();
+      connectionLabel.textContent = `disconnected${event.reason ? ': ' + event.reason : ''}; retrying`;
+      connectionLabel.className = 'bad';
+      setTimeout(connect, retryMs);
+      retryMs = Math.min(retryMs * 2, 5000);
+    };
+  }
+
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  function textReceived(message) {
+    switch (message.type) {
+      case 'hello':
+        device = message.device;
+        scene = message.scene || null;
+        connectionLabel.textContent = `live as ${device}`;
+        connectionLabel.className = 'ok';
+        if (document.hidden) send({ type: 'visibility', visible: false });
+        break;
+      case 'bus': for (const record of message.messages) busMessage(record); break;
+      case 'rates': showRates(message.topics, message.window_s); break;
+    }
+  }
+
+  // ---- Frames -----------------------------------------------------------------------------
+  // One decode at a time; a frame that arrives meanwhile waits, and a newer one replaces it.
+  const stats = { frames: 0, dropped: 0, latencies: [] };
+  let frameInfo = null;   // the header of the frame on the canvas
+  let decoding = false;
+  let waiting = null;
+  let lastFrameNumber = null;
+  let lastMeasuredInput = null;
+
+  function frameReceived(buffer) {
+    const view = new DataView(buffer);
+    const headerLength = view.getUint32(0);
+    const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 4, headerLength)));
+    const image = new Blob([new Uint8Array(buffer, 4 + headerLength)], { type: `image/${header.encoding}` });
+    if (lastFrameNumber !== null && header.frame > lastFrameNumber + 1) stats.dropped += header.frame - lastFrameNumber - 1;
+    lastFrameNumber = header.frame;
+    if (decoding) {
+      if (waiting) stats.dropped += 1;
+      waiting = { header, image };
+      return;
+    }
+    decode(header, image);
+  }
+
+  function decode(header, image) {
+    decoding = true;
+    createImageBitmap(image).then((bitmap) => {
+      if (canvas.width !== header.width || canvas.height !== header.height) {
+        canvas.width = header.width;
+        canvas.height = header.height;
+        fitCanvas();
+      }
+      context.drawImage(bitmap, 0, 0);
+      bitmap.close();
+      frameInfo = header;
+      stats.frames += 1;
+      measure(header.input);
+    }).catch(() => { stats.dropped += 1; }).finally(() => {
+      decoding = false;
+      if (waiting) {
+        const next = waiting;
+        waiting = null;
+        decode(next.header, next.image);
+      }
+    });
+  }
+
+  // Input -> pixels: from the pointer event (its timeStamp went out as the touch frame's t_ns)
+  // to the first animation frame after the frame reflecting it was drawn; once per input.
+  function measure(input) {
+    if (!input || input.device !== device) return;
+    const key = `${input.device}/${input.seq}`;
+    if (key === lastMeasuredInput) return;
+    lastMeasuredInput = key;
+    const eventMs = input.t_ns / 1e6;
+    requestAnimationFrame(() => {
+      stats.latencies.push(performance.now() - eventMs);
+      if (stats.latencies.length > 2000) stats.latencies.splice(0, stats.latencies.length - 2000);
+    });
+  }
+
+  function percentile(values, p) {
+    if (values.length === 0) return null;
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  }
+
+  function fitCanvas() {
+    // One image pixel per device pixel when it fits; smaller when the window is narrow.
+    canvas.style.width = `${canvas.width / devicePixelRatio}px`;
+  }
+
+  // ---- Touch in ---------------------------------------------------------------------------
+  // Contacts open on this page: pointer id -> contact ids sent (two for Alt+mouse).
+  const contacts = new Map();
+  let nextContact = 1;
+
+  function scenePoint(event) {
+    // CSS pixels -> canvas pixels (the canvas may be scaled to fit) -> scene points.
+    const rect = canvas.getBoundingClientRect();
+    const scale = frameInfo ? frameInfo.scale : 1;
+    return {
+      x: (event.clientX - rect.left) * (canvas.width / rect.width) / scale,
+      y: (event.clientY - rect.top) * (canvas.height / rect.height) / scale,
+    };
+  }
+
+  function sceneCentre() {
+    const scale = frameInfo ? frameInfo.scale : 1;
+    return { x: canvas.width / scale / 2, y: canvas.height / scale / 2 };
+  }
+
+  function pointsFor(entry, event) {
+    const point = scenePoint(event);
+    if (!entry.mirrored) return [point];
+    // Alt+mouse, as in the iOS Simulator: a second finger mirrored about the view's centre.
+    const centre = sceneCentre();
+    return [point, { x: 2 * centre.x - point.x, y: 2 * centre.y - point.y }];
+  }
+
+  function sendContacts(entry, phase, event) {
+    entry.last = { clientX: event.clientX, clientY: event.clientY };
+    const points = pointsFor(entry, event);
+    send({
+      type: 'pointer', t: event.timeStamp,
+      contacts: entry.ids.map((id, index) => ({ id, phase, x: points[index].x, y: points[index].y })),
+    });
+  }
+
+  canvas.addEventListener('pointerdown', (event) => {
+    if (!device || contacts.has(event.pointerId) || contacts.size >= 10) return;
+    event.preventDefault();
+    canvas.setPointerCapture(event.pointerId);
+    const mirrored = event.pointerType === 'mouse' && event.altKey;
+    const entry = { ids: mirrored ? [nextContact++, nextContact++] : [nextContact++], mirrored };
+    contacts.set(event.pointerId, entry);
+    sendContacts(entry, 'began', event);
+  });
+  canvas.addEventListener('pointermove', (event) => {
+    const entry = contacts.get(event.pointerId);
+    if (entry) sendContacts(entry, 'moved', event);
+  });
+  for (const type of ['pointerup', 'lostpointercapture']) {
+    canvas.addEventListener(type, (event) => {
+      const entry = contacts.get(event.pointerId);
+      if (!entry) return;
+      contacts.delete(event.pointerId);
+      sendContacts(entry, 'ended', event);
+    });
+  }
+  canvas.addEventListener('pointercancel', (event) => {
+    // The browser took the pointer (a system gesture): every open touch of this page ends.
+    for (const [pointer, entry] of contacts) {
+      const at = pointer === event.pointerId ? event : { ...entry.last, timeStamp: event.timeStamp };
+      sendContacts(entry, 'cancelled', at);
+    }
+    contacts.clear();
+  });
+  canvas.addEventListener('contextmenu', (event) => event.preventDefault());
+
+  document.addEventListener('visibilitychange', () => {
+    // The service cancels this page's touches when it is hidden and tells the components.
+    if (document.hidden) contacts.clear();
+    send({ type: 'visibility', visible: !document.hidden });
+  });
+
+  // ---- Memo editor and search -------------------------------------------------------------
+  const board = { instance: null, state: null, view: null };
+  let editing = null;          // memo id open in the editor
+  const unacked = new Map();   // memo id -> { text, sentAt }: edits sent until the board shows them
+
+  function boardView() {
+    if (!scene) return null;
+    return (scene.views || []).find((view) => view.component && view.component.kind === 'memoBoard') || null;
+  }
+
+  function boardChanged(instance, state) {
+    board.instance = instance;
+    board.state = state;
+    for (const [memoID, edit] of unacked) {
+      const memo = (state.memos || []).find((m) => m.id === memoID);
+      if (memo && memo.text === edit.text && !memo.pending) unacked.delete(memoID);
+    }
+    const wanted = state.editing || null;
+    if (wanted && wanted !== editing) openEditor(wanted);
+    if (!wanted && editing && document.activeElement !== editor) closeEditor(false);
+  }
+
+  /** The topmost memo under a scene point (its scaled, unrotated box), if any. */
+  function memoAt(x, y) {
+    const view = boardView();
+    if (!view || !board.state) return null;
+    const hits = (board.state.memos || []).filter((memo) => {
+      const cx = view.frame.x + memo.x + memo.width / 2;
+      const cy = view.frame.y + memo.y + memo.height / 2;
+      const scale = memo.scale || 1;
+      return Math.abs(x - cx) <= (memo.width * scale) / 2 && Math.abs(y - cy) <= (memo.height * scale) / 2;
+    });
+    return hits.sort((a, b) => (b.z || 0) - (a.z || 0))[0] || null;
+  }
+
+  function openEditor(memoID) {
+    if (editing === memoID) return;
+    const memo = (board.state.memos || []).find((m) => m.id === memoID);
+    const view = boardView();
+    if (!memo || !view) return;
+    editing = memoID;
+    const rect = canvas.getBoundingClientRect();
+    const scale = frameInfo ? frameInfo.scale : 1;
+    const cssPerPoint = (rect.width / canvas.width) * scale;
+    editor.style.left = `${(view.frame.x + memo.x) * cssPerPoint}px`;
+    editor.style.top = `${(view.frame.y + memo.y) * cssPerPoint}px`;
+    editor.style.width = `${Math.max(memo.width * cssPerPoint, 160)}px`;
+    editor.style.height = `${Math.max(memo.height * cssPerPoint, 80)}px`;
+    editor.value = memo.text || '';
+    editor.hidden = false;
+    editor.focus();
+  }
+
+  function closeEditor(commit) {
+    if (!editing) return;
+    const memoID = editing;
+    editing = null;
+    editor.hidden = true;
+    if (commit) {
+      const text = editor.value;
+      unacked.set(memoID, { text, sentAt: performance.now() });
+      send({ type: 'command', instance: board.instance, command: 'edit', args: { memo_id: memoID, text } });
+    }
+    send({ type: 'command', instance: board.instance, command: 'close_editor' });
+  }
+
+  editor.addEventListener('keydown', (event) => {
+    // Enter while the IME composes confirms the composition, not the memo.
+    if (event.isComposing || event.keyCode === 229) return;
+    if (event.key === 'Enter' && !event.shiftKey) { event.preventDefault(); closeEditor(true); }
+    if (event.key === 'Escape') { event.preventDefault(); closeEditor(false); }
+  });
+  editor.addEventListener('blur', () => closeEditor(true));
+
+  // Resend until the board shows the text acknowledged (the store may be restarting).
+  setInterval(() => {
+    const now = performance.now();
+    for (const [memoID, edit] of unacked) {
+      if (now - edit.sentAt < 1000 || !board.instance) continue;
+      edit.sentAt = now;
+      send({ type: 'command', instance: board.instance, command: 'edit', args: { memo_id: memoID, text: edit.text } });
+    }
+  }, 250);
+
+  let searchTimer = null;
+  document.getElementById('search').addEventListener('input', (event) => {
+    clearTimeout(searchTimer);
+    const query = event.target.value;
+    searchTimer = setTimeout(() => {
+      if (board.instance) send({ type: 'command', instance: board.instance, command: 'search', args: { query } });
+    }, 150);
+  });
+
+  // ---- Inspector --------------------------------------------------------------------------
+  const recent = [];             // the newest bus messages (all topics), oldest first
+  const states = new Map();      // topic -> newest ui/ state
+  const health = new Map();      // service -> newest health report
+  const lanes = new Map();       // lane name -> [{ t, label }]
+  const laneWindowMs = 10000;
+  let topicFilter = '';
+
+  function busMessage(record) {
+    recent.push(record);
+    if (recent.length > 2000) recent.splice(0, recent.length - 2000);
+    const data = record.data || {};
+    const now = performance.now();
+    if (record.topic.startsWith('ui/')) {
+      states.set(record.topic, data);
+      // One lane per component instance, its phases named by the service as the report names them.
+      if (record.phase !== undefined) addLaneEvent(record.topic.slice(3, -1), record.phase, now);
+      if (record.schema === 'state.memoBoard') boardChanged(data.instance, data);
+    } else if (record.topic.startsWith('gesture/')) {
+      // One lane per gesture kind, as in the report: what the newest recognizer of that kind did.
+      // Failures (every recognizer a touch did not match) would drown the rest, so they are left out.
+      if (data.state !== 'failed') addLaneEvent(`gesture ${data.recognizer}`, `${data.state} (${data.name || data.view})`, now);
+      // A double tap of this page's on a memo opens the editor over it.
+      if (data.device === device && data.recognizer === 'doubleTap' && data.state === 'recognized') {
+        const memo = memoAt(data.x, data.y);
+        if (memo) openEditor(memo.id);
+      }
+    } else if (record.topic.startsWith('sys/health/')) {
+      // Restarts as this page saw them: every new process id of a service after the first.
+      const pids = (health.get(data.service) || {}).pids || new Set();
+      pids.add(data.pid);
+      health.set(data.service, { ...data, pids });
+    }
+    dirty = true;
+  }
+
+  function addLaneEvent(lane, label, t) {
+    const events = lanes.get(lane) || [];
+    const last = events[events.length - 1];
+    if (!last || last.label !== label) events.push({ t, label });
+    while (events.length > 1 && events[1].t < t - laneWindowMs) events.shift();
+    lanes.set(lane, events);
+  }
+
+  const laneColours = ['#0a84ff', '#30d158', '#ff9f0a', '#bf5af2', '#ff375f', '#64d2ff', '#ffd60a', '#ac8e68'];
+  function colourOf(label) {
+    let hash = 0;
+    for (const c of label) hash = (hash * 31 + c.codePointAt(0)) >>> 0;
+    return laneColours[hash % laneColours.length];
+  }
+
+  function drawLanes() {
+    const lanesCanvas = document.getElementById('lanes');
+    const names = [...lanes.keys()].sort();
+    const rowHeight = 18;
+    const labelWidth = 170;
+    lanesCanvas.height = Math.max(40, names.length * rowHeight + 4);
+    const g = lanesCanvas.getContext('2d');
+    g.clearRect(0, 0, lanesCanvas.width, lanesCanvas.height);
+    g.font = '11px system-ui, sans-serif';
+    g.textBaseline = 'middle';
+    const now = performance.now();
+    const width = lanesCanvas.width - labelWidth;
+    const x = (t) => labelWidth + Math.max(0, (t - (now - laneWindowMs)) / laneWindowMs) * width;
+    names.forEach((name, row) => {
+      const y = row * rowHeight + 2;
+      g.fillStyle = '#aeaeb2';
+      g.fillText(name.slice(0, 28), 4, y + rowHeight / 2);
+      const events = lanes.get(name);
+      events.forEach((event, index) => {
+        const end = index + 1 < events.length ? events[index + 1].t : now;
+        g.fillStyle = colourOf(event.label);
+        g.fillRect(x(event.t), y + 2, Math.max(1, x(end) - x(event.t)), rowHeight - 4);
+        if (x(end) - x(event.t) > 40) {
+          g.fillStyle = '#000';
+          g.fillText(event.label.slice(0, 16), x(event.t) + 3, y + rowHeight / 2);
+        }
+      });
+    });
+  }
+
+  function cell(row, text, className) {
+    const td = row.insertCell();
+    td.textContent = text;
+    if (className) td.className = className;
+  }
+
+  function drawHealth() {
+    const body = document.querySelector('#health tbody');
+    body.replaceChildren();
+    for (const [service, report] of [...health].sort()) {
+      const row = body.insertRow();
+      const counters = report.counters || {};
+      cell(row, service);
+      cell(row, report.state, `state-${report.state}`);
+      cell(row, report.pids.size - 1, 'num');
+      cell(row, counters.gaps ?? 0, 'num');
+      cell(row, counters.rejected ?? 0, 'num');
+    }
+  }
+
+  function showRates(topics, windowS) {
+    const body = document.querySelector('#rates tbody');
+    body.replaceChildren();
+    const rows = Object.entries(topics).sort((a, b) => b[1] - a[1]).slice(0, 24);
+    for (const [topic, count] of rows) {
+      const row = body.insertRow();
+      cell(row, topic);
+      cell(row, (count / windowS).toFixed(0), 'num');
+    }
+  }
+
+  function drawMessages() {
+    const list = document.getElementById('messages');
+    const shown = recent.filter((r) => r.topic.startsWith(topicFilter)).slice(-200);
+    list.replaceChildren(...shown.reverse().map((record) => {
+      const item = document.createElement('li');
+      const time = new Date(record.wall_ms).toISOString().slice(11, 23);
+      item.innerHTML = `${time} <span class="topic"></span> <span class="schema"></span> <span class="data"></span>`;
+      item.querySelector('.topic').textContent = record.topic;
+      item.querySelector('.schema').textContent = record.schema;
+      item.querySelector('.data').textContent = record.data ? JSON.stringify(record.data).slice(0, 240) : `(${record.bytes} bytes)`;
+      return item;
+    }));
+  }
+
+  document.getElementById('topic-filter').addEventListener('input', (event) => {
+    topicFilter = event.target.value.trim();
+    dirty = true;
+  });
+
+  let dirty = true;
+  setInterval(() => {
+    drawLanes();
+    if (!dirty) return;
+    dirty = false;
+    drawHealth();
+    drawMessages();
+    const p50 = percentile(stats.latencies, 0.5);
+    const p99 = percentile(stats.latencies, 0.99);
+    document.getElementById('latency').textContent = p50 === null
+      ? `${stats.frames} frames` : `${stats.frames} frames · input→pixels p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms · ${stats.dropped} dropped`;
+  }, 200);
+
+  // ---- For scripts and tests --------------------------------------------------------------
+  window.uibus = {
+    stats() {
+      return {
+        frames: stats.frames,
+        input_to_pixels_p50_ms: percentile(stats.latencies, 0.5),
+        input_to_pixels_p99_ms: percentile(stats.latencies, 0.99),
+        dropped: stats.dropped,
+      };
+    },
+    /** Every input -> pixels sample kept (the newest 2000), in ms. */
+    latencies() { return [...stats.latencies]; },
+    /** The client (CSS pixel) position of a scene point on the canvas, for scripted input. */
+    clientPoint(x, y) {
+      const rect = canvas.getBoundingClientRect();
+      const scale = frameInfo ? frameInfo.scale : 1;
+      return [rect.left + (x * scale * rect.width) / canvas.width, rect.top + (y * scale * rect.height) / canvas.height];
+    },
+    /** Sends a component command (`cmd/ui/<instance>/`) as the memo editor does. */
+    command(instance, command, args) { send({ type: 'command', instance, command, args }); },
+    get device() { return device; },
+    get frame() { return frameInfo; },
+    get editing() { return editing; },
+    state(topic) { return states.get(topic) || null; },
+  };
+
+  connect();
+})();
