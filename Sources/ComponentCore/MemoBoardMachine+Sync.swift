@@ -26,6 +26,8 @@ struct MemoSync: Sendable {
     var snapshotDeadline: Double?
     var expectedChunk = 0
     var snapshotRecords: [MemoRecord] = []
+    /// Parts of answers sent in parts (a large search), by command id, until all are here.
+    var ackParts: [String: [Int: MemoAck]] = [:]
     /// Changes that arrived while a snapshot was on its way.
     var buffered: [(change: MemoChanged, epoch: UInt64)] = []
 }
@@ -101,8 +103,17 @@ extension MemoBoardMachine {
         return [self.timerEffect]
     }
 
-    mutating func acknowledge(_ ack: MemoAck, _ tMs: Double) -> [ComponentEffect] {
-        guard let index = self.sync.pending.firstIndex(where: { $0.request.cmdId == ack.cmdId }) else { return [] }
+    mutating func acknowledge(_ part: MemoAck, _ tMs: Double) -> [ComponentEffect] {
+        guard let index = self.sync.pending.firstIndex(where: { $0.request.cmdId == part.cmdId }) else { return [] }
+        var ack = part
+        if let chunk = part.chunk, let chunks = part.chunks, chunks > 1 {
+            // Only for a command still awaited, and one slot per part: resent parts take no more room.
+            self.sync.ackParts[part.cmdId, default: [:]][chunk] = part
+            let parts = Array(self.sync.ackParts[part.cmdId, default: [:]].values)
+            guard let whole = MemoAck.reassembled(parts) else { return [] }
+            self.sync.ackParts[part.cmdId] = nil
+            ack = whole
+        }
         let request = self.sync.pending.remove(at: index).request
         self.records.touch(request.memoId)
         var effects: [ComponentEffect] = []

@@ -113,7 +113,7 @@ public enum MemoSchema {
                     applied_at INTEGER NOT NULL,
                     payload_hash INTEGER,
                     ack BLOB NOT NULL,
-                    PRIMARY KEY (client, cmd_id)
+                    PRIMARY KEY (cmd_id, client)
                 ) WITHOUT ROWID;
                 INSERT INTO applied_cmd_by_client (client, cmd_id, applied_at, payload_hash, ack)
                     SELECT client, cmd_id, applied_at, NULL, ack FROM applied_cmd;

@@ -48,7 +48,7 @@ extension MemoStore {
 
     /// One command inside the batch transaction; throws only for storage failures.
     private func applyOne(_ command: MemoCommand, _ now: Int64, _ state: inout BatchState) throws -> MemoAck {
-        let hash = command.op.isMutating ? Self.payloadHash(command) : 0
+        let hash = command.op.isMutating ? CommandHash(command).stored : 0
         if command.op.isMutating, let stored = try self.storedAck(command) {
             // A row from before migration 6 has no hash: the id alone has to do.
             if let storedHash = stored.hash, storedHash != hash {
@@ -109,15 +109,6 @@ extension MemoStore {
         try statement.bind([.text(client), .text(ack.cmdId), .int(now), .int(hash)])
         try statement.bind(blob: ack.messagePack, at: 5)
         _ = try statement.step()
-    }
-
-    /// FNV-1a (64-bit) of the command as this store encodes it, so a resend whose map keys came
-    /// in another order still matches. It tells a resend from another command under the same
-    /// (client, cmd_id); it is no defence against a client forging collisions with itself.
-    static func payloadHash(_ command: MemoCommand) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in command.messagePack { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-        return Int64(bitPattern: hash)
     }
 
     /// Forgets applied command ids recorded before `time` (ms); a retry older than that

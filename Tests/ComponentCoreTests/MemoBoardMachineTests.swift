@@ -346,6 +346,24 @@ import Testing
         #expect(state?.search == .some(MemoBoardState.Search(query: "買", matches: matches)))
     }
 
+    @Test func memoBoard_searchAckInParts_showsEveryResultOnceTheLastPartArrives() throws {
+        var machine = Self.synced()
+        let search = try #require(Effects.commands(machine.handle(.searchRequested(query: "買", tMs: 0))).first)
+        let results = (0..<40).map {
+            MemoSearchHit(memoId: "m\($0)", text: String(repeating: "買う", count: 3000), trashed: false, ranges: [0..<1])
+        }
+        let parts = MemoAck(cmdId: search.cmdId, status: .ok, seq: 10, results: results).chunked(
+            maximumBytes: 64 * 1024)
+        #expect(parts.count > 2)
+        for part in parts.dropLast() {
+            #expect(machine.handle(.ackReceived(part, tMs: 5)).isEmpty)
+            #expect(machine.handle(.ackReceived(part, tMs: 6)).isEmpty)
+        }
+        let state = Self.state(machine.handle(.ackReceived(parts[parts.count - 1], tMs: 7)))
+        #expect(state?.search??.matches.map(\.memoID) == results.map(\.memoId))
+        #expect(state?.pendingCommands == 0)
+    }
+
     @Test func memoBoard_appWillResignActive_cancelsTheDragAndFlushesUnsentCommands() throws {
         var machine = Self.synced()
         _ = machine.handle(.createRequested(text: "a", x: 0, y: 0, color: nil, tMs: 0))
