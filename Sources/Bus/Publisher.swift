@@ -137,7 +137,9 @@ public final class Publisher {
         }
         let now = Clock.monotonicNs()
         if let mark = self.budget.tick(nowNs: now) { try self.socket.setOption(ZMQ_SNDHWM, mark) }
-        if let joining = self.joining, !self.subscriptions.isEmpty || now >= joining.deadlineNs {
+        // The proxy's own subscription (for its state cache) comes with the bus's others; alone,
+        // it says that nobody listens yet.
+        if let joining = self.joining, self.hasSubscriber(for: nil) || now >= joining.deadlineNs {
             try self.finishJoining()
         }
         self.sendsBeforeDrain = self.joining == nil ? Self.drainInterval : 0
