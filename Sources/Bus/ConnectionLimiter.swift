@@ -11,7 +11,10 @@ import Synchronization
 /// disconnected, with the descriptor) and shuts down each connection past the cap as soon as
 /// it is accepted (`shutdown(2)`: libzmq sees the connection fail and closes it cleanly),
 /// counting it. The monitor's queue is bounded and libzmq waits when it is full, so a burst of
-/// connections can outrun the cap by at most that queue; the cap leaves room for it.
+/// connections can outrun the cap by at most that queue; the cap leaves room for it. A
+/// connection that closed before its event is read may have left its descriptor to a newer
+/// one, which the shutdown then ends instead: only past the cap, and never anything but a
+/// socket (`shutdown` fails on other descriptors).
 final class ConnectionLimiter {
     /// The monitor's end, polled with the proxy's sockets.
     let socket: ZMQSocket

@@ -24,7 +24,7 @@ public struct LastValueCache {
     /// What the proxy subscribes to itself, so that publishers send state while nobody else
     /// listens and the cache has it for the first subscriber: `ui`, without the slash that every
     /// listener's prefix has, so that a publisher can tell it from a listener
-    /// (``Publisher/hasSubscriber(for:)``). Not `render/image/`: the render worker encodes frames
+    /// (``Publisher/subscriptions`` leaves it out). Not `render/image/`: the render worker encodes frames
     /// only while someone watches, and that must be a real viewer.
     public static let proxySubscriptions = ["ui"]
 

@@ -16,7 +16,9 @@ public final class Publisher {
     // publish cost more than the stamping it guards.
     @exclusivity(unchecked) public private(set) var stamper: EnvelopeStamper
     public let statistics: BusStatistics
-    /// Prefixes some subscriber currently wants.
+    /// Prefixes some subscriber currently wants. The proxy's own subscription for its state
+    /// cache (``LastValueCache/proxySubscriptions``) is left out: it makes the socket send state
+    /// while nobody listens, but it is no listener.
     public private(set) var subscriptions: Set<String> = []
     private var frames = Frames()
     /// Sends left before the next look at the subscription notices, which queue up on the
@@ -117,12 +119,9 @@ public final class Publisher {
         }
     }
 
-    /// Whether a current subscription covers `topic` (if nil: whether anyone listens at all, the
-    /// proxy's own subscription for its state cache not counted).
+    /// Whether a current subscription covers `topic` (any subscription, if nil).
     public func hasSubscriber(for topic: Topic?) -> Bool {
-        guard let topic else {
-            return self.subscriptions.contains { !LastValueCache.proxySubscriptions.contains($0) }
-        }
+        guard let topic else { return !self.subscriptions.isEmpty }
         return self.subscriptions.contains { topic.rawValue.hasPrefix($0) }
     }
 
@@ -133,6 +132,7 @@ public final class Publisher {
             let frame = self.frames[0]
             guard let kind = frame.first else { continue }
             let prefix = String(decoding: frame.dropFirst(), as: UTF8.self)
+            if LastValueCache.proxySubscriptions.contains(prefix) { continue }
             if kind == 1 { self.subscriptions.insert(prefix) } else if kind == 0 { self.subscriptions.remove(prefix) }
         }
         let now = Clock.monotonicNs()

@@ -37,7 +37,8 @@ import Testing
         let context = try ZMQContext()
         let publisher = try Publisher(context: context, endpoint: proxy.config.publish, name: "late-test")
         try publisher.publish(Self.payload("current"), schema: Self.schema, on: try Topic(topic))
-        // The proxy subscribes to ui/ itself, so the publisher's join buffer lets the message go.
+        // Nobody listens, so the publisher holds it for its grace period; then the proxy, which
+        // subscribes to `ui` itself, takes it.
         try waitUntil("the publisher to send") {
             try publisher.drainSubscriptions()
             return !publisher.isJoining

@@ -198,9 +198,8 @@ import Testing
     @Test func aPublisherNobodySubscribesToStopsHoldingAfterItsGracePeriod() throws {
         let bus = try TestBus()
         defer { try? bus.stop() }
-        // Not the proxy's input: the proxy subscribes to state itself, and nobody must here.
         let publisher = try Publisher(
-            context: bus.context, endpoint: "ipc://\(bus.directory)/nobody", name: "lonely", joinGraceMs: 200)
+            context: bus.context, endpoint: bus.config.publish, name: "lonely", joinGraceMs: 200)
         try publisher.publish(Self.frame(1), on: try Topic.touch("d0"))
         #expect(publisher.isJoining)
         #expect(publisher.statistics.value(.sent) == 0)
