@@ -58,7 +58,7 @@ extension BusTap {
     /// The subscription prefixes the proxy forwards to publishers that deliver some of what
     /// `pattern` matches: who listens (by prefix; the proxy does not say how many subscribers).
     func subscriptions(covering pattern: TopicPattern) throws -> [String] {
-        try self.requireProxy()
+        try self.requireProxy(at: self.config.publish)
         let publisher = try Publisher(
             context: self.context, endpoint: self.config.publish, name: "bus-tap", curve: try self.config.curveClient(),
             joinGraceMs: 0)

@@ -42,7 +42,7 @@ extension BusTap {
         }
         let schema = SchemaID(schemaID, major: major, minor: try store.minor(schemaID, major: major))
 
-        try self.requireProxy()
+        try self.requireProxy(at: self.config.publish)
         let publisher = try self.oneShotPublisher()
         if try !publisher.waitForSubscriber(matching: topic, timeoutMs: waitMs) {
             Log.error(
@@ -75,7 +75,8 @@ extension BusTap {
         let duration = try self.durationMs()
         let force = self.options.flag("force")
         try self.options.finish(maximumPositionals: 2 + patterns.count)
-        try self.requireProxy()
+        // Checked before the file is created, so that a missing proxy leaves no empty recording.
+        try self.requireProxy(at: self.config.subscribe)
         let store = SchemaStore.locate()
         let writer = try MCAPWriter(path: path, overwrite: force)
         var schemas: [String: UInt16] = [:]
@@ -132,7 +133,7 @@ extension BusTap {
         let messages = try recording.messages.enumerated().map { index, message in
             try Self.decode(message, index: index, recording: recording, path: path)
         }
-        try self.requireProxy()
+        try self.requireProxy(at: self.config.publish)
         let publisher = try self.oneShotPublisher()
         if try !publisher.waitForSubscriber(timeoutMs: waitMs) {
             Log.error(

@@ -68,7 +68,7 @@ public final class BusTap {
     /// - Throws: ``UsageError`` for a missing or unknown verb or option, ``ConfigurationError`` for a bad bus file.
     public init(arguments: [String], signals: SignalWatcher) throws {
         self.signals = signals
-        let verb = Self.verb(in: arguments)
+        let verb = Options.verb(in: arguments, declared: Self.common)
         guard let verb, let declared = Self.verbs[verb] else {
             // Help and --version still work before (or instead of) a verb.
             _ = try Options(arguments, declared: Self.common + Self.verbs.values.flatMap { $0 })
@@ -85,20 +85,6 @@ public final class BusTap {
         let near = names.first { $0.hasPrefix(verb) || verb.hasPrefix($0) }
         return "unknown verb '\(verb)'"
             + (near.map { " (did you mean \($0)?)" } ?? " (one of \(names.joined(separator: ", ")))")
-    }
-
-    /// The first word that is neither an option nor the value of `--bus`.
-    static func verb(in arguments: [String]) -> String? {
-        var index = 0
-        while index < arguments.count {
-            if arguments[index] == "--bus" {
-                index += 2
-                continue
-            }
-            if !arguments[index].hasPrefix("-") { return arguments[index] }
-            index += 1
-        }
-        return nil
     }
 
     /// Runs the verb.
@@ -131,13 +117,11 @@ public final class BusTap {
         }
     }
 
-    /// Fails at once, naming the endpoint, if no proxy listens there: ZeroMQ would wait silently.
-    func requireProxy() throws {
-        for endpoint in [self.config.subscribe, self.config.publish] {
-            if let problem = EndpointProbe.problem(endpoint, timeoutMs: 1500) {
-                throw ToolError(
-                    "no bus proxy reachable at \(endpoint) (\(problem)); is the stack up? (deploy/uibus up)")
-            }
+    /// Fails within 2 s, naming the endpoint, if no proxy listens on `endpoint` (one of the two it
+    /// binds): ZeroMQ itself would wait silently.
+    func requireProxy(at endpoint: String) throws {
+        if let problem = EndpointProbe.problem(endpoint, timeoutMs: 1800) {
+            throw ToolError("no bus proxy reachable at \(endpoint) (\(problem)); is the stack up? (deploy/uibus up)")
         }
     }
 
@@ -147,7 +131,7 @@ public final class BusTap {
         _ patterns: [TopicPattern], durationMs: Int?, highWaterMark: Int32 = 100_000,
         _ body: (Delivery, Subscriber) throws -> Bool
     ) throws -> Subscriber {
-        try self.requireProxy()
+        try self.requireProxy(at: self.config.subscribe)
         let subscriber = try Subscriber(
             context: self.context, endpoint: self.config.subscribe, prefixes: Array(Set(patterns.map(\.subscription))),
             receiveHighWaterMark: highWaterMark, curve: try self.config.curveClient())

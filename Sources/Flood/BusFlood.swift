@@ -54,7 +54,9 @@ public struct BusFlood {
     ///
     /// - Throws: ``UsageError`` naming the option at fault, ``ConfigurationError`` for a bad bus file.
     public init(arguments: [String]) throws {
-        let declared = Self.common + (Self.verbs[Self.verb(in: arguments) ?? ""] ?? Self.verbs.values.flatMap { $0 })
+        let declared =
+            Self.common
+            + (Self.verbs[Options.verb(in: arguments, declared: Self.common) ?? ""] ?? Self.verbs.values.flatMap { $0 })
         var options = try Options(arguments, declared: declared)
         self.json = options.flag("json")
         self.outDirectory = options.string("out")
@@ -91,20 +93,6 @@ public struct BusFlood {
         _ = options.string("bus")
         try options.finish(maximumPositionals: 1)
         self.config = try Tool.busConfig(&options)
-    }
-
-    /// The first word that is neither an option nor an option's value.
-    static func verb(in arguments: [String]) -> String? {
-        var index = 0
-        while index < arguments.count {
-            let word = arguments[index]
-            if word.hasPrefix("-") {
-                index += common.contains { $0.placeholder != nil && "--" + $0.name == word } ? 2 : 1
-                continue
-            }
-            return word
-        }
-        return nil
     }
 
     /// Runs the flood (or the search) and prints the result.

@@ -70,6 +70,19 @@ public struct Options {
         }
     }
 
+    /// The first word of `arguments` that is neither an option nor the value of one of `declared`:
+    /// the verb, found before the verb's own options are known.
+    public static func verb(in arguments: [String], declared: [OptionSpec]) -> String? {
+        let takesValue = Set(declared.filter { $0.placeholder != nil }.map { "--" + $0.name })
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            guard word.hasPrefix("-") else { return word }
+            index += takesValue.contains(word) ? 2 : 1
+        }
+        return nil
+    }
+
     /// Whether `--name` was given.
     public mutating func flag(_ name: String) -> Bool {
         self.consumed.insert(name)
