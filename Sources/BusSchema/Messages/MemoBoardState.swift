@@ -11,7 +11,10 @@ public struct MemoBoardState: ValueMessage, Hashable {
         FieldSpec("trash", "array", required: false), FieldSpec("search", "object|null", required: false),
         FieldSpec("store_seq", "integer", required: false), FieldSpec("pending_commands", "integer", required: false),
         FieldSpec("syncing", "boolean", required: false), FieldSpec("revision", "integer", required: false),
+        FieldSpec("input", "object", required: false),
     ]
+    /// The touch frame whose effect this state shows, when a gesture changed it.
+    public var input: TouchInput?
 
     /// The palette, in the order arrange-by-colour follows.
     public enum Color: String, Sendable, Hashable, CaseIterable {
@@ -127,7 +130,7 @@ public struct MemoBoardState: ValueMessage, Hashable {
             self.editing != nil, self.trash != nil, self.search != nil, self.storeSeq != nil,
             self.pendingCommands != nil, self.syncing != nil, self.revision != nil,
         ].filter { $0 }.count
-        writer.writeMapHeader(6 + optionals)
+        writer.writeMapHeader((self.input == nil ? 0 : 1) + 6 + optionals)
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.write("memos")
@@ -148,6 +151,7 @@ public struct MemoBoardState: ValueMessage, Hashable {
         if let pendingCommands = self.pendingCommands { writer.writeField("pending_commands", int: pendingCommands) }
         if let syncing = self.syncing { writer.writeField("syncing", bool: syncing) }
         if let revision = self.revision { writer.writeField("revision", int: revision) }
+        if let input = self.input { writer.writeField("input", input) }
     }
 
     static func write(_ memos: [Memo], to writer: inout MessagePackWriter) {
@@ -209,6 +213,7 @@ public struct MemoBoardState: ValueMessage, Hashable {
             pendingCommands: try fields.optional("pending_commands", PayloadFields.int),
             syncing: try fields.optional("syncing", PayloadFields.bool),
             revision: try fields.optional("revision", PayloadFields.int))
+        self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
     }
 
     static func memo(_ value: Value, path: String) throws -> Memo {
