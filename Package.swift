@@ -33,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CWebSockets", providers: [.apt(["libwebsockets-dev"])]),
 
@@ -42,7 +43,7 @@ let package = Package(
         .target(name: "GestureCore", dependencies: ["BusSchema"]),
         .target(name: "SupervisorCore", dependencies: ["BusSchema"]),
         .target(
-            name: "RenderCore", dependencies: ["BusSchema", "CPNG", "CFreeType"],
+            name: "RenderCore", dependencies: ["BusSchema", "CPNG", "CFreeType", "CTurboJPEG"],
             // The blur kernel's SIMD16 loops need AVX2 + FMA (present on the 2-core build machine);
             // render-worker checks the CPU before calling in (CPUCheck.swift), so an older one gets
             // a clear error instead of SIGILL. Keep the two settings together.

@@ -26,6 +26,8 @@ public final class Publisher {
     private static let drainInterval = 1024
     /// Messages published before the subscriptions arrived; nil once they did.
     private var joining: JoinBuffer?
+    /// Told of every subscribe notice, repeats included (see ``reportEverySubscribe(_:)``).
+    private var onSubscribe: ((String) -> Void)?
 
     /// How long a new publisher holds messages waiting for the bus's subscriptions by default.
     public static let defaultJoinGraceMs = 2000
@@ -118,6 +120,19 @@ public final class Publisher {
         return self.subscriptions.contains { topic.rawValue.hasPrefix($0) }
     }
 
+    /// Calls `handler` with the prefix of every subscribe notice that reaches the publisher,
+    /// including a prefix some subscriber already had: a new subscriber to a topic others watch
+    /// too (the proxy's XPUB is verbose, so its subscription is forwarded), which a publisher
+    /// keeping a last value wants to answer. Notices are read in ``drainSubscriptions()``.
+    /// Sets `ZMQ_XPUB_VERBOSE` on the socket, which otherwise passes on only a prefix's first
+    /// subscription.
+    ///
+    /// - Throws: ``BusError`` if the option cannot be set.
+    public func reportEverySubscribe(_ handler: @escaping (String) -> Void) throws {
+        try self.socket.setOption(ZMQ_XPUB_VERBOSE, 1)
+        self.onSubscribe = handler
+    }
+
     /// Reads the subscribe and unsubscribe notices that reached the socket.
     public func drainSubscriptions() throws {
         while try self.socket.receive(into: &self.frames, dontWait: true) {
@@ -125,7 +140,12 @@ public final class Publisher {
             let frame = self.frames[0]
             guard let kind = frame.first else { continue }
             let prefix = String(decoding: frame.dropFirst(), as: UTF8.self)
-            if kind == 1 { self.subscriptions.insert(prefix) } else if kind == 0 { self.subscriptions.remove(prefix) }
+            if kind == 1 {
+                self.subscriptions.insert(prefix)
+                self.onSubscribe?(prefix)
+            } else if kind == 0 {
+                self.subscriptions.remove(prefix)
+            }
         }
         if let joining = self.joining, !self.subscriptions.isEmpty || Clock.monotonicNs() >= joining.deadlineNs {
             try self.finishJoining()

@@ -47,6 +47,15 @@ public struct Topic: Sendable, Hashable, CustomStringConvertible {
         }
         return nil
     }
+
+    /// Why `name` cannot be one topic segment of at most `maximumLength` bytes (empty, too
+    /// long, a `/`, a space or a control character), or nil if it can.
+    public static func segmentProblem(_ name: String, maximumLength: Int) -> String? {
+        if name.isEmpty { return "empty" }
+        if name.utf8.count > maximumLength { return "longer than \(maximumLength) bytes" }
+        if name.utf8.contains(UInt8(ascii: "/")) { return "contains '/'" }
+        return Self.problem(in: name + "/")
+    }
 }
 
 extension Topic {

@@ -87,6 +87,39 @@ public enum ComponentState: Sendable, Hashable {
         }
     }
 
+    /// The state carrying `input`, the touch frame whose effect it shows.
+    public func with(input: TouchInput?) -> ComponentState {
+        switch self {
+        case .scrollView(var state):
+            state.input = input
+            return .scrollView(state)
+        case .pullToRefresh(var state):
+            state.input = input
+            return .pullToRefresh(state)
+        case .pager(var state):
+            state.input = input
+            return .pager(state)
+        case .slideTable(var state):
+            state.input = input
+            return .slideTable(state)
+        case .drawer(var state):
+            state.input = input
+            return .drawer(state)
+        case .numberPad(var state):
+            state.input = input
+            return .numberPad(state)
+        case .canvas(var state):
+            state.input = input
+            return .canvas(state)
+        case .zoomView(var state):
+            state.input = input
+            return .zoomView(state)
+        case .memoBoard(var state):
+            state.input = input
+            return .memoBoard(state)
+        }
+    }
+
     /// The payload map (what `replay` prints and the bus carries).
     public var payload: Value { self.message.payload }
 

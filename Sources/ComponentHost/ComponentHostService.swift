@@ -7,7 +7,7 @@ import ServiceSupport
 ///
 /// Subscribes `gesture/`, `cmd/ui/`, `sys/lifecycle/`, `sys/network/`, `memo/changed/` and, per
 /// memo board, `memo/ack/<client>/` and `memo/snapshot/<client>/`; publishes each component's
-/// full state on `ui/<kind>/<instance>/`, memo commands on `memo/cmd/` and the interface-derived
+/// full state on `ui/<kind>/<instance>/` (with the gesture event's `input` when one changed it), memo commands on `memo/cmd/` and the interface-derived
 /// connectivity on `sys/network/`. When another service says `ready` or `resync` on
 /// `sys/lifecycle/`, every state is published again. Time is the service's monotonic clock in ms: gesture events
 /// are restamped on arrival, so machine timers and inputs share one clock.
@@ -108,7 +108,7 @@ public final class ComponentHostService {
         self.event.tMs = self.nowMs
         self.outputs.removeAll(keepingCapacity: true)
         self.host.handle(self.event, appendingTo: &self.outputs)
-        try self.publish(self.outputs)
+        try self.publish(self.outputs, input: self.event.input)
     }
 
     private func subscribeMemo() throws {
@@ -160,10 +160,12 @@ public final class ComponentHostService {
         return try self.topics.value(for: key) { try Topic(segments: "ui", state.kind.rawValue, state.instance) }
     }
 
-    private func publish(_ outputs: [HostOutput]) throws {
+    /// Publishes what the host sent out; states a gesture event caused carry its `input`.
+    private func publish(_ outputs: [HostOutput], input: TouchInput? = nil) throws {
         for output in outputs {
             switch output {
             case .state(let state):
+                let state = input == nil ? state : state.with(input: input)
                 try self.runner.publisher.publish(state.schema, on: try self.topic(of: state)) {
                     state.encode(to: &$0)
                 }

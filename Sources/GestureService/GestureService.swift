@@ -8,7 +8,8 @@ import ServiceSupport
 /// Subscribes `touch/` (``TouchFrame``) and `ui/scene/` (a whole `scene` document replaces the
 /// scene), feeds ``DeviceLanes`` (one engine per device), carries out its wake-ups with one-shot
 /// timers of the loop, and publishes every ``GestureEvent`` on
-/// `gesture/<device>/<view>/<recognizer>/` (the recognizer's name in the scene, else its kind).
+/// `gesture/<device>/<view>/<recognizer>/` (the recognizer's name in the scene, else its kind),
+/// with the touch frame that caused it as its `input`.
 /// A frame that does not decode is counted (`bad_payload`) and skipped.
 ///
 /// Sharding: with device prefixes it subscribes only `touch/<prefix>` for each, so several
@@ -70,7 +71,10 @@ public final class GestureService {
     private func apply(_ effects: [DeviceLanes.Effect]) throws {
         for effect in effects {
             switch effect {
-            case .publish(let event):
+            case .publish(var event):
+                // The frame being handled caused it; a timer's event gets its device's newest frame,
+                // which is the last one handled unless another device's came since.
+                if event.device == self.frame.device { event.input = TouchInput(self.frame) }
                 try self.runner.publisher.publish(event, on: try self.topic(for: event))
                 self.eventsPublished += 1
             case .wake(let device, let monoNs):

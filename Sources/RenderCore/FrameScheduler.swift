@@ -12,6 +12,8 @@ public struct FrameScheduler: Sendable {
         case frameFinished(atMs: Double, stillAnimating: Bool)
         /// Someone asked for a PNG snapshot of the next frame.
         case snapshotRequested(atMs: Double)
+        /// The current state must be drawn again though it did not change (a viewer joined).
+        case redrawRequested(atMs: Double)
     }
 
     /// What the owner must do.
@@ -56,6 +58,13 @@ public struct FrameScheduler: Sendable {
         case (.idle, .snapshotRequested(let now)):
             snapshotPending = true
             return startOrWait(now)
+        case (.idle, .redrawRequested(let now)):
+            return startOrWait(now)
+        case (.waiting, .redrawRequested):
+            return []
+        case (.rendering, .redrawRequested):
+            state = .rendering(dirty: true)
+            return []
         case (.waiting, .stateApplied(let seq, _)):
             latestSeq = max(latestSeq, seq)
             return []

@@ -13,6 +13,8 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let badPNG = Code(rawValue: "bad_png")
         /// libpng could not write the PNG.
         public static let pngWriteFailed = Code(rawValue: "png_write_failed")
+        /// A JPEG that libjpeg-turbo could not read or write.
+        public static let jpegFailed = Code(rawValue: "jpeg_failed")
         /// A font that FreeType could not load, or a glyph it could not render.
         public static let fontFailed = Code(rawValue: "font_failed")
     }

@@ -1,4 +1,5 @@
 import Bus
+import BusSchema
 import Dispatch
 import Glibc
 import RenderCore
@@ -21,6 +22,8 @@ final class FrameRenderer: Sendable {
         let height: Int
         let scale: Double
         let writePNG: Bool
+        /// Encode the frame for viewers too (nil while nobody watches).
+        let image: ImageRequest?
     }
 
     /// A drawn frame.
@@ -31,6 +34,8 @@ final class FrameRenderer: Sendable {
         let blurMs: Double
         let encodeMs: Double
         let statistics: RenderStatistics
+        /// The frame encoded for viewers, when the job asked for it.
+        let image: EncodedImage?
     }
 
     /// The file descriptor that becomes readable when a frame is done (a pipe's read end).
@@ -40,14 +45,20 @@ final class FrameRenderer: Sendable {
     private let snapshots: SnapshotWriter
     private let queue: DispatchQueue
     private let finished = Mutex<[(Job, Result<Output, any Error>)]>([])
+    /// Used on the render thread only; the lock makes that checkable.
+    private let imageEncoder: Mutex<ImageEncoder>
 
-    /// - Parameter queue: the serial queue frames are drawn on (a test may hold it suspended).
+    /// - Parameters:
+    ///   - imageEncoding, imageQuality: how frames are encoded for viewers (``ImageEncoder``).
+    ///   - queue: the serial queue frames are drawn on (a test may hold it suspended).
     /// - Throws: ``ConfigurationError`` when no pipe can be made. The C functions are `pipe`
     ///   and `fcntl`.
     init(
-        renderer: LayerRenderer, snapshots: SnapshotWriter,
+        renderer: LayerRenderer, snapshots: SnapshotWriter, imageEncoding: RenderImage.Encoding = .jpeg,
+        imageQuality: Int = JPEGEncoder.defaultQuality,
         queue: DispatchQueue = DispatchQueue(label: "render-worker.frames")
     ) throws {
+        self.imageEncoder = Mutex(try ImageEncoder(encoding: imageEncoding, quality: imageQuality))
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw ConfigurationError("pipe failed: errno \(errno)") }
         for end in ends {
@@ -101,10 +112,14 @@ final class FrameRenderer: Sendable {
         let rendered = Clock.monotonicNs()
         var png: String?
         if job.writePNG { png = try self.snapshots.write(try PNGCodec.encode(image), frameID: job.frameID) }
+        let encoded = Clock.monotonicNs()
+        let forViewers = try self.imageEncoder.withLock { encoder in
+            try job.image.map { try encoder.encode(image, $0) } ?? encoder.forget()
+        }
         return Output(
             checksum: image.checksum, png: png, renderMs: Self.ms(rendered - start),
-            blurMs: stopwatch.milliseconds(.blur), encodeMs: job.writePNG ? Self.ms(Clock.monotonicNs() - rendered) : 0,
-            statistics: self.renderer.lastStatistics)
+            blurMs: stopwatch.milliseconds(.blur), encodeMs: job.writePNG ? Self.ms(encoded - rendered) : 0,
+            statistics: self.renderer.lastStatistics, image: forViewers)
     }
 
     static func ms(_ nanoseconds: UInt64) -> Double { (Double(nanoseconds) / 1e3).rounded() / 1e3 }

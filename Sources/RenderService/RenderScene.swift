@@ -85,6 +85,9 @@ public struct RenderScene: Sendable {
     /// True once a scene is known.
     public var hasScene: Bool { self.scene != nil }
 
+    /// True once a component state (`ui/<kind>/`) has been applied.
+    public var hasComponentStates: Bool { !self.states.isEmpty }
+
     /// True while an animation is running (the worker keeps drawing frames).
     public var isAnimating: Bool { self.animator.isAnimating }
 

@@ -12,7 +12,8 @@ import ServiceSupport
 /// the newest state, so a burst of states becomes one frame. Frames are drawn on a render
 /// thread (``FrameRenderer``) while the loop goes on applying states and publishing health; a
 /// slow frame lowers the frame rate, and the next one draws the newest state. Each frame is published on
-/// `render/frame/` (``RenderFrame``), animation completions on `render/animation/`.
+/// `render/frame/` (``RenderFrame``), animation completions on `render/animation/`, and, while
+/// someone subscribes, the frame encoded for viewers on `render/image/<surface>/` (``ImagePublisher``).
 /// The store's memos follow `memo/changed/` in seq order; at start, and whenever a change shows
 /// a new store epoch (the store restarted) or a gap, the worker asks the store for a snapshot
 /// (a `snapshot` command as client `<service name>`, answered on `memo/snapshot/<name>/`), and
@@ -32,6 +33,11 @@ public final class RenderService {
         public var scale: Double = 1
         /// Blur workers.
         public var threads = 2
+        /// The surface name of the frames for viewers (`render/image/<surface>/`).
+        public var surface = "main"
+        /// How frames for viewers are encoded, and the JPEG quality.
+        public var imageEncoding = RenderImage.Encoding.jpeg
+        public var imageQuality = JPEGEncoder.defaultQuality
 
         public init(scene: Value?) {
             self.scene = scene
@@ -59,6 +65,7 @@ public final class RenderService {
     private var scheduler: FrameScheduler
     private let frameTopic: Topic
     private let animationTopic: Topic
+    private let images: ImagePublisher
     private var applyTimer: Int?
     private var frameTimer: Int?
     private var framesPublished: UInt64 = 0
@@ -83,7 +90,10 @@ public final class RenderService {
             self.frames = try FrameRenderer(
                 renderer: LayerRenderer(
                     blur: BlurKernel(threads: configuration.threads), font: try FontFace.systemJapanese()),
-                snapshots: try SnapshotWriter(directory: configuration.snapshotDirectory))
+                snapshots: try SnapshotWriter(directory: configuration.snapshotDirectory),
+                imageEncoding: configuration.imageEncoding, imageQuality: configuration.imageQuality)
+            self.images = try ImagePublisher(
+                publisher: runner.publisher, surface: configuration.surface, scale: configuration.scale)
             self.frameTopic = try Topic("render/frame/")
             self.animationTopic = try Topic("render/animation/")
             self.memoCommandTopic = try Topic("memo/cmd/")
@@ -97,7 +107,7 @@ public final class RenderService {
     /// Runs until a stop signal.
     public func run() throws {
         self.runner.healthExtra = { [unowned self] in
-            [
+            var extra: ValueMap = [
                 "frames": Value(self.framesPublished), "snapshots": Value(self.snapshotsWritten),
                 "state_seq": Value(UInt64(self.scene.stateSeq)), "last_render_ms": .double(self.lastRenderMs),
                 "layers_drawn": Value(UInt64(self.lastStatistics.layersDrawn)),
@@ -105,6 +115,8 @@ public final class RenderService {
                 "offscreen_groups": Value(UInt64(self.lastStatistics.offscreenGroups)),
                 "largest_offscreen_px": Value(UInt64(self.lastStatistics.largestOffscreenPixels)),
             ]
+            for (key, value) in self.images.health { extra[key] = value }
+            return extra
         }
         try self.runner.subscribe(["ui/"], filter: SchemaFilter(Self.uiSchemas)) { [unowned self] delivery, _ in
             try self.apply(delivery) { value in
@@ -112,6 +124,7 @@ public final class RenderService {
                     try self.scene.applyScene(value)
                 } else {
                     try self.publish(try self.scene.applyState(value, atMs: Self.nowMs()))
+                    self.images.noteState(value)
                 }
             }
         }
@@ -150,9 +163,28 @@ public final class RenderService {
             for (job, result) in self.frames.takeFinished() { try self.finish(job, result) }
         }
         self.runner.onStop = { [unowned self] in try self.finishFrameInFlight() }
+        self.runner.every(ms: ImagePublisher.pollMs) { [unowned self] in
+            if try self.images.viewerJoined() {
+                try self.perform(self.scheduler.handle(.redrawRequested(atMs: Self.nowMs())))
+            }
+        }
         let request = self.scene.requestMemoSnapshot()
         self.runner.at(deadlineNs: 0) { [unowned self] in try self.sendSnapshotRequest(request, first: true) }
+        self.askForStates(afterMs: Self.snapshotRetryMs.first)
         try self.runner.run()
+    }
+
+    /// Says `resync` on `sys/lifecycle/` while no component state has arrived, backing off from 1 s
+    /// to 16 s: the component host answers `ready` and `resync` with every state, but its answer
+    /// to this worker's `ready` is lost if the worker's `ui/` subscription has not reached it yet
+    /// (a restart on a busy machine), and then the worker would draw the bare scene until the next
+    /// input.
+    private func askForStates(afterMs waitMs: Int) {
+        self.runner.at(deadlineNs: Clock.monotonicNs() + UInt64(waitMs) * 1_000_000) { [unowned self] in
+            guard !self.scene.hasComponentStates else { return }
+            try self.runner.announce(.resync, reason: "no component state yet")
+            self.askForStates(afterMs: min(waitMs * 2, Self.snapshotRetryMs.maximum))
+        }
     }
 
     /// Sends a `snapshot` command and arms its retry: while the request is still the one
@@ -237,7 +269,7 @@ public final class RenderService {
             FrameRenderer.Job(
                 frameID: frameID, stateSeq: self.scene.stateSeq, root: root,
                 width: Int((size.width * scale).rounded()), height: Int((size.height * scale).rounded()), scale: scale,
-                writePNG: writePNG))
+                writePNG: writePNG, image: try self.images.request()))
         return true
     }
 
@@ -270,11 +302,22 @@ public final class RenderService {
                 stateSeq: job.stateSeq, timings: timings, png: output.png)
             try self.runner.publisher.publish(frame, on: self.frameTopic)
             self.framesPublished += 1
+            if let image = output.image { try self.publishImage(image, of: job) }
         case .failure(let error):
             self.runner.statistics.countReason("render_failed")
             Log.error(self.runner.name, "render_failed: frame \(job.frameID): \(error)")
         }
         try self.frameFinished()
+    }
+
+    /// Publishes a frame's image for viewers; one that cannot be sent is counted (`image_failed`).
+    private func publishImage(_ image: EncodedImage, of job: FrameRenderer.Job) throws {
+        do {
+            try self.images.publish(image, frameID: job.frameID, width: job.width, height: job.height)
+        } catch let error as RenderError {
+            self.runner.statistics.countReason("image_failed")
+            Log.error(self.runner.name, "image_failed: frame \(job.frameID): \(error)")
+        }
     }
 
     /// Tells the scheduler the frame is over; what it asks next runs from the loop, so a long

@@ -3,7 +3,8 @@ import RenderService
 import ServiceSupport
 
 /// `render-worker [--bus FILE] [--cpus LIST] [--scene FILE] [--fps N] [--snapshot-every N] [--snapshot-dir DIR]
-/// [--scale K] [--threads T]`: the live worker on the bus (see ``RenderService``).
+/// [--scale K] [--threads T] [--image-encoding jpeg|png] [--image-quality Q]`: the live worker on the bus
+/// (see ``RenderService``); frames for viewers on `render/image/main/` as JPEG at quality 85 by default.
 enum LiveCommand {
     static func run(_ arguments: [String], signals: SignalWatcher) throws {
         var options = try ServiceSupport.Options(arguments)
@@ -33,6 +34,18 @@ enum LiveCommand {
         if let threads = try options.int("threads") {
             guard (1...64).contains(threads) else { throw UsageError("--threads must be in 1...64, not \(threads)") }
             configuration.threads = threads
+        }
+        if let encoding = options.string("image-encoding") {
+            guard let chosen = RenderImage.Encoding(rawValue: encoding) else {
+                throw UsageError("--image-encoding must be jpeg or png, not \(encoding)")
+            }
+            configuration.imageEncoding = chosen
+        }
+        if let quality = try options.int("image-quality") {
+            guard (1...100).contains(quality) else {
+                throw UsageError("--image-quality must be in 1...100, not \(quality)")
+            }
+            configuration.imageQuality = quality
         }
         try options.finish(maximumPositionals: 0)
         let runner = try ServiceRunner(name: "render-worker", config: config, signals: signals)

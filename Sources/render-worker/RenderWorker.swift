@@ -10,9 +10,10 @@ import ServiceSupport
 enum RenderWorker {
     static let usage = """
         usage: render-worker [--bus FILE] [--cpus LIST] [--scene FILE] [--fps N] [--snapshot-every N] [--snapshot-dir DIR]
-                             [--scale K] [--threads T]
+                             [--scale K] [--threads T] [--image-encoding jpeg|png] [--image-quality Q]
                render-worker blur IN.png OUT.png (--sigma S | --level weak|default|strong) [--threads T]
                render-worker bench-blur --width W --height H --sigma S --runs N [--threads T] [--passes P]
+               render-worker bench-encode [--scene FILE] [--runs N]
                render-worker render --scene S [--state STATE.json] OUT.png [--scale K]
                render-worker demo OUT.png [--scene FILE [--memos N]] [--scale S] [--runs N] [--threads T]
         """
@@ -37,6 +38,7 @@ enum RenderWorker {
             switch arguments[1] {
             case "blur": try BlurCommand.run(options)
             case "bench-blur": print(try BenchBlur.run(options))
+            case "bench-encode": print(try BenchEncode.run(options))
             case "demo": print(try DemoCommand.run(options))
             case "render": try RenderCommand.run(options)
             case "-h", "--help", "help": print(usage)

@@ -48,4 +48,14 @@ import Testing
         let effects = scheduler.handle(.snapshotRequested(atMs: t))
         #expect(effects == [.render(frameID: 8, stateSeq: 7, writePNG: true)])
     }
+
+    @Test func aRedrawDrawsTheUnchangedStateOnceAndWaitsForTheFrameInFlight() {
+        var scheduler = FrameScheduler(framesPerSecond: 10)
+        #expect(scheduler.handle(.redrawRequested(atMs: 0)) == [.render(frameID: 1, stateSeq: 0, writePNG: false)])
+        #expect(scheduler.handle(.redrawRequested(atMs: 1)).isEmpty, "drawing: marked dirty")
+        #expect(scheduler.handle(.frameFinished(atMs: 5, stillAnimating: false)) == [.armTimer(atMs: 100)])
+        #expect(scheduler.handle(.redrawRequested(atMs: 6)).isEmpty, "already waiting")
+        #expect(scheduler.handle(.timerFired(atMs: 100)) == [.render(frameID: 2, stateSeq: 0, writePNG: false)])
+        #expect(scheduler.handle(.frameFinished(atMs: 105, stillAnimating: false)).isEmpty)
+    }
 }

@@ -18,7 +18,8 @@ import Testing
         root.backgroundColor = Color(hex: 0x336699)
         // Held: the frame cannot start, as if it were taking forever.
         queue.suspend()
-        frames.submit(.init(frameID: 1, stateSeq: 1, root: root, width: 40, height: 30, scale: 1, writePNG: true))
+        frames.submit(
+            .init(frameID: 1, stateSeq: 1, root: root, width: 40, height: 30, scale: 1, writePNG: true, image: nil))
         #expect(!frames.waitUntilIdle(seconds: 0.05), "still drawing: the wait gives up at its bound")
         #expect(frames.takeFinished().isEmpty)
         queue.resume()

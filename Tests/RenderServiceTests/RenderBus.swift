@@ -10,8 +10,10 @@ final class RenderBus {
     static let scene = ChildProcess.repositoryRoot + "/Tests/data/scenes/minimal.json"
 
     let proxy: ProxyProcess
-    let worker: ChildProcess
+    private(set) var worker: ChildProcess
     let snapshotDirectory: String
+    let scenePath: String
+    private let workerArguments: [String]
     private let context: ZMQContext
     /// A raw XPUB on the proxy's input: counts subscribe notices by prefix, so a test knows when
     /// an echo's subscription has reached the publishers.
@@ -32,9 +34,9 @@ final class RenderBus {
             scenePath = self.proxy.directory + "/scene.json"
             try scene.write(toFile: scenePath, atomically: true, encoding: .utf8)
         }
-        self.worker = try ChildProcess(
-            "render-worker", ["--scene", scenePath, "--snapshot-dir", self.snapshotDirectory] + arguments,
-            bus: self.proxy.busFile)
+        self.scenePath = scenePath
+        self.workerArguments = ["--scene", scenePath, "--snapshot-dir", self.snapshotDirectory] + arguments
+        self.worker = try ChildProcess("render-worker", self.workerArguments, bus: self.proxy.busFile)
         try self.worker.waitForLine("ready", seconds: 30)
         self.context = try ZMQContext()
         self.probe = try ZMQSocket(self.context, .xpub)
@@ -55,6 +57,22 @@ final class RenderBus {
         return echo
     }
 
+    /// Kills the worker (SIGKILL: no goodbye) and starts another with the same arguments.
+    func restartWorker() throws {
+        self.worker.signal(SIGKILL)
+        _ = try self.worker.wait()
+        self.worker = try ChildProcess("render-worker", self.workerArguments, bus: self.proxy.busFile)
+        try self.worker.waitForLine("ready", seconds: 30)
+    }
+
+    /// Starts `component-host` on the worker's scene: it publishes the states the worker draws.
+    func componentHost() throws -> ChildProcess {
+        let host = try ChildProcess("component-host", ["--scene", self.scenePath], bus: self.proxy.busFile)
+        self.children.append(host)
+        try host.waitForLine("ready", seconds: 30)
+        return host
+    }
+
     /// Publishes `json` on `topic` with `bus-tap pub` (`count` times, as fast as it can).
     func pub(_ topic: String, schema: String, json: String, count: Int = 1) throws {
         let (status, _, stderr) = try ChildProcess.run(
@@ -73,9 +91,11 @@ final class RenderBus {
         try self.pub("ui/numberPad/pad1/", schema: "state.numberPad", json: json, count: count)
     }
 
-    /// The payloads an echo printed so far.
+    /// The payloads an echo printed so far (whole lines only: a long one may be half written).
     static func payloads(_ echo: ChildProcess) throws -> [Value] {
-        try echo.lines.map { try JSONReader.parse($0)["payload"] ?? .null }
+        let text = echo.stdout
+        let complete = text[..<(text.lastIndex(of: "\n") ?? text.startIndex)]
+        return try complete.split(separator: "\n").map { try JSONReader.parse(String($0))["payload"] ?? .null }
     }
 
     /// Waits until an echo of `render/frame/` has a frame whose `state_seq` is `stateSeq`; returns every frame.

@@ -105,14 +105,20 @@ struct EchoLine {
     var topic: String
     var mono: UInt64
     var epoch: UInt64
+    /// The payload without `input`, which only the live recognizer knows (it names the touch
+    /// frame that caused a gesture event), so it compares with the offline replay's.
     var payload: Value
+    var input: Value?
 
     static func parse(_ echo: ChildProcess) throws -> [EchoLine] {
         try echo.lines.map { line in
             let value = try JSONReader.parse(line)
+            var payload = value["payload"]?.mapValue ?? [:]
+            let input = payload["input"]
+            payload["input"] = nil
             return EchoLine(
                 topic: value["topic"]?.stringValue ?? "", mono: UInt64(value["mono"]?.intValue ?? 0),
-                epoch: UInt64(value["epoch"]?.intValue ?? 0), payload: value["payload"] ?? .null)
+                epoch: UInt64(value["epoch"]?.intValue ?? 0), payload: .map(payload), input: input)
         }
     }
 }

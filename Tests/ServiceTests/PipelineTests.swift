@@ -55,6 +55,14 @@ import Testing
         let lift = try #require(frames.first { $0.payload["t_ns"] == .int(1_800_000_000) })
         #expect(longPress.mono >= landing.mono + 500_000_000)
         #expect(longPress.mono < lift.mono)
+        // Each event names the touch frame that caused it; the long press, fired by a timer, the
+        // newest frame of its device: the landing.
+        #expect(
+            longPress.input?["seq"] == landing.payload["frame"]
+                && longPress.input?["source_time_ns"] == .int(1_000_000_000))
+        let framesBySeq = Dictionary(frames.map { ($0.payload["frame"], $0.payload["t_ns"]) }, uniquingKeysWith: { $1 })
+        #expect(lines.allSatisfy { $0.input?["device"] == .string("d0") })
+        #expect(lines.allSatisfy { line in line.input.map { framesBySeq[$0["seq"]] == $0["source_time_ns"] } == true })
     }
 
     @Test func theFastTapsRecordingThroughTheLivePipelineGivesNineTaps() throws {

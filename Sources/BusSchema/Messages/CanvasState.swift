@@ -1,10 +1,13 @@
 /// A drawing canvas's full state (schema `state.canvas` v1), on `ui/canvas/<instance>/`.
 public struct CanvasState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.canvas", major: 1, minor: 0)
+    public static let schema = SchemaID("state.canvas", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("strokes", "array"),
         FieldSpec("active", "integer|null", required: false), FieldSpec("zoom_scale", "number", required: false),
+        FieldSpec("input", "object", required: false),
     ]
+    /// The touch frame whose effect this state shows, when a gesture changed it.
+    public var input: TouchInput?
 
     /// One stroke, in view-local points.
     public struct Stroke: Sendable, Hashable {
@@ -39,7 +42,8 @@ public struct CanvasState: ValueMessage, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(3 + (self.active == nil ? 0 : 1) + (self.zoomScale == nil ? 0 : 1))
+        writer.writeMapHeader(
+            (self.input == nil ? 0 : 1) + 3 + (self.active == nil ? 0 : 1) + (self.zoomScale == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.write("strokes")
@@ -59,6 +63,7 @@ public struct CanvasState: ValueMessage, Hashable {
         }
         if let active = self.active { writer.writeField("active", int: active) }
         if let zoomScale = self.zoomScale { writer.writeField("zoom_scale", number: zoomScale) }
+        if let input = self.input { writer.writeField("input", input) }
     }
 
     public init(payload: Value) throws {
@@ -84,5 +89,6 @@ public struct CanvasState: ValueMessage, Hashable {
             instance: try fields.string("instance"), tMs: try fields.number("t_ms"), strokes: strokes,
             active: fields.value["active"] == nil ? nil : .some(try fields.optional("active", PayloadFields.int)),
             zoomScale: try fields.optional("zoom_scale", PayloadFields.number))
+        self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
     }
 }

@@ -1,12 +1,15 @@
 /// An edge drawer menu's full state (schema `state.drawer` v1), on `ui/drawer/<instance>/`.
 public struct DrawerState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.drawer", major: 1, minor: 1)
+    public static let schema = SchemaID("state.drawer", major: 1, minor: 2)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("open", "boolean"),
         FieldSpec("progress", "number"), FieldSpec("listening_direction", "string"),
         FieldSpec("edge", "string", required: false), FieldSpec("width", "number", required: false),
         FieldSpec("animation", "object", required: false),
+        FieldSpec("input", "object", required: false),
     ]
+    /// The touch frame whose effect this state shows, when a gesture changed it.
+    public var input: TouchInput?
 
     /// A horizontal side: the swipe direction the drawer listens for, or the edge it is attached to.
     public enum Side: String, Sendable, Hashable, CaseIterable {
@@ -41,7 +44,8 @@ public struct DrawerState: ValueMessage, Hashable {
 
     public func encode(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(
-            5 + (self.edge == nil ? 0 : 1) + (self.width == nil ? 0 : 1) + (self.animation == nil ? 0 : 1))
+            (self.input == nil ? 0 : 1) + 5 + (self.edge == nil ? 0 : 1) + (self.width == nil ? 0 : 1)
+                + (self.animation == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.writeField("open", bool: self.open)
@@ -50,6 +54,7 @@ public struct DrawerState: ValueMessage, Hashable {
         if let edge = self.edge { writer.write("edge", edge) }
         if let width = self.width { writer.writeField("width", number: width) }
         if let animation = self.animation { writer.writeField("animation", animation) }
+        if let input = self.input { writer.writeField("input", input) }
     }
 
     public init(payload: Value) throws {
@@ -61,5 +66,6 @@ public struct DrawerState: ValueMessage, Hashable {
             edge: fields.has("edge") ? try fields.enumValue("edge", Side.self) : nil,
             width: try fields.optional("width", PayloadFields.number),
             animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil)
+        self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
     }
 }

@@ -26,7 +26,8 @@ extension GestureEvent {
             scanner.optional(
                 "name", into: &self.name, left: &left, { $0.string(reusing: previousName) }),
             scanner.optional("scale_velocity", into: &self.scaleVelocity, left: &left, { $0.number() }),
-            scanner.optional("rotation_velocity", into: &self.rotationVelocity, left: &left, { $0.number() })
+            scanner.optional("rotation_velocity", into: &self.rotationVelocity, left: &left, { $0.number() }),
+            scanner.optional("input", into: &self.input, left: &left, { $0.input(reusing: device) })
         else { return false }
         return left == 0
     }
@@ -44,6 +45,15 @@ extension MessagePackScanner {
         field = value
         left -= 1
         return true
+    }
+
+    /// An input as the encoder writes it, within the schema's bounds; anything else (a bad
+    /// value included) is left to the general decoder, which names the error.
+    fileprivate mutating func input(reusing device: String) -> TouchInput? {
+        guard self.mapHeader() == 3, self.literal("device"), let device = self.string(reusing: device),
+            self.literal("seq"), let seq = self.signed(), self.literal("source_time_ns"), let time = self.signed()
+        else { return nil }
+        return try? TouchInput.checked(device: device, seq: seq, sourceTimeNs: time, path: "input")
     }
 
     fileprivate mutating func vector() -> GestureEvent.Vector? {

@@ -1,7 +1,7 @@
 /// A gesture recognizer's state change (schema `gesture.event` v1), on
 /// `gesture/<device>/<view>/<recognizer>/`; also what `gesture-recognizer replay` prints.
 public struct GestureEvent: ReusableBusMessage, Hashable {
-    public static let schema = SchemaID("gesture.event", major: 1, minor: 0)
+    public static let schema = SchemaID("gesture.event", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("t_ms", "number"), FieldSpec("device", "string"), FieldSpec("view", "string"),
         FieldSpec("recognizer", "string"), FieldSpec("state", "string"), FieldSpec("x", "number"),
@@ -10,7 +10,7 @@ public struct GestureEvent: ReusableBusMessage, Hashable {
         FieldSpec("velocity", "object", required: false), FieldSpec("scale", "number", required: false),
         FieldSpec("rotation", "number", required: false), FieldSpec("edge", "string", required: false),
         FieldSpec("name", "string", required: false), FieldSpec("scale_velocity", "number", required: false),
-        FieldSpec("rotation_velocity", "number", required: false),
+        FieldSpec("rotation_velocity", "number", required: false), FieldSpec("input", "object", required: false),
     ]
 
     /// The recognizer kinds (DESIGN.md spelling).
@@ -64,12 +64,14 @@ public struct GestureEvent: ReusableBusMessage, Hashable {
     public var name: String?
     public var scaleVelocity: Double?
     public var rotationVelocity: Double?
+    /// The touch frame that caused the event (the newest of its device, for a timer's event).
+    public var input: TouchInput?
 
     public init(
         tMs: Double, device: String, view: String, recognizer: Kind, state: State, x: Double, y: Double,
         touches: Int, direction: Direction? = nil, translation: Vector? = nil, velocity: Vector? = nil,
         scale: Double? = nil, rotation: Double? = nil, edge: Edge? = nil, name: String? = nil,
-        scaleVelocity: Double? = nil, rotationVelocity: Double? = nil
+        scaleVelocity: Double? = nil, rotationVelocity: Double? = nil, input: TouchInput? = nil
     ) {
         self.tMs = tMs
         self.device = device
@@ -88,6 +90,7 @@ public struct GestureEvent: ReusableBusMessage, Hashable {
         self.name = name
         self.scaleVelocity = scaleVelocity
         self.rotationVelocity = rotationVelocity
+        self.input = input
     }
 
     public func encode(to writer: inout MessagePackWriter) {
@@ -101,6 +104,7 @@ public struct GestureEvent: ReusableBusMessage, Hashable {
         if self.name != nil { optionals += 1 }
         if self.scaleVelocity != nil { optionals += 1 }
         if self.rotationVelocity != nil { optionals += 1 }
+        if self.input != nil { optionals += 1 }
         writer.writeMapHeader(8 + optionals)
         writer.writeKey("t_ms")
         writer.writeNumber(self.tMs)
@@ -140,6 +144,7 @@ public struct GestureEvent: ReusableBusMessage, Hashable {
             writer.writeKey("rotation_velocity")
             writer.writeNumber(rotationVelocity)
         }
+        if let input = self.input { writer.writeField("input", input) }
     }
 
     private static func write(_ key: String, _ vector: Vector, to writer: inout MessagePackWriter) {
@@ -198,6 +203,7 @@ public struct GestureEvent: ReusableBusMessage, Hashable {
             case "name": event.name = try reader.readString()
             case "scale_velocity": event.scaleVelocity = try reader.readDouble()
             case "rotation_velocity": event.rotationVelocity = try reader.readDouble()
+            case "input": event.input = try TouchInput(from: &reader, path: "input")
             default: try reader.skip()
             }
         }

@@ -1,6 +1,6 @@
 /// A memo board's full state (schema `state.memoBoard` v1), on `ui/memoBoard/<instance>/`.
 public struct MemoBoardState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.memoBoard", major: 1, minor: 0)
+    public static let schema = SchemaID("state.memoBoard", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("memos", "array"),
         FieldSpec("selected", "string|null"), FieldSpec("arrange_order", "string"),
@@ -8,7 +8,10 @@ public struct MemoBoardState: ValueMessage, Hashable {
         FieldSpec("trash", "array", required: false), FieldSpec("search", "object|null", required: false),
         FieldSpec("store_seq", "integer", required: false), FieldSpec("pending_commands", "integer", required: false),
         FieldSpec("syncing", "boolean", required: false),
+        FieldSpec("input", "object", required: false),
     ]
+    /// The touch frame whose effect this state shows, when a gesture changed it.
+    public var input: TouchInput?
 
     /// The palette, in the order arrange-by-colour follows.
     public enum Color: String, Sendable, Hashable, CaseIterable {
@@ -121,7 +124,7 @@ public struct MemoBoardState: ValueMessage, Hashable {
             self.editing != nil, self.trash != nil, self.search != nil, self.storeSeq != nil,
             self.pendingCommands != nil, self.syncing != nil,
         ].filter { $0 }.count
-        writer.writeMapHeader(6 + optionals)
+        writer.writeMapHeader((self.input == nil ? 0 : 1) + 6 + optionals)
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.write("memos")
@@ -141,6 +144,7 @@ public struct MemoBoardState: ValueMessage, Hashable {
         if let storeSeq = self.storeSeq { writer.writeField("store_seq", int: storeSeq) }
         if let pendingCommands = self.pendingCommands { writer.writeField("pending_commands", int: pendingCommands) }
         if let syncing = self.syncing { writer.writeField("syncing", bool: syncing) }
+        if let input = self.input { writer.writeField("input", input) }
     }
 
     private static func write(_ memos: [Memo], to writer: inout MessagePackWriter) {
@@ -201,6 +205,7 @@ public struct MemoBoardState: ValueMessage, Hashable {
             trash: trash, search: search, storeSeq: try fields.optional("store_seq", PayloadFields.int),
             pendingCommands: try fields.optional("pending_commands", PayloadFields.int),
             syncing: try fields.optional("syncing", PayloadFields.bool))
+        self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
     }
 
     private static func memo(_ value: Value, path: String) throws -> Memo {

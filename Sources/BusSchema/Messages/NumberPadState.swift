@@ -1,11 +1,14 @@
 /// A ten-key number pad's full state (schema `state.numberPad` v1), on `ui/numberPad/<instance>/`.
 public struct NumberPadState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.numberPad", major: 1, minor: 0)
+    public static let schema = SchemaID("state.numberPad", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("layout", "string"),
         FieldSpec("enabled", "array"), FieldSpec("highlighted", "integer|null"), FieldSpec("popup", "object|null"),
         FieldSpec("touched_string", "string"), FieldSpec("sequential_string", "string"),
+        FieldSpec("input", "object", required: false),
     ]
+    /// The touch frame whose effect this state shows, when a gesture changed it.
+    public var input: TouchInput?
 
     /// Key order: 0…9, or the phone's 1…9, 0.
     public enum Layout: String, Sendable, Hashable, CaseIterable {
@@ -55,7 +58,7 @@ public struct NumberPadState: ValueMessage, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(8)
+        writer.writeMapHeader((self.input == nil ? 0 : 1) + 8)
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.write("layout", self.layout)
@@ -73,6 +76,7 @@ public struct NumberPadState: ValueMessage, Hashable {
         }
         writer.writeField("touched_string", self.touchedString)
         writer.writeField("sequential_string", self.sequentialString)
+        if let input = self.input { writer.writeField("input", input) }
     }
 
     public init(payload: Value) throws {
@@ -93,5 +97,6 @@ public struct NumberPadState: ValueMessage, Hashable {
             highlighted: try fields.optional("highlighted", PayloadFields.int), popup: popup,
             touchedString: try fields.string("touched_string"), sequentialString: try fields.string("sequential_string")
         )
+        self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
     }
 }

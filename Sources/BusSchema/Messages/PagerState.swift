@@ -1,13 +1,16 @@
 /// A SmartNews-style pager's full state (schema `state.pager` v1), on `ui/pager/<instance>/`.
 public struct PagerState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.pager", major: 1, minor: 1)
+    public static let schema = SchemaID("state.pager", major: 1, minor: 2)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("page", "integer"),
         FieldSpec("page_count", "integer"), FieldSpec("header_offset", "number"), FieldSpec("progress", "number"),
         FieldSpec("label", "string"), FieldSpec("loading", "boolean"),
         FieldSpec("page_offset", "number", required: false), FieldSpec("pull_offset", "number", required: false),
         FieldSpec("scroll_offset", "number", required: false), FieldSpec("animation", "object", required: false),
+        FieldSpec("input", "object", required: false),
     ]
+    /// The touch frame whose effect this state shows, when a gesture changed it.
+    public var input: TouchInput?
 
     public var instance: String
     public var tMs: Double
@@ -50,7 +53,7 @@ public struct PagerState: ValueMessage, Hashable {
 
     public func encode(to writer: inout MessagePackWriter) {
         let optionals = [self.pageOffset, self.pullOffset, self.scrollOffset].filter { $0 != nil }.count
-        writer.writeMapHeader(8 + optionals + (self.animation == nil ? 0 : 1))
+        writer.writeMapHeader((self.input == nil ? 0 : 1) + 8 + optionals + (self.animation == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.writeField("page", int: self.page)
@@ -63,6 +66,7 @@ public struct PagerState: ValueMessage, Hashable {
         if let pullOffset = self.pullOffset { writer.writeField("pull_offset", number: pullOffset) }
         if let scrollOffset = self.scrollOffset { writer.writeField("scroll_offset", number: scrollOffset) }
         if let animation = self.animation { writer.writeField("animation", animation) }
+        if let input = self.input { writer.writeField("input", input) }
     }
 
     public init(payload: Value) throws {
@@ -75,5 +79,6 @@ public struct PagerState: ValueMessage, Hashable {
             pullOffset: try fields.optional("pull_offset", PayloadFields.number),
             scrollOffset: try fields.optional("scroll_offset", PayloadFields.number),
             animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil)
+        self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
     }
 }

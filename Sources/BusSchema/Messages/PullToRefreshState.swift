@@ -1,13 +1,16 @@
 /// A pull-to-refresh header's full state (schema `state.pullToRefresh` v1), on
 /// `ui/pullToRefresh/<instance>/`.
 public struct PullToRefreshState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.pullToRefresh", major: 1, minor: 1)
+    public static let schema = SchemaID("state.pullToRefresh", major: 1, minor: 2)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("phase", "string"),
         FieldSpec("offset", "number"), FieldSpec("threshold", "number"), FieldSpec("label", "string"),
         FieldSpec("arrow_angle", "number"), FieldSpec("offline", "boolean", required: false),
         FieldSpec("header_height", "number", required: false), FieldSpec("animation", "object", required: false),
+        FieldSpec("input", "object", required: false),
     ]
+    /// The touch frame whose effect this state shows, when a gesture changed it.
+    public var input: TouchInput?
 
     public enum Phase: String, Sendable, Hashable, CaseIterable {
         case hidden, pullingDown, overThreshold, refreshing
@@ -46,7 +49,8 @@ public struct PullToRefreshState: ValueMessage, Hashable {
 
     public func encode(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(
-            7 + (self.offline == nil ? 0 : 1) + (self.headerHeight == nil ? 0 : 1) + (self.animation == nil ? 0 : 1))
+            (self.input == nil ? 0 : 1) + 7 + (self.offline == nil ? 0 : 1) + (self.headerHeight == nil ? 0 : 1)
+                + (self.animation == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.write("phase", self.phase)
@@ -57,6 +61,7 @@ public struct PullToRefreshState: ValueMessage, Hashable {
         if let offline = self.offline { writer.writeField("offline", bool: offline) }
         if let headerHeight = self.headerHeight { writer.writeField("header_height", number: headerHeight) }
         if let animation = self.animation { writer.writeField("animation", animation) }
+        if let input = self.input { writer.writeField("input", input) }
     }
 
     public init(payload: Value) throws {
@@ -68,5 +73,6 @@ public struct PullToRefreshState: ValueMessage, Hashable {
             arrowAngle: try fields.number("arrow_angle"), offline: try fields.optional("offline", PayloadFields.bool),
             headerHeight: try fields.optional("header_height", PayloadFields.number),
             animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil)
+        self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
     }
 }

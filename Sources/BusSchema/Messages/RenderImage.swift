@@ -24,9 +24,7 @@ public struct RenderImage: BusMessage, Hashable {
     public static let maximumScale = 16.0
     /// The longest surface name, in bytes.
     public static let maximumSurfaceLength = 64
-    /// The longest device name, in bytes.
-    public static let maximumDeviceLength = 128
-    /// Frame numbers and touch sequence numbers stay exact in JSON (2^53 − 1).
+    /// Frame numbers stay exact in JSON (2^53 − 1).
     public static let maximumCounter = (1 << 53) - 1
 
     public enum Encoding: String, Sendable, Hashable, CaseIterable {
@@ -48,22 +46,6 @@ public struct RenderImage: BusMessage, Hashable {
         }
     }
 
-    /// The newest touch frame whose effect reached an image.
-    public struct Input: Sendable, Hashable {
-        /// The touch device (`touch/<device>/`).
-        public var device: String
-        /// That touch frame's `frame` number.
-        public var seq: UInt64
-        /// That touch frame's `t_ns`.
-        public var sourceTimeNs: Int64
-
-        public init(device: String, seq: UInt64, sourceTimeNs: Int64) {
-            self.device = device
-            self.seq = seq
-            self.sourceTimeNs = sourceTimeNs
-        }
-    }
-
     /// Surface name, the topic's last segment (`main`).
     public var surface: String
     /// Frame size in pixels.
@@ -78,13 +60,13 @@ public struct RenderImage: BusMessage, Hashable {
     public var damage: [Rect]
     /// The render worker's frame number (the `render.frame` `frame_id` with the same pixels).
     public var frame: Int
-    public var input: Input?
+    public var input: TouchInput?
     /// Time spent encoding `data`, in ms.
     public var encodeMs: Double?
 
     public init(
         surface: String, width: Int, height: Int, scale: Double, encoding: Encoding, data: [UInt8], damage: [Rect],
-        frame: Int, input: Input? = nil, encodeMs: Double? = nil
+        frame: Int, input: TouchInput? = nil, encodeMs: Double? = nil
     ) {
         self.surface = surface
         self.width = width
@@ -128,14 +110,7 @@ public struct RenderImage: BusMessage, Hashable {
         writer.writeKey("frame")
         writer.write(self.frame)
         if let input = self.input {
-            writer.writeKey("input")
-            writer.writeMapHeader(3)
-            writer.writeKey("device")
-            writer.write(input.device)
-            writer.writeKey("seq")
-            writer.write(input.seq)
-            writer.writeKey("source_time_ns")
-            writer.write(input.sourceTimeNs)
+            writer.writeField("input", input)
         }
         if let encodeMs = self.encodeMs {
             writer.writeKey("encode_ms")
@@ -159,11 +134,11 @@ public struct RenderImage: BusMessage, Hashable {
         var data: [UInt8]?
         var damage: [Rect]?
         var frame: Int?
-        var input: Input?
+        var input: TouchInput?
         var encodeMs: Double?
         try reader.readMap { reader, key in
             switch key {
-            case "surface": surface = try reader.readName("surface", maximumLength: Self.maximumSurfaceLength)
+            case "surface": surface = try reader.readSurface()
             case "width": width = try reader.readBounded("width", 1...Self.maximumSide)
             case "height": height = try reader.readBounded("height", 1...Self.maximumSide)
             case "scale": scale = try reader.readScale()
@@ -171,7 +146,7 @@ public struct RenderImage: BusMessage, Hashable {
             case "data": data = try reader.readImageData()
             case "damage": damage = try reader.readDamage()
             case "frame": frame = try reader.readBounded("frame", 1...Self.maximumCounter)
-            case "input": input = try reader.readInput()
+            case "input": input = try TouchInput(from: &reader, path: "input")
             case "encode_ms": encodeMs = try reader.readDuration("encode_ms")
             default: try reader.skip()
             }
@@ -223,16 +198,12 @@ extension MessagePackReader {
         return value
     }
 
-    /// Reads a name that fits in one topic segment: 1…`maximumLength` bytes, no `/`, space or
-    /// control character.
-    fileprivate mutating func readName(_ field: String, maximumLength: Int) throws -> String {
+    fileprivate mutating func readSurface() throws -> String {
         let start = self.offset
         let name = try self.readString()
-        let problem: String? =
-            if name.utf8.count > maximumLength { "longer than \(maximumLength) bytes" } else {
-                Topic.problem(in: name + "/").map { $0 == "must not start with '/'" ? "empty" : $0 }
-            }
-        if let problem { throw CodecError(.invalidValue, offset: start, context: "\(field) '\(name)': \(problem)") }
+        if let problem = Topic.segmentProblem(name, maximumLength: RenderImage.maximumSurfaceLength) {
+            throw CodecError(.invalidValue, offset: start, context: "surface '\(name)': \(problem)")
+        }
         return name
     }
 
@@ -296,28 +267,5 @@ extension MessagePackReader {
                     height: try self.require(height, "damage[\(index)].height")))
         }
         return rects
-    }
-
-    fileprivate mutating func readInput() throws -> RenderImage.Input {
-        var device: String?
-        var seq: Int?
-        var sourceTimeNs: Int64?
-        try self.readMap { reader, key in
-            switch key {
-            case "device": device = try reader.readName("input.device", maximumLength: RenderImage.maximumDeviceLength)
-            case "seq": seq = try reader.readBounded("input.seq", 1...RenderImage.maximumCounter)
-            case "source_time_ns":
-                let start = reader.offset
-                let time = try reader.readInt()
-                guard time >= 0 else {
-                    throw CodecError(.invalidValue, offset: start, context: "input.source_time_ns: \(time) < 0")
-                }
-                sourceTimeNs = time
-            default: try reader.skip()
-            }
-        }
-        return RenderImage.Input(
-            device: try self.require(device, "input.device"), seq: UInt64(try self.require(seq, "input.seq")),
-            sourceTimeNs: try self.require(sourceTimeNs, "input.source_time_ns"))
     }
 }

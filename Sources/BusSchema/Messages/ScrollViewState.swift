@@ -1,13 +1,16 @@
 /// A scroll view's full state (schema `state.scrollView` v1), on `ui/scrollView/<instance>/`.
 public struct ScrollViewState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.scrollView", major: 1, minor: 0)
+    public static let schema = SchemaID("state.scrollView", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("offset", "object"),
         FieldSpec("content_size", "object"), FieldSpec("insets", "object"), FieldSpec("zoom_scale", "number"),
         FieldSpec("dragging", "boolean"), FieldSpec("decelerating", "boolean"), FieldSpec("zooming", "boolean"),
         FieldSpec("overlays_visible", "boolean"), FieldSpec("velocity", "object", required: false),
         FieldSpec("page", "integer", required: false),
+        FieldSpec("input", "object", required: false),
     ]
+    /// The touch frame whose effect this state shows, when a gesture changed it.
+    public var input: TouchInput?
 
     /// Content insets in points.
     public struct Insets: Sendable, Hashable {
@@ -63,7 +66,8 @@ public struct ScrollViewState: ValueMessage, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(10 + (self.velocity == nil ? 0 : 1) + (self.page == nil ? 0 : 1))
+        writer.writeMapHeader(
+            (self.input == nil ? 0 : 1) + 10 + (self.velocity == nil ? 0 : 1) + (self.page == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.writeField("offset", x: self.offsetX, y: self.offsetY)
@@ -84,6 +88,7 @@ public struct ScrollViewState: ValueMessage, Hashable {
         writer.writeField("overlays_visible", bool: self.overlaysVisible)
         if let velocity = self.velocity { writer.writeField("velocity", x: velocity.x, y: velocity.y) }
         if let page = self.page { writer.writeField("page", int: page) }
+        if let input = self.input { writer.writeField("input", input) }
     }
 
     public init(payload: Value) throws {
@@ -104,5 +109,6 @@ public struct ScrollViewState: ValueMessage, Hashable {
             velocity: try fields.optional("velocity", PayloadFields.object).map {
                 GestureEvent.Vector(x: try $0.number("x"), y: try $0.number("y"))
             }, page: try fields.optional("page", PayloadFields.int))
+        self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
     }
 }

@@ -1,13 +1,16 @@
 /// A slide-cell table's full state (schema `state.slideTable` v1), on `ui/slideTable/<instance>/`.
 public struct SlideTableState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.slideTable", major: 1, minor: 1)
+    public static let schema = SchemaID("state.slideTable", major: 1, minor: 2)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("rows", "integer"),
         FieldSpec("open_row", "integer|null"), FieldSpec("offsets", "array"),
         FieldSpec("scroll_offset", "number", required: false),
         FieldSpec("animating_row", "integer|null", required: false),
         FieldSpec("animation", "object", required: false),
+        FieldSpec("input", "object", required: false),
     ]
+    /// The touch frame whose effect this state shows, when a gesture changed it.
+    public var input: TouchInput?
 
     public var instance: String
     public var tMs: Double
@@ -38,7 +41,7 @@ public struct SlideTableState: ValueMessage, Hashable {
 
     public func encode(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(
-            5 + (self.scrollOffset == nil ? 0 : 1) + (self.animatingRow == nil ? 0 : 1)
+            (self.input == nil ? 0 : 1) + 5 + (self.scrollOffset == nil ? 0 : 1) + (self.animatingRow == nil ? 0 : 1)
                 + (self.animation == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
@@ -49,6 +52,7 @@ public struct SlideTableState: ValueMessage, Hashable {
         if let scrollOffset = self.scrollOffset { writer.writeField("scroll_offset", number: scrollOffset) }
         if let animatingRow = self.animatingRow { writer.writeField("animating_row", int: animatingRow) }
         if let animation = self.animation { writer.writeField("animation", animation) }
+        if let input = self.input { writer.writeField("input", input) }
     }
 
     public init(payload: Value) throws {
@@ -67,5 +71,6 @@ public struct SlideTableState: ValueMessage, Hashable {
             animatingRow: fields.value["animating_row"] == nil
                 ? nil : .some(try fields.optional("animating_row", PayloadFields.int)),
             animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil)
+        self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
     }
 }

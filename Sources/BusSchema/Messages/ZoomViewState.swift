@@ -1,12 +1,15 @@
 /// A zoomable image's full state (schema `state.zoomView` v1), on `ui/zoomView/<instance>/`.
 public struct ZoomViewState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.zoomView", major: 1, minor: 1)
+    public static let schema = SchemaID("state.zoomView", major: 1, minor: 2)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("scale", "number"),
         FieldSpec("min_scale", "number"), FieldSpec("max_scale", "number"), FieldSpec("offset", "object"),
         FieldSpec("overlay_visible", "boolean"), FieldSpec("zooming", "boolean", required: false),
         FieldSpec("image", "string", required: false), FieldSpec("animation", "object", required: false),
+        FieldSpec("input", "object", required: false),
     ]
+    /// The touch frame whose effect this state shows, when a gesture changed it.
+    public var input: TouchInput?
 
     public var instance: String
     public var tMs: Double
@@ -42,7 +45,8 @@ public struct ZoomViewState: ValueMessage, Hashable {
 
     public func encode(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(
-            7 + (self.zooming == nil ? 0 : 1) + (self.image == nil ? 0 : 1) + (self.animation == nil ? 0 : 1))
+            (self.input == nil ? 0 : 1) + 7 + (self.zooming == nil ? 0 : 1) + (self.image == nil ? 0 : 1)
+                + (self.animation == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.writeField("scale", number: self.scale)
@@ -53,6 +57,7 @@ public struct ZoomViewState: ValueMessage, Hashable {
         if let zooming = self.zooming { writer.writeField("zooming", bool: zooming) }
         if let image = self.image { writer.writeField("image", image) }
         if let animation = self.animation { writer.writeField("animation", animation) }
+        if let input = self.input { writer.writeField("input", input) }
     }
 
     public init(payload: Value) throws {
@@ -66,5 +71,6 @@ public struct ZoomViewState: ValueMessage, Hashable {
             zooming: try fields.optional("zooming", PayloadFields.bool),
             image: try fields.optional("image", PayloadFields.string),
             animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil)
+        self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
     }
 }

@@ -1,0 +1,118 @@
+import Bus
+import BusSchema
+import BusTestSupport
+import Foundation
+import RenderCore
+import Testing
+
+/// Frames for viewers on `render/image/main/`: JPEGs of the whole frame, only while someone
+/// watches, to every viewer that joins without waiting for input, carrying the input they show.
+@Suite struct ImagePublisherLiveTests {
+    /// The images an echo of `render/image/` printed so far, decoded (and so checked) by the typed decoder.
+    static func images(_ echo: ChildProcess) throws -> [RenderImage] {
+        try RenderBus.payloads(echo).map { try RenderImage(messagePack: $0.messagePack) }
+    }
+
+    /// Waits for an image on `echo` that satisfies `condition`.
+    static func image(
+        _ echo: ChildProcess, _ what: String, where condition: (RenderImage) -> Bool = { _ in true }
+    ) throws -> RenderImage {
+        var found: RenderImage?
+        try waitUntil(what, seconds: 30) {
+            found = try Self.images(echo).last(where: condition)
+            return found != nil
+        }
+        return try #require(found)
+    }
+
+    static let whole = [RenderImage.Rect(x: 0, y: 0, width: 400, height: 100)]
+
+    @Test func nothingIsEncodedWhileNobodyWatchesThenAViewerGetsAJPEGOfTheWholeFrame() throws {
+        let bus = try RenderBus()
+        defer { _ = try? bus.stop() }
+        let health = try bus.echo("sys/health/render-worker/")
+        let frames = try bus.echo("render/frame/")
+        // Watching the whole of render/ (a recorder) is not watching the images.
+        let everything = try bus.echo("render/")
+        try bus.padState(highlighted: 1)
+        _ = try RenderBus.frames(frames, untilStateSeq: 1)
+        var report: Value?
+        try waitUntil("a health report after the first frame", seconds: 30) {
+            report = try RenderBus.payloads(health).last { ($0["extra"]?["frames"]?.intValue ?? 0) >= 1 }
+            return report != nil
+        }
+        #expect(report?["extra"]?["images"]?.intValue == 0, "frames drawn, none encoded: \(String(describing: report))")
+        let viewer = try bus.echo("render/image/main/")
+        let first = try Self.image(viewer, "the viewer's first image")
+        #expect(first.surface == "main" && first.encoding == .jpeg && first.scale == 1)
+        #expect(first.width == 400 && first.height == 100)
+        #expect(Array(first.data.prefix(3)) == [0xFF, 0xD8, 0xFF], "JPEG SOI marker")
+        let decoded = try JPEGCodec.decode(first.data)
+        #expect(decoded.width == 400 && decoded.height == 100)
+        #expect(first.damage == Self.whole, "a viewer's first image is all damaged")
+        #expect(first.frame >= 2, "drawn again for the viewer, without new input")
+        try bus.padState(highlighted: 5)
+        let next = try Self.image(viewer, "the image of the next state") { $0.frame > first.frame }
+        let area = next.damage.reduce(0) { $0 + $1.width * $1.height }
+        #expect(area > 0 && area < 400 * 100, "only the keys that changed: \(next.damage)")
+        #expect(next.data != first.data)
+        #expect(try RenderBus.payloads(everything).allSatisfy { $0["surface"] == nil || $0["data"] != nil })
+        try waitUntil("health counts the images", seconds: 30) {
+            try RenderBus.payloads(health).contains { ($0["extra"]?["images"]?.intValue ?? 0) >= 2 }
+        }
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
+    @Test func aSecondViewerGetsTheCurrentFrameWithoutNewInput() throws {
+        let bus = try RenderBus()
+        defer { _ = try? bus.stop() }
+        let frames = try bus.echo("render/frame/")
+        try bus.padState(highlighted: 3)
+        _ = try RenderBus.frames(frames, untilStateSeq: 1)
+        let first = try Self.image(try bus.echo("render/image/main/"), "the first viewer's image")
+        let second = try Self.image(try bus.echo("render/image/"), "the second viewer's image")
+        #expect(second.frame > first.frame, "drawn again when the second viewer joined")
+        #expect(second.data == first.data, "the same state, the same pixels, the same JPEG")
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
+    @Test func anImageCarriesTheInputOfTheNewestStateThatHadOne() throws {
+        let bus = try RenderBus()
+        defer { _ = try? bus.stop() }
+        let viewer = try bus.echo("render/image/main/")
+        let json = """
+            {"instance": "pad1", "t_ms": 0, "layout": "startWithZero", "enabled": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+             "highlighted": 4, "popup": null, "touched_string": "4", "sequential_string": "4",
+             "input": {"device": "web-7", "seq": 42, "source_time_ns": 123456789}}
+            """
+        try bus.pub("ui/numberPad/pad1/", schema: "state.numberPad", json: json)
+        let image = try Self.image(viewer, "an image with input") { $0.input != nil }
+        #expect(image.input == TouchInput(device: "web-7", seq: 42, sourceTimeNs: 123_456_789))
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
+    @Test func aRestartedWorkerRedrawsTheCurrentUIWithoutNewInput() throws {
+        let bus = try RenderBus()
+        defer { _ = try? bus.stop() }
+        let viewer = try bus.echo("render/image/main/")
+        _ = try bus.componentHost()
+        // A finger lands on the pad: the host highlights a key, and the frame shows it, carrying
+        // the touch frame through the gesture event and the state.
+        let touch = #"{"device": "d0", "seq": 7, "source_time_ns": 7000000}"#
+        try bus.pub(
+            "gesture/d0/pad/padDown/", schema: "gesture.event",
+            json: """
+                {"t_ms": 7, "device": "d0", "view": "pad", "recognizer": "touchDown", "state": "began", "x": 50,
+                 "y": 50, "touches": 1, "name": "padDown", "input": \(touch)}
+                """)
+        let touched = try Self.image(viewer, "the touched pad") { $0.input?.seq == 7 }
+        #expect(touched.input == TouchInput(device: "d0", seq: 7, sourceTimeNs: 7_000_000))
+        let seen = try Self.images(viewer).count
+        try bus.restartWorker()
+        // Nothing is touched again: the new worker draws the host's current states for the viewer.
+        try waitUntil("the restarted worker's image of the touched pad", seconds: 30) {
+            try Self.images(viewer).dropFirst(seen).contains { $0.data == touched.data }
+        }
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+}
