@@ -1,0 +1,57 @@
+import BusSchema
+import Testing
+
+@testable import ViewService
+
+struct ViewHubTests {
+    private func pointer(_ phase: TouchContact.Phase, x: Double, tMs: Double) -> PageMessage {
+        .pointer(tMs: tMs, contacts: [TouchContact(id: 1, phase: phase, x: x, y: 5, tool: .finger)])
+    }
+
+    @Test func aPagesTouchesGoOutOnItsOwnDeviceInThePagesTime() throws {
+        let hub = ViewHub()
+        hub.sessionOpened("abc")
+        try hub.received(self.pointer(.began, x: 10, tMs: 2.5), from: "abc")
+        let frames = hub.drain().frames
+        #expect(frames.map(\.device) == ["web-abc"])
+        #expect(frames.first?.frame == 1)
+        #expect(frames.first?.tNs == 2_500_000)
+    }
+
+    @Test func aPageClockThatGoesBackIsHeldAtItsLatestTime() throws {
+        let hub = ViewHub()
+        hub.sessionOpened("abc")
+        try hub.received(self.pointer(.began, x: 10, tMs: 9), from: "abc")
+        _ = hub.drain()
+        try hub.received(self.pointer(.moved, x: 11, tMs: 3), from: "abc")
+        #expect(hub.drain().frames.first?.tNs == 9_000_000)
+    }
+
+    @Test func aClosedPageCancelsItsOpenTouchAndIsForgotten() throws {
+        let hub = ViewHub()
+        hub.sessionOpened("abc")
+        try hub.received(self.pointer(.began, x: 10, tMs: 1), from: "abc")
+        _ = hub.drain()
+        hub.sessionClosed("abc", tNs: nil)
+        #expect(hub.drain().frames.first?.contacts.map(\.phase) == [.cancelled])
+        #expect(hub.inbound.withLock { $0.sessions.isEmpty })
+    }
+
+    @Test func aHiddenPageCancelsItsTouchAndSaysSo() throws {
+        let hub = ViewHub()
+        hub.sessionOpened("abc")
+        try hub.received(self.pointer(.began, x: 10, tMs: 1), from: "abc")
+        _ = hub.drain()
+        try hub.received(.visibility(visible: false), from: "abc")
+        let drained = hub.drain()
+        #expect(drained.visibility == [false])
+        #expect(drained.frames.first?.contacts.map(\.phase) == [.cancelled])
+    }
+
+    @Test func aSlowPageGetsOnlyTheNewestFrame() {
+        let hub = ViewHub()
+        for frame in 1...5 { hub.publishFrame([UInt8(frame)]) }
+        #expect(hub.frame(after: 0)?.packet == [5])
+        #expect(hub.frame(after: 5) == nil)
+    }
+}

@@ -1,0 +1,267 @@
+"""The live view in a real browser: Playwright drives Debian's Chromium (nothing downloaded) on
+the page uibus-view serves, in front of the real services on the demo scene.
+
+Touches go in through CDP's Input.dispatchTouchEvent, Japanese through Input.imeSetComposition /
+Input.insertText; what happened is read on the bus (a pyzmq listener), in the memo store's
+export and on the page's canvas.
+"""
+
+import http.client
+import json
+import time
+
+import pytest
+
+import viewstack
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+SCENE = json.loads(viewstack.SCENE.read_text())
+VIEWS = {view["id"]: view for view in SCENE["views"]}
+
+
+def centre(view_id, dx=0.0, dy=0.0):
+    frame = VIEWS[view_id]["frame"]
+    return (frame["x"] + frame["width"] / 2 + dx, frame["y"] + frame["height"] / 2 + dy)
+
+
+@pytest.fixture(scope="module")
+def stack():
+    with viewstack.Stack() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=viewstack.chromium_path(), args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(stack, browser):
+    opened = viewstack.open_page(browser, stack)
+    viewstack.wait_until(opened, "() => window.uibus && window.uibus.device")
+    yield opened
+    assert opened.errors == []
+    opened.context.close()
+
+
+def test_the_page_needs_its_token_and_the_websocket_its_origin(stack):
+    status, body = stack.get("/")
+    assert status == 403
+    status, _ = stack.get("/app.js")
+    assert status == 403
+    status, _ = stack.get("/?token=" + "0" * len(stack.token))
+    assert status == 403
+    status, body = stack.get(f"/?token={stack.token}")
+    assert status == 200 and '<canvas id="screen"' in body
+    # A WebSocket upgrade from another origin, with the right token, is refused.
+    connection = http.client.HTTPConnection("127.0.0.1", stack.port, timeout=10)
+    connection.request(
+        "GET", f"/ws?token={stack.token}",
+        headers={"Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",
+                 "Sec-WebSocket-Version": "13", "Sec-WebSocket-Protocol": "uibus-view",
+                 "Origin": "http://evil.example"})
+    try:
+        assert connection.getresponse().status != 101
+    except (http.client.RemoteDisconnected, ConnectionResetError):
+        pass
+    connection.close()
+
+
+def test_a_late_page_gets_the_current_frame_without_any_input(stack, browser):
+    stack.listener.wait_for("render/image/", lambda body: True, what="(any frame)")
+    page = viewstack.open_page(browser, stack)
+    viewstack.wait_until(page, "() => window.uibus && window.uibus.stats().frames >= 1")
+    frame = page.evaluate("() => window.uibus.frame")
+    assert frame["width"] > 0 and frame["height"] > 0
+    # The canvas holds the scene: not one flat colour.
+    colours = page.evaluate(
+        """() => { const c = document.getElementById('screen');
+                   const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                   const seen = new Set(); for (let i = 0; i < d.length; i += 4 * 997) seen.add(d[i] << 16 | d[i+1] << 8 | d[i+2]);
+                   return seen.size; }"""
+    )
+    assert colours > 10
+    page.context.close()
+
+
+def header_pixels(page):
+    frame = VIEWS["tableHeader"]["frame"]
+    return page.evaluate(
+        """([x, y, w, h]) => { const s = window.uibus.frame.scale;
+               const d = document.getElementById('screen').getContext('2d')
+                   .getImageData(x * s, y * s, w * s, h * s).data; return Array.from(d); }""",
+        [frame["x"], frame["y"], frame["width"], frame["height"]],
+    )
+
+
+def test_a_touch_drag_on_the_table_pulls_to_refresh(stack, page):
+    viewstack.wait_until(page, "() => window.uibus.stats().frames > 0")
+    before = header_pixels(page)
+    touch = viewstack.Touch(page)
+    start = centre("table", dy=-300)
+    touch.drag(start, (start[0], start[1] + 260), steps=30, release=False)
+    stack.listener.wait_for("ui/pullToRefresh/refresh1/", lambda s: s["phase"] == "overThreshold", what="overThreshold")
+    touch.send("touchEnd", [])
+    stack.listener.wait_for("ui/pullToRefresh/refresh1/", lambda s: s["phase"] == "refreshing", what="refreshing")
+    phases = [s["phase"] for _, _, s in stack.listener.seen("ui/pullToRefresh/refresh1/")]
+    firsts = [phases.index(p) for p in ("pullingDown", "overThreshold", "refreshing")]
+    assert firsts == sorted(firsts), phases
+    deadline = time.monotonic() + 10
+    while header_pixels(page) == before:
+        assert time.monotonic() < deadline, "the header's pixels never changed on the page's canvas"
+        time.sleep(0.05)
+
+
+def test_two_number_pad_taps_within_the_sequential_interval_give_their_string(stack, page):
+    pad = next(v for v in SCENE["views"] if v.get("component", {}).get("kind") == "numberPad")
+    frame = pad["frame"]
+    key_width = frame["width"] / 10
+    touch = viewstack.Touch(page)
+    y = frame["y"] + frame["height"] / 2
+    touch.tap((frame["x"] + key_width * 0.5, y))
+    touch.tap((frame["x"] + key_width * 1.5, y))
+    stack.listener.wait_for(
+        "ui/numberPad/", lambda s: s["sequential_string"].endswith("12"), what="sequential_string 12")
+
+
+def memo_board(stack, predicate, what):
+    return stack.listener.wait_for("ui/memoBoard/", predicate, what=what)
+
+
+def created_memo(stack, page, text):
+    board = next(v for v in SCENE["views"] if v.get("component", {}).get("kind") == "memoBoard")
+    instance = board["component"]["id"]
+    page.evaluate("([i, t]) => window.uibus.command(i, 'create', {text: t, x: 100, y: 120})", [instance, text])
+    state = memo_board(stack, lambda s: any(m["text"] == text and not m.get("pending") for m in s["memos"]), text)
+    memo = next(m for m in state["memos"] if m["text"] == text)
+    frame = board["frame"]
+    return memo, (frame["x"] + memo["x"] + memo["width"] / 2, frame["y"] + memo["y"] + memo["height"] / 2)
+
+
+def test_a_two_touch_pinch_scales_a_memo(stack, page):
+    memo, (x, y) = created_memo(stack, page, "pinch me")
+    touch = viewstack.Touch(page)
+    touch.send("touchStart", [(x - 15, y), (x + 15, y)])
+    for step in range(1, 21):
+        time.sleep(1 / 60)
+        d = 15 + step * 3
+        touch.send("touchMove", [(x - d, y), (x + d, y)])
+    touch.send("touchEnd", [])
+    memo_board(
+        stack, lambda s: any(m["id"] == memo["id"] and m["scale"] > 1.5 for m in s["memos"]), "memo scaled past 1.5")
+
+
+def test_japanese_typed_into_a_memo_reaches_the_store(stack, page):
+    memo, point = created_memo(stack, page, "edit me")
+    touch = viewstack.Touch(page)
+    touch.tap(point)
+    time.sleep(0.08)
+    touch.tap(point)
+    viewstack.wait_until(page, "(id) => window.uibus.editing === id", arg=memo["id"])
+    cdp = page.context.new_cdp_session(page)
+    page.evaluate("() => { const e = document.getElementById('memo-editor'); e.select(); }")
+    cdp.send("Input.imeSetComposition", {"text": "にほんご", "selectionStart": 4, "selectionEnd": 4})
+    cdp.send("Input.insertText", {"text": "日本語のメモ"})
+    page.keyboard.press("Enter")
+    deadline = time.monotonic() + 20
+    while "日本語のメモ" not in stack.export():
+        assert time.monotonic() < deadline, "the Japanese text never reached memo-store export"
+        time.sleep(0.2)
+    memo_board(stack, lambda s: any(m["id"] == memo["id"] and m["text"] == "日本語のメモ" for m in s["memos"]), "acked")
+
+
+def test_closing_the_page_mid_drag_cancels_its_touch(stack, browser):
+    page = viewstack.open_page(browser, stack)
+    viewstack.wait_until(page, "() => window.uibus && window.uibus.device")
+    device = page.evaluate("() => window.uibus.device")
+    touch = viewstack.Touch(page)
+    start = centre("pager")
+    touch.drag(start, (start[0] - 100, start[1]), steps=10, release=False)
+    stack.listener.wait_for(f"touch/{device}/", lambda f: any(c["phase"] == "moved" for c in f["contacts"]), what="moved")
+    page.context.close()
+    frame = stack.listener.wait_for(
+        f"touch/{device}/", lambda f: any(c["phase"] == "cancelled" for c in f["contacts"]), what="cancelled")
+    assert all(c["phase"] == "cancelled" for c in frame["contacts"])
+
+
+def raw_socket(page, script):
+    """Opens a second WebSocket from the page (same origin and cookie) and runs `script` on open."""
+    page.evaluate(
+        """(script) => new Promise((resolve) => {
+               const ws = new WebSocket(`ws://${location.host}/ws`, 'uibus-view');
+               window.__raw = { closed: null, device: null };
+               ws.onmessage = (e) => { if (typeof e.data === 'string' && !window.__raw.device) {
+                   const m = JSON.parse(e.data); if (m.type === 'hello') { window.__raw.device = m.device;
+                   new Function('ws', script)(ws); resolve(); } } };
+               ws.onclose = (e) => { window.__raw.closed = `${e.code} ${e.reason}`; resolve(); };
+           })""",
+        script,
+    )
+    return page.evaluate("() => window.__raw.device")
+
+
+def test_an_unknown_or_malformed_page_message_closes_that_connection_with_its_reason(stack, page):
+    raw_socket(page, "ws.send(JSON.stringify({type: 'shell', cmd: 'rm -rf /'}));")
+    viewstack.wait_until(page, "() => window.__raw.closed !== null")
+    assert page.evaluate("() => window.__raw.closed") == "1008 unknown: type 'shell'"
+    raw_socket(page, "ws.send('{\"type\":\"pointer\",\"t\":1,\"contacts\":[{\"id\":1,\"phase\":\"began\",\"x\":1e999}]}');")
+    viewstack.wait_until(page, "() => window.__raw.closed !== null")
+    assert page.evaluate("() => window.__raw.closed").startswith("1008 malformed")
+    health = stack.listener.wait_for(
+        "sys/health/uibus-view/",
+        lambda h: h.get("extra", {}).get("closed_unknown", 0) >= 1 and h["extra"].get("closed_malformed", 0) >= 1,
+        what="closed_unknown and closed_malformed counted")
+    assert health["state"] == "ready"
+    # The page's own connection is untouched.
+    assert page.evaluate("() => document.getElementById('connection').className") == "ok"
+
+
+def test_a_flood_of_pointer_events_is_coalesced_to_one_frame_per_contact_per_4_ms(stack, page):
+    started = time.monotonic()
+    device = raw_socket(
+        page,
+        """ws.send(JSON.stringify({type: 'pointer', t: 1, contacts: [{id: 1, phase: 'began', x: 300, y: 500}]}));
+           for (let i = 0; i < 20000; i++)
+             ws.send(JSON.stringify({type: 'pointer', t: 1 + i / 20, contacts: [{id: 1, phase: 'moved', x: 300 + i % 50, y: 500}]}));
+           ws.send(JSON.stringify({type: 'pointer', t: 2000, contacts: [{id: 1, phase: 'ended', x: 300, y: 500}]}));""",
+    )
+    stack.listener.wait_for(f"touch/{device}/", lambda f: f["contacts"][0]["phase"] == "ended", what="ended")
+    elapsed_ms = (time.monotonic() - started) * 1000
+    frames = stack.listener.seen(f"touch/{device}/")
+    # The service flushes every 4 ms at most; each flush sends one frame for the one contact.
+    assert len(frames) <= elapsed_ms / 4 + 2, (len(frames), elapsed_ms)
+    assert [f["contacts"][0]["phase"] for _, _, f in frames][0] == "began"
+    # The page's own connection still works: a tap there still reaches the bus.
+    own = page.evaluate("() => window.uibus.device")
+    viewstack.Touch(page).tap(centre("pager"))
+    stack.listener.wait_for(f"touch/{own}/", lambda f: f["contacts"][0]["phase"] == "ended", what="own tap")
+
+
+def set_hidden(page, hidden):
+    # Headless Chromium never hides a page by itself: the test sets what the browser would and
+    # fires the event the page listens to.
+    page.evaluate(
+        """(hidden) => { Object.defineProperty(document, 'hidden', {value: hidden, configurable: true});
+                         document.dispatchEvent(new Event('visibilitychange')); }""",
+        hidden,
+    )
+
+
+def test_hiding_the_page_cancels_its_touch_and_resigns_active_and_showing_it_becomes_active(stack, page):
+    device = page.evaluate("() => window.uibus.device")
+    touch = viewstack.Touch(page)
+    start = centre("pager")
+    touch.drag(start, (start[0] - 60, start[1]), steps=6, release=False)
+    stack.listener.wait_for(f"touch/{device}/", lambda f: f["contacts"][0]["phase"] == "moved", what="moved")
+    set_hidden(page, True)
+    stack.listener.wait_for(f"touch/{device}/", lambda f: f["contacts"][0]["phase"] == "cancelled", what="cancelled")
+    stack.listener.wait_for(
+        "sys/lifecycle/uibus-view/", lambda m: m["event"] == "will_resign_active", what="will_resign_active")
+    set_hidden(page, False)
+    stack.listener.wait_for(
+        "sys/lifecycle/uibus-view/", lambda m: m["event"] == "did_become_active", what="did_become_active")
+    touch.send("touchEnd", [])
