@@ -47,6 +47,17 @@ def echo(proxy, *args):
     return proc
 
 
+def wait_subscribed(proxy, prefix, timeout_s=30):
+    """Waits until the proxy forwards `prefix` as a subscription (someone started listening to it)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        # Asked about a level below, so that this query's own subscription is never the one found.
+        info = json.loads(proxy.tap("info", prefix + "x/", "--json", "--duration", "0.1").stdout)
+        if prefix in info["subscriptions"]:
+            return
+    raise TimeoutError(f"nobody subscribed to {prefix} within {timeout_s} s")
+
+
 def pub(proxy, topic, schema, payload, *args):
     return proxy.tap("pub", topic, "--schema", schema, json.dumps(payload), "--wait-ms", "10000", *args)
 
@@ -267,21 +278,28 @@ def test_a_recorded_swipe_replayed_three_times_is_three_swipes(proxy, tmp_path):
     recognizer = start_service(proxy, "gesture-recognizer")
     try:
         out = tmp_path / "swipe.mcap"
-        record = start("bus-tap", "--bus", proxy.bus, "record", str(out), "touch/sw/", "--duration", "30")
-        source = start("input-source", "--bus", proxy.bus, "run", "--scenario", "swipe-left", "--name", "sw",
+        script = tmp_path / "swipe.jsonl"
+        script.write_text(run("input-source", "scenario", "swipe-left").stdout)  # on device d0
+        frames = len(run("input-source", "convert", str(script)).stdout.splitlines())
+        # The recorder stops by itself once it has every frame (a signal could overtake frames in flight).
+        record = start("bus-tap", "--bus", proxy.bus, "record", str(out), "touch/sw/", "--count", str(frames))
+        # The recognizer's touch/ lets the source start at once: the recorder must be listening first.
+        wait_subscribed(proxy, "touch/sw/")
+        # --name renames the script's device: the frames go out as device sw, on touch/sw/.
+        source = start("input-source", "--bus", proxy.bus, "run", "--script", str(script), "--name", "sw",
                        "--pace", "max")
         busproc.finish(source, timeout_s=60)
         assert source.returncode == 0, source.stderr.read()
-        record.send_signal(2)
-        busproc.finish(record)
-        assert record.returncode == 0
+        _, err = busproc.finish(record)
+        assert record.returncode == 0, err
         swipes = echo(proxy, "gesture/sw/**", "--filter", 'state == "recognized" and recognizer == "swipe"',
-                      "--json", "--count", "3", "--duration", "60")
+                      "--json", "--count", "3", "--duration", "20")
+        wait_subscribed(proxy, "gesture/sw/")
         for _ in range(3):
             replay = proxy.tap("replay", str(out), "--speed", "0")
             assert replay.stdout.startswith("replayed ") and "device sw: frames renumbered" in replay.stdout
         lines, err = busproc.finish(swipes, timeout_s=70)
-        assert len(lines.splitlines()) == 3, err
+        assert len(lines.splitlines()) == 3, err + proxy.tap("info", str(out)).stdout
     finally:
         stop(recognizer)
 
