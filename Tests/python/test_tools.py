@@ -152,7 +152,10 @@ def test_echo_exits_quietly_when_its_reader_closes_the_pipe(proxy):
 
 def test_wildcards_match_one_level_or_any_depth(proxy):
     one = echo(proxy, "wild/*/tap/", "--json", "--duration", "20", "--count", "1")
-    deep = echo(proxy, "wild/**/tap/", "--json", "--count", "2")
+    deep = echo(proxy, "**/tap/", "--json", "--count", "2")
+    # Both must listen before anything is sent: their subscriptions are "wild/" and "".
+    wait_subscribed(proxy, "wild/")
+    wait_subscribed(proxy, "")
     for topic in ["wild/a/b/tap/", "wild/a/tap/"]:
         pub(proxy, topic, "lifecycle", {"service": topic, "event": "started", "epoch": 1, "pid": 1})
     out, err = busproc.finish(one)
