@@ -23,9 +23,11 @@ extension BusTap {
         } catch {
             throw UsageError("\(error)")
         }
+        // A payload argument of `-` means stdin, as `--file -` does.
+        let literal = inline == "-" ? nil : inline
         let path = file ?? "-"
-        let json = try inline ?? Self.readPayload(path)
-        let source = inline != nil ? "the payload" : path == "-" ? "stdin" : path
+        let json = try literal ?? Self.readPayload(path)
+        let source = literal != nil ? "the payload" : path == "-" ? "stdin" : path
         let payload: Value
         do {
             payload = try JSONReader.parse(json)

@@ -211,7 +211,7 @@ def test_pub_refuses_a_schema_the_topic_does_not_carry_and_reads_stdin_or_a_file
     path = tmp_path / "frame.json"
     path.write_text(json.dumps(frame))
     proxy.tap("pub", "touch/stdin/", "--schema", "touch.frame", "--file", str(path), "--wait-ms", "10000")
-    subprocess.run([busproc.tool("bus-tap"), "--bus", proxy.bus, "pub", "touch/stdin/", "--schema", "touch.frame"],
+    subprocess.run([busproc.tool("bus-tap"), "--bus", proxy.bus, "pub", "touch/stdin/", "--schema", "touch.frame", "-"],
                    input=json.dumps(frame), text=True, check=True, timeout=60)
     out, _ = busproc.finish(proc)
     assert [json.loads(line)["payload"] for line in out.splitlines()] == [frame, frame]
