@@ -49,8 +49,8 @@ extension BusTap {
             let entry = topics[topic]!
             lines.append(
                 "  \(topic)  \(entry.schema)  publishers: \(entry.publishers.sorted().joined(separator: ","))  "
-                    + "\(entry.count) msgs  \(Self.format(Double(entry.count) / seconds))/s  "
-                    + "\(Self.format(Double(entry.bytes) / seconds)) B/s")
+                    + "\(entry.count) msgs  \(HumanUnits.significant(Double(entry.count) / seconds))/s  "
+                    + HumanUnits.bytesPerSecond(Double(entry.bytes) / seconds))
         }
         Log.out(lines.joined(separator: "\n"))
     }

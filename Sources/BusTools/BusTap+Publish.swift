@@ -23,9 +23,11 @@ extension BusTap {
         } catch {
             throw UsageError("\(error)")
         }
+        // A payload argument of `-` means stdin, as `--file -` does.
+        let literal = inline == "-" ? nil : inline
         let path = file ?? "-"
-        let json = try inline ?? Self.readPayload(path)
-        let source = inline != nil ? "the payload" : path == "-" ? "stdin" : path
+        let json = try literal ?? Self.readPayload(path)
+        let source = literal != nil ? "the payload" : path == "-" ? "stdin" : path
         let payload: Value
         do {
             payload = try JSONReader.parse(json)
@@ -74,9 +76,13 @@ extension BusTap {
         let count = try self.options.int("count")
         let duration = try self.durationMs()
         let force = self.options.flag("force")
+        let waitSeconds = try self.options.double("wait-for-proxy") ?? 1.8
         try self.options.finish(maximumPositionals: 2 + patterns.count)
+        guard waitSeconds >= 0, waitSeconds <= 3600 else {
+            throw UsageError("--wait-for-proxy takes seconds from 0 to 3600, not \(waitSeconds)")
+        }
         // Checked before the file is created, so that a missing proxy leaves no empty recording.
-        try self.requireProxy(at: self.config.subscribe)
+        try self.requireProxy(at: self.config.subscribe, waitMs: Int(waitSeconds * 1000))
         let store = SchemaStore.locate()
         let writer = try MCAPWriter(path: path, overwrite: force)
         var schemas: [String: UInt16] = [:]

@@ -110,7 +110,8 @@ extension BusTap {
                 Log.out(Value.map(line).json)
             } else {
                 let publishers = entry.publishers.sorted().joined(separator: ",")
-                Log.out("\(topic)  \(entry.schema)  \(publishers)  \(entry.count) msgs  \(Self.format(rate))/s")
+                Log.out(
+                    "\(topic)  \(entry.schema)  \(publishers)  \(entry.count) msgs  \(HumanUnits.significant(rate))/s")
             }
         }
         if topics.isEmpty && !json {
@@ -158,16 +159,11 @@ extension BusTap {
     }
 
     static func hzLine(_ stats: RateStatistics, lost: UInt64) -> String {
-        "average rate: \(Self.format(stats.rate))/s  min: \(HumanUnits.duration(milliseconds: stats.intervalMinMs))  "
+        "average rate: \(HumanUnits.significant(stats.rate))/s  min: \(HumanUnits.duration(milliseconds: stats.intervalMinMs))  "
             + "max: \(HumanUnits.duration(milliseconds: stats.intervalMaxMs))  "
             + "std dev: \(HumanUnits.duration(milliseconds: stats.intervalStandardDeviationMs))  "
-            + "bandwidth: \(Self.format(stats.bandwidth)) B/s  received: \(stats.received)  lost: \(lost)  "
+            + "bandwidth: \(HumanUnits.bytesPerSecond(stats.bandwidth))  received: \(stats.received)  lost: \(lost)  "
             + "latency p50: \(HumanUnits.duration(microseconds: stats.latencyPercentileUs(0.5)))  "
             + "p99: \(HumanUnits.duration(microseconds: stats.latencyPercentileUs(0.99)))"
-    }
-
-    static func format(_ value: Double) -> String {
-        let scaled = (value * 1000).rounded() / 1000
-        return scaled == scaled.rounded() ? String(Int64(scaled)) : String(scaled)
     }
 }

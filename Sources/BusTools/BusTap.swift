@@ -15,7 +15,7 @@ public final class BusTap {
           info TOPIC|FILE.mcap [--duration S] [--json]
           schema [ID] [--major M]                 the known ids, or one's JSON Schema and an example
           pub TOPIC --schema ID [PAYLOAD | --file F | < F] [--major M] [--rate R] [--count N] [--wait-ms MS]
-          record FILE.mcap [PATTERN …] [--count N] [--duration S] [--force]
+          record FILE.mcap [PATTERN …] [--count N] [--duration S] [--force] [--wait-for-proxy S]
           replay FILE.mcap [--speed X] [--loop] [--wait-ms MS]
         PATTERN: a topic prefix (touch/), or levels with * (one level) and ** (any depth): gesture/*/screen/tap/
         EXPR: comparisons of payload fields joined by and/or/not: kind == "tap" and x > 100
@@ -47,7 +47,10 @@ public final class BusTap {
             .value("file", "F", "read the payload from F (- for stdin)"), .value("rate", "R", "messages per second"),
             BusTap.count, BusTap.waitMs,
         ],
-        "record": [BusTap.count, BusTap.duration, .flag("force", "overwrite an existing file")],
+        "record": [
+            BusTap.count, BusTap.duration, .flag("force", "overwrite an existing file"),
+            .value("wait-for-proxy", "S", "wait up to S seconds for the proxy to come up (default 2)"),
+        ],
         "replay": [
             .value("speed", "X", "times the recorded pace; 0 for as fast as possible (default 1)"),
             .flag("loop", "start again at the end"), BusTap.waitMs,
@@ -117,11 +120,19 @@ public final class BusTap {
         }
     }
 
-    /// Fails within 2 s, naming the endpoint, if no proxy listens on `endpoint` (one of the two it
-    /// binds): ZeroMQ itself would wait silently.
-    func requireProxy(at endpoint: String) throws {
-        if let problem = EndpointProbe.problem(endpoint, timeoutMs: 1800) {
-            throw ToolError("no bus proxy reachable at \(endpoint) (\(problem)); is the stack up? (deploy/uibus up)")
+    /// Fails within 2 s (or `waitMs`), naming the endpoint, if no proxy listens on `endpoint` (one
+    /// of the two it binds): ZeroMQ itself would wait silently. A proxy that comes up meanwhile is
+    /// taken, so a tool started alongside the stack does not lose the race.
+    func requireProxy(at endpoint: String, waitMs: Int = 1800) throws {
+        let deadline = Clock.monotonicNs() + UInt64(waitMs) * 1_000_000
+        while let problem = EndpointProbe.problem(endpoint, timeoutMs: Int32(clamping: waitMs)) {
+            guard Clock.monotonicNs() < deadline else {
+                throw ToolError(
+                    "no bus proxy reachable at \(endpoint) (\(problem)); is the stack up? (deploy/uibus up)")
+            }
+            if try self.waitForSignal(until: min(deadline, Clock.monotonicNs() + 100_000_000)) {
+                throw ToolError("stopped while waiting for a bus proxy at \(endpoint)")
+            }
         }
     }
 

@@ -15,6 +15,14 @@ public enum HumanUnits {
         Self.duration(microseconds: milliseconds * 1000)
     }
 
+    /// A byte rate in B/s, kB/s or MB/s (decimal units), three significant digits.
+    public static func bytesPerSecond(_ value: Double) -> String {
+        guard value.isFinite else { return "–" }
+        if value < 1000 { return Self.significant(value) + " B/s" }
+        if value < 1_000_000 { return Self.significant(value / 1000) + " kB/s" }
+        return Self.significant(value / 1_000_000) + " MB/s"
+    }
+
     /// Three significant digits, no exponent, no trailing zeros: 0.123, 12.3, 123, 1234.
     public static func significant(_ value: Double) -> String {
         guard value.isFinite else { return "–" }

@@ -23,8 +23,9 @@ public struct SupervisionPolicy: Sendable, Equatable {
     public var startTimeoutMs: Int64 = 15_000
     /// How long a service may take to exit after SIGTERM before it gets SIGKILL.
     public var stopTimeoutMs: Int64 = 5_000
-    /// Exit codes that mean "do not retry" (bad configuration, unknown schema major, usage).
-    public var permanentExitCodes: Set<Int32> = [2, 78]
+    /// Exit codes that mean "do not retry": a bad command line (64, sysexits' EX_USAGE, as
+    /// `Tool.usageStatus`), bad configuration or an unknown schema major (78, EX_CONFIG).
+    public var permanentExitCodes: Set<Int32> = [64, 78]
 
     public init() {}
 }

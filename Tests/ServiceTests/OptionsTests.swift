@@ -76,5 +76,8 @@ import Testing
         #expect(HumanUnits.duration(microseconds: 1_250_000) == "1.25 s")
         #expect(HumanUnits.duration(milliseconds: 12.34) == "12.3 ms")
         #expect(HumanUnits.duration(microseconds: 0.5) == "0.5 µs")
+        #expect(HumanUnits.bytesPerSecond(1884.149) == "1.88 kB/s")
+        #expect(HumanUnits.bytesPerSecond(512) == "512 B/s")
+        #expect(HumanUnits.significant(48.377) == "48.4")
     }
 }

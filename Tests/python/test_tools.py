@@ -3,6 +3,7 @@ patterns, filters and recordings, bus-flood's refusals. Every test runs the buil
 
 import json
 import os
+import re
 import subprocess
 import tempfile
 import time
@@ -45,6 +46,17 @@ def echo(proxy, *args):
     proc = start("bus-tap", "--bus", proxy.bus, "echo", *args)
     # `list` sees the proxy's own health only once a second; a pub with --wait-ms waits for the echo instead.
     return proc
+
+
+def wait_subscribed(proxy, prefix, timeout_s=30):
+    """Waits until the proxy forwards `prefix` as a subscription (someone started listening to it)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        # Asked about a level below, so that this query's own subscription is never the one found.
+        info = json.loads(proxy.tap("info", prefix + "x/", "--json", "--duration", "0.1").stdout)
+        if prefix in info["subscriptions"]:
+            return
+    raise TimeoutError(f"nobody subscribed to {prefix} within {timeout_s} s")
 
 
 def pub(proxy, topic, schema, payload, *args):
@@ -141,7 +153,10 @@ def test_echo_exits_quietly_when_its_reader_closes_the_pipe(proxy):
 
 def test_wildcards_match_one_level_or_any_depth(proxy):
     one = echo(proxy, "wild/*/tap/", "--json", "--duration", "20", "--count", "1")
-    deep = echo(proxy, "wild/**/tap/", "--json", "--count", "2")
+    deep = echo(proxy, "**/tap/", "--json", "--count", "2")
+    # Both must listen before anything is sent: their subscriptions are "wild/" and "".
+    wait_subscribed(proxy, "wild/")
+    wait_subscribed(proxy, "")
     for topic in ["wild/a/b/tap/", "wild/a/tap/"]:
         pub(proxy, topic, "lifecycle", {"service": topic, "event": "started", "epoch": 1, "pid": 1})
     out, err = busproc.finish(one)
@@ -197,7 +212,7 @@ def test_pub_refuses_a_schema_the_topic_does_not_carry_and_reads_stdin_or_a_file
     path = tmp_path / "frame.json"
     path.write_text(json.dumps(frame))
     proxy.tap("pub", "touch/stdin/", "--schema", "touch.frame", "--file", str(path), "--wait-ms", "10000")
-    subprocess.run([busproc.tool("bus-tap"), "--bus", proxy.bus, "pub", "touch/stdin/", "--schema", "touch.frame"],
+    subprocess.run([busproc.tool("bus-tap"), "--bus", proxy.bus, "pub", "touch/stdin/", "--schema", "touch.frame", "-"],
                    input=json.dumps(frame), text=True, check=True, timeout=60)
     out, _ = busproc.finish(proc)
     assert [json.loads(line)["payload"] for line in out.splitlines()] == [frame, frame]
@@ -229,7 +244,8 @@ def test_hz_prints_times_in_human_units(proxy):
     finally:
         stop(feeder)
     line = result.stdout.strip().splitlines()[-1]
-    assert " ms  max: " in line and ("p99: " in line) and (" µs" in line or " ms" in line.split("p99: ")[1]), line
+    unit = r"[\d.]+ (µs|ms|s)"
+    assert re.search(f"min: {unit}  max: {unit}  std dev: {unit}  .*latency p50: {unit}  p99: {unit}$", line), line
 
 
 # Recordings
@@ -267,21 +283,28 @@ def test_a_recorded_swipe_replayed_three_times_is_three_swipes(proxy, tmp_path):
     recognizer = start_service(proxy, "gesture-recognizer")
     try:
         out = tmp_path / "swipe.mcap"
-        record = start("bus-tap", "--bus", proxy.bus, "record", str(out), "touch/sw/", "--duration", "30")
-        source = start("input-source", "--bus", proxy.bus, "run", "--scenario", "swipe-left", "--name", "sw",
+        script = tmp_path / "swipe.jsonl"
+        script.write_text(run("input-source", "scenario", "swipe-left").stdout)  # on device d0
+        frames = len(run("input-source", "convert", str(script)).stdout.splitlines())
+        # The recorder stops by itself once it has every frame (a signal could overtake frames in flight).
+        record = start("bus-tap", "--bus", proxy.bus, "record", str(out), "touch/sw/", "--count", str(frames))
+        # The recognizer's touch/ lets the source start at once: the recorder must be listening first.
+        wait_subscribed(proxy, "touch/sw/")
+        # --name renames the script's device: the frames go out as device sw, on touch/sw/.
+        source = start("input-source", "--bus", proxy.bus, "run", "--script", str(script), "--name", "sw",
                        "--pace", "max")
         busproc.finish(source, timeout_s=60)
         assert source.returncode == 0, source.stderr.read()
-        record.send_signal(2)
-        busproc.finish(record)
-        assert record.returncode == 0
+        _, err = busproc.finish(record)
+        assert record.returncode == 0, err
         swipes = echo(proxy, "gesture/sw/**", "--filter", 'state == "recognized" and recognizer == "swipe"',
-                      "--json", "--count", "3", "--duration", "60")
+                      "--json", "--count", "3", "--duration", "20")
+        wait_subscribed(proxy, "gesture/sw/")
         for _ in range(3):
             replay = proxy.tap("replay", str(out), "--speed", "0")
             assert replay.stdout.startswith("replayed ") and "device sw: frames renumbered" in replay.stdout
         lines, err = busproc.finish(swipes, timeout_s=70)
-        assert len(lines.splitlines()) == 3, err
+        assert len(lines.splitlines()) == 3, err + proxy.tap("info", str(out)).stdout
     finally:
         stop(recognizer)
 
