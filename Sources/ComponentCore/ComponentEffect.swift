@@ -123,6 +123,9 @@ public enum ComponentState: Sendable, Hashable {
         case .memoBoard(var state):
             state.input = input
             return .memoBoard(state)
+        case .memoBoardDelta:
+            // memoBoardDelta v1 has no `input`; the next full state carries the provenance.
+            return self
         }
     }
 
