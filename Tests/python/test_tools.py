@@ -192,7 +192,6 @@ def test_latest_prints_one_message_per_topic_then_exits(proxy):
     assert empty.returncode == 1 and "no value on nothing-here/" in empty.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="needs the proxy's last-value cache for state topics (issue 21, helper bus)")
 def test_latest_on_an_idle_stack_prints_the_last_state_at_once(proxy):
     example = json.loads((busproc.REPO / "schemas/state.drawer/examples/open.json").read_text())
     proxy.tap("pub", "ui/drawer/idle/", "--schema", "state.drawer", json.dumps(example), "--wait-ms", "500")
