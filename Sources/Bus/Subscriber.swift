@@ -308,6 +308,7 @@ public final class Subscriber {
         case .first, .inOrder: break
         case .gap(let missing), .newEpoch(let missing): self.statistics.add(.gaps, missing)
         case .duplicate: self.statistics.add(.duplicates)
+        case .resync: self.statistics.countReason("seq_resync")
         case .reorder:
             self.statistics.add(.reorders)
             self.statistics.subtract(.gaps)
