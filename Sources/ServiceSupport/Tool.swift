@@ -15,6 +15,9 @@ public enum Tool {
         do {
             try body()
             exit(0)
+        } catch is OutputClosed {
+            // The reader went away (`| head -1`): a normal end, as for `cat`.
+            exit(0)
         } catch is HelpRequest {
             Log.write(usage + "\n", to: STDOUT_FILENO)
             exit(0)

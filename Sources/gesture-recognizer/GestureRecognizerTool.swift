@@ -30,7 +30,7 @@ struct GestureRecognizerTool {
             var options = try Options(Array(CommandLine.arguments.dropFirst()))
             let scene = try options.string("scene").map { path in
                 do {
-                    return try GestureScene.load(json: try Self.read(path))
+                    return try GestureScene.load(json: try TextFile.read(path))
                 } catch {
                     throw ConfigurationError("\(path): \(error)")
                 }
@@ -66,34 +66,34 @@ struct GestureRecognizerTool {
     }
 
     static func replay(touches path: String, scene: GestureScene?, descPath: String?) throws {
-        let converted: (frames: [TouchFrame], problems: [InputProblem])
+        var engine = GestureEngine(scene: scene ?? GestureScene.standard())
+        let output = LineWriter()
+        func publish(_ effects: [GestureEngine.Effect]) throws {
+            for case .publish(let event) in effects { try output.write(line: event.value.json) }
+        }
         if path.hasSuffix(".events") {
             let desc =
                 descPath
                 ?? OfflineConversion.descCandidates(for: path).first {
                     FileManager.default.fileExists(atPath: $0)
                 }
-            converted = OfflineConversion.frames(
-                evemu: try Self.read(path), desc: try desc.map { try Self.read($0) }, sceneWidth: scene?.width,
-                sceneHeight: scene?.height)
+            let converted = OfflineConversion.frames(
+                evemu: try TextFile.read(path), desc: try desc.map { try TextFile.read($0) },
+                sceneWidth: scene?.width, sceneHeight: scene?.height)
+            for problem in converted.problems { Log.error("gesture-recognizer", "\(path): \(problem)") }
+            for frame in converted.frames { try publish(engine.handle(.frameArrived(frame))) }
         } else {
-            converted = OfflineConversion.frames(
-                script: try Self.read(path), bounds: scene.map { ($0.width, $0.height) })
+            // A touch script streams: a line in, its frames through the engine, their events out.
+            var stream = TouchScriptStream(bounds: scene.map { ($0.width, $0.height) })
+            try LineReader.forEachLine(of: path, tool: "gesture-recognizer") { text, number in
+                let added = stream.add(text, lineNumber: number)
+                if let problem = added.problem { Log.error("gesture-recognizer", "\(path): \(problem)") }
+                for frame in added.frames { try publish(engine.handle(.frameArrived(frame))) }
+            }
+            for frame in stream.finish() { try publish(engine.handle(.frameArrived(frame))) }
         }
-        for problem in converted.problems {
-            Log.error("gesture-recognizer", "\(path): \(problem)")
-        }
-        var output = ""
-        for event in GestureEngine.replay(converted.frames, scene: scene ?? GestureScene.standard()) {
-            output += event.value.json + "\n"
-        }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        while let deadline = engine.nextDeadline { try publish(engine.handle(.timeElapsed(tNs: deadline))) }
+        try output.flush()
     }
 
-    static func read(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError("cannot read \(path)")
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
 }
