@@ -82,21 +82,24 @@ extension FuzzTarget {
         return (seeds, decode)
     }
 
-    /// The elements of an input's top-level array, each re-encoded as one payload.
+    /// The elements of an input's top-level array, each re-encoded as one payload: those before
+    /// the first malformed element, so a mutation late in the input still drives the machine.
     private static func payloads(_ input: [UInt8], firstError: inout String?) -> [[UInt8]] {
-        do {
-            guard case .array(let items) = try Value(messagePack: input) else {
-                firstError = "not_an_array"
-                return []
+        input.withUnsafeBytes { raw in
+            var reader = MessagePackReader(raw)
+            var payloads: [[UInt8]] = []
+            do {
+                let count = try reader.readArrayHeader()
+                guard count <= Self.machineMessages else {
+                    firstError = "too_many_messages"
+                    return []
+                }
+                for _ in 0..<count { payloads.append(try reader.readValue().messagePack) }
+                try reader.expectEnd()
+            } catch {
+                firstError = code(error)
             }
-            guard items.count <= Self.machineMessages else {
-                firstError = "too_many_messages"
-                return []
-            }
-            return items.map(\.messagePack)
-        } catch {
-            firstError = code(error)
-            return []
+            return payloads
         }
     }
 

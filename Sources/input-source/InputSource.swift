@@ -134,7 +134,9 @@ struct InputSource {
             }
         }
         guard let width, let height else { return nil }
-        guard width > 0, height > 0 else { throw UsageError("--width and --height must be above 0") }
+        guard width > 0, height > 0, width <= SceneBounds.maxSide, height <= SceneBounds.maxSide else {
+            throw UsageError("--width and --height must be in (0, \(Int(SceneBounds.maxSide))]")
+        }
         return (width, height)
     }
 
