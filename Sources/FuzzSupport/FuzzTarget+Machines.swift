@@ -32,8 +32,10 @@ extension FuzzTarget {
                 throw FuzzError("demo.json has no view '\(view)'")
             }
             let seeds = [Self.gestureSeed(view: view, x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)]
+            // Built once; each input starts from a copy (a value: its machines are copied on write).
+            let initial = try ComponentHost(scene: scene)
             let decode: @Sendable ([UInt8]) -> String? = { input in
-                guard var host = try? ComponentHost(scene: scene) else { preconditionFailure("the demo scene loads") }
+                var host = initial
                 var firstError: String?
                 let payloads = Self.payloads(input, firstError: &firstError)
                 for payload in payloads {
@@ -66,8 +68,9 @@ extension FuzzTarget {
             let frames = OfflineConversion.frames(script: String(decoding: try data.bytes(path), as: UTF8.self)).frames
             return Value.array(frames.prefix(Self.machineMessages).map(\.value)).messagePack
         }
+        let initial = GestureEngine(scene: scene)
         let decode: @Sendable ([UInt8]) -> String? = { input in
-            var engine = GestureEngine(scene: scene)
+            var engine = initial
             var firstError: String?
             for payload in Self.payloads(input, firstError: &firstError) {
                 do {
