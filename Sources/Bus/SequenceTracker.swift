@@ -7,6 +7,14 @@ import BusSchema
 /// seen is a duplicate; a skipped number that turns up late is a reorder and is taken back
 /// out of the gaps. A publisher that restarts (a new epoch on a topic we follow) starts its
 /// new stream at 1, so everything before the first number we see of it counts as a gap.
+///
+/// Counters must not be forgeable by one message: anyone on the bus can publish under any name,
+/// epoch and seq. So one message adds at most ``maxGap`` to the gaps. A jump past that is no
+/// loss a real stream could have had, and is reported as ``Outcome/resync(skipped:)``, counting
+/// nothing as lost: a new epoch starting at 9·10^15 becomes the stream's baseline, as a stream's
+/// first message does; a seq leaping ahead within an epoch is left out of the stream, which goes
+/// on from where it was (so the real publisher's next message is in order, not a duplicate).
+/// Seqs above 2^53 − 1 never get here: the envelope decoder refuses them.
 public struct SequenceTracker: Sendable {
     /// What one message meant for its stream.
     public enum Outcome: Sendable, Hashable {
@@ -17,7 +25,14 @@ public struct SequenceTracker: Sendable {
         case reorder
         /// The publisher restarted on this topic; `missing` messages of the new epoch were lost.
         case newEpoch(missing: UInt64)
+        /// A jump of `skipped` numbers, more than ``SequenceTracker/maxGap``: nothing is counted
+        /// as lost (see the type's rule).
+        case resync(skipped: UInt64)
     }
+
+    /// The most messages one message may reveal as lost: a subscriber paused for half a minute
+    /// while a publisher floods at half a million messages a second.
+    public static let maxGap: UInt64 = 1 << 24
 
     fileprivate struct StreamKey: Hashable {
         var publisher: String
@@ -91,8 +106,9 @@ extension SequenceTracker.Stream {
         if self.epoch != epoch {
             self = Self(epoch: epoch, last: 0)
             let missing = seq > 1 ? seq - 1 : 0
-            self.remember(missingFrom: 1, to: seq)
             self.last = seq
+            guard missing <= SequenceTracker.maxGap else { return .resync(skipped: missing) }
+            self.remember(missingFrom: 1, to: seq)
             return .newEpoch(missing: missing)
         }
         if seq == self.last &+ 1 {
@@ -101,6 +117,7 @@ extension SequenceTracker.Stream {
         }
         if seq > self.last {
             let missing = seq - self.last - 1
+            guard missing <= SequenceTracker.maxGap else { return .resync(skipped: missing) }
             self.remember(missingFrom: self.last + 1, to: seq)
             self.last = seq
             return .gap(missing: missing)

@@ -324,6 +324,7 @@ public final class Subscriber {
         case .gap(let missing), .newEpoch(let missing): self.statistics.add(.gaps, missing)
         case .duplicate where !LastValueCache.isState(topic): self.statistics.add(.duplicates)
         case .duplicate: break
+        case .resync: self.statistics.countReason("seq_resync")
         case .reorder:
             self.statistics.add(.reorders)
             self.statistics.subtract(.gaps)

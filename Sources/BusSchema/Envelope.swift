@@ -28,6 +28,9 @@ public struct Envelope: Sendable, Hashable {
     /// CLOCK_REALTIME at publication, in nanoseconds.
     public var wall: UInt64
 
+    /// The largest `seq` (the schema's `maximum`, 2^53 − 1, exact in JSON); decoders refuse more.
+    public static let maxSeq: UInt64 = (1 << 53) - 1
+
     public init(
         schema: SchemaID, publisher: String, epoch: UInt64, seq: UInt64, mono: UInt64, wall: UInt64,
         version: Int = Envelope.currentVersion
@@ -106,7 +109,15 @@ public struct Envelope: Sendable, Hashable {
             case "minor": minor = Int(try reader.readInt())
             case "pub": publisher = try reader.readString()
             case "epoch": epoch = try reader.readUInt()
-            case "seq": seq = try reader.readUInt()
+            case "seq":
+                let start = reader.offset
+                let value = try reader.readUInt()
+                // A larger seq would let one forged header add up to 2^64 to a subscriber's gaps.
+                guard (1...Envelope.maxSeq).contains(value) else {
+                    throw CodecError(
+                        .invalidValue, offset: start, context: "seq: \(value) is outside 1...\(Envelope.maxSeq)")
+                }
+                seq = value
             case "mono": mono = try reader.readUInt()
             case "wall": wall = try reader.readUInt()
             default: try reader.skip()

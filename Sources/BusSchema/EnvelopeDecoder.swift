@@ -21,7 +21,8 @@ public struct EnvelopeDecoder: Sendable {
         let prefixCount = bytes.count - Envelope.tailSize
         guard prefixCount > 0, let base = bytes.baseAddress,
             let (seq, mono, wall) = Self.tail(
-                UnsafeRawBufferPointer(start: base + prefixCount, count: Envelope.tailSize))
+                UnsafeRawBufferPointer(start: base + prefixCount, count: Envelope.tailSize)),
+            (1...Envelope.maxSeq).contains(seq)
         else { return try Envelope(messagePack: bytes) }
         for index in self.templates.indices where self.templates[index].prefix.count == prefixCount {
             let matches = self.templates[index].prefix.withUnsafeBytes {

@@ -51,19 +51,19 @@ public struct CanvasMachine: Sendable {
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
         switch (self.state, event) {
         case (.idle, .touchBegan(let x, let y, let tMs)):
+            guard let point = self.point(x, y) else { return [] }
             self.state = .drawing
             self.strokes.append(
                 CanvasState.Stroke(
-                    id: self.nextID, points: [self.point(x, y)], width: self.config.strokeWidth,
-                    color: self.config.strokeColor))
+                    id: self.nextID, points: [point], width: self.config.strokeWidth, color: self.config.strokeColor))
             self.nextID += 1
             return [self.publish(tMs)]
         case (.drawing, .touchMoved(let x, let y, let tMs)):
-            self.strokes[self.strokes.count - 1].points.append(self.point(x, y))
+            guard let point = self.point(x, y) else { return [] }
+            self.strokes[self.strokes.count - 1].points.append(point)
             return [self.publish(tMs)]
         case (.drawing, .touchLifted(let x, let y, let tMs)):
-            let point = self.point(x, y)
-            if self.strokes[self.strokes.count - 1].points.last != point {
+            if let point = self.point(x, y), self.strokes[self.strokes.count - 1].points.last != point {
                 self.strokes[self.strokes.count - 1].points.append(point)
             }
             self.state = .idle
@@ -77,16 +77,21 @@ public struct CanvasMachine: Sendable {
             self.state = .idle
             return [self.publish(tMs)]
         case (_, .zoomScaleChanged(let scale, _)):
-            if scale > 0 { self.zoomScale = scale }
+            if scale > 0, scale.isFinite { self.zoomScale = scale }
             return []
         default:
             return []
         }
     }
 
-    private func point(_ x: Double, _ y: Double) -> GestureEvent.Vector {
-        GestureEvent.Vector(
+    /// The canvas point for scene `x`, `y`; nil if it is not finite or lies outside the
+    /// coordinate range (a tiny zoom scale): such a point is dropped, since one stored point
+    /// would make every later frame of the stroke undrawable.
+    private func point(_ x: Double, _ y: Double) -> GestureEvent.Vector? {
+        let point = GestureEvent.Vector(
             x: (x - self.config.originX) / self.zoomScale, y: (y - self.config.originY) / self.zoomScale)
+        guard NumberRange.coordinate.contains(point.x), NumberRange.coordinate.contains(point.y) else { return nil }
+        return point
     }
 
     /// The state as published.

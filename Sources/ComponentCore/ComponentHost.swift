@@ -120,6 +120,10 @@ public struct ComponentHost: Sendable {
     /// ``handle(_:)``, appending what goes out to `outputs`: the service empties and reuses one
     /// array for every event instead of allocating one per gesture.
     public mutating func handle(_ gesture: GestureEvent, appendingTo outputs: inout [HostOutput]) {
+        // The decoders refuse numbers outside the schema's ranges; an event made any other way
+        // (a replay line, a test) is clamped to them, so no machine sees a NaN or an infinity.
+        var gesture = gesture
+        gesture.clampNumbers()
         self.advance(to: gesture.tMs, appendingTo: &outputs)
         self.counters.gestures += 1
         let key = RouteKey(view: gesture.view, recognizer: gesture.recognizer, name: gesture.name)
@@ -228,7 +232,14 @@ public struct ComponentHost: Sendable {
         return outputs
     }
 
+    /// The most time whose timers are replayed one by one when the clock jumps: a gesture stamped
+    /// a year ahead must not make the host run a year of 60 Hz frames before it answers.
+    public static let maxCatchUpMs = 60_000.0
+
     private mutating func advance(to tMs: Double, appendingTo outputs: inout [HostOutput]) {
+        // Timers overdue by more than the catch-up window fire at its start instead.
+        let catchUp = tMs - Self.maxCatchUpMs
+        for (index, due) in self.timers where due < catchUp { self.timers[index] = catchUp }
         while let (index, due) = self.timers.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }), due <= tMs {
             self.timers[index] = nil
             self.now = max(self.now, due)

@@ -28,40 +28,62 @@ public struct ComponentReplay: Sendable {
     public private(set) var problems: [Problem] = []
     public private(set) var host: ComponentHost
 
-    /// Replays `text` through a host for `scene`.
-    public init(scene: ComponentScene, lines text: String) throws(SceneError) {
+    private var started = false
+
+    /// A replay to feed line by line with ``add(_:lineNumber:)`` and end with ``finish()``.
+    public init(scene: ComponentScene) throws(SceneError) {
         self.host = try ComponentHost(scene: scene)
-        var started = false
+    }
+
+    /// Replays `text` through a host for `scene`, keeping every state, command and problem.
+    public init(scene: ComponentScene, lines text: String) throws(SceneError) {
+        try self.init(scene: scene)
         var lineNumber = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
-            if line.allSatisfy(\.isWhitespace) { continue }
-            let value: Value
-            do {
-                value = try JSONReader.parse(String(line))
-            } catch {
-                self.problems.append(Problem(line: lineNumber, reason: "not JSON: \(error)"))
-                continue
-            }
-            guard let tMs = value["t_ms"]?.doubleValue else {
-                self.problems.append(Problem(line: lineNumber, reason: "no t_ms"))
-                continue
-            }
-            if !started {
-                // A fixed session keeps a replay's command ids the same on every run.
-                self.collect(self.host.start(tMs: tMs, session: "replay"))
-                started = true
-            }
-            do {
-                self.collect(try self.feed(value, tMs: tMs))
-            } catch {
-                self.problems.append(Problem(line: lineNumber, reason: "\(error)"))
-            }
+            let added = self.add(String(line), lineNumber: lineNumber)
+            self.collect(added.outputs)
+            if let problem = added.problem { self.problems.append(problem) }
         }
+        self.collect(self.finish())
+    }
+
+    /// Feeds line `lineNumber`; returns what the host sent because of it and, if the line was
+    /// skipped, why. Nothing is kept, so a tool streaming a file holds only the host.
+    public mutating func add(_ line: String, lineNumber: Int) -> (outputs: [HostOutput], problem: Problem?) {
+        if line.allSatisfy(\.isWhitespace) { return ([], nil) }
+        let value: Value
+        do {
+            value = try JSONReader.parse(line)
+        } catch {
+            return ([], Problem(line: lineNumber, reason: "not JSON: \(error)"))
+        }
+        // Time drives the host's timers: an infinite or huge t_ms would fire them forever.
+        guard let tMs = value["t_ms"]?.doubleValue, NumberRange.timeMs.contains(tMs) else {
+            return ([], Problem(line: lineNumber, reason: "no t_ms within \(NumberRange.timeMs)"))
+        }
+        var outputs: [HostOutput] = []
+        if !self.started {
+            // A fixed session keeps a replay's command ids the same on every run.
+            outputs = self.host.start(tMs: tMs, session: "replay")
+            self.started = true
+        }
+        do {
+            outputs += try self.feed(value, tMs: tMs)
+        } catch {
+            return (outputs, Problem(line: lineNumber, reason: "\(error)"))
+        }
+        return (outputs, nil)
+    }
+
+    /// Runs the timers on for ``settleMs`` after the last line; returns what they sent.
+    public mutating func finish() -> [HostOutput] {
+        var outputs: [HostOutput] = []
         let end = self.host.now + Self.settleMs
         while let next = self.host.nextTimer, next <= end {
-            self.collect(self.host.advance(to: next))
+            outputs += self.host.advance(to: next)
         }
+        return outputs
     }
 
     private mutating func feed(_ value: Value, tMs: Double) throws -> [HostOutput] {

@@ -323,7 +323,8 @@ public struct MemoBoardMachine: Sendable {
             background: self.settings.background,
             editing: .some(self.editing),
             trash: self.records.values.filter { $0.trashedAt != nil }.map(shown).sorted(by: order),
-            search: .some(self.search), storeSeq: Int(self.sync.storeSeq), pendingCommands: self.sync.pending.count,
+            search: .some(self.search), storeSeq: Int(clamping: self.sync.storeSeq),
+            pendingCommands: self.sync.pending.count,
             syncing: self.sync.snapshotRequest != nil, revision: self.published.revision)
     }
 

@@ -95,7 +95,7 @@ public struct NumberPadMachine: Sendable {
     /// The key index (0…9, left to right) under scene `x` if its digit is enabled.
     private func enabledKey(at x: Double) -> Int? {
         guard self.config.width > 0 else { return nil }
-        let index = min(max(Int(((x - self.config.left) / self.config.width * 10).rounded(.down)), 0), 9)
+        let index = min(max(Int(saturating: (x - self.config.left) / self.config.width * 10, .down), 0), 9)
         return self.enabled.contains(self.digit(index)) ? index : nil
     }
 

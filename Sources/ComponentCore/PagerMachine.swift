@@ -117,7 +117,7 @@ public struct PagerMachine: Sendable {
             self.scrollOffset = self.scrolled(startScroll - translation.y)
             return [self.publish(tMs)]
         case (.paging(let startPage), .panEnded(let translation, let velocity, let tMs)):
-            var target = Int((Double(startPage) - translation.x / max(self.config.pageWidth, 1)).rounded())
+            var target = Int(saturating: Double(startPage) - translation.x / max(self.config.pageWidth, 1))
             if abs(velocity.x) >= Self.pageFlipSpeed { target = startPage + (velocity.x < 0 ? 1 : -1) }
             return self.settle(on: target, startPage: startPage, tMs)
         case (.scrolling, .panEnded(_, _, let tMs)):

@@ -36,7 +36,9 @@ public struct ScrollAxis: Sendable, Hashable {
     }
 
     /// The offset for a raw (finger-following) offset: rubber-banded past the edges, or clamped.
+    /// A NaN leaves the axis where it is; an infinity ends at the rubber band's full stretch.
     public func dragged(to raw: Double, bounces: Bool) -> Double {
+        guard !raw.isNaN else { return self.position }
         if raw < self.minimum {
             return bounces ? self.minimum + Self.rubberBand(raw - self.minimum, dimension: self.viewport) : self.minimum
         }
@@ -56,6 +58,15 @@ public struct ScrollAxis: Sendable, Hashable {
         self.springTarget = target
     }
 
+    /// Arithmetic on extreme inputs (a velocity near the largest double) can overflow: the axis
+    /// then stops at the nearest edge instead of carrying a NaN or an infinity into every later
+    /// frame.
+    private mutating func stopIfNotFinite() {
+        guard !self.position.isFinite || !self.velocity.isFinite else { return }
+        self.position = self.position.isNaN ? self.minimum : min(max(self.position, self.minimum), self.maximum)
+        self.stop()
+    }
+
     /// Stops all motion where the axis is.
     public mutating func stop() {
         self.velocity = 0
@@ -66,6 +77,7 @@ public struct ScrollAxis: Sendable, Hashable {
     /// (or stops at the edge without `bounces`), and comes to rest below ``restingSpeed``.
     public mutating func advance(by dt: Double, rate: Double, bounces: Bool) {
         guard dt > 0 else { return }
+        defer { self.stopIfNotFinite() }
         if self.springTarget == nil, !self.isInBounds {
             self.springTarget = self.position < self.minimum ? self.minimum : self.maximum
         }

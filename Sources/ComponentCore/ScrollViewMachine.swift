@@ -169,11 +169,11 @@ public struct ScrollViewMachine: Sendable {
 
     private func page(_ axis: ScrollAxis) -> Int {
         guard axis.viewport > 0 else { return 0 }
-        return Int((axis.position / axis.viewport).rounded())
+        return Int(saturating: axis.position / axis.viewport)
     }
 
     private func pageTarget(_ axis: ScrollAxis, startPage: Int, speed: Double) -> Double {
-        let lastPage = Int((axis.maximum / max(axis.viewport, 1)).rounded(.up))
+        let lastPage = Int(saturating: axis.maximum / max(axis.viewport, 1), .up)
         var page = self.page(axis)
         if abs(speed) >= Self.pageFlipSpeed { page = startPage + (speed < 0 ? 1 : -1) }
         page = min(max(page, 0), lastPage)

@@ -115,7 +115,7 @@ public struct SlideTableMachine: Sendable {
         guard self.config.rowHeight > 0 else { return nil }
         let position = (y - self.config.top + self.scrollOffset) / self.config.rowHeight
         guard position >= 0, position < Double(self.config.rows) else { return nil }
-        return Int(position)
+        return Int(saturating: position, .towardZero)
     }
 
     /// Every row's offset: a sliding row's value now, else its resting offset.

@@ -21,7 +21,7 @@ public struct HopTally: Sendable {
     /// Counts one delivery with a payload of `size` bytes whose latency was `latencyNs`, if known.
     public mutating func record(_ outcome: SequenceTracker.Outcome, size: Int, latencyNs: Int64?) {
         switch outcome {
-        case .first, .inOrder: break
+        case .first, .inOrder, .resync: break
         case .gap(let missing), .newEpoch(let missing): self.lost += missing
         case .reorder: self.lost -= 1
         case .duplicate:

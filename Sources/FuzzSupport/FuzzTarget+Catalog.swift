@@ -1,11 +1,16 @@
 import BusSchema
 
 extension FuzzTarget {
-    /// Every decoder of the project that reads outside input, in the order runs report them.
-    public static let all: [FuzzTarget] =
-        [.envelope, .envelopeDecoder, .value]
-        + MessageCatalog.all.map { Self.payload($0) }
-        + [.json, .schema, .touchScript, .evemu, .evdev, .scene, .png, .memoCommand, .memoJSONLines]
+    /// Every decoder of the project that reads outside input, and every state machine fed what
+    /// they decode, in the order runs report them.
+    public static let all: [FuzzTarget] = {
+        var targets: [FuzzTarget] = [.envelope, .envelopeDecoder, .value]
+        targets += MessageCatalog.all.map { Self.payload($0) }
+        targets += [.json, .schema, .touchScript, .evemu, .evdev, .scene, .png, .memoCommand, .memoJSONLines]
+        targets += Self.components
+        targets.append(.gestures)
+        return targets
+    }()
 
     /// The target called `name`, if there is one.
     public static func named(_ name: String) -> FuzzTarget? {

@@ -297,6 +297,9 @@ struct GestureArena: Sendable {
             tMs: Double(tNs) / 1e6, device: self.device, view: self.plan.viewID(of: index), recognizer: kind,
             state: state, x: x, y: y, touches: touches, name: self.plan.names[index])
         if state != .failed { self.slots[index].machine.describe(into: &event) }
+        // Within the schema's ranges, so every subscriber accepts it: a velocity over frames a
+        // nanosecond apart or a pinch from a zero span would otherwise be refused downstream.
+        event.clampNumbers()
         return event
     }
 }

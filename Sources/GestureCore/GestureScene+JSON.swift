@@ -15,6 +15,11 @@ extension GestureScene {
         } catch {
             throw SceneError(.invalidJSON, field: "$", "\(error)")
         }
+        do {
+            try SceneBounds.check(root)
+        } catch {
+            throw SceneError(.invalidValue, field: error.path, error.reason)
+        }
         let document = Fields(root, "$")
         let width = try document.number("width", positive: true)
         let height = try document.number("height", positive: true)

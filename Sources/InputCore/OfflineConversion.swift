@@ -41,8 +41,11 @@ public enum OfflineConversion {
         return (Self.guarded(framed.frames), problems)
     }
 
+    /// The stuck-touch guard's timeout offline.
+    public static let stuckTimeoutNs: Int64 = 10_000_000_000
+
     /// Runs frames through a ``StuckTouchGuard`` and flushes it at the end.
-    public static func guarded(_ frames: [TouchFrame], timeoutNs: Int64 = 10_000_000_000) -> [TouchFrame] {
+    public static func guarded(_ frames: [TouchFrame], timeoutNs: Int64 = stuckTimeoutNs) -> [TouchFrame] {
         var guardian = StuckTouchGuard(timeoutNs: timeoutNs)
         var output: [TouchFrame] = []
         output.reserveCapacity(frames.count)

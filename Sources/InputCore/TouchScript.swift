@@ -21,18 +21,12 @@ public struct TouchScript: Sendable {
     /// - Parameter bounds: the scene size in points, when coordinates must lie inside it.
     public static func parse(_ text: String, bounds: (width: Double, height: Double)? = nil) -> TouchScript {
         var script = TouchScript()
-        var lastTime = -Double.infinity
+        var parser = Parser(bounds: bounds)
         var number = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
-            guard rawLine.contains(where: { $0 != " " && $0 != "\t" && $0 != "\r" }) else { continue }
             do throws(InputProblem) {
-                let line = try Self.line(String(rawLine), lineNumber: number, bounds: bounds)
-                guard line.tMs >= lastTime else {
-                    throw InputProblem(
-                        .timeWentBackwards, line: number, "t_ms \(line.tMs) is earlier than \(lastTime) before it")
-                }
-                lastTime = line.tMs
+                guard let line = try parser.parse(String(rawLine), lineNumber: number) else { continue }
                 script.lines.append(line)
                 script.lineNumbers.append(number)
             } catch {
@@ -40,6 +34,31 @@ public struct TouchScript: Sendable {
             }
         }
         return script
+    }
+
+    /// Parses a script one line at a time (what ``parse(_:bounds:)`` and a streaming reader share).
+    public struct Parser: Sendable {
+        private let bounds: (width: Double, height: Double)?
+        private var lastTime = -Double.infinity
+
+        /// - Parameter bounds: the scene size in points, when coordinates must lie inside it.
+        public init(bounds: (width: Double, height: Double)?) {
+            self.bounds = bounds
+        }
+
+        /// Line `lineNumber`'s touch, or nil for a blank line.
+        ///
+        /// - Throws: ``InputProblem`` naming what is wrong with the line; it is then skipped.
+        public mutating func parse(_ text: String, lineNumber: Int) throws(InputProblem) -> TouchScriptLine? {
+            guard text.utf8.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0d }) else { return nil }
+            let line = try TouchScript.line(text, lineNumber: lineNumber, bounds: self.bounds)
+            guard line.tMs >= self.lastTime else {
+                throw InputProblem(
+                    .timeWentBackwards, line: lineNumber, "t_ms \(line.tMs) is earlier than \(self.lastTime) before it")
+            }
+            self.lastTime = line.tMs
+            return line
+        }
     }
 
     private static func line(
@@ -87,8 +106,9 @@ public struct TouchScript: Sendable {
         }
         let x = try numberField("x")
         let y = try numberField("y")
-        let width = bounds?.width ?? .infinity
-        let height = bounds?.height ?? .infinity
+        // Without a scene, within the coordinate range every touch frame decoder accepts.
+        let width = bounds?.width ?? NumberRange.coordinate.upper
+        let height = bounds?.height ?? NumberRange.coordinate.upper
         guard (0...width).contains(x), (0...height).contains(y) else {
             throw InputProblem(.outOfRange, line: lineNumber, "point (\(x), \(y)) lies outside the scene")
         }

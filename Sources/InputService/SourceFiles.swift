@@ -33,6 +33,7 @@ public enum SourceFiles {
     /// - Throws: a description of what is missing.
     public static func sceneSize(json text: String) throws -> (width: Double, height: Double) {
         let scene = try JSONReader.parse(text)
+        try SceneBounds.check(scene)
         guard let width = scene["width"]?.doubleValue, let height = scene["height"]?.doubleValue, width > 0,
             height > 0
         else { throw SceneSizeError(description: "the scene has no positive 'width' and 'height'") }

@@ -112,6 +112,12 @@ public struct RenderScene: Sendable {
         guard case .map = state, let instance = state["instance"]?.stringValue, !instance.isEmpty else {
             throw StateError(description: "a component state needs a map with a non-empty 'instance'")
         }
+        do {
+            // Finite numbers only: one NaN kept in a state would fail every later frame.
+            try state.checkNumbers(maxMagnitude: Self.maxStateMagnitude)
+        } catch {
+            throw StateError(description: "state of '\(instance)' at \(error)")
+        }
         let options = try Self.animationOptions(state["animation"])
         let view = self.views[instance] ?? instance
         guard let memos = state["memos"]?.arrayValue else {
@@ -304,8 +310,12 @@ public struct RenderScene: Sendable {
         return (size, root)
     }
 
+    /// The largest magnitude a state's number may have: any int64, no infinity.
+    static let maxStateMagnitude = 1e19
+
     private mutating func load(_ scene: Value) throws {
         do {
+            try SceneBounds.check(scene)
             _ = try SceneLayers.build(scene: scene, states: [:])
         } catch {
             throw StateError(description: "scene cannot be drawn: \(error)")

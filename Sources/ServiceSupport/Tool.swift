@@ -17,6 +17,9 @@ public enum Tool {
         do {
             try body()
             exit(0)
+        } catch is OutputClosed {
+            // The reader went away (`| head -1`): a normal end, as for `cat`.
+            exit(0)
         } catch let request as HelpRequest {
             Log.write(request.text(usage: usage, tool: name) + "\n", to: STDOUT_FILENO)
             exit(0)

@@ -39,27 +39,30 @@ struct ComponentHostTool {
         }
     }
 
+    /// Streams `gestures` through a host line by line, printing each state as it is published:
+    /// memory stays bounded whatever the file's size.
     static func replay(scenePath: String, gestures: String) throws {
-        let replay = try ComponentReplay(scene: try Self.scene(scenePath), lines: try Self.read(gestures))
-        for problem in replay.problems {
-            FileHandle.standardError.write(Data("\(gestures): \(problem)\n".utf8))
+        var replay = try ComponentReplay(scene: try Self.scene(scenePath))
+        let output = LineWriter()
+        func print(_ outputs: [HostOutput]) throws {
+            for case .state(let state) in outputs { try output.write(line: state.payload.json) }
         }
-        FileHandle.standardOutput.write(Data(replay.jsonLines.utf8))
+        try LineReader.forEachLine(of: gestures, tool: "component-host") { text, number in
+            let added = replay.add(text, lineNumber: number)
+            if let problem = added.problem { Log.error("component-host", "\(gestures): \(problem)") }
+            try print(added.outputs)
+        }
+        try print(replay.finish())
+        try output.flush()
     }
 
     /// Loads a scene; a bad one is a configuration error (restarting will not help).
     static func scene(_ path: String) throws -> ComponentScene {
         do {
-            return try ComponentScene.load(json: try Self.read(path), file: path)
+            return try ComponentScene.load(json: try TextFile.read(path), file: path)
         } catch let error as ComponentSceneError {
             throw ConfigurationError("\(error)")
         }
     }
 
-    static func read(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError("cannot read \(path)")
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
 }

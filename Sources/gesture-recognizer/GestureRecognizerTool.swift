@@ -30,7 +30,7 @@ struct GestureRecognizerTool {
             var options = try Options(Array(CommandLine.arguments.dropFirst()))
             let scene = try options.string("scene").map { path in
                 do {
-                    return try GestureScene.load(json: try Self.read(path))
+                    return try GestureScene.load(json: try TextFile.read(path))
                 } catch {
                     throw ConfigurationError("\(path): \(error)")
                 }
@@ -67,42 +67,56 @@ struct GestureRecognizerTool {
     }
 
     static func replay(touches path: String, scene: GestureScene?, descPath: String?) throws {
-        let converted: (frames: [TouchFrame], problems: [InputProblem])
+        var engine = GestureEngine(scene: scene ?? GestureScene.standard())
+        let output = LineWriter()
+        var frames = 0
+        var problems = 0
+        func publish(_ effects: [GestureEngine.Effect]) throws {
+            for case .publish(let event) in effects { try output.write(line: event.value.json) }
+        }
+        func feed(_ frame: TouchFrame) throws {
+            frames += 1
+            try publish(engine.handle(.frameArrived(frame)))
+        }
+        // The first ten problems are shown; a file of nothing but problems is not a touch input.
+        func report(_ problem: Any) {
+            problems += 1
+            if problems <= Self.problemsShown { Log.error("gesture-recognizer", "\(path): \(problem)") }
+        }
         if path.hasSuffix(".events") {
             let desc =
                 descPath
                 ?? OfflineConversion.descCandidates(for: path).first {
                     FileManager.default.fileExists(atPath: $0)
                 }
-            converted = OfflineConversion.frames(
-                evemu: try Self.read(path), desc: try desc.map { try Self.read($0) }, sceneWidth: scene?.width,
-                sceneHeight: scene?.height)
+            let converted = OfflineConversion.frames(
+                evemu: try TextFile.read(path), desc: try desc.map { try TextFile.read($0) },
+                sceneWidth: scene?.width, sceneHeight: scene?.height)
+            for problem in converted.problems { report(problem) }
+            for frame in converted.frames { try feed(frame) }
         } else {
-            converted = OfflineConversion.frames(
-                script: try Self.read(path), bounds: scene.map { ($0.width, $0.height) })
+            // A touch script streams: a line in, its frames through the engine, their events out.
+            var stream = TouchScriptStream(bounds: scene.map { ($0.width, $0.height) })
+            try LineReader.forEachLine(of: path, tool: "gesture-recognizer") { text, number in
+                let added = stream.add(text, lineNumber: number)
+                if let problem = added.problem { report(problem) }
+                for frame in added.frames { try feed(frame) }
+            }
+            for frame in stream.finish() { try feed(frame) }
         }
-        for problem in converted.problems.prefix(10) {
-            Log.error("gesture-recognizer", "\(path): \(problem)")
+        if problems > Self.problemsShown {
+            Log.error("gesture-recognizer", "\(path): … and \(problems - Self.problemsShown) more problems")
         }
-        if converted.problems.count > 10 {
-            Log.error("gesture-recognizer", "\(path): … and \(converted.problems.count - 10) more problems")
-        }
-        if converted.frames.isEmpty && !converted.problems.isEmpty {
+        if frames == 0 && problems > 0 {
             throw ConfigurationError(
-                "\(path): no touch frame in it (\(converted.problems.count) problems); --touches takes a touch script "
+                "\(path): no touch frame in it (\(problems) problems); --touches takes a touch script "
                     + "(.jsonl) or an evemu recording (.events, its .desc next to it or given with --desc)")
         }
-        var output = ""
-        for event in GestureEngine.replay(converted.frames, scene: scene ?? GestureScene.standard()) {
-            output += event.value.json + "\n"
-        }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        while let deadline = engine.nextDeadline { try publish(engine.handle(.timeElapsed(tNs: deadline))) }
+        try output.flush()
     }
 
-    static func read(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError("cannot read \(path)")
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
+    /// How many problems of an input file `replay` prints before it only counts them.
+    static let problemsShown = 10
+
 }

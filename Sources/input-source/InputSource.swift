@@ -68,7 +68,7 @@ struct InputSource {
         let descPath = options.string("desc")
         let source: InputService.Source
         if let path = options.string("script") {
-            let converted = SourceFiles.frames(script: try Self.read(path), bounds: size)
+            let converted = SourceFiles.frames(script: try TextFile.read(path), bounds: size)
             Self.report(converted.problems, path)
             source = .frames(try Self.renamed(converted.frames, to: givenName, path: path), loop: loop)
         } else if let path = options.string("evemu") {
@@ -78,7 +78,7 @@ struct InputSource {
                     FileManager.default.fileExists(atPath: $0)
                 }
             let converted = SourceFiles.frames(
-                evemu: try Self.read(path), desc: try desc.map { try Self.read($0) }, device: name,
+                evemu: try TextFile.read(path), desc: try desc.map { try TextFile.read($0) }, device: name,
                 sceneWidth: size?.width, sceneHeight: size?.height)
             Self.report(converted.problems, path)
             source = .frames(converted.frames, loop: loop)
@@ -103,7 +103,7 @@ struct InputSource {
             var description = device.description
             if let problem = device.axesProblem {
                 if let descPath {
-                    description = EvemuRecording.parse(try Self.read(descPath)).description
+                    description = EvemuRecording.parse(try TextFile.read(descPath)).description
                     Log.error("input-source", "\(path): \(problem): not an input device; axes from \(descPath)")
                 } else {
                     Log.error(
@@ -147,13 +147,15 @@ struct InputSource {
         let height = try options.double("height")
         if let path = options.string("scene") {
             do {
-                return try SourceFiles.sceneSize(json: try Self.read(path))
+                return try SourceFiles.sceneSize(json: try TextFile.read(path))
             } catch {
                 throw ConfigurationError("\(path): \(error)")
             }
         }
         guard let width, let height else { return nil }
-        guard width > 0, height > 0 else { throw UsageError("--width and --height must be above 0") }
+        guard width > 0, height > 0, width <= SceneBounds.maxSide, height <= SceneBounds.maxSide else {
+            throw UsageError("--width and --height must be in (0, \(Int(SceneBounds.maxSide))]")
+        }
         return (width, height)
     }
 
@@ -166,10 +168,11 @@ struct InputSource {
         try options.finish(maximumPositionals: 2)
         let converted: (frames: [TouchFrame], problems: [InputProblem])
         if path.hasSuffix(".jsonl") {
-            converted = OfflineConversion.frames(script: try Self.read(path), bounds: size)
+            try Self.stream(script: path, bounds: size)
+            return
         } else if path.hasSuffix(".raw") {
-            let desc = try descPath.map { EvemuRecording.parse(try Self.read($0)) }
-            let bytes = Array(FileManager.default.contents(atPath: path) ?? Data())
+            let desc = try descPath.map { EvemuRecording.parse(try TextFile.read($0)) }
+            let bytes = try TextFile.bytes(path)
             let events = bytes.withUnsafeBytes { InputEvent.decode($0).events }
             let frames = OfflineConversion.frames(
                 events: events, description: desc?.description ?? DeviceDescription(), device: device,
@@ -178,11 +181,26 @@ struct InputSource {
         } else {
             let desc = descPath ?? Self.descPath(nextTo: path)
             converted = OfflineConversion.frames(
-                evemu: try Self.read(path), desc: try desc.map { try Self.read($0) }, device: device,
+                evemu: try TextFile.read(path), desc: try desc.map { try TextFile.read($0) }, device: device,
                 sceneWidth: size?.width, sceneHeight: size?.height)
         }
         Self.report(converted.problems, path)
-        Self.print(converted.frames.map { $0.value.json })
+        try Self.print(converted.frames.map { $0.value.json })
+    }
+
+    /// Converts a touch script a line at a time, printing each frame as it is complete: memory
+    /// stays bounded whatever the file's size (one line at most ``LineReader/defaultMaxLineBytes``),
+    /// and a reader that stops early (`| head -1`) ends the conversion quietly.
+    static func stream(script path: String, bounds: (width: Double, height: Double)?) throws {
+        let output = LineWriter()
+        var stream = TouchScriptStream(bounds: bounds)
+        try LineReader.forEachLine(of: path, tool: "input-source") { text, number in
+            let added = stream.add(text, lineNumber: number)
+            if let problem = added.problem { Self.report([problem], path) }
+            for frame in added.frames { try output.write(line: frame.value.json) }
+        }
+        for frame in stream.finish() { try output.write(line: frame.value.json) }
+        try output.flush()
     }
 
     static func flood(_ options: inout Options) throws {
@@ -191,7 +209,7 @@ struct InputSource {
         let count = try options.int("frames") ?? 1000
         try options.finish(maximumPositionals: 1)
         guard devices > 0, rate > 0 else { throw UsageError("--devices and --rate must be above 0") }
-        Self.print(
+        try Self.print(
             FloodGenerator(devices: devices, ratePerDevice: rate / Double(devices)).prefix(count).map { $0.value.json })
     }
 
@@ -203,27 +221,20 @@ struct InputSource {
         guard let lines = ScenarioCatalog.lines(named: name, device: device) else {
             throw UsageError("unknown scenario '\(name)'")
         }
-        FileHandle.standardOutput.write(Data(TouchScript(lines: lines).jsonLines.utf8))
+        try Self.print(lines.map { $0.value.json })
     }
 
     static func descPath(nextTo path: String) -> String? {
         OfflineConversion.descCandidates(for: path).first { FileManager.default.fileExists(atPath: $0) }
     }
 
-    static func read(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError("cannot read \(path)")
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
-
     static func report(_ problems: [InputProblem], _ path: String) {
         for problem in problems { Log.error("input-source", "\(path): \(problem)") }
     }
 
-    static func print(_ lines: [String]) {
-        var output = ""
-        for line in lines { output += line + "\n" }
-        FileHandle.standardOutput.write(Data(output.utf8))
+    static func print(_ lines: [String]) throws {
+        let output = LineWriter()
+        for line in lines { try output.write(line: line) }
+        try output.flush()
     }
 }

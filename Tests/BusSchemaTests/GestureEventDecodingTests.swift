@@ -6,25 +6,26 @@ import Testing
 /// layout, the result must be what the schema says, and bad bytes must fail cleanly.
 @Suite struct GestureEventDecodingTests {
     /// A random event: every optional field present or not, numbers whole or not, positive or
-    /// negative, names short (fixstr) or long (str8).
+    /// negative (each within its schema range), names short (fixstr) or long (str8).
     static func event(_ generator: inout SplitMix64) -> GestureEvent {
-        func number(_ generator: inout SplitMix64) -> Double {
+        func number(_ generator: inout SplitMix64, within limit: Double = 1e6) -> Double {
             let whole = Double(Int64(bitPattern: generator.next()) >> Int(generator.next() % 64))
+                .truncatingRemainder(dividingBy: limit)
             return generator.next() % 2 == 0 ? whole : whole / 7
         }
         func maybe<T>(_ generator: inout SplitMix64, _ make: (inout SplitMix64) -> T) -> T? {
             generator.next() % 2 == 0 ? nil : make(&generator)
         }
         return GestureEvent(
-            tMs: number(&generator), device: "d\(generator.next() % 3)",
+            tMs: abs(number(&generator, within: 1e13)), device: "d\(generator.next() % 3)",
             view: generator.next() % 4 == 0 ? "" : "view-\(generator.next() % 100)",
             recognizer: GestureEvent.Kind.allCases[Int(generator.next() % 9)],
             state: GestureEvent.State.allCases[Int(generator.next() % 6)], x: number(&generator),
-            y: number(&generator), touches: Int(Int64(bitPattern: generator.next()) >> Int(generator.next() % 64)),
+            y: number(&generator), touches: Int(generator.next() % 257),
             direction: maybe(&generator) { GestureEvent.Direction.allCases[Int($0.next() % 4)] },
             translation: maybe(&generator) { GestureEvent.Vector(x: number(&$0), y: number(&$0)) },
             velocity: maybe(&generator) { GestureEvent.Vector(x: number(&$0), y: number(&$0)) },
-            scale: maybe(&generator) { number(&$0) }, rotation: maybe(&generator) { number(&$0) },
+            scale: maybe(&generator) { abs(number(&$0)) }, rotation: maybe(&generator) { number(&$0) },
             edge: maybe(&generator) { GestureEvent.Edge.allCases[Int($0.next() % 4)] },
             name: maybe(&generator) { $0.next() % 2 == 0 ? "swipeLeft" : String(repeating: "long", count: 10) },
             scaleVelocity: maybe(&generator) { number(&$0) }, rotationVelocity: maybe(&generator) { number(&$0) })

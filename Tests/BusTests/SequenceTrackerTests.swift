@@ -115,4 +115,31 @@ import Testing
         #expect(topics.allSatisfy { stamper.nextSeq(on: $0) == 4 })
         #expect(stamper.nextSeq(on: try Topic("t/new/")) == 1)
     }
+
+    @Test func aSpoofedNewEpochFarAhead_becomesTheBaselineWithoutCountingGaps() {
+        var tracker = SequenceTracker()
+        _ = tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 10)
+        let spoofed: UInt64 = 9_000_000_000_000_000
+        #expect(tracker.observe(publisher: "p", epoch: 2, topic: "t/", seq: spoofed) == .resync(skipped: spoofed - 1))
+        #expect(tracker.observe(publisher: "p", epoch: 2, topic: "t/", seq: spoofed + 1) == .inOrder)
+    }
+
+    @Test func aJumpPastTheGapBoundWithinAnEpoch_isLeftOutAndTheStreamGoesOn() {
+        var tracker = SequenceTracker()
+        _ = tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 10)
+        let jump = 11 + SequenceTracker.maxGap + 1
+        #expect(tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: jump) == .resync(skipped: jump - 11))
+        #expect(tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 11) == .inOrder)
+    }
+
+    @Test func theLargestGapAMessageMayReveal_isStillCounted() {
+        var tracker = SequenceTracker()
+        _ = tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 1)
+        let seq = 2 + SequenceTracker.maxGap
+        #expect(
+            tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: seq) == .gap(missing: SequenceTracker.maxGap))
+        #expect(
+            tracker.observe(publisher: "p", epoch: 2, topic: "t/", seq: 1 + SequenceTracker.maxGap)
+                == .newEpoch(missing: SequenceTracker.maxGap))
+    }
 }

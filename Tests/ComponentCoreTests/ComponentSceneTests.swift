@@ -90,7 +90,7 @@ import Testing
         let error = try #require(Self.loadError(text))
         #expect(error.error.code == .invalidValue)
         #expect(error.error.field == "views[2].component.config.rows")
-        #expect(error.error.message.contains("above 10000"))
+        #expect(error.error.message.contains("214748364840"))
     }
 
     @Test func scene_referenceToAMissingView_isRejectedNamingTheField() throws {

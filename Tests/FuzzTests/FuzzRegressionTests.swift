@@ -10,6 +10,12 @@ import Testing
         ("png", "chunk-length-beyond-data.png", "bad_png"),
         ("scene", "slide-table-rows-beyond-memory.json", "invalid_value"),
         ("scene", "memo-retry-every-zero-ms.json", "invalid_value"),
+        // Drags and touches with NaN, ±∞ or 1e308 that left a machine NaN (and the next drag trapping).
+        ("machine.scrollView", "nan-drag-then-drag.msgpack", "invalid_value"),
+        ("machine.scrollView", "1e308-drag-then-drag.msgpack", "invalid_value"),
+        ("machine.pager", "infinite-drag-then-drag.msgpack", "invalid_value"),
+        ("machine.canvas", "nan-stroke-then-stroke.msgpack", "invalid_value"),
+        ("machine.gestures", "infinite-and-nan-touch.msgpack", "invalid_value"),
     ]
 
     @Test(arguments: findings.indices)

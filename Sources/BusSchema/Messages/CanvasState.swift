@@ -74,9 +74,11 @@ public struct CanvasState: ValueMessage, Hashable {
             var points: [GestureEvent.Vector] = []
             for point in try stroke.array("points") {
                 guard let pair = point.arrayValue, pair.count == 2, let x = pair[0].doubleValue,
-                    let y = pair[1].doubleValue
+                    let y = pair[1].doubleValue, NumberRange.coordinate.contains(x), NumberRange.coordinate.contains(y)
                 else {
-                    throw CodecError(.typeMismatch, offset: 0, context: "strokes[\(index)].points: expected [x, y]")
+                    throw CodecError(
+                        .invalidValue, offset: 0,
+                        context: "strokes[\(index)].points: expected [x, y] within \(NumberRange.coordinate)")
                 }
                 points.append(GestureEvent.Vector(x: x, y: y))
             }

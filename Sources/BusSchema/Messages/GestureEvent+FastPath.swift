@@ -1,16 +1,20 @@
 /// The gesture event's decoder specialised to the key order ``GestureEvent/encode(to:)`` writes
 /// (the general decoder in ``GestureEvent/init(from:)`` remains the reference).
 extension GestureEvent {
-    /// Decodes an event laid out exactly as ``encode(to:)`` writes it; false for anything else.
+    /// Decodes an event laid out exactly as ``encode(to:)`` writes it; false for anything else,
+    /// and for any number outside its range (the general decoder then names the field).
     /// Strings equal to this event's are kept, not made again (see ``decode(messagePack:)``).
     mutating func decode(scanning scanner: inout MessagePackScanner) -> Bool {
         let previousName = self.name ?? ""
-        guard let fields = scanner.mapHeader(), fields >= 8, scanner.literal("t_ms"), let tMs = scanner.number(),
-            scanner.literal("device"), let device = scanner.string(reusing: self.device),
-            scanner.literal("view"), let view = scanner.string(reusing: self.view),
-            scanner.literal("recognizer"), let recognizer = scanner.kind(), scanner.literal("state"),
-            let state = scanner.state(), scanner.literal("x"), let x = scanner.number(), scanner.literal("y"),
-            let y = scanner.number(), scanner.literal("touches"), let touches = scanner.signed()
+        guard let fields = scanner.mapHeader(), fields >= 8, scanner.literal("t_ms"),
+            let tMs = scanner.number(in: Limits.tMs), scanner.literal("device"),
+            let device = scanner.string(reusing: self.device), scanner.literal("view"),
+            let view = scanner.string(reusing: self.view), scanner.literal("recognizer"),
+            let recognizer = scanner.kind(),
+            scanner.literal("state"), let state = scanner.state(), scanner.literal("x"),
+            let x = scanner.number(in: Limits.location), scanner.literal("y"),
+            let y = scanner.number(in: Limits.location), scanner.literal("touches"), let touches = scanner.signed(),
+            touches >= Limits.touches.lowerBound, touches <= Limits.touches.upperBound
         else { return false }
         self = GestureEvent(
             tMs: tMs, device: device, view: view, recognizer: recognizer, state: state, x: x, y: y,
@@ -20,13 +24,14 @@ extension GestureEvent {
         guard scanner.optional("direction", into: &self.direction, left: &left, { $0.direction() }),
             scanner.optional("translation", into: &self.translation, left: &left, { $0.vector() }),
             scanner.optional("velocity", into: &self.velocity, left: &left, { $0.vector() }),
-            scanner.optional("scale", into: &self.scale, left: &left, { $0.number() }),
-            scanner.optional("rotation", into: &self.rotation, left: &left, { $0.number() }),
+            scanner.optional("scale", into: &self.scale, left: &left, { $0.number(in: Limits.scale) }),
+            scanner.optional("rotation", into: &self.rotation, left: &left, { $0.number(in: Limits.rotation) }),
             scanner.optional("edge", into: &self.edge, left: &left, { $0.edge() }),
             scanner.optional(
                 "name", into: &self.name, left: &left, { $0.string(reusing: previousName) }),
-            scanner.optional("scale_velocity", into: &self.scaleVelocity, left: &left, { $0.number() }),
-            scanner.optional("rotation_velocity", into: &self.rotationVelocity, left: &left, { $0.number() }),
+            scanner.optional("scale_velocity", into: &self.scaleVelocity, left: &left, { $0.number(in: Limits.rate) }),
+            scanner.optional(
+                "rotation_velocity", into: &self.rotationVelocity, left: &left, { $0.number(in: Limits.rate) }),
             scanner.optional("input", into: &self.input, left: &left, { $0.input(reusing: device) })
         else { return false }
         return left == 0
@@ -57,10 +62,18 @@ extension MessagePackScanner {
     }
 
     fileprivate mutating func vector() -> GestureEvent.Vector? {
-        guard self.mapHeader() == 2, self.literal("x"), let x = self.number(), self.literal("y"),
-            let y = self.number()
+        let motion = GestureEvent.Limits.motion
+        guard self.mapHeader() == 2, self.literal("x"), let x = self.number(in: motion), self.literal("y"),
+            let y = self.number(in: motion)
         else { return nil }
         return GestureEvent.Vector(x: x, y: y)
+    }
+
+    /// A number within `range`; nil for anything else.
+    @inline(__always)
+    fileprivate mutating func number(in range: NumberRange) -> Double? {
+        guard let value = self.number(), range.contains(value) else { return nil }
+        return value
     }
 
     // Each enum's wire names; anything else is left to the general decoder, which names the error.

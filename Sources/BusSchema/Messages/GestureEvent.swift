@@ -156,6 +156,37 @@ public struct GestureEvent: ReusableBusMessage, Hashable {
         writer.writeNumber(vector.y)
     }
 
+    /// The range of each number (the schema's `minimum`/`maximum`): the decoders refuse a value
+    /// outside it, and ``clampNumbers()`` keeps a recognizer's output within it.
+    public enum Limits {
+        public static let tMs = NumberRange.timeMs
+        public static let location = NumberRange.coordinate
+        /// Translations and velocities, per component.
+        public static let motion = NumberRange.motion
+        public static let scale = NumberRange.scale
+        public static let rotation = NumberRange.angle
+        /// `scale_velocity` and `rotation_velocity`.
+        public static let rate = NumberRange.motion
+        public static let touches = 0...TouchFrame.maxContacts
+    }
+
+    /// Moves every number into its range (NaN to the value nearest 0), so what a recognizer
+    /// publishes always decodes: its velocity over a nanosecond or its scale from a zero span
+    /// would otherwise be refused by every subscriber.
+    public mutating func clampNumbers() {
+        self.tMs = Limits.tMs.clamp(self.tMs)
+        self.x = Limits.location.clamp(self.x)
+        self.y = Limits.location.clamp(self.y)
+        self.touches = min(max(self.touches, Limits.touches.lowerBound), Limits.touches.upperBound)
+        let motion = { (vector: Vector) in Vector(x: Limits.motion.clamp(vector.x), y: Limits.motion.clamp(vector.y)) }
+        self.translation = self.translation.map(motion)
+        self.velocity = self.velocity.map(motion)
+        self.scale = self.scale.map(Limits.scale.clamp)
+        self.rotation = self.rotation.map(Limits.rotation.clamp)
+        self.scaleVelocity = self.scaleVelocity.map(Limits.rate.clamp)
+        self.rotationVelocity = self.rotationVelocity.map(Limits.rate.clamp)
+    }
+
     /// An event with every field empty, to decode over.
     public static var empty: GestureEvent {
         GestureEvent(tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
@@ -186,23 +217,24 @@ public struct GestureEvent: ReusableBusMessage, Hashable {
         var event = GestureEvent.empty
         try reader.readMap { reader, key in
             switch key {
-            case "t_ms": tMs = try reader.readDouble()
+            case "t_ms": tMs = try reader.readNumber("t_ms", in: Limits.tMs)
             case "device": device = try reader.readString()
             case "view": view = try reader.readString()
             case "recognizer": recognizer = try reader.readEnum(Kind.self, field: "recognizer")
             case "state": state = try reader.readEnum(State.self, field: "state")
-            case "x": x = try reader.readDouble()
-            case "y": y = try reader.readDouble()
-            case "touches": touches = try reader.readInteger()
+            case "x": x = try reader.readNumber("x", in: Limits.location)
+            case "y": y = try reader.readNumber("y", in: Limits.location)
+            case "touches": touches = try reader.readInteger("touches", in: Limits.touches)
             case "direction": event.direction = try reader.readEnum(Direction.self, field: "direction")
             case "translation": event.translation = try Self.readVector(&reader, field: "translation")
             case "velocity": event.velocity = try Self.readVector(&reader, field: "velocity")
-            case "scale": event.scale = try reader.readDouble()
-            case "rotation": event.rotation = try reader.readDouble()
+            case "scale": event.scale = try reader.readNumber("scale", in: Limits.scale)
+            case "rotation": event.rotation = try reader.readNumber("rotation", in: Limits.rotation)
             case "edge": event.edge = try reader.readEnum(Edge.self, field: "edge")
             case "name": event.name = try reader.readString()
-            case "scale_velocity": event.scaleVelocity = try reader.readDouble()
-            case "rotation_velocity": event.rotationVelocity = try reader.readDouble()
+            case "scale_velocity": event.scaleVelocity = try reader.readNumber("scale_velocity", in: Limits.rate)
+            case "rotation_velocity":
+                event.rotationVelocity = try reader.readNumber("rotation_velocity", in: Limits.rate)
             case "input": event.input = try TouchInput(from: &reader, path: "input")
             default: try reader.skip()
             }
@@ -257,8 +289,8 @@ public struct GestureEvent: ReusableBusMessage, Hashable {
         var y: Double?
         try reader.readMap { reader, key in
             switch key {
-            case "x": x = try reader.readDouble()
-            case "y": y = try reader.readDouble()
+            case "x": x = try reader.readNumber("\(field).x", in: Limits.motion)
+            case "y": y = try reader.readNumber("\(field).y", in: Limits.motion)
             default: try reader.skip()
             }
         }

@@ -68,23 +68,25 @@ extension TouchContact {
         }
     }
 
-    /// Decodes a contact laid out as ``encode(to:)`` writes it, into this one; false otherwise.
+    /// Decodes a contact laid out as ``encode(to:)`` writes it, into this one; false otherwise,
+    /// and for any value outside its range (the general decoder then names it).
     mutating func decode(scanning scanner: inout MessagePackScanner) -> Bool {
         guard let fields = scanner.mapHeader(), fields >= 4, scanner.literal("id"), let id = scanner.nonNegative(),
-            scanner.literal("phase"), let phase = scanner.phase(), scanner.literal("x"), let x = scanner.float64(),
-            scanner.literal("y"), let y = scanner.float64()
+            id <= TouchFrame.maxContactID, scanner.literal("phase"), let phase = scanner.phase(),
+            scanner.literal("x"), let x = scanner.float64(), NumberRange.coordinate.contains(x),
+            scanner.literal("y"), let y = scanner.float64(), NumberRange.coordinate.contains(y)
         else { return false }
         var remaining = fields - 4
         var pressure: Double?
         var major: Double?
         var tool: Tool?
         if remaining > 0, scanner.literal("pressure") {
-            guard let value = scanner.float64() else { return false }
+            guard let value = scanner.float64(), NumberRange.unit.contains(value) else { return false }
             pressure = value
             remaining -= 1
         }
         if remaining > 0, scanner.literal("major") {
-            guard let value = scanner.float64() else { return false }
+            guard let value = scanner.float64(), NumberRange.size.contains(value) else { return false }
             major = value
             remaining -= 1
         }

@@ -48,6 +48,12 @@ public struct TouchFrame: ReusableBusMessage, Hashable {
     public var tNs: Int64
     public var contacts: [TouchContact]
 
+    /// The most contacts a frame may carry (the schema's `maxItems`): far more fingers than any
+    /// panel tracks, few enough that a declared count cannot make a decoder allocate much.
+    public static let maxContacts = 256
+    /// The largest contact id (the schema's `maximum`: exact in JSON).
+    public static let maxContactID = 9_007_199_254_740_991
+
     public init(device: String, frame: UInt64, tNs: Int64, contacts: [TouchContact]) {
         self.device = device
         self.frame = frame
@@ -104,10 +110,16 @@ public struct TouchFrame: ReusableBusMessage, Hashable {
                 self.frame = try reader.readUInt()
                 seen |= 2
             case "t_ns":
-                self.tNs = try reader.readInt()
+                // Never negative: differences of two times then cannot overflow.
+                self.tNs = Int64(try reader.readInteger("t_ns", in: 0...Int.max))
                 seen |= 4
             case "contacts":
+                let start = reader.offset
                 let count = try reader.readArrayHeader()
+                guard count <= Self.maxContacts else {
+                    throw CodecError(
+                        .invalidValue, offset: start, context: "contacts: \(count) items, at most \(Self.maxContacts)")
+                }
                 self.contacts.removeAll(keepingCapacity: true)
                 self.contacts.reserveCapacity(count)
                 for _ in 0..<count { self.contacts.append(try TouchContact(from: &reader)) }
@@ -133,12 +145,12 @@ extension TouchContact {
         var tool: Tool?
         try reader.readMap { reader, key in
             switch key {
-            case "id": id = try reader.readInteger()
+            case "id": id = try reader.readInteger("contacts.id", in: 0...TouchFrame.maxContactID)
             case "phase": phase = try reader.readPhase()
-            case "x": x = try reader.readDouble()
-            case "y": y = try reader.readDouble()
-            case "pressure": pressure = try reader.readDouble()
-            case "major": major = try reader.readDouble()
+            case "x": x = try reader.readNumber("contacts.x", in: .coordinate)
+            case "y": y = try reader.readNumber("contacts.y", in: .coordinate)
+            case "pressure": pressure = try reader.readNumber("contacts.pressure", in: .unit)
+            case "major": major = try reader.readNumber("contacts.major", in: .size)
             case "tool": tool = try reader.readEnum(Tool.self, field: "contacts.tool")
             default: try reader.skip()
             }

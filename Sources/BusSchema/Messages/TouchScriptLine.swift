@@ -45,6 +45,10 @@ public struct TouchScriptLine: BusMessage, Hashable {
         writer.writeNumber(self.y)
     }
 
+    /// The schema's ranges: times a frame's int64 nanoseconds can hold, points on a scene.
+    static let timeMs = NumberRange(0, Double(Int64.max / 1_000_000))
+    static let position = NumberRange(0, NumberRange.coordinate.upper)
+
     public init(from reader: inout MessagePackReader) throws {
         var tMs: Double?
         var device: String?
@@ -54,12 +58,12 @@ public struct TouchScriptLine: BusMessage, Hashable {
         var y: Double?
         try reader.readMap { reader, key in
             switch key {
-            case "t_ms": tMs = try reader.readDouble()
+            case "t_ms": tMs = try reader.readNumber("t_ms", in: Self.timeMs)
             case "device": device = try reader.readString()
-            case "id": id = try reader.readInteger()
+            case "id": id = try reader.readInteger("id", in: 0...TouchFrame.maxContactID)
             case "phase": phase = try reader.readEnum(Phase.self, field: "phase")
-            case "x": x = try reader.readDouble()
-            case "y": y = try reader.readDouble()
+            case "x": x = try reader.readNumber("x", in: Self.position)
+            case "y": y = try reader.readNumber("y", in: Self.position)
             default: try reader.skip()
             }
         }

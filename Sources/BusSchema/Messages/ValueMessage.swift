@@ -100,8 +100,11 @@ public struct PayloadFields {
         return string
     }
 
+    /// A finite number: no state, command or record may carry a NaN or an infinity.
     public func number(_ key: String) throws -> Double {
-        guard let number = try self.required(key).doubleValue else { throw self.mismatch(key, "a number") }
+        guard let number = try self.required(key).doubleValue, number.isFinite else {
+            throw self.mismatch(key, "a finite number")
+        }
         return number
     }
 

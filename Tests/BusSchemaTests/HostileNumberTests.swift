@@ -1,0 +1,145 @@
+import BusSchema
+import Testing
+
+/// Every number entering through `touch.frame`, `gesture.event` or an envelope is checked at the
+/// decoder: NaN, ±∞ and values past the schema's range are refused with the field named, on the
+/// fast path (what publishers write) as on the general one.
+@Suite struct HostileNumberTests {
+    static let hostile: [Double] = [.nan, .infinity, -.infinity, 1e308, -1e308, 2e6]
+
+    /// Decodes `payload` as `M` and returns the refusal's context.
+    static func refusal<M: BusMessage>(_ payload: [UInt8], as _: M.Type) -> String? {
+        do {
+            _ = try M(messagePack: payload)
+            return nil
+        } catch let error as CodecError {
+            #expect(error.code == .invalidValue)
+            return error.context
+        } catch {
+            Issue.record("unexpected \(error)")
+            return nil
+        }
+    }
+
+    @Test(arguments: hostile)
+    func aTouchContactOutOfRange_isRefusedNamingTheField(_ value: Double) {
+        let frame = TouchFrame(
+            device: "d0", frame: 1, tNs: 0, contacts: [TouchContact(id: 0, phase: .began, x: value, y: 10)])
+        #expect(Self.refusal(frame.messagePack, as: TouchFrame.self)?.hasPrefix("contacts.x") == true)
+        let general: Value = .map([
+            "frame": .int(1), "device": .string("d0"), "t_ns": .int(0),
+            "contacts": .array([
+                .map(["id": .int(0), "phase": .string("began"), "x": .int(1), "y": .double(value)])
+            ]),
+        ])
+        #expect(Self.refusal(general.messagePack, as: TouchFrame.self)?.hasPrefix("contacts.y") == true)
+    }
+
+    @Test func aTouchFrameWithTooManyContactsOrANegativeTime_isRefused() {
+        let many = TouchFrame(
+            device: "d0", frame: 1, tNs: 0,
+            contacts: (0...TouchFrame.maxContacts).map { TouchContact(id: $0, phase: .began, x: 1, y: 1) })
+        #expect(Self.refusal(many.messagePack, as: TouchFrame.self)?.hasPrefix("contacts") == true)
+        let negative = TouchFrame(device: "d0", frame: 1, tNs: -5, contacts: [])
+        #expect(Self.refusal(negative.messagePack, as: TouchFrame.self)?.hasPrefix("t_ns") == true)
+        let pressure = TouchFrame(
+            device: "d0", frame: 1, tNs: 0, contacts: [TouchContact(id: 0, phase: .began, x: 1, y: 1, pressure: 2)])
+        #expect(Self.refusal(pressure.messagePack, as: TouchFrame.self)?.hasPrefix("contacts.pressure") == true)
+    }
+
+    static func pan(_ value: Double, in field: String) -> GestureEvent {
+        var event = GestureEvent(
+            tMs: 10, device: "d0", view: "v", recognizer: .pan, state: .changed, x: 10, y: 10, touches: 1,
+            translation: GestureEvent.Vector(x: 1, y: 1), velocity: GestureEvent.Vector(x: 1, y: 1), scale: 1,
+            rotation: 0, scaleVelocity: 0, rotationVelocity: 0)
+        switch field {
+        case "t_ms": event.tMs = value
+        case "x": event.x = value
+        case "y": event.y = value
+        case "translation.x": event.translation?.x = value
+        case "velocity.y": event.velocity?.y = value
+        case "scale": event.scale = value
+        case "rotation": event.rotation = value
+        case "scale_velocity": event.scaleVelocity = value
+        default: event.rotationVelocity = value
+        }
+        return event
+    }
+
+    @Test(arguments: [
+        "t_ms", "x", "y", "translation.x", "velocity.y", "scale", "rotation", "scale_velocity", "rotation_velocity",
+    ])
+    func aGestureNumberOutOfRange_isRefusedNamingTheField(_ field: String) {
+        for value in [Double.nan, .infinity, -.infinity, 1e308, -1e308] {
+            let payload = Self.pan(value, in: field).messagePack
+            #expect(Self.refusal(payload, as: GestureEvent.self)?.hasPrefix(field) == true, "\(field) = \(value)")
+            // The general path (another key order) names it too.
+            guard case .map(let map) = try? Value(messagePack: payload) else {
+                Issue.record("payload is not a map")
+                continue
+            }
+            let reordered = Value.map(ValueMap(map.entries.reversed().map { ($0.key, $0.value) }))
+            #expect(Self.refusal(reordered.messagePack, as: GestureEvent.self)?.hasPrefix(field) == true)
+        }
+    }
+
+    @Test func aGestureWithAHugeTouchCount_isRefused() {
+        var event = Self.pan(0, in: "rotation")
+        event.touches = 1_000_000
+        #expect(Self.refusal(event.messagePack, as: GestureEvent.self)?.hasPrefix("touches") == true)
+    }
+
+    @Test func clampingMovesEveryNumberIntoItsRange_soTheEventDecodes() throws {
+        var event = GestureEvent(
+            tMs: .infinity, device: "d0", view: "v", recognizer: .pinch, state: .changed, x: .nan, y: -1e308,
+            touches: -3, translation: GestureEvent.Vector(x: .infinity, y: .nan),
+            velocity: GestureEvent.Vector(x: 1e300, y: -1e300), scale: .infinity, rotation: .nan,
+            scaleVelocity: -.infinity, rotationVelocity: 1e20)
+        event.clampNumbers()
+        let decoded = try GestureEvent(messagePack: event.messagePack)
+        #expect(decoded == event)
+        #expect(decoded.x == 0 && decoded.y == GestureEvent.Limits.location.lower && decoded.touches == 0)
+        #expect(decoded.velocity == GestureEvent.Vector(x: 1e7, y: -1e7))
+    }
+
+    static func header(seq: UInt64) -> [UInt8] {
+        var writer = MessagePackWriter()
+        Envelope(schema: TouchFrame.schema, publisher: "spoof", epoch: 7, seq: seq, mono: 1, wall: 2).encode(
+            to: &writer)
+        return writer.bytes
+    }
+
+    @Test(arguments: [0, Envelope.maxSeq + 1, UInt64.max])
+    func anEnvelopeSeqOutsideTheSchema_isRefusedOnBothPaths(_ seq: UInt64) {
+        var decoder = EnvelopeDecoder()
+        _ = Self.header(seq: 1).withUnsafeBytes { try? decoder.decode($0) }
+        #expect(throws: CodecError.self) { _ = try Self.header(seq: seq).withUnsafeBytes { try decoder.decode($0) } }
+        #expect(throws: CodecError.self) {
+            _ = try Self.header(seq: seq).withUnsafeBytes { try Envelope(messagePack: $0) }
+        }
+    }
+
+    @Test func theLargestSeqTheSchemaAllows_decodes() throws {
+        var decoder = EnvelopeDecoder()
+        _ = Self.header(seq: 1).withUnsafeBytes { try? decoder.decode($0) }
+        let envelope = try Self.header(seq: Envelope.maxSeq).withUnsafeBytes { try decoder.decode($0) }
+        #expect(envelope.seq == Envelope.maxSeq)
+    }
+
+    @Test func aStateNumberThatIsNotFinite_isRefused() {
+        let state: Value = .map([
+            "instance": .string("c1"), "t_ms": .int(0),
+            "strokes": .array([
+                .map([
+                    "id": .int(1), "points": .array([.array([.double(.nan), .int(1)])]), "width": .int(4),
+                    "color": .string("#000000"),
+                ])
+            ]),
+        ])
+        #expect(throws: CodecError.self) { _ = try CanvasState(payload: state) }
+        let width: Value = .map([
+            "instance": .string("c1"), "t_ms": .double(.infinity), "strokes": .array([]),
+        ])
+        #expect(throws: CodecError.self) { _ = try CanvasState(payload: width) }
+    }
+}

@@ -1,0 +1,100 @@
+import BusSchema
+import BusTestSupport
+import Foundation
+import Glibc
+import InputCore
+import ServiceSupport
+import Testing
+
+/// Offline tools stream: a line at a time with a per-line limit, output as it is made, and a
+/// reader that goes away (`| head -1`) is a normal end.
+@Suite struct OfflineStreamTests {
+    final class Scratch {
+        let path = NSTemporaryDirectory() + "uibus-stream-\(UUID().uuidString)"
+        init() throws { try FileManager.default.createDirectory(atPath: self.path, withIntermediateDirectories: true) }
+        deinit { try? FileManager.default.removeItem(atPath: self.path) }
+        func file(_ name: String) -> String { self.path + "/" + name }
+    }
+
+    static func lines(_ path: String, maxLineBytes: Int) throws -> [LineReader.Line] {
+        var reader = try LineReader(path: path, maxLineBytes: maxLineBytes)
+        var lines: [LineReader.Line] = []
+        while let line = try reader.next() { lines.append(line) }
+        return lines
+    }
+
+    @Test func aLineOverTheLimit_isReportedByNumberAndSkippedWithoutBeingKept() throws {
+        let scratch = try Scratch()
+        // The long line spans several reads; the lines around it arrive whole.
+        let long = String(repeating: "x", count: 3 * LineReader.chunkBytes)
+        try "first\n\(long)\nthird\r\n\nlast".write(toFile: scratch.file("in.txt"), atomically: true, encoding: .utf8)
+        let lines = try Self.lines(scratch.file("in.txt"), maxLineBytes: 1000)
+        #expect(
+            lines == [
+                .text("first", number: 1), .tooLong(number: 2), .text("third\r", number: 3), .text("", number: 4),
+                .text("last", number: 5),
+            ])
+        let exact = try Self.lines(scratch.file("in.txt"), maxLineBytes: long.utf8.count)
+        #expect(exact[1] == .text(long, number: 2))
+    }
+
+    @Test func anEmptyFileHasNoLines_andAFinalNewlineEndsTheLastLine() throws {
+        let scratch = try Scratch()
+        try "".write(toFile: scratch.file("empty"), atomically: true, encoding: .utf8)
+        #expect(try Self.lines(scratch.file("empty"), maxLineBytes: 10).isEmpty)
+        try "a\n".write(toFile: scratch.file("one"), atomically: true, encoding: .utf8)
+        #expect(try Self.lines(scratch.file("one"), maxLineBytes: 10) == [.text("a", number: 1)])
+    }
+
+    @Test func aMissingFile_isAConfigurationErrorNamingIt() {
+        #expect(throws: ConfigurationError.self) { _ = try LineReader(path: "/nonexistent/uibus/in.jsonl") }
+    }
+
+    @Test func theStreamGivesTheSameFramesAsTheWholeTextConversion() throws {
+        let text = try String(
+            contentsOfFile: ChildProcess.repositoryRoot + "/Tests/data/scripts/pinch-out.jsonl", encoding: .utf8)
+        var stream = TouchScriptStream(bounds: nil)
+        var frames: [TouchFrame] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            frames += stream.add(String(line), lineNumber: index + 1).frames
+        }
+        frames += stream.finish()
+        #expect(frames == OfflineConversion.frames(script: text).frames)
+        #expect(!frames.isEmpty)
+    }
+
+    /// A touch script of `count` taps, one line per contact change.
+    static func taps(_ count: Int) -> String {
+        var text = ""
+        for index in 0..<count {
+            let t = index * 100
+            text += #"{"t_ms": \#(t), "device": "d0", "id": 0, "phase": "began", "x": 10, "y": 10}"# + "\n"
+            text += #"{"t_ms": \#(t + 50), "device": "d0", "id": 0, "phase": "ended", "x": 10, "y": 10}"# + "\n"
+        }
+        return text
+    }
+
+    @Test(arguments: [
+        ["input-source", "convert"], ["gesture-recognizer", "replay", "--touches"],
+    ])
+    func aReaderThatStopsAfterOneLine_endsTheToolQuietly(_ command: [String]) throws {
+        let scratch = try Scratch()
+        try Self.taps(20_000).write(toFile: scratch.file("big.jsonl"), atomically: true, encoding: .utf8)
+        let tool = "\(ChildProcess.binDirectory)/\(command[0])"
+        let arguments = command.dropFirst().map { "'\($0)'" }.joined(separator: " ")
+        // The tool's status is what the pipeline reports (pipefail): 0, no signal, no message.
+        let script =
+            "set -o pipefail; '\(tool)' \(arguments) '\(scratch.file("big.jsonl"))' 2>'\(scratch.file("err"))' | head -1"
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+        shell.arguments = ["-c", script]
+        let output = Pipe()
+        shell.standardOutput = output
+        try shell.run()
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        #expect(stdout.split(separator: UInt8(ascii: "\n")).count == 1)
+        #expect(try String(contentsOfFile: scratch.file("err"), encoding: .utf8).isEmpty)
+    }
+}
