@@ -1,4 +1,5 @@
 import RenderCore
+import ServiceSupport
 
 /// `render-worker bench-encode [--scene FILE] [--runs N]`: what encoding a frame for viewers
 /// costs. Draws the frame the live worker draws for the scene (default `deploy/scenes/demo.json`,
