@@ -97,6 +97,11 @@ public final class SoakDrill {
         sample()
         report.durationMs = elapsedMs()
         report.windowMs = self.plan.windowMs
+        // A service killed again and again backs off up to 30 s: the memo driver's last commands
+        // are acknowledged once every service is back, which is waited for first.
+        try pump.run(forMs: 60_000) {
+            services.allSatisfy { (try? self.drill.serviceStatus($0))?["state"] == .string("running") }
+        }
         let end = try self.drill.finish(pump)
         report.memoSent = pump.driver.sent
         report.memoAcknowledged = pump.driver.acknowledged.count
