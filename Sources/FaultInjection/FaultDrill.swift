@@ -18,7 +18,7 @@ public final class FaultDrill {
     public let plan: FaultPlan
     /// Progress lines (one per fault), for a terminal.
     public var log: (String) -> Void = { _ in }
-    private var supervisor: Process?
+    private(set) var supervisor: Process?
 
     public init(plan: FaultPlan) {
         self.plan = plan
@@ -29,6 +29,27 @@ public final class FaultDrill {
     /// - Throws: ``Failure`` when the stack cannot start or stop; a fault it does not recover
     ///   from is reported (recovery nil), not thrown.
     public func run() throws -> FaultReport {
+        defer { self.killSupervisorIfRunning() }
+        let pump = try self.startStack()
+        var report = FaultReport()
+        for fault in self.plan.faults {
+            report.faults.append(try self.inject(fault, pump: pump))
+        }
+        let end = try self.finish(pump)
+        report.receivedByHop = pump.watch.counts.received
+        report.memoSent = pump.driver.sent
+        report.memoResent = pump.driver.resent
+        report.memoAcknowledged = pump.driver.acknowledged.count
+        report.memoUnacknowledged = pump.driver.unacknowledged
+        report.memoRefused = pump.driver.refused
+        report.supervisorExit = end.supervisorExit
+        report.check = end.check
+        return report
+    }
+
+    /// Writes the run's files, starts the stack under the supervisor and the drill's own bus
+    /// clients, and runs the warm-up. The caller defers ``killSupervisorIfRunning()`` first.
+    func startStack() throws -> Pump {
         let directory = self.plan.directory
         try FileManager.default.createDirectory(atPath: directory + "/run", withIntermediateDirectories: true)
         try #"{"publish": "ipc://run/in", "subscribe": "ipc://run/out"}"#.write(
@@ -36,32 +57,23 @@ public final class FaultDrill {
         try self.plan.servicesFile.write(toFile: directory + "/services.json", atomically: true, encoding: .utf8)
         let bus = try BusConfig.load(directory + "/bus.json")
         try self.startSupervisor()
-        defer { self.killSupervisorIfRunning() }
-
         let context = try ZMQContext()
         let watch = try BusWatch(context: context, bus: bus)
         let driver = try MemoDriver(
             context: context, bus: bus, client: "faults", ratePerSecond: self.plan.memoRate)
         let pump = Pump(watch: watch, driver: driver)
         try pump.run(forMs: self.plan.warmupMs)
+        return pump
+    }
 
-        var report = FaultReport()
-        for fault in self.plan.faults {
-            report.faults.append(try self.inject(fault, pump: pump))
-        }
-        // Let the driver finish: no new commands, resends until every one is acknowledged.
+    /// Lets the driver finish (no new commands, resends until every one is acknowledged), stops
+    /// the stack and checks the memo database.
+    func finish(_ pump: Pump) throws -> (supervisorExit: Int32?, check: MemoDriver.Check) {
         pump.sending = false
-        try pump.run(forMs: self.plan.recoveryTimeoutMs) { driver.unacknowledged == 0 }
-        report.receivedByHop = watch.counts.received
-        report.memoSent = driver.sent
-        report.memoResent = driver.resent
-        report.memoAcknowledged = driver.acknowledged.count
-        report.memoUnacknowledged = driver.unacknowledged
-        report.memoRefused = driver.refused
-        report.supervisorExit = try self.stopSupervisor()
-        let store = try MemoStore(path: directory + "/memo.sqlite")
-        report.check = try driver.check(store)
-        return report
+        try pump.run(forMs: self.plan.recoveryTimeoutMs) { pump.driver.unacknowledged == 0 }
+        let exit = try self.stopSupervisor()
+        let store = try MemoStore(path: self.plan.directory + "/memo.sqlite")
+        return (exit, try pump.driver.check(store))
     }
 
     private func inject(_ fault: FaultPlan.Fault, pump: Pump) throws -> FaultReport.Outcome {
@@ -141,6 +153,20 @@ public final class FaultDrill {
         ]
     }
 
+    /// Starts `uibus-supervisor VERB …` on this run (`restart SERVICE`) without waiting for it.
+    func supervisorVerb(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: self.plan.binDirectory + "/uibus-supervisor")
+        process.arguments =
+            arguments + ["--run-dir", self.plan.directory + "/run", "--log-dir", self.plan.directory + "/log"]
+        process.currentDirectoryURL = URL(fileURLWithPath: self.plan.root)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     private func startSupervisor() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: self.plan.binDirectory + "/uibus-supervisor")
@@ -177,14 +203,14 @@ public final class FaultDrill {
         return process.terminationStatus
     }
 
-    private func killSupervisorIfRunning() {
+    func killSupervisorIfRunning() {
         guard let process = self.supervisor, process.isRunning else { return }
         process.terminate()
         try? self.waitFor("the supervisor to stop", ms: 30_000) { !process.isRunning }
     }
 
     /// One service's entry in the supervisor's status file.
-    private func serviceStatus(_ name: String) throws -> Value {
+    func serviceStatus(_ name: String) throws -> Value {
         let path = self.plan.directory + "/run/supervisor.json"
         guard let data = FileManager.default.contents(atPath: path),
             let document = try? data.withUnsafeBytes({ try JSONReader.parse($0) }),

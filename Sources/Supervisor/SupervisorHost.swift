@@ -34,17 +34,38 @@ public final class SupervisorHost {
     private var reply: (ok: Bool, message: String)?
     private let startedNs = Clock.monotonicNs()
 
-    /// One running child's pipes and partial lines.
+    /// One running child's pipes: stdout, stderr and heartbeat, in that order.
     private struct Child {
         var pid: Int32
-        var stdout: Int32
-        var stderr: Int32
-        var heartbeat: Int32
-        var stdoutLines = LineSplitter()
-        var stderrLines = LineSplitter()
-        var heartbeatLines = LineSplitter()
+        var pipes: [ChildPipe]
 
-        var descriptors: [Int32] { [self.stdout, self.stderr, self.heartbeat] }
+        /// The pipes still open, for the poll (one at end of file would wake it forever).
+        var open: [Int32] { self.pipes.filter(\.isOpen).map(\.descriptor) }
+    }
+
+    /// The read end of one of a child's pipes and its partial last line.
+    private struct ChildPipe {
+        let descriptor: Int32
+        var lines = LineSplitter()
+        /// False once the child closed its end.
+        var isOpen = true
+
+        /// Reads what the non-blocking pipe has and returns the lines it completes; at the
+        /// child's exit (`atEnd`), a last line without a newline too.
+        mutating func drain(atEnd: Bool) -> [String] {
+            var result: [String] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while self.isOpen {
+                let count = read(self.descriptor, &buffer, buffer.count)
+                if count == 0 { self.isOpen = false }
+                guard count > 0 else { break }
+                result += buffer.withUnsafeBufferPointer {
+                    self.lines.add(UnsafeBufferPointer(rebasing: $0.prefix(count)))
+                }
+            }
+            if atEnd, let rest = self.lines.rest() { result.append(rest) }
+            return result
+        }
     }
 
     public init(config: SupervisorConfig, bus: BusConfig, busPath: String, runDirectory: String, logDirectory: String) {
@@ -91,7 +112,7 @@ public final class SupervisorHost {
             let controlIndex = poller.add(fileDescriptor: control)
             let socketIndex = try poller.add(subscriber.socket)
             let pipes = self.children.flatMap { entry in
-                entry.value.descriptors.map { (service: entry.key, index: poller.add(fileDescriptor: $0)) }
+                entry.value.open.map { (service: entry.key, index: poller.add(fileDescriptor: $0)) }
             }
             let now = self.nowMs
             let due = min(self.wakeMs ?? (now + 1000), nextStatusMs)
@@ -165,7 +186,7 @@ public final class SupervisorHost {
                     "UIBUS_BUS": self.busPath, Heartbeat.environmentKey: "\(ProcessSpawner.heartbeatDescriptor)",
                 ])
             self.children[service] = Child(
-                pid: child.pid, stdout: child.stdout, stderr: child.stderr, heartbeat: child.heartbeat)
+                pid: child.pid, pipes: [child.stdout, child.stderr, child.heartbeat].map { ChildPipe(descriptor: $0) })
             self.perform(self.machine.handle(.spawned(service: service, pid: child.pid, nowMs: self.nowMs)))
         } catch {
             self.perform(self.machine.handle(.spawnFailed(service: service, reason: "\(error)", nowMs: self.nowMs)))
@@ -178,7 +199,7 @@ public final class SupervisorHost {
                 for (pid, status) in ProcessSpawner.reap() {
                     if let entry = self.children.first(where: { $0.value.pid == pid }) {
                         self.readPipes(of: entry.key, atEnd: true)
-                        for descriptor in entry.value.descriptors { close(descriptor) }
+                        for pipe in entry.value.pipes { close(pipe.descriptor) }
                         self.children[entry.key] = nil
                         self.health[entry.key] = nil
                     }
@@ -198,15 +219,15 @@ public final class SupervisorHost {
         guard var child = self.children[service] else { return }
         let log = self.serviceLog(service)
         var ready = false
-        for line in Self.drain(child.stdout, &child.stdoutLines, atEnd: atEnd) {
+        for line in child.pipes[0].drain(atEnd: atEnd) {
             log.write(line, pid: child.pid)
             if line == "ready" { ready = true }
         }
-        for line in Self.drain(child.stderr, &child.stderrLines, atEnd: atEnd) {
+        for line in child.pipes[1].drain(atEnd: atEnd) {
             log.write(line, pid: child.pid)
         }
         var beats: [(epoch: UInt64, turns: UInt64?)] = []
-        for line in Self.drain(child.heartbeat, &child.heartbeatLines, atEnd: false) {
+        for line in child.pipes[2].drain(atEnd: false) {
             let words = line.split(separator: " ")
             guard words.count >= 2, words[0] == "beat", let epoch = UInt64(words[1]) else { continue }
             beats.append((epoch, words.count > 2 ? UInt64(words[2]) : nil))
@@ -218,19 +239,6 @@ public final class SupervisorHost {
                     .heartbeat(service: service, epoch: beat.epoch, loopTurns: beat.turns, nowMs: self.nowMs)))
         }
         if ready { self.perform(self.machine.handle(.readyPrinted(service: service, nowMs: self.nowMs))) }
-    }
-
-    /// Reads what a non-blocking pipe has and returns the lines it completes.
-    private static func drain(_ descriptor: Int32, _ lines: inout LineSplitter, atEnd: Bool) -> [String] {
-        var result: [String] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            guard count > 0 else { break }
-            result += buffer.withUnsafeBufferPointer { lines.add(UnsafeBufferPointer(rebasing: $0.prefix(count))) }
-        }
-        if atEnd, let rest = lines.rest() { result.append(rest) }
-        return result
     }
 
     /// Answers one `start|stop|restart SERVICE` request on the control socket.

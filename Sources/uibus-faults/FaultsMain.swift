@@ -7,10 +7,14 @@ import ServiceSupport
 enum FaultsMain {
     static let usage = """
         usage: uibus-faults [--bin DIR] [--root DIR] [--dir DIR] [--devices N] [--rate R] [--memo-rate R]
-                            [--settle-ms MS] [--stop-ms MS] [--out FILE]
+                            [--settle-ms MS] [--stop-ms MS] [--soak SECONDS] [--out FILE]
         --rate is touch frames per second over all devices; --out also writes the JSON report to FILE.
         Runs the whole stack under uibus-supervisor with a touch flood and a memo driver, kills each
         service (SIGKILL), pauses two (SIGSTOP/SIGCONT), and reports recovery, loss per hop and memos.
+        --soak: instead, SECONDS at a realistic load (default 4 devices × 120 frames/s, 1 memo command
+        a second) with a random fault every 2–5 s (kill, pause or restart of a random service); reports
+        memos lost and applied twice, whether the stack stopped, and each service's memory and
+        descriptors in the first and the last minute. Exits 1 unless every rule held.
         """
 
     static func main() {
@@ -31,10 +35,28 @@ enum FaultsMain {
             plan.memoRate = try options.double("memo-rate") ?? plan.memoRate
             plan.settleMs = try options.int("settle-ms") ?? plan.settleMs
             plan.stopMs = try options.int("stop-ms") ?? plan.stopMs
+            let soakSeconds = try options.int("soak")
+            if soakSeconds != nil {
+                plan.devices = try options.int("devices") ?? 4
+                plan.ratePerDevice = try options.double("rate").map { $0 / Double(max(plan.devices, 1)) } ?? 120
+                plan.memoRate = try options.double("memo-rate") ?? 1
+            }
             let jsonPath = options.string("out")
             try options.finish(maximumPositionals: 0)
             let drill = FaultDrill(plan: plan)
             drill.log = { Log.error("uibus-faults", $0) }
+            if let soakSeconds {
+                guard soakSeconds >= 120 else { throw UsageError("--soak needs at least 120 s (two windows of 60 s)") }
+                var soakPlan = SoakDrill.Plan()
+                soakPlan.durationMs = soakSeconds * 1000
+                let soak = SoakDrill(drill: drill, plan: soakPlan)
+                soak.log = drill.log
+                let report = try soak.run()
+                if let jsonPath { try report.json.write(toFile: jsonPath, atomically: true, encoding: .utf8) }
+                Log.out(report.json)
+                if !report.passed { exit(1) }
+                return
+            }
             let report = try drill.run()
             if let jsonPath {
                 try report.json.write(toFile: jsonPath, atomically: true, encoding: .utf8)

@@ -8,7 +8,7 @@ import Testing
 @Suite struct FaultContainmentTests {
     static let memoStack = """
         {"name": "bus-proxy", "command": ["bus-proxy"]},
-        {"name": "memo-store", "command": ["memo-store", "--db", "db/memo.sqlite"], "directories": ["db"]},
+        {"name": "memo-store", "command": ["memo-store", "--db", "{dir}/db/memo.sqlite"], "directories": ["{dir}/db"]},
         {"name": "gesture-recognizer", "command": ["gesture-recognizer"]}
         """
 

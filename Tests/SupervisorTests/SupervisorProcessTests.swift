@@ -8,7 +8,8 @@ final class SupervisorRun {
     let directory: String
     let process: ChildProcess
 
-    /// Writes a services file and a bus file into a temporary directory and runs `up` there.
+    /// Writes a services file and a bus file into a temporary directory and runs `up` there
+    /// (`{dir}` in `services` becomes that directory).
     /// The bus every service of the run joins.
     var busFile: String { self.directory + "/bus.json" }
 
@@ -19,6 +20,8 @@ final class SupervisorRun {
         self.directory = directory.path
         try #"{"publish": "ipc://run/in", "subscribe": "ipc://run/out"}"#.write(
             toFile: self.directory + "/bus.json", atomically: true, encoding: .utf8)
+        // `{dir}` in a command stands for the run's directory (services run in the repository).
+        let services = services.replacingOccurrences(of: "{dir}", with: self.directory)
         try #"{"policy": \#(policy), "services": [\#(services)]}"#.write(
             toFile: self.directory + "/services.json", atomically: true, encoding: .utf8)
         self.process = try ChildProcess(
