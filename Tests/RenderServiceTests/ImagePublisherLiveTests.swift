@@ -91,11 +91,29 @@ import Testing
         #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
     }
 
+    @Test func aTouchFrameIsNamedByTheImageThatShowsItsEffectThroughTheRealServices() throws {
+        let bus = try RenderBus()
+        defer { _ = try? bus.stop() }
+        let viewer = try bus.echo("render/image/main/")
+        _ = try bus.service("component-host")
+        _ = try bus.service("gesture-recognizer")
+        // A finger lands on the pad: touchDown (gesture-recognizer), a highlighted key
+        // (component-host), the frame that draws it (render-worker).
+        try bus.pub(
+            "touch/web-1/", schema: "touch.frame",
+            json:
+                #"{"device": "web-1", "frame": 5, "t_ns": 123456, "contacts": [{"id": 1, "phase": "began", "x": 50, "y": 50}]}"#
+        )
+        let image = try Self.image(viewer, "the image of the touch") { $0.input != nil }
+        #expect(image.input == TouchInput(device: "web-1", seq: 5, sourceTimeNs: 123_456))
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
     @Test func aRestartedWorkerRedrawsTheCurrentUIWithoutNewInput() throws {
         let bus = try RenderBus()
         defer { _ = try? bus.stop() }
         let viewer = try bus.echo("render/image/main/")
-        _ = try bus.componentHost()
+        _ = try bus.service("component-host")
         // A finger lands on the pad: the host highlights a key, and the frame shows it, carrying
         // the touch frame through the gesture event and the state.
         let touch = #"{"device": "d0", "seq": 7, "source_time_ns": 7000000}"#

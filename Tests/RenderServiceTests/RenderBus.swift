@@ -65,12 +65,13 @@ final class RenderBus {
         try self.worker.waitForLine("ready", seconds: 30)
     }
 
-    /// Starts `component-host` on the worker's scene: it publishes the states the worker draws.
-    func componentHost() throws -> ChildProcess {
-        let host = try ChildProcess("component-host", ["--scene", self.scenePath], bus: self.proxy.busFile)
-        self.children.append(host)
-        try host.waitForLine("ready", seconds: 30)
-        return host
+    /// Starts `tool --scene <the worker's scene>` (`component-host`, `gesture-recognizer`) and
+    /// waits for `ready`.
+    func service(_ tool: String) throws -> ChildProcess {
+        let service = try ChildProcess(tool, ["--scene", self.scenePath], bus: self.proxy.busFile)
+        self.children.append(service)
+        try service.waitForLine("ready", seconds: 30)
+        return service
     }
 
     /// Publishes `json` on `topic` with `bus-tap pub` (`count` times, as fast as it can).
