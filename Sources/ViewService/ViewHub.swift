@@ -27,7 +27,10 @@ final class ViewHub: Sendable {
     struct Inbound {
         var sessions: [String: Session] = [:]
         var commands: [ComponentCommand] = []
-        var visibility: [Bool] = []
+        /// The pages that are open and shown: the app is active while there is one.
+        var visible: Set<String> = []
+        /// Whether the app was last said to be active (it starts active).
+        var announcedActive = true
         var counters: [String: Int] = [:]
     }
 
@@ -35,7 +38,9 @@ final class ViewHub: Sendable {
     struct Drained {
         var frames: [TouchFrame] = []
         var commands: [ComponentCommand] = []
-        var visibility: [Bool] = []
+        /// The app became active (`true`) or resigned (`false`): every page was hidden or closed,
+        /// or one was shown or opened after that.
+        var active: Bool?
     }
 
     let outbound = Mutex(Outbound())
@@ -85,6 +90,7 @@ final class ViewHub: Sendable {
     func sessionOpened(_ session: String) {
         self.inbound.withLock {
             $0.sessions[session] = Session()
+            $0.visible.insert(session)
             $0.counters["pages_connected", default: 0] += 1
         }
     }
@@ -96,6 +102,7 @@ final class ViewHub: Sendable {
             entry.coalescer.cancelAll(tNs: max(tNs ?? entry.lastTNs, entry.lastTNs))
             entry.closed = true
             $0.sessions[session] = entry
+            $0.visible.remove(session)
         }
     }
 
@@ -120,20 +127,29 @@ final class ViewHub: Sendable {
                     }
                 }
             case .visibility(let visible):
-                if !visible { entry.coalescer.cancelAll(tNs: entry.lastTNs) }
-                inbound.visibility.append(visible)
+                if visible {
+                    inbound.visible.insert(session)
+                } else {
+                    entry.coalescer.cancelAll(tNs: entry.lastTNs)
+                    inbound.visible.remove(session)
+                }
             case .command(let command):
                 inbound.commands.append(command)
             }
         }
     }
 
-    /// Takes one touch frame per session (coalesced), the commands and the visibility changes.
+    /// Takes one touch frame per session (coalesced), the commands and a change of the app's
+    /// activity (one page hidden among several shown changes nothing).
     func drain() -> Drained {
         self.inbound.withLock { inbound in
             var drained = Drained()
             swap(&drained.commands, &inbound.commands)
-            swap(&drained.visibility, &inbound.visibility)
+            let active = !inbound.visible.isEmpty
+            if active != inbound.announcedActive {
+                inbound.announcedActive = active
+                drained.active = active
+            }
             for session in inbound.sessions.keys.sorted() {
                 guard var entry = inbound.sessions[session] else { continue }
                 if let (contacts, tNs) = entry.coalescer.flush() {

@@ -10,8 +10,9 @@ import ServiceSupport
 /// every 100 ms the messages seen (at most ``maximumBatchMessages``, each as JSON, component
 /// states with their phase named as the report's timeline names it) go to the pages as one batch, and every second the message count per topic. Every
 /// ``flushMs`` it publishes at most one coalesced touch frame per page on `touch/web-<session>/`,
-/// the pages' component commands on `cmd/ui/<instance>/`, and `will_resign_active` /
-/// `did_become_active` on `sys/lifecycle/uibus-view/` when a page is hidden or shown.
+/// the pages' component commands on `cmd/ui/<instance>/`, and `will_resign_active` on
+/// `sys/lifecycle/uibus-view/` once no page is open and shown, `did_become_active` when one is
+/// again.
 public final class ViewService {
     /// How often pages' touches go out: one frame per contact per 4 ms at most.
     public static let flushMs = 4
@@ -98,8 +99,8 @@ public final class ViewService {
             try self.runner.publisher.publish(command, on: try self.topic(for: command.instance))
             self.commands += 1
         }
-        for visible in drained.visibility {
-            try self.runner.announce(visible ? .didBecomeActive : .willResignActive, reason: "page visibility")
+        if let active = drained.active {
+            try self.runner.announce(active ? .didBecomeActive : .willResignActive, reason: "page visibility")
         }
     }
 

@@ -44,8 +44,23 @@ struct ViewHubTests {
         _ = hub.drain()
         try hub.received(.visibility(visible: false), from: "abc")
         let drained = hub.drain()
-        #expect(drained.visibility == [false])
+        #expect(drained.active == false)
         #expect(drained.frames.first?.contacts.map(\.phase) == [.cancelled])
+        try hub.received(.visibility(visible: true), from: "abc")
+        #expect(hub.drain().active == true)
+    }
+
+    @Test func theAppResignsOnlyWhenNoPageIsShownAndBecomesActiveWhenOneIs() throws {
+        let hub = ViewHub()
+        hub.sessionOpened("a")
+        hub.sessionOpened("b")
+        #expect(hub.drain().active == nil)
+        hub.sessionClosed("a", tNs: nil)
+        #expect(hub.drain().active == nil)
+        try hub.received(.visibility(visible: false), from: "b")
+        #expect(hub.drain().active == false)
+        hub.sessionOpened("c")
+        #expect(hub.drain().active == true)
     }
 
     @Test func aSlowPageGetsOnlyTheNewestFrame() {

@@ -257,11 +257,15 @@ def test_hiding_the_page_cancels_its_touch_and_resigns_active_and_showing_it_bec
     start = centre("pager")
     touch.drag(start, (start[0] - 60, start[1]), steps=6, release=False)
     stack.listener.wait_for(f"touch/{device}/", lambda f: f["contacts"][0]["phase"] == "moved", what="moved")
+    # Other tests' pages are closed by now, so this page is the only one shown.
+    lifecycle = "sys/lifecycle/uibus-view/"
+    before = len(stack.listener.seen(lifecycle))
     set_hidden(page, True)
     stack.listener.wait_for(f"touch/{device}/", lambda f: f["contacts"][0]["phase"] == "cancelled", what="cancelled")
     stack.listener.wait_for(
-        "sys/lifecycle/uibus-view/", lambda m: m["event"] == "will_resign_active", what="will_resign_active")
+        lifecycle, lambda m: m["event"] == "will_resign_active", what="will_resign_active", after=before)
+    before = len(stack.listener.seen(lifecycle))
     set_hidden(page, False)
     stack.listener.wait_for(
-        "sys/lifecycle/uibus-view/", lambda m: m["event"] == "did_become_active", what="did_become_active")
+        lifecycle, lambda m: m["event"] == "did_become_active", what="did_become_active", after=before)
     touch.send("touchEnd", [])

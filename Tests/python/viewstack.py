@@ -69,11 +69,12 @@ class Listener:
         with self.lock:
             return [m for m in self.messages if m[0].startswith(prefix)]
 
-    def wait_for(self, prefix, predicate, timeout_s=20.0, what=""):
-        """The first payload on `prefix` for which `predicate` holds, waiting up to `timeout_s`."""
+    def wait_for(self, prefix, predicate, timeout_s=20.0, what="", after=0):
+        """The first payload on `prefix` (from its `after`-th on) for which `predicate` holds,
+        waiting up to `timeout_s`."""
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            for _, _, body in self.seen(prefix):
+            for _, _, body in self.seen(prefix)[after:]:
                 if body is not None and predicate(body):
                     return body
             time.sleep(0.02)

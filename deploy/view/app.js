@@ -55,18 +55,25 @@
 
   // ---- Frames -----------------------------------------------------------------------------
   // One decode at a time; a frame that arrives meanwhile waits, and a newer one replaces it.
-  const stats = { frames: 0, dropped: 0, latencies: [] };
+  const stats = { frames: 0, dropped: 0, latencies: [], arrivals: [] };
   let frameInfo = null;   // the header of the frame on the canvas
   let decoding = false;
   let waiting = null;
   let lastFrameNumber = null;
   let lastMeasuredInput = null;
+  let lastArrivedInput = null;
 
   function frameReceived(buffer) {
     const view = new DataView(buffer);
     const headerLength = view.getUint32(0);
     const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 4, headerLength)));
     const image = new Blob([new Uint8Array(buffer, 4 + headerLength)], { type: `image/${header.encoding}` });
+    // Input -> frame here (before decoding), to split input -> pixels into transport and drawing.
+    if (header.input && header.input.device === device && header.input.seq !== lastArrivedInput) {
+      lastArrivedInput = header.input.seq;
+      stats.arrivals.push(performance.now() - header.input.t_ns / 1e6);
+      if (stats.arrivals.length > 2000) stats.arrivals.splice(0, stats.arrivals.length - 2000);
+    }
     if (lastFrameNumber !== null && header.frame > lastFrameNumber + 1) stats.dropped += header.frame - lastFrameNumber - 1;
     lastFrameNumber = header.frame;
     if (decoding) {
@@ -448,6 +455,8 @@
     },
     /** Every input -> pixels sample kept (the newest 2000), in ms. */
     latencies() { return [...stats.latencies]; },
+    /** Input -> frame received by the page (before decoding), the newest 2000, in ms. */
+    arrivals() { return [...stats.arrivals]; },
     /** The client (CSS pixel) position of a scene point on the canvas, for scripted input. */
     clientPoint(x, y) {
       const rect = canvas.getBoundingClientRect();
