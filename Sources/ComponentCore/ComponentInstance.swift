@@ -102,7 +102,7 @@ public enum ComponentInstance: Sendable {
                 NumberPadMachine(
                     instance: id,
                     config: NumberPadMachine.Config(
-                        layout: try config.enumValue("layout", default: NumberPadState.Layout.startWithZero),
+                        layout: try config.enumValue("layout", default: NumberPadState.Layout.standard),
                         enabled: try config.digits("enabled") ?? Set(0...9),
                         sequenceWindowMs: try config.number("sequence_window_ms", default: 750), left: frame.x,
                         width: frame.width)))

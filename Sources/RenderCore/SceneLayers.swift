@@ -130,36 +130,6 @@ public enum SceneLayers {
         }
     }
 
-    private static func keys(_ state: Value?, config: Value?, size: Size) -> [Layer] {
-        let layout = state?["layout"]?.stringValue ?? config?["layout"]?.stringValue ?? "phone"
-        let digits = layout == "startWithZero" ? Array(0...9) : Array(1...9) + [0]
-        let enabled = state?["enabled"]?.arrayValue.map { Set($0.compactMap { $0.intValue.map(Int.init) }) }
-        let highlighted = state?["highlighted"]?.intValue.map(Int.init)
-        let gap = 4.0
-        let width = (size.width - gap * Double(digits.count + 1)) / Double(digits.count)
-        return digits.enumerated().map { index, digit in
-            var key = Layer(
-                name: "key\(digit)",
-                frame: Rect(
-                    x: gap + Double(index) * (width + gap), y: gap, width: max(0, width),
-                    height: max(0, size.height - 2 * gap)))
-            key.cornerRadius = 6
-            key.backgroundColor = .white
-            if digit == highlighted {
-                key.gradient = LinearGradient(colors: [Color(hex: 0x5AA0F0), Color(hex: 0x1A5FC0)])
-            }
-            key.shadow = Shadow(
-                opacity: 0.3, offset: Size(0, 1), radius: 0.5, path: Path(roundedRect: key.bounds, cornerRadius: 6))
-            let isEnabled = enabled?.contains(digit) ?? true
-            let fontSize = min(key.frame.height * 0.5, width * 0.8)
-            key.text = TextContent(
-                "\(digit)", fontSize: fontSize,
-                color: digit == highlighted ? .white : (isEnabled ? .black : Color(hex: 0xA0A0A0)),
-                inset: max(0, (width - fontSize * 0.6) / 2))
-            return key
-        }
-    }
-
     /// `#RRGGBB` or `#RRGGBBAA`.
     static func color(hex text: String) -> Color? {
         guard text.hasPrefix("#"), let value = UInt32(text.dropFirst(), radix: 16) else { return nil }
