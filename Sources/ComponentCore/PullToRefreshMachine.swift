@@ -73,9 +73,9 @@ public struct PullToRefreshMachine: Sendable {
 
     /// The arrow turns over this long.
     public static let arrowDurationMs = 100.0
-    /// The header snaps back (or to the header height) over this long, like a scroll view
-    /// bouncing back after a release (UIKit does not document the length).
-    public static let snapMs = 300.0
+    /// The header shows (snaps to the header height) or hides over this long: the source's
+    /// `_setHeaderViewHidden:animated:` animates the content inset for 0.2 s.
+    public static let snapMs = 200.0
 
     public let instance: String
     public let config: Config

@@ -80,12 +80,12 @@ extension SceneLayers {
     }
 
     /// A slide table: visible rows, each a front view slid by its offset over its action
-    /// buttons (drawn while the row is slid or sliding). Fronts are direct sublayers, so the
-    /// render worker can animate them.
-    static func slideTable(_ state: Value?, config: Value?, size: Size) -> [Layer] {
+    /// buttons (drawn while the row is slid or sliding), all pushed down by `pulled` under a
+    /// pull-to-refresh header. Fronts are direct sublayers, so the render worker can animate them.
+    static func slideTable(_ state: Value?, config: Value?, size: Size, pulled: Double = 0) -> [Layer] {
         let rows = whole(number("rows", state, config, default: 0))
         let rowHeight = max(1, number("row_height", nil, config, default: 64))
-        let scroll = state?["scroll_offset"]?.doubleValue ?? 0
+        let scroll = (state?["scroll_offset"]?.doubleValue ?? 0) - pulled
         let offsets = state?["offsets"]?.arrayValue ?? []
         let openRow = state?["open_row"]?.intValue.map(Int.init)
         let animatingRow = state?["animating_row"]?.intValue.map(Int.init)
@@ -127,26 +127,61 @@ extension SceneLayers {
         }
     }
 
-    /// A pull-to-refresh header: a band as tall as the header, its bottom at the pull (so it
-    /// slides down with the finger and snaps back up out of the view), with label and arrow.
+    /// The pull-to-refresh header's drawing (the source's HeaderView).
+    enum RefreshStyle {
+        static let band = Color(hex: 0xE5E5EA)
+        static let ink = Color(hex: 0x8E8E93)
+        /// UIActivityIndicatorView (gray): twelve spokes, fading behind the brightest.
+        static let spokes = 12
+        static let spinnerSize = 20.0
+    }
+
+    /// A pull-to-refresh header: a band as tall as the header with its bottom at the pull (the
+    /// rows start there), so it slides down with the finger, stays whole past the header
+    /// height, and snaps back up out of the view. The arrow turns with the state; while
+    /// refreshing a spinner takes its place.
     static func pullToRefresh(_ state: Value?, size: Size) -> [Layer] {
         let headerHeight = state?["header_height"]?.doubleValue ?? size.height
         let pulled = max(0, state?["offset"]?.doubleValue ?? 0)
+        let refreshing = state?["phase"]?.stringValue == "refreshing"
         var header = Layer(
             name: "header", frame: Rect(x: 0, y: pulled - headerHeight, width: size.width, height: headerHeight))
-        header.backgroundColor = Color(hex: 0xE5E5EA)
-        var arrow = Layer(name: "arrow", frame: Rect(x: 24, y: headerHeight / 2 - 12, width: 8, height: 24))
-        arrow.backgroundColor = Color(hex: 0x8E8E93)
+        header.backgroundColor = RefreshStyle.band
+        let middle = headerHeight / 2
+        var arrow = Layer(name: "arrow", frame: Rect(x: 24, y: middle - 12, width: 8, height: 24))
+        arrow.backgroundColor = RefreshStyle.ink
         arrow.cornerRadius = 4
         arrow.transform = .rotation(state?["arrow_angle"]?.doubleValue ?? 0)
+        arrow.opacity = refreshing ? 0 : 1
         header.sublayers = [
             arrow,
             label(
-                state?["label"]?.stringValue ?? "",
-                Rect(x: 56, y: headerHeight / 2 - 11, width: size.width - 72, height: 24), size: 15,
-                color: Color(hex: 0x3A3A3C), name: "label"),
+                state?["label"]?.stringValue ?? "", Rect(x: 56, y: middle - 11, width: size.width - 72, height: 24),
+                size: 15, color: Color(hex: 0x3A3A3C), name: "label"),
         ]
+        if refreshing { header.sublayers.append(spinner(centre: Point(28, middle))) }
         return [header]
+    }
+
+    /// A grey activity indicator: spokes around `centre`, the first the darkest.
+    static func spinner(centre: Point, phase: Int = 0) -> Layer {
+        let size = RefreshStyle.spinnerSize
+        var layer = Layer(
+            name: "spinner", frame: Rect(x: centre.x - size / 2, y: centre.y - size / 2, width: size, height: size))
+        layer.sublayers = (0..<RefreshStyle.spokes).map { k in
+            let step = (k + phase) % RefreshStyle.spokes
+            var spoke = Layer(name: "spoke\(k)", frame: Rect(x: size / 2 - 1, y: 0, width: 2, height: size * 0.3))
+            spoke.backgroundColor = RefreshStyle.ink
+            spoke.cornerRadius = 1
+            spoke.opacity = 1 - 0.75 * Double(step) / Double(RefreshStyle.spokes)
+            // Each spoke turns about the spinner's centre, `pivot` below its own centre.
+            let angle = 2 * Double.pi * Double(k) / Double(RefreshStyle.spokes)
+            let pivot = size / 2 - spoke.frame.height / 2
+            spoke.transform = AffineTransform.translation(0, -pivot).concatenating(.rotation(angle))
+                .concatenating(.translation(0, pivot))
+            return spoke
+        }
+        return layer
     }
 
     /// A SmartNews-style pager: pages side by side at `page_offset`, under a header (nav bar

@@ -171,8 +171,8 @@ import Testing
         #expect(snapped.animation == StateAnimation(durationMs: PullToRefreshMachine.snapMs))
         var armed = Self.armed()
         let refreshing = try #require(Self.state(armed.handle(.panEnded(tMs: 100))))
-        #expect(refreshing.offset == 60 && refreshing.animation?.durationMs == 300)
+        #expect(refreshing.offset == 60 && refreshing.animation?.durationMs == 200, "the source's 0.2 s")
         let done = try #require(Self.state(armed.handle(.refreshDone(tMs: 500))))
-        #expect(done.offset == 0 && done.animation?.durationMs == 300)
+        #expect(done.offset == 0 && done.animation?.durationMs == 200, "hidden in 0.2 s")
     }
 }
