@@ -66,11 +66,12 @@ import Testing
         #expect(over.phase == .overThreshold)
         #expect(over.label == "指をはなすと更新")
         #expect(over.arrowAngle == 0)
-        #expect(Effects.animations(effects).first?.to == Double.pi)
+        #expect(Effects.animations(effects).first?.to == PullToRefreshMachine.headingUpAngle)
         #expect(Effects.animations(effects).first?.durationMs == 100)
         #expect(Effects.timer(effects) == 200)
-        #expect(machine.snapshot(tMs: 150).arrowAngle == Double.pi / 2)
-        #expect(Self.state(machine.handle(.timeElapsed(200)))?.arrowAngle == Double.pi)
+        #expect(PullToRefreshMachine.headingUpAngle < Double.pi, "the source's π − ε")
+        #expect(machine.snapshot(tMs: 150).arrowAngle == PullToRefreshMachine.headingUpAngle / 2)
+        #expect(Self.state(machine.handle(.timeElapsed(200)))?.arrowAngle == PullToRefreshMachine.headingUpAngle)
     }
 
     @Test func pullToRefresh_pullBackUnderThreshold_returnsToPullingDownAndTurnsTheArrowBack() throws {
@@ -78,7 +79,7 @@ import Testing
         _ = machine.handle(.timeElapsed(150))
         let effects = machine.handle(.panChanged(translationY: 20, tMs: 300))
         #expect(Self.state(effects)?.phase == .pullingDown)
-        #expect(Effects.animations(effects).first?.from == Double.pi)
+        #expect(Effects.animations(effects).first?.from == PullToRefreshMachine.headingUpAngle)
         #expect(Effects.animations(effects).first?.to == 0)
     }
 
