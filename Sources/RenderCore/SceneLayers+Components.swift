@@ -87,7 +87,6 @@ extension SceneLayers {
         let rowHeight = max(1, number("row_height", nil, config, default: 64))
         let scroll = (state?["scroll_offset"]?.doubleValue ?? 0) - pulled
         let offsets = state?["offsets"]?.arrayValue ?? []
-        let openRow = state?["open_row"]?.intValue.map(Int.init)
         let animatingRow = state?["animating_row"]?.intValue.map(Int.init)
         let first = max(0, whole((scroll / rowHeight).rounded(.down)))
         let last = min(rows - 1, whole(((scroll + size.height) / rowHeight).rounded(.up)))
@@ -109,13 +108,12 @@ extension SceneLayers {
                     layer.text = TextContent(button.0, fontSize: 15, color: .white, inset: 12)
                     return layer
                 }
+                actions.masksToBounds = true
+                actions.sublayers.append(edgeShadow(width: size.width))
                 layers.append(actions)
             }
             var front = Layer(name: "front\(index)", frame: Rect(x: offset, y: y, width: size.width, height: rowHeight))
             front.backgroundColor = .white
-            if index == openRow {
-                front.gradient = LinearGradient(colors: [Color(hex: 0xEAF2FF), Color(hex: 0xCFE0FA)])
-            }
             front.sublayers = [
                 label(
                     "行 \(index + 1)", Rect(x: 16, y: 20, width: size.width - 32, height: 24), size: 17, color: .black,
@@ -125,6 +123,28 @@ extension SceneLayers {
             layers.append(front)
             return layers
         }
+    }
+
+    /// The source's SlideView edge shadow: a white bar just outside the revealed view's top
+    /// left (CUSTOMCELL_OBJECT_LENGTH 10 pt thick, reaching 10 pt left of it) casts its shadow
+    /// (CUSTOMCELL_SHADOW_OFFSET 5, CUSTOMCELL_SHADOW_BLUR 5, CGContextSetShadow's black at 1/3)
+    /// in; the bar itself is clipped away, so only the shade along the edge shows.
+    enum SlideShadow {
+        static let length = 10.0
+        static let offset = 5.0
+        static let blur = 5.0
+        static let opacity = 1.0 / 3
+    }
+
+    static func edgeShadow(width: Double) -> Layer {
+        let length = SlideShadow.length
+        let bar = Rect(x: 0, y: 0, width: width + length, height: length)
+        var layer = Layer(name: "edgeShadow", frame: Rect(x: -length, y: -length, width: bar.width, height: length))
+        layer.backgroundColor = .white
+        layer.shadow = Shadow(
+            opacity: SlideShadow.opacity, offset: Size(SlideShadow.offset, SlideShadow.offset),
+            radius: SlideShadow.blur, path: Path(rect: bar))
+        return layer
     }
 
     /// The pull-to-refresh header's drawing (the source's HeaderView).
