@@ -75,6 +75,7 @@ public enum ComponentInstance: Sendable {
                         pullThreshold: try config.number("pull_threshold", default: 120),
                         viewportHeight: frame.height,
                         labels: PagerMachine.Labels(
+                            idle: try labels?.optionalString("idle") ?? defaults.idle,
                             pulling: try labels?.optionalString("pulling") ?? defaults.pulling,
                             release: try labels?.optionalString("release") ?? defaults.release,
                             loading: try labels?.optionalString("refreshing") ?? defaults.loading))))

@@ -259,6 +259,12 @@ extension SceneLayers {
             frame: Rect(x: pageOffset * tabWidth, y: headerBottom - 3, width: tabWidth, height: 3))
         indicator.backgroundColor = Color(hex: 0xD7263D)
         layers += [nav, tabs, indicator]
+        // The pull label in the progress area the pull opens between the header and the pages.
+        if pull > 0, let text = state?["label"]?.stringValue {
+            var label = Layer(name: "pullLabel", frame: Rect(x: 0, y: headerBottom, width: size.width, height: pull))
+            label.text = TextContent(text, fontSize: 14, color: Color(hex: 0x3A3A3C), inset: 12, singleLine: true)
+            layers.append(label)
+        }
         let progress = min(max(state?["progress"]?.doubleValue ?? 0, 0), 100)
         if state?["loading"]?.boolValue == true || progress > 0 {
             var bar = Layer(
