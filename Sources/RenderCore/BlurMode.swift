@@ -2,7 +2,8 @@
 public enum BlurMode: Sendable, Hashable {
     /// CIGaussianBlur behind a clamp: the image is padded by replicated edge pixels, blurred
     /// with a Gaussian of standard deviation `sigma` pixels, and cropped, so edges never fade.
-    /// Approximated by a cascade of extended (fractional) boxes, O(1) work per pixel.
+    /// Approximated by a peaked box and a cascade of extended (fractional) boxes, O(1) work per
+    /// pixel.
     case gaussian(sigma: Double)
     /// SABlurImageView: `times` box blurs of width `size` (forced odd, as SABlur does), each
     /// pass clamped at the image edge (vImage `kvImageEdgeExtend`).
