@@ -75,6 +75,7 @@ public enum ComponentInstance: Sendable {
                         pullThreshold: try config.number("pull_threshold", default: 120),
                         viewportHeight: frame.height,
                         labels: PagerMachine.Labels(
+                            idle: try labels?.optionalString("idle") ?? defaults.idle,
                             pulling: try labels?.optionalString("pulling") ?? defaults.pulling,
                             release: try labels?.optionalString("release") ?? defaults.release,
                             loading: try labels?.optionalString("refreshing") ?? defaults.loading))))
@@ -102,7 +103,7 @@ public enum ComponentInstance: Sendable {
                 NumberPadMachine(
                     instance: id,
                     config: NumberPadMachine.Config(
-                        layout: try config.enumValue("layout", default: NumberPadState.Layout.startWithZero),
+                        layout: try config.enumValue("layout", default: NumberPadState.Layout.standard),
                         enabled: try config.digits("enabled") ?? Set(0...9),
                         sequenceWindowMs: try config.number("sequence_window_ms", default: 750), left: frame.x,
                         width: frame.width)))

@@ -15,7 +15,7 @@ public struct NumberPadMachine: Sendable {
         public var width: Double
 
         public init(
-            layout: NumberPadState.Layout = .startWithZero, enabled: Set<Int> = Set(0...9),
+            layout: NumberPadState.Layout = .standard, enabled: Set<Int> = Set(0...9),
             sequenceWindowMs: Double = 750, left: Double = 0, width: Double = 1000
         ) {
             self.layout = layout
@@ -100,10 +100,7 @@ public struct NumberPadMachine: Sendable {
     }
 
     private func digit(_ key: Int) -> Int {
-        switch self.config.layout {
-        case .startWithZero: key
-        case .phone: key == 9 ? 0 : key + 1
-        }
+        self.config.layout.digits[key]
     }
 
     /// The state as published.

@@ -10,17 +10,27 @@ import BusSchema
 /// released pan, a swipe or a page request; the bounce back after a pull; and the header's
 /// snap to shown or hidden when a scroll ends with it part-way.
 public struct PagerMachine: Sendable {
+    /// The pull label's three stages (the title, then past 70 pt and past the threshold) and
+    /// the loading text.
     public struct Labels: Sendable, Hashable {
+        public var idle: String
         public var pulling: String
         public var release: String
         public var loading: String
 
-        public init(pulling: String = "引き下げて更新", release: String = "はなして更新", loading: String = "更新中") {
+        public init(
+            idle: String = "Sample", pulling: String = "引き下げて更新", release: String = "はなして更新",
+            loading: String = "更新中"
+        ) {
+            self.idle = idle
             self.pulling = pulling
             self.release = release
             self.loading = loading
         }
     }
+
+    /// The pull past which the label asks to pull on (the source's PulledDownTextInterval).
+    public static let pulledDownLabelPull = 70.0
 
     public struct Config: Sendable, Hashable {
         public var pageCount: Int
@@ -235,7 +245,11 @@ public struct PagerMachine: Sendable {
         default: loading = false
         }
         let labels = self.config.labels
-        let label = loading ? labels.loading : pulled >= self.config.pullThreshold ? labels.release : labels.pulling
+        let label =
+            loading
+            ? labels.loading
+            : pulled >= self.config.pullThreshold
+                ? labels.release : pulled >= Self.pulledDownLabelPull ? labels.pulling : labels.idle
         return PagerState(
             instance: self.instance, tMs: tMs, page: self.page, pageCount: self.config.pageCount,
             headerOffset: min(max(self.scrollOffset, 0), self.config.headerHeight), progress: self.progress,

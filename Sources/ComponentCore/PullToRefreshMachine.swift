@@ -4,7 +4,7 @@ import BusSchema
 /// refreshing → hidden.
 ///
 /// Releasing over the threshold (header height + margin) starts refreshing and pins the header;
-/// a `refresh_done` command or the timeout ends it. The arrow turns between 0 and π over 0.1 s
+/// a `refresh_done` command or the timeout ends it. The arrow turns between 0 and π − ε over 0.1 s
 /// as the pull crosses the threshold. With no connectivity a release fails fast: the header
 /// hides and shows the offline label.
 public struct PullToRefreshMachine: Sendable {
@@ -73,9 +73,12 @@ public struct PullToRefreshMachine: Sendable {
 
     /// The arrow turns over this long.
     public static let arrowDurationMs = 100.0
-    /// The header snaps back (or to the header height) over this long, like a scroll view
-    /// bouncing back after a release (UIKit does not document the length).
-    public static let snapMs = 300.0
+    /// The arrow's angle heading up: the source's π − ε (`2π·180/360 − 0.000001`), so that it
+    /// turns through the right-hand side and back, never the short way round through the left.
+    public static let headingUpAngle = Double.pi - 0.000_001
+    /// The header shows (snaps to the header height) or hides over this long: the source's
+    /// `_setHeaderViewHidden:animated:` animates the content inset for 0.2 s.
+    public static let snapMs = 200.0
 
     public let instance: String
     public let config: Config
@@ -154,7 +157,7 @@ public struct PullToRefreshMachine: Sendable {
         if over != wasOver {
             let angle = self.arrow.value(at: tMs)
             self.arrow = ComponentAnimation(
-                property: "arrow_angle", target: "arrow", from: angle, to: over ? Double.pi : 0, startMs: tMs,
+                property: "arrow_angle", target: "arrow", from: angle, to: over ? Self.headingUpAngle : 0, startMs: tMs,
                 durationMs: Self.arrowDurationMs)
             effects.append(.startAnimation(self.arrow))
             effects.append(.scheduleTimer(at: self.arrow.endMs))

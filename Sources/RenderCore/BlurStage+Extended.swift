@@ -1,38 +1,38 @@
 extension BlurStage {
-    /// Blurs one group of lines with `times` extended boxes behind a clamp, in one sweep, and
-    /// stages the rounded bytes at `out` (64 bytes apart).
+    /// Blurs one group of lines with a ``PeakedBox`` and `times` extended boxes behind a clamp,
+    /// in one sweep, and stages the rounded bytes at `out` (64 bytes apart).
     ///
     /// The clamp costs no padding: the ring starts out holding what a line of the first pixel
     /// repeated forever would leave in it, and after the last pixel the sweep keeps pushing the
     /// last one until every box has caught up (``BoxChain``).
     func sweep(
-        _ box: ExtendedBox, times: Int, _ group: UnsafePointer<SIMD16<UInt8>>,
+        _ box: ExtendedBox, times: Int, peak: PeakedBox, _ group: UnsafePointer<SIMD16<UInt8>>,
         ring: UnsafeMutablePointer<SIMD16<Float>>, to out: UnsafeMutableRawPointer
     ) {
         typealias Three = ChainBox<ChainBox<ChainBox<ChainEnd>>>
         switch times {
-        case 3: sweep(Three.self, box, group, ring, out)
-        case 4: sweep(ChainBox<Three>.self, box, group, ring, out)
-        case 5: sweep(ChainBox<ChainBox<Three>>.self, box, group, ring, out)
-        case 6: sweep(ChainBox<ChainBox<ChainBox<Three>>>.self, box, group, ring, out)
+        case 3: sweep(Three.self, box, peak, group, ring, out)
+        case 4: sweep(ChainBox<Three>.self, box, peak, group, ring, out)
+        case 5: sweep(ChainBox<ChainBox<Three>>.self, box, peak, group, ring, out)
+        case 6: sweep(ChainBox<ChainBox<ChainBox<Three>>>.self, box, peak, group, ring, out)
         // The ring holds `times` boxes' slots; a longer chain would run past it.
         default: preconditionFailure("\(times) extended boxes; BlurKernel allows 3 to 6")
         }
     }
 
     /// Pushes input positions 1 ..< length, then the last pixel; the chain's output for the
-    /// input pushed at e is line position e − delay, delay = the boxes' total half-width.
+    /// input pushed at e is line position e − delay, delay = the stages' total half-width.
     /// Never inlined, so each chain gets its own loop with its sums in registers.
     @inline(never)
     private func sweep<Chain: BoxChain>(
-        _: Chain.Type, _ box: ExtendedBox, _ group: UnsafePointer<SIMD16<UInt8>>,
+        _: Chain.Type, _ box: ExtendedBox, _ peak: PeakedBox, _ group: UnsafePointer<SIMD16<UInt8>>,
         _ ring: UnsafeMutablePointer<SIMD16<Float>>, _ out: UnsafeMutableRawPointer
     ) {
         let taps = BoxTaps(box)
-        let delay = Chain.count * (box.l + 1)
-        var cascade = Cascade<Chain>(ring: ring, taps: taps)
-        cascade.chain.settle(on: Self.floats(group[0]), ring: ring, stride: Chain.count, taps)
-        let scale = 1 / (0..<Chain.count).reduce(Float(1)) { acc, _ in acc * box.weight }
+        let delay = Chain.count * (box.l + 1) + peak.box.l + 1
+        var cascade = Cascade<Chain>(ring: ring, taps: taps, peak: peak)
+        cascade.settle(on: Self.floats(group[0]))
+        let scale = 1 / (0..<Chain.count).reduce(peak.weight) { acc, _ in acc * box.weight }
         let loaded = min(length, delay)
         var e = 1
         while e < loaded {
@@ -84,26 +84,81 @@ extension BlurStage {
     }
 }
 
-/// A chain and its position in the ring.
+/// A peaked stage and a chain, and their positions in their rings: the chain's ring first,
+/// then the peaked stage's 2d slots.
 private struct Cascade<Chain: BoxChain> {
     var chain = Chain()
     private var slot: UnsafeMutablePointer<SIMD16<Float>>
     private let ring: UnsafeMutablePointer<SIMD16<Float>>
     private let end: UnsafeMutablePointer<SIMD16<Float>>
     private let taps: BoxTaps
+    private var peak: PeakStage
 
-    init(ring: UnsafeMutablePointer<SIMD16<Float>>, taps: BoxTaps) {
+    init(ring: UnsafeMutablePointer<SIMD16<Float>>, taps: BoxTaps, peak: PeakedBox) {
         self.ring = ring
         self.slot = ring
         self.end = ring + taps.slots * Chain.count
         self.taps = taps
+        self.peak = PeakStage(peak, ring: end)
+    }
+
+    /// Fills both rings and all sums as if the line had held `value` forever.
+    mutating func settle(on value: SIMD16<Float>) {
+        peak.settle(on: value)
+        chain.settle(on: value * peak.weight, ring: ring, stride: Chain.count, taps)
     }
 
     @inline(__always)
     mutating func push(_ value: SIMD16<Float>) -> SIMD16<Float> {
-        let output = chain.push(value, slot, taps)
+        let output = chain.push(peak.push(value), slot, taps)
         slot += Chain.count
         if slot == end { slot = ring }
+        return output
+    }
+}
+
+/// A ``PeakedBox`` as a running sum: a box of radius l (d = l + 1) pushed `x[e]` outputs
+/// position c = e − d as `S + (α − 1)·x[e − 2d] + α·x[e] + centre·x[c]`, the ring of 2d slots
+/// holding `x[e − 2d … e − 1]`; `x[c]` sits half the ring ahead of the slot being replaced.
+private struct PeakStage {
+    private var sum = SIMD16<Float>()
+    private var slot: UnsafeMutablePointer<SIMD16<Float>>
+    private var middle: UnsafeMutablePointer<SIMD16<Float>>
+    private let ring: UnsafeMutablePointer<SIMD16<Float>>
+    private let end: UnsafeMutablePointer<SIMD16<Float>>
+    private let alpha: Float
+    private let alphaMinusOne: Float
+    private let centre: Float
+    let weight: Float
+
+    init(_ peak: PeakedBox, ring: UnsafeMutablePointer<SIMD16<Float>>) {
+        let half = peak.box.l + 1
+        self.ring = ring
+        self.end = ring + 2 * half
+        self.slot = ring
+        self.middle = ring + half
+        alpha = peak.box.alpha
+        alphaMinusOne = peak.box.alpha - 1
+        centre = peak.centre
+        weight = peak.weight
+    }
+
+    mutating func settle(on value: SIMD16<Float>) {
+        ring.update(repeating: value, count: end - ring)
+        sum = value * Float(end - ring)
+    }
+
+    @inline(__always)
+    mutating func push(_ value: SIMD16<Float>) -> SIMD16<Float> {
+        let leaving = slot.pointee
+        let output = sum.addingProduct(alphaMinusOne, leaving).addingProduct(alpha, value)
+            .addingProduct(centre, middle.pointee)
+        slot.pointee = value
+        sum += value - leaving
+        slot += 1
+        if slot == end { slot = ring }
+        middle += 1
+        if middle == end { middle = ring }
         return output
     }
 }

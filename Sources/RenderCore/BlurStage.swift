@@ -32,12 +32,12 @@ struct BlurStage: @unchecked Sendable {
     /// Lines per block: four groups, whose outputs fill one 64-byte cache line per position.
     var blockSize: Int { 64 / channels }
     var blockCount: Int { (lineCount + blockSize - 1) / blockSize }
-    /// Bytes of a worker's scratch: a gathered group, then the extended boxes' ring or two
-    /// integer lines to ping-pong.
+    /// Bytes of a worker's scratch: a gathered group, then the extended boxes' and the peaked
+    /// stage's rings or two integer lines to ping-pong.
     var scratchBytes: Int {
         switch cascade {
-        case .extended(let box, let times):
-            groupBytes + 2 * (box.l + 1) * times * MemoryLayout<SIMD16<Float>>.stride
+        case .extended(let box, let times, let peak):
+            groupBytes + 2 * ((box.l + 1) * times + peak.box.l + 1) * MemoryLayout<SIMD16<Float>>.stride
         case .integer, .identity: groupBytes + 2 * lineBytes
         }
     }
@@ -59,9 +59,9 @@ struct BlurStage: @unchecked Sendable {
                 let work = scratch + groupBytes
                 let out = staging + part * 16
                 switch cascade {
-                case .extended(let box, let times):
+                case .extended(let box, let times, let peak):
                     let ring = work.assumingMemoryBound(to: SIMD16<Float>.self)
-                    sweep(box, times: times, group, ring: ring, to: out)
+                    sweep(box, times: times, peak: peak, group, ring: ring, to: out)
                 case .integer(let radius, let times):
                     let a = work.assumingMemoryBound(to: SIMD16<UInt32>.self)
                     let b = (work + lineBytes).assumingMemoryBound(to: SIMD16<UInt32>.self)

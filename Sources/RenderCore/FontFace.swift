@@ -26,6 +26,7 @@ public final class FontFace: Sendable {
     private struct GlyphKey: Hashable {
         let scalar: UInt32
         let pixels: Int
+        let bold: Bool
     }
 
     private let state: Mutex<State>
@@ -77,13 +78,20 @@ public final class FontFace: Sendable {
         }
     }
 
-    /// The rendered glyph for a scalar (cached). Wraps `FT_Load_Char` with `FT_LOAD_RENDER`.
-    func glyph(_ scalar: Unicode.Scalar, pixels: Int) -> Glyph? {
-        let key = GlyphKey(scalar: scalar.value, pixels: pixels)
+    /// The rendered glyph for a scalar (cached). Wraps `FT_Load_Char` with `FT_LOAD_RENDER`;
+    /// `bold` thickens the outline first (`FT_GlyphSlot_Embolden`: the face has no bold
+    /// style of its own).
+    func glyph(_ scalar: Unicode.Scalar, pixels: Int, bold: Bool = false) -> Glyph? {
+        let key = GlyphKey(scalar: scalar.value, pixels: pixels, bold: bold)
         return state.withLock { state -> Glyph? in
             if let cached = state.cache[key] { return cached }
             FT_Set_Pixel_Sizes(state.face, 0, UInt32(pixels))
-            guard FT_Load_Char(state.face, FT_ULong(scalar.value), Int32(FT_LOAD_RENDER)) == 0 else { return nil }
+            let flags = bold ? Int32(FT_LOAD_DEFAULT) | Int32(FT_LOAD_NO_BITMAP) : Int32(FT_LOAD_RENDER)
+            guard FT_Load_Char(state.face, FT_ULong(scalar.value), flags) == 0 else { return nil }
+            if bold {
+                FT_GlyphSlot_Embolden(state.face.pointee.glyph)
+                guard FT_Render_Glyph(state.face.pointee.glyph, FT_RENDER_MODE_NORMAL) == 0 else { return nil }
+            }
             let slot = state.face.pointee.glyph.pointee
             let bitmap = slot.bitmap
             let (width, height) = (Int(bitmap.width), Int(bitmap.rows))

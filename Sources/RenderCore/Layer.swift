@@ -68,15 +68,19 @@ public struct TextContent: Sendable, Hashable {
     public var inset: Double
     /// One line only, ending in "…" where the text goes on (UILabel's one line, truncating the tail).
     public var singleLine: Bool
+    /// Glyph outlines thickened, as a bold face draws them.
+    public var bold: Bool
 
     public init(
-        _ string: String, fontSize: Double = 17, color: Color = .black, inset: Double = 0, singleLine: Bool = false
+        _ string: String, fontSize: Double = 17, color: Color = .black, inset: Double = 0, singleLine: Bool = false,
+        bold: Bool = false
     ) {
         self.string = string
         self.fontSize = fontSize
         self.color = color
         self.inset = inset
         self.singleLine = singleLine
+        self.bold = bold
     }
 }
 

@@ -80,14 +80,13 @@ extension SceneLayers {
     }
 
     /// A slide table: visible rows, each a front view slid by its offset over its action
-    /// buttons (drawn while the row is slid or sliding). Fronts are direct sublayers, so the
-    /// render worker can animate them.
-    static func slideTable(_ state: Value?, config: Value?, size: Size) -> [Layer] {
+    /// buttons (drawn while the row is slid or sliding), all pushed down by `pulled` under a
+    /// pull-to-refresh header. Fronts are direct sublayers, so the render worker can animate them.
+    static func slideTable(_ state: Value?, config: Value?, size: Size, pulled: Double = 0) -> [Layer] {
         let rows = whole(number("rows", state, config, default: 0))
         let rowHeight = max(1, number("row_height", nil, config, default: 64))
-        let scroll = state?["scroll_offset"]?.doubleValue ?? 0
+        let scroll = (state?["scroll_offset"]?.doubleValue ?? 0) - pulled
         let offsets = state?["offsets"]?.arrayValue ?? []
-        let openRow = state?["open_row"]?.intValue.map(Int.init)
         let animatingRow = state?["animating_row"]?.intValue.map(Int.init)
         let first = max(0, whole((scroll / rowHeight).rounded(.down)))
         let last = min(rows - 1, whole(((scroll + size.height) / rowHeight).rounded(.up)))
@@ -109,13 +108,12 @@ extension SceneLayers {
                     layer.text = TextContent(button.0, fontSize: 15, color: .white, inset: 12)
                     return layer
                 }
+                actions.masksToBounds = true
+                actions.sublayers.append(edgeShadow(width: size.width))
                 layers.append(actions)
             }
             var front = Layer(name: "front\(index)", frame: Rect(x: offset, y: y, width: size.width, height: rowHeight))
             front.backgroundColor = .white
-            if index == openRow {
-                front.gradient = LinearGradient(colors: [Color(hex: 0xEAF2FF), Color(hex: 0xCFE0FA)])
-            }
             front.sublayers = [
                 label(
                     "行 \(index + 1)", Rect(x: 16, y: 20, width: size.width - 32, height: 24), size: 17, color: .black,
@@ -127,26 +125,83 @@ extension SceneLayers {
         }
     }
 
-    /// A pull-to-refresh header: a band as tall as the header, its bottom at the pull (so it
-    /// slides down with the finger and snaps back up out of the view), with label and arrow.
+    /// The source's SlideView edge shadow: a white bar just outside the revealed view's top
+    /// left (CUSTOMCELL_OBJECT_LENGTH 10 pt thick, reaching 10 pt left of it) casts its shadow
+    /// (CUSTOMCELL_SHADOW_OFFSET 5, CUSTOMCELL_SHADOW_BLUR 5, CGContextSetShadow's black at 1/3)
+    /// in; the bar itself is clipped away, so only the shade along the edge shows.
+    enum SlideShadow {
+        static let length = 10.0
+        static let offset = 5.0
+        static let blur = 5.0
+        static let opacity = 1.0 / 3
+    }
+
+    static func edgeShadow(width: Double) -> Layer {
+        let length = SlideShadow.length
+        let bar = Rect(x: 0, y: 0, width: width + length, height: length)
+        var layer = Layer(name: "edgeShadow", frame: Rect(x: -length, y: -length, width: bar.width, height: length))
+        layer.backgroundColor = .white
+        layer.shadow = Shadow(
+            opacity: SlideShadow.opacity, offset: Size(SlideShadow.offset, SlideShadow.offset),
+            radius: SlideShadow.blur, path: Path(rect: bar))
+        return layer
+    }
+
+    /// The pull-to-refresh header's drawing (the source's HeaderView).
+    enum RefreshStyle {
+        static let band = Color(hex: 0xE5E5EA)
+        static let ink = Color(hex: 0x8E8E93)
+        /// UIActivityIndicatorView (gray): twelve spokes, fading behind the brightest.
+        static let spokes = 12
+        static let spinnerSize = 20.0
+    }
+
+    /// A pull-to-refresh header: a band as tall as the header with its bottom at the pull (the
+    /// rows start there), so it slides down with the finger, stays whole past the header
+    /// height, and snaps back up out of the view. The arrow turns with the state; while
+    /// refreshing a spinner takes its place.
     static func pullToRefresh(_ state: Value?, size: Size) -> [Layer] {
         let headerHeight = state?["header_height"]?.doubleValue ?? size.height
         let pulled = max(0, state?["offset"]?.doubleValue ?? 0)
+        let refreshing = state?["phase"]?.stringValue == "refreshing"
         var header = Layer(
             name: "header", frame: Rect(x: 0, y: pulled - headerHeight, width: size.width, height: headerHeight))
-        header.backgroundColor = Color(hex: 0xE5E5EA)
-        var arrow = Layer(name: "arrow", frame: Rect(x: 24, y: headerHeight / 2 - 12, width: 8, height: 24))
-        arrow.backgroundColor = Color(hex: 0x8E8E93)
+        header.backgroundColor = RefreshStyle.band
+        let middle = headerHeight / 2
+        var arrow = Layer(name: "arrow", frame: Rect(x: 24, y: middle - 12, width: 8, height: 24))
+        arrow.backgroundColor = RefreshStyle.ink
         arrow.cornerRadius = 4
         arrow.transform = .rotation(state?["arrow_angle"]?.doubleValue ?? 0)
+        arrow.opacity = refreshing ? 0 : 1
         header.sublayers = [
             arrow,
             label(
-                state?["label"]?.stringValue ?? "",
-                Rect(x: 56, y: headerHeight / 2 - 11, width: size.width - 72, height: 24), size: 15,
-                color: Color(hex: 0x3A3A3C), name: "label"),
+                state?["label"]?.stringValue ?? "", Rect(x: 56, y: middle - 11, width: size.width - 72, height: 24),
+                size: 15, color: Color(hex: 0x3A3A3C), name: "label"),
         ]
+        if refreshing { header.sublayers.append(spinner(centre: Point(28, middle))) }
         return [header]
+    }
+
+    /// A grey activity indicator: spokes around `centre`, the first the darkest.
+    static func spinner(centre: Point, phase: Int = 0) -> Layer {
+        let size = RefreshStyle.spinnerSize
+        var layer = Layer(
+            name: "spinner", frame: Rect(x: centre.x - size / 2, y: centre.y - size / 2, width: size, height: size))
+        layer.sublayers = (0..<RefreshStyle.spokes).map { k in
+            let step = (k + phase) % RefreshStyle.spokes
+            var spoke = Layer(name: "spoke\(k)", frame: Rect(x: size / 2 - 1, y: 0, width: 2, height: size * 0.3))
+            spoke.backgroundColor = RefreshStyle.ink
+            spoke.cornerRadius = 1
+            spoke.opacity = 1 - 0.75 * Double(step) / Double(RefreshStyle.spokes)
+            // Each spoke turns about the spinner's centre, `pivot` below its own centre.
+            let angle = 2 * Double.pi * Double(k) / Double(RefreshStyle.spokes)
+            let pivot = size / 2 - spoke.frame.height / 2
+            spoke.transform = AffineTransform.translation(0, -pivot).concatenating(.rotation(angle))
+                .concatenating(.translation(0, pivot))
+            return spoke
+        }
+        return layer
     }
 
     /// A SmartNews-style pager: pages side by side at `page_offset`, under a header (nav bar
@@ -204,6 +259,12 @@ extension SceneLayers {
             frame: Rect(x: pageOffset * tabWidth, y: headerBottom - 3, width: tabWidth, height: 3))
         indicator.backgroundColor = Color(hex: 0xD7263D)
         layers += [nav, tabs, indicator]
+        // The pull label in the progress area the pull opens between the header and the pages.
+        if pull > 0, let text = state?["label"]?.stringValue {
+            var label = Layer(name: "pullLabel", frame: Rect(x: 0, y: headerBottom, width: size.width, height: pull))
+            label.text = TextContent(text, fontSize: 14, color: Color(hex: 0x3A3A3C), inset: 12, singleLine: true)
+            layers.append(label)
+        }
         let progress = min(max(state?["progress"]?.doubleValue ?? 0, 0), 100)
         if state?["loading"]?.boolValue == true || progress > 0 {
             var bar = Layer(

@@ -50,10 +50,18 @@ public enum SceneLayers {
                 layer.sublayers = drawer(state, config: config, view: view, size: size)
             case "slideTable":
                 layer.masksToBounds = true
-                layer.sublayers = slideTable(state, config: config, size: size)
+                let pulled = pullOffset(below: view["id"]?.stringValue, views: views.map(\.element), states: states)
+                layer.sublayers = slideTable(state, config: config, size: size, pulled: pulled)
             case "pullToRefresh":
+                // The header lives in its scroll view's content, above the first row: it is drawn
+                // over the scroll view's whole frame, not clipped to its own band.
+                if let frame = config?["scroll_view"]?.stringValue.flatMap({ id in
+                    frameOfView(id, in: views.map(\.element))
+                }) {
+                    layer.frame = frame
+                }
                 layer.masksToBounds = true
-                layer.sublayers = pullToRefresh(state, size: size)
+                layer.sublayers = pullToRefresh(state, size: layer.frame.size)
             case "pager":
                 layer.masksToBounds = true
                 layer.sublayers = pager(state, config: config, size: size)
@@ -79,6 +87,27 @@ public enum SceneLayers {
             root.sublayers.append(layer)
         }
         return (Size(width, height), root)
+    }
+
+    /// The frame of the view `id`, if it has one.
+    private static func frameOfView(_ id: String, in views: [Value]) -> Rect? {
+        guard let frame = views.first(where: { $0["id"]?.stringValue == id })?["frame"],
+            let x = frame["x"]?.doubleValue, let y = frame["y"]?.doubleValue, let w = frame["width"]?.doubleValue,
+            let h = frame["height"]?.doubleValue
+        else { return nil }
+        return Rect(x: x, y: y, width: w, height: h)
+    }
+
+    /// How far a pull-to-refresh header attached to scroll view `id` pushes its rows down (its
+    /// state's offset: the pull, or the header height while refreshing), 0 without one.
+    private static func pullOffset(below id: String?, views: [Value], states: [String: Value]) -> Double {
+        guard let id else { return 0 }
+        let header = views.first {
+            $0["component"]?["kind"]?.stringValue == "pullToRefresh"
+                && $0["component"]?["config"]?["scroll_view"]?.stringValue == id
+        }
+        let offset = header?["component"]?["id"]?.stringValue.flatMap { states[$0] }?["offset"]?.doubleValue ?? 0
+        return offset.isFinite ? max(0, offset) : 0
     }
 
     /// The first overlay view of a zoom view's config, relative to the zoom view.
@@ -127,36 +156,6 @@ public enum SceneLayers {
                 memo["text"]?.stringValue ?? "", fontSize: isMinimized ? 12 : 15, color: Color(hex: 0x333333),
                 inset: isMinimized ? 6 : 8, singleLine: isMinimized)
             return layer
-        }
-    }
-
-    private static func keys(_ state: Value?, config: Value?, size: Size) -> [Layer] {
-        let layout = state?["layout"]?.stringValue ?? config?["layout"]?.stringValue ?? "phone"
-        let digits = layout == "startWithZero" ? Array(0...9) : Array(1...9) + [0]
-        let enabled = state?["enabled"]?.arrayValue.map { Set($0.compactMap { $0.intValue.map(Int.init) }) }
-        let highlighted = state?["highlighted"]?.intValue.map(Int.init)
-        let gap = 4.0
-        let width = (size.width - gap * Double(digits.count + 1)) / Double(digits.count)
-        return digits.enumerated().map { index, digit in
-            var key = Layer(
-                name: "key\(digit)",
-                frame: Rect(
-                    x: gap + Double(index) * (width + gap), y: gap, width: max(0, width),
-                    height: max(0, size.height - 2 * gap)))
-            key.cornerRadius = 6
-            key.backgroundColor = .white
-            if digit == highlighted {
-                key.gradient = LinearGradient(colors: [Color(hex: 0x5AA0F0), Color(hex: 0x1A5FC0)])
-            }
-            key.shadow = Shadow(
-                opacity: 0.3, offset: Size(0, 1), radius: 0.5, path: Path(roundedRect: key.bounds, cornerRadius: 6))
-            let isEnabled = enabled?.contains(digit) ?? true
-            let fontSize = min(key.frame.height * 0.5, width * 0.8)
-            key.text = TextContent(
-                "\(digit)", fontSize: fontSize,
-                color: digit == highlighted ? .white : (isEnabled ? .black : Color(hex: 0xA0A0A0)),
-                inset: max(0, (width - fontSize * 0.6) / 2))
-            return key
         }
     }
 

@@ -16,7 +16,8 @@ enum TextLayout {
         var penX = inset
         var baseline = inset + ascender
         if text.singleLine {
-            let line = Self.firstLine(text.string, font: font, pixels: pixels, from: inset, limit: limit)
+            let line = Self.firstLine(
+                text.string, font: font, pixels: pixels, bold: text.bold, from: inset, limit: limit)
             for (glyph, x) in line { draw(glyph, at: Int(x.rounded()), baseline: Int(baseline.rounded()), into: &mask) }
             return mask
         }
@@ -26,7 +27,7 @@ enum TextLayout {
                 baseline += lineHeight
                 continue
             }
-            let glyphs = unit.compactMap { font.glyph($0, pixels: pixels) }
+            let glyphs = unit.compactMap { font.glyph($0, pixels: pixels, bold: text.bold) }
             let unitWidth = glyphs.reduce(0) { $0 + $1.advance }
             if penX + unitWidth > limit, penX > inset {
                 penX = inset
@@ -43,7 +44,9 @@ enum TextLayout {
 
     /// The glyphs of the first line and their pen positions: every glyph up to `limit`, or, when
     /// the text goes on past it (or past a `\n`), as many as leave room for a final "…".
-    static func firstLine(_ string: String, font: FontFace, pixels: Int, from start: Double, limit: Double)
+    static func firstLine(
+        _ string: String, font: FontFace, pixels: Int, bold: Bool = false, from start: Double, limit: Double
+    )
         -> [(FontFace.Glyph, Double)]
     {
         var placed: [(FontFace.Glyph, Double)] = []
@@ -54,7 +57,7 @@ enum TextLayout {
                 truncated = true
                 break
             }
-            guard let glyph = font.glyph(scalar, pixels: pixels) else { continue }
+            guard let glyph = font.glyph(scalar, pixels: pixels, bold: bold) else { continue }
             if penX + glyph.advance > limit {
                 truncated = true
                 break
@@ -62,7 +65,7 @@ enum TextLayout {
             placed.append((glyph, penX))
             penX += glyph.advance
         }
-        guard truncated, let ellipsis = font.glyph("…", pixels: pixels) else { return placed }
+        guard truncated, let ellipsis = font.glyph("…", pixels: pixels, bold: bold) else { return placed }
         // Back off until the ellipsis fits, and past blank glyphs ("milk …" reads as "milk…").
         while let last = placed.last, last.1 + last.0.advance + ellipsis.advance > limit || last.0.width == 0 {
             placed.removeLast()

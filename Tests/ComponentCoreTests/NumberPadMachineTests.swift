@@ -30,6 +30,14 @@ import Testing
         #expect(state.touchedString == "")
     }
 
+    @Test func numberPad_defaultLayout_isTheSourcesOneToNineThenZero() {
+        // LKNumberPad's startWithZero defaults to NO; the drawing reads the same default.
+        #expect(NumberPadMachine.Config().layout == .phone)
+        #expect(NumberPadState.Layout.standard.digits == [1, 2, 3, 4, 5, 6, 7, 8, 9, 0])
+        var machine = NumberPadMachine(instance: "pad1", config: NumberPadMachine.Config(left: 0, width: 1000))
+        #expect(Self.tap(&machine, key: 0, at: 0)?.touchedString == "1")
+    }
+
     @Test func numberPad_popupKinds_areLeftInnerAndRight() {
         var machine = Self.machine(layout: .startWithZero)
         #expect(Self.state(machine.handle(.touchBegan(x: Self.x(0), tMs: 0)))?.popup?.kind == .left)

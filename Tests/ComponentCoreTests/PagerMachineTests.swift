@@ -80,8 +80,11 @@ import Testing
     @Test func pager_pullPastTheTop_stretchesTheProgressAreaAndChangesTheLabel() {
         var machine = Self.machine()
         _ = machine.handle(.panBegan(tMs: 0))
-        let short = Self.state(machine.handle(.panChanged(translation: vector(0, 100), tMs: 50)))
-        #expect((short?.pullOffset ?? 0) > 0)
+        let slight = Self.state(machine.handle(.panChanged(translation: vector(0, 30), tMs: 30)))
+        #expect((slight?.pullOffset ?? 0) > 0 && (slight?.pullOffset ?? 0) < 70)
+        #expect(slight?.label == "Sample", "under 70 pt the title stays")
+        let short = Self.state(machine.handle(.panChanged(translation: vector(0, 200), tMs: 50)))
+        #expect((short?.pullOffset ?? 0) >= 70 && (short?.pullOffset ?? 0) < 120)
         #expect(short?.label == "引き下げて更新")
         #expect(short?.headerOffset == 0)
         let far = Self.state(machine.handle(.panChanged(translation: vector(0, 600), tMs: 100)))

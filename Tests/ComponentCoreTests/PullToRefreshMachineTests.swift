@@ -66,11 +66,12 @@ import Testing
         #expect(over.phase == .overThreshold)
         #expect(over.label == "指をはなすと更新")
         #expect(over.arrowAngle == 0)
-        #expect(Effects.animations(effects).first?.to == Double.pi)
+        #expect(Effects.animations(effects).first?.to == PullToRefreshMachine.headingUpAngle)
         #expect(Effects.animations(effects).first?.durationMs == 100)
         #expect(Effects.timer(effects) == 200)
-        #expect(machine.snapshot(tMs: 150).arrowAngle == Double.pi / 2)
-        #expect(Self.state(machine.handle(.timeElapsed(200)))?.arrowAngle == Double.pi)
+        #expect(PullToRefreshMachine.headingUpAngle < Double.pi, "the source's π − ε")
+        #expect(machine.snapshot(tMs: 150).arrowAngle == PullToRefreshMachine.headingUpAngle / 2)
+        #expect(Self.state(machine.handle(.timeElapsed(200)))?.arrowAngle == PullToRefreshMachine.headingUpAngle)
     }
 
     @Test func pullToRefresh_pullBackUnderThreshold_returnsToPullingDownAndTurnsTheArrowBack() throws {
@@ -78,7 +79,7 @@ import Testing
         _ = machine.handle(.timeElapsed(150))
         let effects = machine.handle(.panChanged(translationY: 20, tMs: 300))
         #expect(Self.state(effects)?.phase == .pullingDown)
-        #expect(Effects.animations(effects).first?.from == Double.pi)
+        #expect(Effects.animations(effects).first?.from == PullToRefreshMachine.headingUpAngle)
         #expect(Effects.animations(effects).first?.to == 0)
     }
 
@@ -171,8 +172,8 @@ import Testing
         #expect(snapped.animation == StateAnimation(durationMs: PullToRefreshMachine.snapMs))
         var armed = Self.armed()
         let refreshing = try #require(Self.state(armed.handle(.panEnded(tMs: 100))))
-        #expect(refreshing.offset == 60 && refreshing.animation?.durationMs == 300)
+        #expect(refreshing.offset == 60 && refreshing.animation?.durationMs == 200, "the source's 0.2 s")
         let done = try #require(Self.state(armed.handle(.refreshDone(tMs: 500))))
-        #expect(done.offset == 0 && done.animation?.durationMs == 300)
+        #expect(done.offset == 0 && done.animation?.durationMs == 200, "hidden in 0.2 s")
     }
 }

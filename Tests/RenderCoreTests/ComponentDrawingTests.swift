@@ -39,11 +39,10 @@ import Testing
         let image = try Self.render(
             "slideTable", config: "{\"rows\":5,\"row_height\":40}",
             state: "{\"instance\":\"c1\",\"rows\":5,\"open_row\":1,\"offsets\":[0,150,0,0,0],\"scroll_offset\":0}")
-        #expect(Self.near(image.pixel(2, 42), RGBA8(0x34, 0xC7, 0x59, 255)), "first button (green) at the left")
-        #expect(Self.near(image.pixel(140, 42), RGBA8(0xFF, 0x3B, 0x30, 255)), "second button (red)")
+        #expect(Self.near(image.pixel(2, 72), RGBA8(0x34, 0xC7, 0x59, 255)), "first button (green) at the left")
+        #expect(Self.near(image.pixel(140, 72), RGBA8(0xFF, 0x3B, 0x30, 255)), "second button (red)")
         #expect(image.pixel(190, 5) == RGBA8(255, 255, 255, 255), "row 0 is not slid")
-        let front = image.pixel(190, 60)
-        #expect(front.b > front.r, "the open row's front carries the selection gradient")
+        #expect(image.pixel(190, 60) == RGBA8(255, 255, 255, 255), "an open row is not a selected one: white")
     }
 
     @Test func aPulledHeaderIsAsTallAsThePullAndShowsItsArrow() throws {

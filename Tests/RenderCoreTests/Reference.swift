@@ -50,6 +50,54 @@ enum Reference {
         return out
     }
 
+    /// The 320×240 opaque 2-D feature of the accuracy table: black, the right half white, and a
+    /// white 60×80 bar with its top left corner at (`barX`, `barY`).
+    static func edgeAndBar(barX: Int, barY: Int) throws -> Image {
+        var image = try Image(width: 320, height: 240, fill: RGBA8(0, 0, 0, 255))
+        for y in 0..<240 {
+            for x in 0..<320 where x >= 160 || ((barX..<barX + 60).contains(x) && (barY..<barY + 80).contains(y)) {
+                image.setPixel(x, y, RGBA8(255, 255, 255, 255))
+            }
+        }
+        return image
+    }
+
+    /// The float64 Gaussian of ``edgeAndBar(barX:barY:)``, one value per pixel. Rows are of
+    /// two kinds (through the bar or not), so by linearity the result is the blurred row
+    /// without the bar plus the bar's blurred row difference weighted by the blurred bar rows.
+    static func gaussianEdgeAndBar(barX: Int, barY: Int, sigma: Double) -> [Double] {
+        let (w, h) = (320, 240)
+        let mx = gaussianMatrix(length: w, sigma: sigma)
+        let my = gaussianMatrix(length: h, sigma: sigma)
+        func blurred(_ line: [Double], _ matrix: [Double]) -> [Double] {
+            (0..<line.count).map { i in (0..<line.count).reduce(0.0) { $0 + matrix[i * line.count + $1] * line[$1] } }
+        }
+        let plain = blurred((0..<w).map { $0 >= w / 2 ? 255 : 0 }, mx)
+        let barred = blurred((0..<w).map { $0 >= w / 2 || (barX..<barX + 60).contains($0) ? 255 : 0 }, mx)
+        let weight = blurred((0..<h).map { (barY..<barY + 80).contains($0) ? 1 : 0 }, my)
+        return (0..<(w * h)).map { p in plain[p % w] + (barred[p % w] - plain[p % w]) * weight[p / w] }
+    }
+
+    /// The 1-D kernel the gaussian mode runs with `passes` boxes, convolved out in float64.
+    static func cascadeKernel(sigma: Double, passes: Int) -> [Double] {
+        guard case .extended(let box, let times, let peak) = BoxCascade(.gaussian(sigma: sigma), gaussianPasses: passes)
+        else { return [] }
+        func taps(_ box: ExtendedBox) -> [Double] {
+            (-(box.l + 1)...(box.l + 1)).map { abs($0) == box.l + 1 ? Double(box.alpha) : 1 }
+        }
+        var first = taps(peak.box)
+        first[peak.box.l + 1] += Double(peak.centre)
+        var kernel = first.map { $0 / Double(peak.weight) }
+        for _ in 0..<times {
+            let step = taps(box)
+            let weight = step.reduce(0, +)
+            var next = [Double](repeating: 0, count: kernel.count + step.count - 1)
+            for (i, a) in kernel.enumerated() { for (j, b) in step.enumerated() { next[i + j] += a * b / weight } }
+            kernel = next
+        }
+        return kernel
+    }
+
     /// SABlur boxes, naively: `times` sums of width 2r+1 with the edge clamped at every pass,
     /// exact integers per axis, rounded once per axis (rows first).
     static func boxes(_ image: Image, size: Int, times: Int) -> Image {

@@ -127,13 +127,13 @@ import Testing
         let pulled = try header(atMs: 10)
         #expect(pulled > -60, "the header is pulled into view")
         let released = try Self.payloads(machine.handle(.panEnded(tMs: 20)))
-        #expect(released[0]["animation"]?["duration_ms"]?.doubleValue == 300)
+        #expect(released[0]["animation"]?["duration_ms"]?.doubleValue == 200, "the source hides it in 0.2 s")
         _ = try renderScene.applyState(released[0], atMs: 20)
         #expect(try header(atMs: 20) == pulled, "snapping starts from where it is")
-        let midway = try header(atMs: 170)
+        let midway = try header(atMs: 120)
         #expect(midway < pulled && midway > -60, "half-way up at half time")
-        #expect(renderScene.frameStarted(atMs: 320).contains { $0.layer == "header/header" && $0.finished })
-        #expect(try header(atMs: 320) == -60, "back out of view")
+        #expect(renderScene.frameStarted(atMs: 220).contains { $0.layer == "header/header" && $0.finished })
+        #expect(try header(atMs: 220) == -60, "back out of view")
     }
 
     static let pagerScene = try! JSONReader.parse(

@@ -82,11 +82,13 @@ final class RenderBus {
         guard status == 0 else { throw TimedOut(description: "bus-tap pub failed (\(status)): \(stderr)") }
     }
 
-    /// Publishes a `state.numberPad` for `pad1` with `highlighted` (nil: none).
+    /// Publishes a `state.numberPad` for `pad1` with `highlighted` and its popup, as the machine
+    /// does while a finger is down (nil: none).
     func padState(highlighted: Int?, count: Int = 1) throws {
+        let popup = highlighted.map { #"{"kind": "inner", "digit": \#($0)}"# } ?? "null"
         let json = """
             {"instance": "pad1", "t_ms": 0, "layout": "startWithZero", "enabled": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-             "highlighted": \(highlighted.map(String.init) ?? "null"), "popup": null, "touched_string": "",
+             "highlighted": \(highlighted.map(String.init) ?? "null"), "popup": \(popup), "touched_string": "",
              "sequential_string": ""}
             """
         try self.pub("ui/numberPad/pad1/", schema: "state.numberPad", json: json, count: count)

@@ -57,6 +57,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--worker", required=True)
     parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--baseline", help="another render-worker (an older build), timed alongside on 2 threads")
     args = parser.parse_args()
     img = frame()
     pil = Image.fromarray(img, "RGBA")
@@ -67,6 +68,7 @@ def main():
     for sigma in SIGMAS:
         # Interleave the contenders per sigma so drifting machine load hits all of them alike.
         u2 = uibus(args.worker, sigma, 2, args.runs)
+        b2 = uibus(args.baseline, sigma, 2, args.runs) if args.baseline else None
         u1 = uibus(args.worker, sigma, 1, args.runs)
         cv2.setNumThreads(2)
         cv_runs = max(3, args.runs // 4) if sigma > 30 else args.runs
@@ -74,14 +76,17 @@ def main():
         cv2.setNumThreads(1)
         c1 = timed(lambda: cv2.GaussianBlur(img, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE), cv_runs)
         p1 = timed(lambda: pil.filter(ImageFilter.GaussianBlur(sigma)), max(5, args.runs // 2))
-        rows.append((sigma, u2, u1, c2, c1, p1))
+        rows.append((sigma, u2, u1, c2, c1, p1, b2))
     header = ("sigma", "UIBus 2t", "UIBus 1t", "OpenCV 2t", "OpenCV 1t", "Pillow 1t",
-              "OpenCV2t/UIBus2t", "Pillow/UIBus2t", "UIBus 2t <= 8 ms")
+              "OpenCV2t/UIBus2t", "Pillow/UIBus2t", "UIBus 2t <= 8 ms") + (("baseline 2t", "UIBus2t/baseline2t")
+                                                                       if args.baseline else ())
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
-    for sigma, u2, u1, c2, c1, p1 in rows:
+    for sigma, u2, u1, c2, c1, p1, b2 in rows:
         cells = [f"{sigma:g}"] + [f"{m:.2f} ({n:.2f})" for m, n in (u2, u1, c2, c1, p1)]
         cells += [f"{c2[0] / u2[0]:.1f}x", f"{p1[0] / u2[0]:.1f}x", "yes" if u2[0] <= 8 else "NO"]
+        if b2:
+            cells += [f"{b2[0]:.2f} ({b2[1]:.2f})", f"{u2[0] / b2[0]:.2f}"]
         print("| " + " | ".join(cells) + " |")
     print(f"# load average after: {os.getloadavg()[0]:.2f}")
 

@@ -13,6 +13,13 @@ public struct NumberPadState: ValueMessage, Hashable {
     /// Key order: 0…9, or the phone's 1…9, 0.
     public enum Layout: String, Sendable, Hashable, CaseIterable {
         case startWithZero, phone
+
+        /// LKNumberPad's default (`startWithZero` NO): 1 on the left, 0 on the right, like the
+        /// standard keyboard. The state machine and the drawing both start from it.
+        public static let standard = Layout.phone
+
+        /// The digits from the leftmost key to the rightmost.
+        public var digits: [Int] { self == .startWithZero ? Array(0...9) : Array(1...9) + [0] }
     }
 
     /// Popup shape: the left-edge key, an inner key, the right-edge key.

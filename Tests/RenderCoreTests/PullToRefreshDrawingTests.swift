@@ -1,0 +1,61 @@
+import BusSchema
+import Testing
+
+@testable import RenderCore
+
+/// The pull-to-refresh header as drawn over its table: whole past the header height, pushing
+/// the rows down, a spinner in the arrow's place while refreshing.
+@Suite struct PullToRefreshDrawingTests {
+    /// A 200×200 table of 64 pt rows with a 60 pt header view at its top, attached to it
+    /// (`scroll_view`), as in the demo scene.
+    static func render(header: String) throws -> Image {
+        let scene = """
+            {"width":200,"height":200,"background":"#ffffff","views":[
+             {"id":"table","frame":{"x":0,"y":0,"width":200,"height":200},
+              "component":{"kind":"slideTable","id":"t1","config":{"rows":10,"row_height":64}}},
+             {"id":"tableHeader","frame":{"x":0,"y":0,"width":200,"height":60},
+              "component":{"kind":"pullToRefresh","id":"h1","config":{"scroll_view":"table","header_height":60}}}]}
+            """
+        let table = #"{"instance":"t1","rows":10,"offsets":[0,0,0,0],"scroll_offset":0,"open_row":null}"#
+        let states = ["t1": try JSONReader.parse(table), "h1": try JSONReader.parse(header)]
+        let (_, root) = try SceneLayers.build(scene: try JSONReader.parse(scene), states: states)
+        return try LayerRenderer(font: try FontFace.systemJapanese()).render(root, width: 200, height: 200)
+    }
+
+    static func header(phase: String, offset: Double, label: String, angle: Double) -> String {
+        """
+        {"instance":"h1","t_ms":0,"phase":"\(phase)","offset":\(offset),"threshold":80,"label":"\(label)",
+         "arrow_angle":\(angle),"header_height":60}
+        """
+    }
+
+    static let band = RGBA8(0xE5, 0xE5, 0xEA, 255)
+
+    static func dark(_ image: Image, x: Range<Int>, y: Range<Int>) -> Int {
+        var count = 0
+        for py in y { for px in x where image.pixel(px, py).r < 120 { count += 1 } }
+        return count
+    }
+
+    @Test func pulledPastTheHeaderHeightTheHeaderStaysWholeAndTheRowsMoveDown() throws {
+        let image = try Self.render(
+            header: Self.header(phase: "overThreshold", offset: 120, label: "指をはなすと更新", angle: Double.pi))
+        try GoldenImage.expectMatch(image, "pull-over-threshold")
+        // The band is y 60 … 120, past the 60 pt header view's own frame.
+        #expect(ComponentDrawingTests.near(image.pixel(190, 70), Self.band), "the band below the header view's frame")
+        #expect(Self.dark(image, x: 56..<190, y: 78..<102) > 40, "the label, drawn whole")
+        #expect(ComponentDrawingTests.near(image.pixel(28, 90), RGBA8(0x8E, 0x8E, 0x93, 255)), "the arrow")
+        // Row 1 starts at the band's bottom: its separator at 120 + 63.5.
+        #expect(image.pixel(100, 183).r < 240, "row 1's half-point separator, pushed down")
+    }
+
+    @Test func refreshingPushesTheRowsDownAndSpinsInsteadOfTheArrow() throws {
+        let image = try Self.render(header: Self.header(phase: "refreshing", offset: 60, label: "更新中…", angle: 0))
+        try GoldenImage.expectMatch(image, "pull-refreshing")
+        #expect(ComponentDrawingTests.near(image.pixel(190, 5), Self.band), "the header over the top 60 pt")
+        #expect(image.pixel(100, 123).r < 240, "row 1's separator below it: the row is not covered")
+        // The spinner's right spoke; the arrow's lower end (x 24 … 32, down to y 42) is gone.
+        #expect(Int(image.pixel(35, 30).r) < 0xE5 - 20, "a spoke right of the spinner's centre")
+        #expect(ComponentDrawingTests.near(image.pixel(25, 40), Self.band), "no arrow")
+    }
+}
