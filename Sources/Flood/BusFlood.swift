@@ -11,7 +11,7 @@ public struct BusFlood {
                bus-flood [--bus FILE] [--cpus LIST] memo --rate R|max [--clients N] [--duration S] [--keep] [--json] [--out DIR]
           touch   touch.frame messages on touch/flood-<pid>/ (its own devices) into gesture-recognizer and component-host
           memo    memo.command creates to memo-store as clients of its own, acks awaited on memo/ack/<client>/;
-                  what it created is trashed at the end unless --keep
+                  what it created is removed at the end (trash included) unless --keep
           --rate max   searches for the highest rate with nothing lost (each trial lasts --duration)
           --json       one JSON object on stdout; --out DIR also writes result.json and latency.svg
                        (and for touch frames.csv: each frame's send, recognizer and arrival times)

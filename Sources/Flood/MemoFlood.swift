@@ -153,17 +153,18 @@ public final class MemoFlood {
             "unacked": .int(Int64(sent) - Int64(acks.received)),
         ]
         if !plan.keep {
-            result.details["trashed"] = Value(
-                UInt64(try self.trash(created, subscriber: subscriber, epoch: commands.epoch)))
+            result.details["removed"] = Value(
+                UInt64(try self.remove(created, subscriber: subscriber, epoch: commands.epoch)))
         }
         return result
     }
 
-    /// Moves the memos the flood created to the trash, from a client of its own, and waits for
-    /// their acks (10 s at most): the board is left as the flood found it.
+    /// Removes the memos the flood created, from a client of its own: each is trashed, then taken
+    /// out of the trash alone (`empty_trash` with its `memo_id`, so nobody else's trash is
+    /// emptied). Waits for the acks (10 s at most): the board is left as the flood found it.
     ///
-    /// - Returns: how many the store confirmed.
-    private func trash(_ memos: [String], subscriber: Subscriber, epoch: UInt64) throws -> Int {
+    /// - Returns: how many the store confirmed removed.
+    private func remove(_ memos: [String], subscriber: Subscriber, epoch: UInt64) throws -> Int {
         guard !memos.isEmpty else { return 0 }
         let client = MemoFloodCommands.client(0)
         let publisher = try Publisher(context: self.context, endpoint: self.config.publish, name: TouchFlood.name)
@@ -172,9 +173,13 @@ public final class MemoFlood {
         _ = try publisher.waitForSubscriber(matching: topic, timeoutMs: 2000)
         var pending = Set<String>()
         for (index, memo) in memos.enumerated() {
-            let id = "flood-trash-\(epoch)-\(index)"
-            pending.insert(id)
-            try publisher.publish(MemoCommand(cmdId: id, client: client, op: .trash, memoId: memo), on: topic)
+            // One publisher on one topic: the store applies the trash before the removal.
+            try publisher.publish(
+                MemoCommand(cmdId: "flood-trash-\(epoch)-\(index)", client: client, op: .trash, memoId: memo),
+                on: topic)
+            let removal = "flood-remove-\(epoch)-\(index)"
+            pending.insert(removal)
+            try publisher.publish(MemoCommand(cmdId: removal, client: client, op: .emptyTrash, memoId: memo), on: topic)
         }
         let deadline = Clock.monotonicNs() + 10_000_000_000
         var confirmed = 0
@@ -185,7 +190,7 @@ public final class MemoFlood {
             if ack.status == .ok { confirmed += 1 }
         }
         if confirmed < memos.count {
-            Log.error("bus-flood", "trashed \(confirmed) of the \(memos.count) memos it created (the rest: no ack)")
+            Log.error("bus-flood", "removed \(confirmed) of the \(memos.count) memos it created (the rest: no ack)")
         }
         return confirmed
     }

@@ -80,10 +80,18 @@ extension MemoStore {
         case .restore:
             return try self.update(command, "trashed_at = NULL", [], state: &state, unless: "trashed_at IS NULL")
         case .emptyTrash:
-            for memo in try self.memos("DELETE FROM memo WHERE trashed_at IS NOT NULL RETURNING \(Self.memoColumns)") {
-                state.record(.delete, memo: memo)
-            }
-            return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq)
+            // With a `memo_id`, only that memo leaves the trash for good: a client (bus-flood) can
+            // remove what it created without emptying everyone else's trash.
+            let deleted =
+                if let id = command.memoId {
+                    try self.memos(
+                        "DELETE FROM memo WHERE id = ? AND trashed_at IS NOT NULL RETURNING \(Self.memoColumns)",
+                        [.text(id)])
+                } else {
+                    try self.memos("DELETE FROM memo WHERE trashed_at IS NOT NULL RETURNING \(Self.memoColumns)")
+                }
+            for memo in deleted { state.record(.delete, memo: memo) }
+            return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq, memoId: command.memoId)
         case .arrange: return try self.arrange(command, state: &state)
         case .background:
             var settings = state.settings

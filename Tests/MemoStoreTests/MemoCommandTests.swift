@@ -178,6 +178,22 @@ import Testing
         #expect(try store.allMemos().map(\.id) == [kept])
     }
 
+    @Test func emptyTrashWithAMemoIdRemovesOnlyThatTrashedMemo() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let mine = store.create(fixture, text: "mine")
+        let theirs = store.create(fixture, text: "theirs")
+        let onBoard = store.create(fixture, text: "on the board")
+        _ = store.run(fixture.command(.trash) { $0.memoId = mine })
+        _ = store.run(fixture.command(.trash) { $0.memoId = theirs })
+        let (ack, changes) = store.run(fixture.command(.emptyTrash) { $0.memoId = mine })
+        #expect(ack.status == .ok)
+        #expect(changes.map(\.change) == [.delete] && changes.first?.memo?.id == mine)
+        // A memo on the board is not in the trash, so naming it removes nothing.
+        #expect(store.run(fixture.command(.emptyTrash) { $0.memoId = onBoard }).changes.isEmpty)
+        #expect(try Set(store.allMemos().map(\.id)) == [theirs, onBoard])
+    }
+
     @Test(arguments: MemoArrangeOrder.allCases)
     func arrangeLaysOutTheBoardInOrderAllMinimizedInOneCommand(order: MemoArrangeOrder) throws {
         let fixture = try StoreFixture()
