@@ -41,13 +41,12 @@ public final class BusProxy {
     private var subscribedPrefixes: [[UInt8]] = []
     /// When the cache may replay again (``Clock/monotonicNs()``), if it has messages waiting.
     private var nextReplayNs: UInt64?
-    /// Each subscriber's queue and each publisher's, in bytes (the high-water marks follow it).
-    private var budget: ByteBudget
+    /// Messages queued per subscriber and per publisher.
+    private let highWaterMark: Int32
     /// Caps on the connections of the input and the output.
     private let limiters: [ConnectionLimiter]
 
-    /// Messages queued per peer before a slow one starts losing them (counted downstream as gaps),
-    /// as long as they are small: the byte budget lowers it for large ones.
+    /// Messages queued per peer before a slow one starts losing them (counted downstream as gaps).
     public static let defaultHighWaterMark: Int32 = 100_000
 
     /// The largest message the proxy accepts from a publisher by default.
@@ -70,8 +69,6 @@ public final class BusProxy {
     /// - Parameter messagesPerTurn: messages forwarded before subscriptions, health and the stop
     ///   signal get their turn again (at least 1).
     /// - Parameter lastValues: how much state the late joiners' cache keeps and replays.
-    /// - Parameter queueBudgetBytes: what each subscriber's queue, and each publisher's, may hold;
-    ///   `highWaterMark` is its count for small messages.
     /// - Parameter connectionsPerEndpoint: connections each endpoint holds before refusing more;
     ///   nil sets it from the open-file limit, whose soft value is first raised to the hard one.
     /// - Throws: ``BusError`` if a socket cannot be made.
@@ -80,18 +77,18 @@ public final class BusProxy {
         highWaterMark: Int32 = BusProxy.defaultHighWaterMark,
         maximumMessageSize: Int64 = BusProxy.defaultMaximumMessageSize, curve: CurveServerKeys? = nil,
         messagesPerTurn: Int = 4096, lastValues: LastValueCache.Limits = LastValueCache.Limits(),
-        queueBudgetBytes: Int = ByteBudget.defaultBytes, connectionsPerEndpoint: Int? = nil
+        connectionsPerEndpoint: Int? = nil
     ) throws {
         self.cache = LastValueCache(limits: lastValues, nowNs: Clock.monotonicNs())
-        self.budget = ByteBudget(bytes: queueBudgetBytes, maximumMessages: highWaterMark, nowNs: Clock.monotonicNs())
+        self.highWaterMark = highWaterMark
         self.config = config
         self.name = name
         self.messagesPerTurn = max(messagesPerTurn, 1)
         self.input = try ZMQSocket(context, .xsub)
         self.output = try ZMQSocket(context, .xpub)
-        try self.input.setOption(ZMQ_RCVHWM, self.budget.highWaterMark)
+        try self.input.setOption(ZMQ_RCVHWM, highWaterMark)
         try self.input.setOption(ZMQ_MAXMSGSIZE, int64: maximumMessageSize)
-        try self.output.setOption(ZMQ_SNDHWM, self.budget.highWaterMark)
+        try self.output.setOption(ZMQ_SNDHWM, highWaterMark)
         try self.output.setOption(ZMQ_XPUB_VERBOSE, 1)
         // A full subscriber queue refuses the message instead of dropping it unseen, so the
         // proxy counts the drop (``forwardMessages()``) and then lets it drop.
@@ -179,7 +176,6 @@ public final class BusProxy {
         while !shouldStop() {
             let now = Clock.monotonicNs()
             if now >= nextHealth {
-                if let mark = self.budget.tick(nowNs: now) { try self.setHighWaterMarks(mark) }
                 try self.publishHealth(state: .ready)
                 nextHealth = now + UInt64(healthIntervalMs) * 1_000_000
                 outputPending = true
@@ -246,7 +242,6 @@ public final class BusProxy {
                 })
             if dropping { try self.output.setOption(ZMQ_XPUB_NODROP, 1) }
             guard let moved = forwarded else { return false }
-            if let mark = self.budget.note(moved.bytes) { try self.setHighWaterMarks(mark) }
             if isState, moved.frames == 3 {
                 self.cache.keep(topic: self.stateFrames[0], header: self.stateFrames[1], payload: self.stateFrames[2])
             }
@@ -317,12 +312,6 @@ public final class BusProxy {
         try self.output.setOption(ZMQ_XPUB_NODROP, 0)
     }
 
-    /// Applies a new high-water mark to every queue, the ones already open included.
-    private func setHighWaterMarks(_ mark: Int32) throws {
-        try self.output.setOption(ZMQ_SNDHWM, mark)
-        try self.input.setOption(ZMQ_RCVHWM, mark)
-    }
-
     /// CURVE clients let in and turned away so far (both 0 without CURVE).
     public var authentications: (accepted: UInt64, denied: UInt64) {
         guard let authenticator = self.authenticator else { return (0, 0) }
@@ -338,8 +327,7 @@ public final class BusProxy {
             "lvc_evictions": Value(self.cache.counters.evictions),
             "lvc_too_large": Value(self.cache.counters.tooLarge),
             "subscriber_overflows": Value(self.subscriberOverflows.load(ordering: .relaxed)),
-            "queue_budget_bytes": Value(UInt64(self.budget.bytes)),
-            "high_water_mark": Value(UInt64(self.budget.highWaterMark)),
+            "high_water_mark": Value(UInt64(self.highWaterMark)),
             "connections_publishers": Value(UInt64(self.limiters[0].count)),
             "connections_subscribers": Value(UInt64(self.limiters[1].count)),
             "connections_limit": Value(UInt64(self.limiters[1].limit)),

@@ -28,8 +28,6 @@ public final class Publisher {
     private static let drainInterval = 1024
     /// Messages published before the subscriptions arrived; nil once they did.
     private var joining: JoinBuffer?
-    /// The send queue's byte budget, which sets its high-water mark.
-    private var budget: ByteBudget
     /// Told of every subscribe notice, repeats included (see ``reportEverySubscribe(_:)``).
     private var onSubscribe: ((String) -> Void)?
 
@@ -41,8 +39,7 @@ public final class Publisher {
     /// Connects a publisher named `name` to `endpoint` (the proxy's publish side).
     ///
     /// - Parameters:
-    ///   - sendHighWaterMark: small messages queued before ZeroMQ drops (counted as gaps downstream).
-    ///   - sendBudgetBytes: bytes queued before ZeroMQ drops: the mark comes down for large messages.
+    ///   - sendHighWaterMark: messages queued before ZeroMQ drops (counted as gaps downstream).
     ///   - curve: join as a CURVE client with these keys (``BusConfig/curveClient()``).
     ///   - joinGraceMs: how long to hold messages while no subscription has arrived yet (a bus
     ///     nobody subscribes to sends none); 0 sends at once, as a bare XPUB does.
@@ -50,11 +47,10 @@ public final class Publisher {
     public init(
         context: ZMQContext, endpoint: String, name: String, statistics: BusStatistics = BusStatistics(),
         sendHighWaterMark: Int32 = 10_000, epoch: UInt64 = EnvelopeStamper.newEpoch(), curve: CurveClientKeys? = nil,
-        joinGraceMs: Int = Publisher.defaultJoinGraceMs, sendBudgetBytes: Int = ByteBudget.defaultBytes
+        joinGraceMs: Int = Publisher.defaultJoinGraceMs
     ) throws {
         self.socket = try ZMQSocket(context, .xpub)
-        self.budget = ByteBudget(bytes: sendBudgetBytes, maximumMessages: sendHighWaterMark, nowNs: Clock.monotonicNs())
-        try self.socket.setOption(ZMQ_SNDHWM, self.budget.highWaterMark)
+        try self.socket.setOption(ZMQ_SNDHWM, sendHighWaterMark)
         if let curve { try self.socket.makeCurveClient(curve) }
         try self.socket.connect(endpoint)
         self.stamper = EnvelopeStamper(publisher: name, epoch: epoch)
@@ -85,7 +81,6 @@ public final class Publisher {
     /// Publishes an already encoded MessagePack payload under `schema`.
     public func publish(payload: [UInt8], schema: SchemaID, on topic: Topic) throws {
         _ = self.stamper.stamp(schema, on: topic)
-        try self.noteSize(payload.count)
         if try self.mustHold() {
             payload.withUnsafeBytes { self.hold(topic, payload: $0) }
             return
@@ -155,9 +150,7 @@ public final class Publisher {
                 self.subscriptions.remove(prefix)
             }
         }
-        let now = Clock.monotonicNs()
-        if let mark = self.budget.tick(nowNs: now) { try self.socket.setOption(ZMQ_SNDHWM, mark) }
-        if let joining = self.joining, !self.subscriptions.isEmpty || now >= joining.deadlineNs {
+        if let joining = self.joining, !self.subscriptions.isEmpty || Clock.monotonicNs() >= joining.deadlineNs {
             try self.finishJoining()
         }
         self.sendsBeforeDrain = self.joining == nil ? Self.drainInterval : 0
@@ -168,20 +161,12 @@ public final class Publisher {
 
     private func send(_ schema: SchemaID, on topic: Topic) throws {
         _ = self.stamper.stamp(schema, on: topic)
-        try self.noteSize(self.stamper.payload.count)
         if try self.mustHold() {
             self.stamper.payload.withUnsafeBytes { self.hold(topic, payload: $0) }
             return
         }
         try self.socket.sendMessage(topic: topic, header: self.stamper.header, payload: self.stamper.payload)
         self.statistics.add(.sent)
-    }
-
-    /// Lowers the send queue's high-water mark before a message larger than it was made for goes.
-    @inline(__always)
-    private func noteSize(_ payloadBytes: Int) throws {
-        // The topic and header add a few dozen bytes; the payload decides the size class.
-        if let mark = self.budget.note(payloadBytes + 64) { try self.socket.setOption(ZMQ_SNDHWM, mark) }
     }
 
     /// Counts a send down to the next look at the subscription notices; true while joining.

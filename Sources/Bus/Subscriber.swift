@@ -50,8 +50,6 @@ public final class Subscriber {
     private static let topicsKept = 8
     /// What ``receive(timeoutMs:)`` waits with (see ``wait(timeoutMs:)``).
     private var poller: Poller?
-    /// The receive queue's byte budget, which sets its high-water mark.
-    private var budget: ByteBudget
 
     private struct Incoming {
         var size = 0
@@ -77,22 +75,17 @@ public final class Subscriber {
     /// message is counted and skipped.
     ///
     /// - Parameters:
-    ///   - receiveHighWaterMark: small messages queued before ZeroMQ drops (seen here as gaps).
-    ///   - receiveBudgetBytes: bytes queued before ZeroMQ drops: once a large message has been
-    ///     read, the mark comes down so that the queue holds about this much.
+    ///   - receiveHighWaterMark: messages queued before ZeroMQ drops (seen here as gaps).
     ///   - bind: bind `endpoint` instead of connecting to it (a collector that publishers find).
     ///   - curve: join as a CURVE client with these keys (``BusConfig/curveClient()``).
     /// - Throws: ``BusError`` if the socket cannot be set up.
     public init(
         context: ZMQContext, endpoint: String, prefixes: [String], filter: SchemaFilter? = nil,
         statistics: BusStatistics = BusStatistics(), maximumMessageSize: Int = Subscriber.defaultMaximumMessageSize,
-        receiveHighWaterMark: Int32 = 10_000, bind: Bool = false, curve: CurveClientKeys? = nil,
-        receiveBudgetBytes: Int = ByteBudget.defaultBytes
+        receiveHighWaterMark: Int32 = 10_000, bind: Bool = false, curve: CurveClientKeys? = nil
     ) throws {
         self.socket = try ZMQSocket(context, .sub)
-        self.budget = ByteBudget(
-            bytes: receiveBudgetBytes, maximumMessages: receiveHighWaterMark, nowNs: Clock.monotonicNs())
-        try self.socket.setOption(ZMQ_RCVHWM, self.budget.highWaterMark)
+        try self.socket.setOption(ZMQ_RCVHWM, receiveHighWaterMark)
         if let curve { try self.socket.makeCurveClient(curve) }
         self.statistics = statistics
         self.maximumMessageSize = maximumMessageSize
@@ -142,7 +135,6 @@ public final class Subscriber {
             try poller.add(self.socket)
             self.poller = poller
         }
-        if let mark = self.budget.tick(nowNs: Clock.monotonicNs()) { try self.socket.setOption(ZMQ_RCVHWM, mark) }
         try self.poller?.poll(timeoutMs: timeoutMs)
     }
 
@@ -239,7 +231,6 @@ public final class Subscriber {
 
     private func check(frameCount: Int) -> Delivery? {
         self.statistics.add(.received)
-        if let mark = self.budget.note(self.incoming.size) { try? self.socket.setOption(ZMQ_RCVHWM, mark) }
         guard frameCount == 3 else {
             self.problem(.reject, "frame_count", "\(frameCount) frames, expected 3")
             return nil

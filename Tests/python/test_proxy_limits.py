@@ -1,7 +1,6 @@
-"""The proxy under load from outside: its memory and descriptors stay bounded (issue 20, points 5 and 6).
+"""The proxy under load from outside: its descriptors stay bounded (issue 20, point 6).
 
-Real bus-proxy processes and real sockets: a subscriber that stops reading 1 MB messages, and
-more raw connections than the proxy has descriptors.
+Real bus-proxy processes and real sockets: more raw connections than the proxy has descriptors.
 """
 
 import json
@@ -18,17 +17,6 @@ import zmq
 
 import busproc
 
-MB = 1 << 20
-
-
-def rss_bytes(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise AssertionError("no VmRSS")
-
-
 def proxy_health(sub, timeout_s=10.0):
     """The extra numbers of the next proxy health report on `sub` (subscribed to sys/health/bus-proxy/)."""
     frames = busproc.receive_on(sub, "sys/health/bus-proxy/", timeout_s)
@@ -44,47 +32,6 @@ def wait_for_flow(pub, sub, topic, payload=b"probe", timeout_s=10.0):
             sub.recv_multipart()
             return
     raise TimeoutError(f"nothing arrived on {topic!r}")
-
-
-def test_a_subscriber_that_stops_reading_1mb_messages_keeps_the_proxy_within_its_byte_budget():
-    with busproc.Proxy() as proxy:
-        context = zmq.Context()
-        try:
-            health = context.socket(zmq.SUB)
-            health.setsockopt(zmq.SUBSCRIBE, b"sys/health/bus-proxy/")
-            health.connect(proxy.subscribe)
-            budget = proxy_health(health)["queue_budget_bytes"]
-            # The slow one reads nothing, with the smallest queue of its own: the proxy holds the rest.
-            slow = context.socket(zmq.SUB)
-            slow.setsockopt(zmq.RCVHWM, 1)
-            slow.setsockopt(zmq.RCVBUF, 65536)
-            slow.setsockopt(zmq.SUBSCRIBE, b"big/")
-            slow.connect(proxy.subscribe)
-            pub = context.socket(zmq.PUB)
-            pub.setsockopt(zmq.SNDHWM, 100_000)
-            pub.connect(proxy.publish)
-            wait_for_flow(pub, slow, b"big/x/")
-
-            payload = os.urandom(MB)
-            baseline = rss_bytes(proxy.proc.pid)
-            peak = baseline
-            for _ in range(1500):
-                pub.send_multipart([b"big/x/", b"h", payload], copy=False)
-                peak = max(peak, rss_bytes(proxy.proc.pid))
-            deadline = time.monotonic() + 10
-            extra = proxy_health(health)
-            while extra["messages_forwarded"] < 1500 and time.monotonic() < deadline:
-                peak = max(peak, rss_bytes(proxy.proc.pid))
-                extra = proxy_health(health)
-            peak = max(peak, rss_bytes(proxy.proc.pid))
-
-            assert extra["messages_forwarded"] >= 1500, extra
-            # Without a byte bound the slow subscriber's queue alone was 1.5 GB here.
-            assert peak - baseline < 2 * budget, f"proxy grew by {(peak - baseline) // MB} MB"
-            assert extra["subscriber_overflows"] > 0, extra
-            assert extra["high_water_mark"] < 100, extra
-        finally:
-            context.destroy(linger=0)
 
 
 def test_more_raw_connections_than_descriptors_leave_the_proxy_alive_and_its_clients_served():
