@@ -32,6 +32,7 @@ let package = Package(
         .systemLibrary(name: "CZeroMQ", providers: [.apt(["libzmq3-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CLinux"),
@@ -57,7 +58,7 @@ let package = Package(
             name: "Bus", dependencies: ["CZeroMQ", "BusSchema"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .target(name: "ServiceSupport", dependencies: ["Bus", "BusSchema", "CLinux"]),
-        .target(name: "BusTools", dependencies: ["Bus", "BusSchema", "CZeroMQ", "ServiceSupport"]),
+        .target(name: "BusTools", dependencies: ["Bus", "BusSchema", "CZeroMQ", "CZstd", "ServiceSupport"]),
 
         // Service logic the thin executables run, imported by tests.
         .target(name: "InputService", dependencies: ["InputCore", "Bus", "BusSchema", "ServiceSupport", "CLinux"]),

@@ -76,6 +76,7 @@ extension BusTap {
         let count = try self.options.int("count")
         let duration = try self.durationMs()
         let force = self.options.flag("force")
+        let compression = try Self.compression(self.options.string("compression") ?? Self.recordCompression)
         let waitSeconds = try self.options.double("wait-for-proxy") ?? 1.8
         try self.options.finish(maximumPositionals: 2 + patterns.count)
         guard waitSeconds >= 0, waitSeconds <= 3600 else {
@@ -84,7 +85,7 @@ extension BusTap {
         // Checked before the file is created, so that a missing proxy leaves no empty recording.
         try self.requireProxy(at: self.config.subscribe, waitMs: Int(waitSeconds * 1000))
         let store = SchemaStore.locate()
-        let writer = try MCAPWriter(path: path, overwrite: force)
+        let writer = try MCAPWriter(path: path, overwrite: force, compression: compression)
         var schemas: [String: UInt16] = [:]
         var channels: [String: UInt16] = [:]
         var recorded = 0
@@ -124,6 +125,21 @@ extension BusTap {
             "bus-tap",
             "recorded \(recorded) messages on \(channels.count) topics in \(HumanUnits.duration(milliseconds: seconds)) to \(path)"
         )
+    }
+
+    /// `record`'s chunk compression when `--compression` is not given (README, "Recordings", has the measurements).
+    static let recordCompression = "zstd"
+
+    /// The zstd level `record` uses: level 1, the fastest (README, "Recordings").
+    static let recordZstdLevel: Int32 = 1
+
+    /// `--compression`'s value as an ``MCAPCompression``.
+    static func compression(_ name: String) throws -> MCAPCompression {
+        switch name {
+        case "zstd": .zstd(level: Self.recordZstdLevel)
+        case "none": MCAPCompression.none
+        default: throw UsageError("--compression takes zstd or none, not \(name)")
+        }
     }
 
     /// `replay`: publishes a recording's messages again, paced as recorded (times `--speed`), as a

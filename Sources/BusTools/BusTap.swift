@@ -15,7 +15,8 @@ public final class BusTap {
           info TOPIC|FILE.mcap [--duration S] [--json]
           schema [ID] [--major M]                 the known ids, or one's JSON Schema and an example
           pub TOPIC --schema ID [PAYLOAD | --file F | < F] [--major M] [--rate R] [--count N] [--wait-ms MS]
-          record FILE.mcap [PATTERN …] [--count N] [--duration S] [--force] [--wait-for-proxy S]
+          record FILE.mcap [PATTERN …] [--count N] [--duration S] [--force] [--compression zstd|none]
+                           [--wait-for-proxy S]
           replay FILE.mcap [--speed X] [--loop] [--wait-ms MS]
         PATTERN: a topic prefix (touch/), or levels with * (one level) and ** (any depth): gesture/*/screen/tap/
         EXPR: comparisons of payload fields joined by and/or/not: kind == "tap" and x > 100
@@ -49,6 +50,7 @@ public final class BusTap {
         ],
         "record": [
             BusTap.count, BusTap.duration, .flag("force", "overwrite an existing file"),
+            .value("compression", "C", "chunk compression: zstd or none (default \(BusTap.recordCompression))"),
             .value("wait-for-proxy", "S", "wait up to S seconds for the proxy to come up (default 2)"),
         ],
         "replay": [

@@ -2,8 +2,9 @@ import Foundation
 
 /// Reads the messages of an MCAP file, with the schema and channel of each.
 ///
-/// It scans records in order (no index needed) and reads uncompressed chunks; a compressed
-/// chunk or a malformed record is an error naming the byte offset.
+/// It scans records in order (no index needed) and reads uncompressed and zstd chunks (a zstd
+/// chunk's declared size is checked against ``Zstd/maximumFrameBytes`` before anything is
+/// allocated); another compression or a malformed record is an error naming the byte offset.
 public struct MCAPReader {
     public struct Schema: Sendable {
         public var id: UInt16
@@ -105,17 +106,34 @@ public struct MCAPReader {
             case .chunk:
                 _ = try cursor.integer(UInt64.self)  // message start time
                 _ = try cursor.integer(UInt64.self)  // message end time
-                _ = try cursor.integer(UInt64.self)  // uncompressed size
+                let uncompressedSize = try cursor.integer(UInt64.self)
                 _ = try cursor.integer(UInt32.self)  // uncompressed CRC
                 let compression = try cursor.string()
-                guard compression.isEmpty else {
-                    throw Problem(message: "chunk compressed with \(compression) is not supported", offset: offset)
-                }
-                let size = Int(try cursor.integer(UInt64.self))
-                guard size <= cursor.end - cursor.offset else {
+                let size = try cursor.integer(UInt64.self)
+                guard size <= UInt64(cursor.end - cursor.offset) else {
                     throw Problem(message: "chunk records run past the chunk", offset: offset)
                 }
-                try self.readRecords(bytes, from: cursor.offset, to: cursor.offset + size)
+                let records = cursor.offset..<(cursor.offset + Int(size))
+                switch compression {
+                case "":
+                    try self.readRecords(bytes, from: records.lowerBound, to: records.upperBound)
+                case "zstd":
+                    let plain: [UInt8]
+                    do {
+                        plain = try Zstd.decompress(bytes[records], expectedSize: uncompressedSize)
+                    } catch let error as ToolError {
+                        throw Problem(message: "zstd chunk: \(error.description)", offset: offset)
+                    }
+                    // Offsets of problems inside are the chunk's own, after the chunk's byte offset.
+                    do {
+                        try self.readRecords(plain, from: 0, to: plain.count)
+                    } catch let inner as Problem {
+                        throw Problem(
+                            message: "\(inner.message) (at byte \(inner.offset) of the chunk)", offset: offset)
+                    }
+                default:
+                    throw Problem(message: "chunk compressed with \(compression) is not supported", offset: offset)
+                }
                 self.chunkCount += 1
             case .statistics:
                 self.hasStatistics = true

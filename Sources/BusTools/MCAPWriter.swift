@@ -1,14 +1,29 @@
 import Glibc
 
+/// How ``MCAPWriter`` stores its chunks.
+public enum MCAPCompression: Equatable, Sendable {
+    /// Chunk records as they are.
+    case none
+    /// Each chunk one zstd frame at `level` (1 to 19; 1 is the fastest).
+    case zstd(level: Int32)
+
+    /// The chunk record's compression field.
+    var name: String {
+        switch self {
+        case .none: ""
+        case .zstd: "zstd"
+        }
+    }
+}
+
 /// Writes an indexed MCAP file (https://mcap.dev/spec): JSON messages with `jsonschema` schemas.
 ///
-/// Messages go into chunks, each followed by its message indexes. The chunks are uncompressed:
-/// every MCAP reader opens them without a codec (the Python `mcap` reader here has neither
-/// `zstandard` nor `lz4`, and the machine has no zstd or lz4 -dev headers), and a recording of the
-/// bus's small JSON messages is read back at disk speed. ``finish()`` writes the
+/// Messages go into chunks, each followed by its message indexes, each chunk stored as its
+/// ``MCAPCompression`` says (zstd needs a reader with the codec: the `mcap` tools and Foxglove have
+/// it, the Python `mcap` reader needs `zstandard`). ``finish()`` writes the
 /// summary (schemas, channels, statistics, chunk indexes) with its offsets and the footer, so
 /// Foxglove and the `mcap` tools open the file without scanning it. A chunk is closed every
-/// ``chunkBytes`` bytes, so a recorder that dies loses at most the chunk in progress.
+/// ``chunkBytes`` uncompressed bytes, so a recorder that dies loses at most the chunk in progress.
 public final class MCAPWriter {
     static let magic: [UInt8] = [0x89, 0x4d, 0x43, 0x41, 0x50, 0x30, 0x0d, 0x0a]
     /// The size at which a chunk is closed and a new one begun.
@@ -30,6 +45,7 @@ public final class MCAPWriter {
 
     private let file: UnsafeMutablePointer<FILE>
     public let path: String
+    public let compression: MCAPCompression
     /// Bytes written to the file so far: the offset of the next record.
     private var position: UInt64 = 0
     private var record = MCAPRecordBuffer()
@@ -52,7 +68,13 @@ public final class MCAPWriter {
     /// The corresponding C function is `fopen`.
     ///
     /// - Throws: ``ToolError`` if the file exists (without `overwrite`) or cannot be created.
-    public init(path: String, overwrite: Bool = false, profile: String = "", library: String = "uibus bus-tap") throws {
+    public init(
+        path: String, overwrite: Bool = false, compression: MCAPCompression = .none, profile: String = "",
+        library: String = "uibus bus-tap"
+    ) throws {
+        if case .zstd(let level) = compression, !(1...19).contains(level) {
+            throw ToolError("zstd level must be 1 to 19, not \(level)")
+        }
         // "x" creates exclusively: no window between checking and creating.
         guard let file = fopen(path, overwrite ? "wb" : "wbx") else {
             if errno == EEXIST { throw ToolError("\(path) exists; give --force to overwrite it") }
@@ -60,6 +82,7 @@ public final class MCAPWriter {
         }
         self.file = file
         self.path = path
+        self.compression = compression
         try self.write(Self.magic)
         self.record.begin()
         self.record.appendString(profile)
@@ -130,14 +153,19 @@ public final class MCAPWriter {
         guard !self.chunk.isEmpty else { return }
         let start = self.chunkStart == .max ? 0 : self.chunkStart
         let chunkOffset = self.position
+        let stored: [UInt8]
+        switch self.compression {
+        case .none: stored = self.chunk
+        case .zstd(let level): stored = try Zstd.compress(self.chunk, level: level)
+        }
         self.record.begin()
         self.record.append(start)
         self.record.append(self.chunkEnd)
         self.record.append(UInt64(self.chunk.count))
         self.record.append(UInt32(0))  // no CRC: 0 means "not computed" to readers
-        self.record.appendString("")
-        self.record.append(UInt64(self.chunk.count))
-        self.record.appendRaw(self.chunk)
+        self.record.appendString(self.compression.name)
+        self.record.append(UInt64(stored.count))
+        self.record.appendRaw(stored)
         try self.write(self.record.finish(.chunk))
         let chunkLength = self.position - chunkOffset
         let indexStart = self.position
@@ -162,8 +190,8 @@ public final class MCAPWriter {
         self.record.append(chunkLength)
         self.record.appendBytes(indexOffsets.bytes)
         self.record.append(self.position - indexStart)
-        self.record.appendString("")
-        self.record.append(UInt64(self.chunk.count))
+        self.record.appendString(self.compression.name)
+        self.record.append(UInt64(stored.count))
         self.record.append(UInt64(self.chunk.count))
         self.chunkIndexes.append(self.record.finish(.chunkIndex))
         self.chunk.removeAll(keepingCapacity: true)

@@ -265,6 +265,8 @@ def test_a_recording_is_indexed_with_statistics_and_one_channel_per_topic_and_sc
         assert summary is not None, "no summary section"
         assert summary.statistics.message_count == 5
         assert len(summary.chunk_indexes) >= 1
+        # zstd by default: the reader decompresses through `zstandard`.
+        assert {index.compression for index in summary.chunk_indexes} == {"zstd"}
         topics = {c.id: c.topic for c in summary.channels.values()}
         # Three publisher processes on rec/a/, yet one channel for (rec/a/, lifecycle).
         assert sorted(topics.values()) == ["rec/a/", "rec/b/"]
@@ -273,6 +275,8 @@ def test_a_recording_is_indexed_with_statistics_and_one_channel_per_topic_and_sc
         assert [json.loads(m.data)["pid"] for _, _, m in reader.iter_messages(topics=["rec/a/"])] == [1, 2, 3]
     refused = proxy.tap("record", str(out), "rec/", "--count", "1", check=False)
     assert refused.returncode == 1 and "exists; give --force" in refused.stderr
+    unknown = proxy.tap("record", str(out), "rec/", "--force", "--compression", "lz4", check=False)
+    assert unknown.returncode == 64 and "--compression takes zstd or none, not lz4" in unknown.stderr
     info = proxy.tap("info", str(out))
     assert "messages:  5" in info.stdout and "indexed, with statistics" in info.stdout
     assert "rec/a/  3 msgs  lifecycle v1.0" in info.stdout and "rec/b/  2 msgs" in info.stdout
