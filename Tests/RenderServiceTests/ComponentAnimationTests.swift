@@ -260,4 +260,35 @@ import Testing
         _ = scene.frameStarted(atMs: 1320)
         #expect(try layer("image", atMs: 1320).frame.width == 1200)
     }
+
+    static let captionedZoomScene = try! JSONReader.parse(
+        """
+        {"width": 300, "height": 200, "views": [
+          {"id": "zoom", "frame": {"x": 0, "y": 0, "width": 300, "height": 200},
+           "component": {"kind": "zoomView", "id": "zoom1", "config": {"overlays": ["caption"]}}},
+          {"id": "caption", "frame": {"x": 20, "y": 140, "width": 260, "height": 44}}]}
+        """)
+
+    @Test func draggingAZoomedImageHidesItsCaptionUntilTheFingerLifts() throws {
+        var machine = ZoomViewMachine(
+            instance: "zoom1", config: ZoomViewMachine.Config(viewportWidth: 300, viewportHeight: 200))
+        var scene = try RenderScene(scene: Self.captionedZoomScene)
+        let renderer = LayerRenderer(font: try FontFace.systemJapanese())
+        _ = try Self.apply(machine.handle(.doubleTapRecognized(x: 0, y: 0, tMs: 0)), to: &scene, atMs: 0)
+        _ = scene.frameStarted(atMs: 400)
+        /// A pixel inside the caption's band, left of its text.
+        func probe(atMs now: Double) throws -> RGBA8 {
+            let (size, root) = try #require(try scene.layers(atMs: now))
+            let image = try renderer.render(root, width: Int(size.width), height: Int(size.height))
+            return image.pixel(24, 180)
+        }
+        let shown = try probe(atMs: 400)
+        _ = try Self.apply(machine.handle(.panBegan(tMs: 500)), to: &scene, atMs: 500)
+        _ = try Self.apply(
+            machine.handle(.panChanged(translation: GestureEvent.Vector(x: 0, y: 0), tMs: 510)), to: &scene, atMs: 510)
+        let dragging = try probe(atMs: 510)
+        #expect(Int(dragging.g) > Int(shown.g) + 20, "the caption's dark band is gone: \(dragging) vs \(shown)")
+        _ = try Self.apply(machine.handle(.panEnded(tMs: 520)), to: &scene, atMs: 520)
+        #expect(try probe(atMs: 520) == shown, "back on lift")
+    }
 }
