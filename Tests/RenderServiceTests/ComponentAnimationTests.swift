@@ -106,6 +106,24 @@ import Testing
         #expect(try Self.front(scene, row: 1, atMs: 600).frame.minX == 0)
     }
 
+    /// The source closes the open row in 0.1 s while the swiped one opens in 0.2 s.
+    @Test func whenOneRowClosesAsAnotherOpensEachSlidesOverItsOwnDuration() throws {
+        var machine = SlideTableMachine(
+            instance: "table1", config: SlideTableMachine.Config(rows: 4, rowHeight: 50, rowWidth: 400))
+        var scene = try RenderScene(scene: Self.table)
+        _ = try Self.apply(machine.handle(.swipeRecognized(.right, y: 25, tMs: 0)), to: &scene, atMs: 0)
+        _ = scene.frameStarted(atMs: 200)
+        _ = try Self.apply(machine.handle(.timeElapsed(200)), to: &scene, atMs: 200)
+        #expect(try Self.front(scene, row: 0, atMs: 200).frame.minX == 400)
+        _ = try Self.apply(machine.handle(.swipeRecognized(.right, y: 125, tMs: 1000)), to: &scene, atMs: 1000)
+        #expect(abs(try Self.front(scene, row: 0, atMs: 1050).frame.minX - 200) < 1e-6, "half-way shut at 50 ms")
+        #expect(abs(try Self.front(scene, row: 2, atMs: 1100).frame.minX - 200) < 1e-6, "half-way open at 100 ms")
+        #expect(scene.frameStarted(atMs: 1100).contains { $0.layer == "table/front0" && $0.finished })
+        #expect(try Self.front(scene, row: 0, atMs: 1100).frame.minX == 0)
+        _ = scene.frameStarted(atMs: 1200)
+        #expect(try Self.front(scene, row: 2, atMs: 1200).frame.minX == 400)
+    }
+
     @Test func aPullReleasedBelowTheThresholdSnapsTheHeaderBackUp() throws {
         let scene = try JSONReader.parse(
             """
