@@ -243,6 +243,27 @@ import Testing
         #expect(try Self.pagerLayer(scene, "nav", atMs: 320).frame.minY == 0)
     }
 
+    @Test func aFinishedLoadsBarFadesOutOverThreeTenthsOfASecondThenGoes() throws {
+        var (machine, scene) = try Self.pager()
+        _ = try Self.apply(machine.handle(.panBegan(tMs: 0)), to: &scene, atMs: 0)
+        _ = try Self.apply(
+            machine.handle(.panChanged(translation: GestureEvent.Vector(x: 0, y: 600), tMs: 10)), to: &scene, atMs: 10)
+        let released = machine.handle(
+            .panEnded(
+                translation: GestureEvent.Vector(x: 0, y: 600), velocity: GestureEvent.Vector(x: 0, y: 0), tMs: 20))
+        _ = try Self.apply(released, to: &scene, atMs: 20)
+        _ = scene.frameStarted(atMs: 1000)
+        _ = try Self.apply(machine.handle(.refreshDone(tMs: 1000)), to: &scene, atMs: 1000)
+        #expect(try Self.pagerLayer(scene, "progress", atMs: 1000).opacity == 1, "the fade starts from the shown bar")
+        let midway = try Self.pagerLayer(scene, "progress", atMs: 1150).opacity
+        #expect(abs(midway - 0.5) < 1e-6, "ease-in-out is half-way at half time")
+        _ = scene.frameStarted(atMs: 1300)
+        #expect(try Self.pagerLayer(scene, "progress", atMs: 1300).opacity == 0)
+        _ = try Self.apply(machine.handle(.timeElapsed(1300)), to: &scene, atMs: 1300)
+        let root = try #require(try scene.layers(atMs: 1300)).root
+        #expect(!root.sublayers[0].sublayers.contains { $0.name == "progress" }, "reset to zero width")
+    }
+
     static let zoomScene = try! JSONReader.parse(
         """
         {"width": 300, "height": 200, "views": [
