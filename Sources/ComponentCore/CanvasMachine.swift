@@ -2,7 +2,9 @@ import BusSchema
 
 /// A drawing canvas: a stroke starts on the touch-down recognizer (ink the instant the finger
 /// lands), follows the finger and ends on lift; a second finger cancels it. Points are kept in
-/// canvas coordinates: view-local, divided by the zoom scale of the zoom view it follows.
+/// canvas coordinates, the unzoomed content's: as the source's recognizer maps a location in the
+/// scroll view (content coordinates, so the content offset counts) by bounds ÷ content size, a
+/// view-local point plus the content offset of the zoom view it follows, divided by its scale.
 public struct CanvasMachine: Sendable {
     public struct Config: Sendable, Hashable {
         public var strokeWidth: Double
@@ -26,7 +28,8 @@ public struct CanvasMachine: Sendable {
         case touchLifted(x: Double, y: Double, tMs: Double)
         /// A second finger landed, or the app resigned active.
         case touchCancelled(tMs: Double)
-        case zoomScaleChanged(Double, tMs: Double)
+        /// The zoom view it follows published its scale and content offset.
+        case zoomChanged(scale: Double, offsetX: Double, offsetY: Double, tMs: Double)
         /// The `clear` command: every stroke goes.
         case clearRequested(tMs: Double)
     }
@@ -42,6 +45,8 @@ public struct CanvasMachine: Sendable {
     private var strokes: [CanvasState.Stroke] = []
     private var nextID = 1
     private var zoomScale = 1.0
+    /// The followed zoom view's content offset, in zoomed points.
+    private var zoomOffset = (x: 0.0, y: 0.0)
 
     public init(instance: String, config: Config) {
         self.instance = instance
@@ -76,8 +81,10 @@ public struct CanvasMachine: Sendable {
             self.strokes = []
             self.state = .idle
             return [self.publish(tMs)]
-        case (_, .zoomScaleChanged(let scale, _)):
-            if scale > 0, scale.isFinite { self.zoomScale = scale }
+        case (_, .zoomChanged(let scale, let offsetX, let offsetY, _)):
+            guard scale > 0, scale.isFinite, offsetX.isFinite, offsetY.isFinite else { return [] }
+            self.zoomScale = scale
+            self.zoomOffset = (offsetX, offsetY)
             return []
         default:
             return []
@@ -89,7 +96,8 @@ public struct CanvasMachine: Sendable {
     /// would make every later frame of the stroke undrawable.
     private func point(_ x: Double, _ y: Double) -> GestureEvent.Vector? {
         let point = GestureEvent.Vector(
-            x: (x - self.config.originX) / self.zoomScale, y: (y - self.config.originY) / self.zoomScale)
+            x: (x - self.config.originX + self.zoomOffset.x) / self.zoomScale,
+            y: (y - self.config.originY + self.zoomOffset.y) / self.zoomScale)
         guard NumberRange.coordinate.contains(point.x), NumberRange.coordinate.contains(point.y) else { return nil }
         return point
     }

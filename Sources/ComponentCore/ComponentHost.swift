@@ -30,7 +30,7 @@ public struct ComponentHost: Sendable {
     private var instances: [ComponentInstance]
     private var indexByInstance: [String: Int] = [:]
     private var timers: [Int: Double] = [:]
-    /// Canvases that follow each zoom view's scale.
+    /// Canvases that follow each zoom view's scale and content offset.
     private var followers: [Int: [Int]] = [:]
     /// The scrolling component under each pull-to-refresh header, by component index.
     private var scrollSources: [Int?]
@@ -258,9 +258,7 @@ public struct ComponentHost: Sendable {
                 self.counters.states += 1
                 if case .zoomView(let zoom) = state, let canvases = self.followers[index] {
                     for canvas in canvases {
-                        self.apply(
-                            canvas, self.instances[canvas].followedZoomChanged(zoom.scale, tMs: zoom.tMs),
-                            into: &outputs)
+                        self.apply(canvas, self.instances[canvas].followedZoomChanged(zoom), into: &outputs)
                     }
                 }
             case .scheduleTimer(let at): self.timers[index] = at

@@ -227,10 +227,12 @@ extension ComponentInstance {
         return self.update(&machine, .connectivityChanged(connectivity, tMs: tMs), ComponentInstance.pullToRefresh)
     }
 
-    /// The zoom view a canvas follows changed its scale.
-    public mutating func followedZoomChanged(_ scale: Double, tMs: Double) -> [ComponentEffect] {
+    /// The zoom view a canvas follows published its scale and content offset.
+    public mutating func followedZoomChanged(_ zoom: ZoomViewState) -> [ComponentEffect] {
         guard case .canvas(var machine) = self else { return [] }
-        return self.update(&machine, .zoomScaleChanged(scale, tMs: tMs), ComponentInstance.canvas)
+        let event = CanvasMachine.Event.zoomChanged(
+            scale: zoom.scale, offsetX: zoom.offsetX, offsetY: zoom.offsetY, tMs: zoom.tMs)
+        return self.update(&machine, event, ComponentInstance.canvas)
     }
 
     /// Feeds a memo store message to a memo board.

@@ -88,8 +88,8 @@ public enum ComponentInstance: Sendable {
                         rows: try config.int("rows", default: 0, minimum: 0, maximum: SlideTableMachine.maximumRows),
                         rowHeight: try config.number("row_height", default: 44, exclusive: true), rowWidth: frame.width,
                         top: frame.y, viewportHeight: frame.height,
-                        openDurationMs: try config.number("open_duration_ms", default: 200),
-                        closeDurationMs: try config.number("close_duration_ms", default: 100))))
+                        openDurationMs: try config.number("open_duration_ms", default: SlideTableMachine.openMs),
+                        closeDurationMs: try config.number("close_duration_ms", default: SlideTableMachine.closeMs))))
         case .drawer:
             self = .drawer(
                 DrawerMachine(

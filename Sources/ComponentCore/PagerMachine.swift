@@ -87,6 +87,9 @@ public struct PagerMachine: Sendable {
 
     /// Progress ticks every this many ms while loading.
     public static let progressTickMs = 100.0
+    /// A finished load's full progress bar fades out over this long, then resets to zero width
+    /// (the source's 0.3 s alpha animation and its completion).
+    public static let progressFadeMs = 300.0
     /// Release speed that flips to the next page, points per second.
     public static let pageFlipSpeed = 300.0
     /// Page and header snaps take this long, as a paging scroll view settling or
@@ -101,6 +104,8 @@ public struct PagerMachine: Sendable {
     /// Vertical scroll of each page visited (the current page's drives the header).
     private var scrollOffsets: [Int: Double] = [:]
     private var progress = 0.0
+    /// When the finished load's fading bar resets, while it fades.
+    private var progressFadeEndMs: Double?
     /// The page a gesture started on and when it ended: a swipe and a pan of one gesture flip once.
     private var lastGesture: (startPage: Int, endMs: Double)?
 
@@ -133,7 +138,10 @@ public struct PagerMachine: Sendable {
         case (.scrolling, .panEnded(_, _, let tMs)):
             let loads = -self.scrollOffset >= self.config.pullThreshold
             self.state = loads ? .loading(startMs: tMs) : .idle
-            if loads { self.progress = 0 }
+            if loads {
+                self.progress = 0
+                self.progressFadeEndMs = nil
+            }
             let released = self.snapped(tMs) {
                 $0.scrollOffset = $0.headerSnapped(min(max($0.scrollOffset, 0), $0.maxScroll))
             }
@@ -171,6 +179,10 @@ public struct PagerMachine: Sendable {
             return [self.publish(tMs), .scheduleTimer(at: tMs + Self.progressTickMs)]
         case (.loading, .refreshDone(let tMs)), (.loadingPaused, .refreshDone(let tMs)):
             return [.cancelTimer] + self.finishLoading(tMs)
+        case (_, .timeElapsed(let tMs)) where self.progressFadeEndMs.map { tMs >= $0 } ?? false:
+            self.progress = 0
+            self.progressFadeEndMs = nil
+            return [self.publish(tMs)]
         case (.loading(let startMs), .appWillResignActive(let tMs)):
             self.state = .loadingPaused(elapsedMs: tMs - startMs)
             return [.cancelTimer]
@@ -228,12 +240,15 @@ public struct PagerMachine: Sendable {
         return .publishState(.pager(state))
     }
 
+    /// Ends a load: the bar, full, fades out over ``progressFadeMs`` (an animated state), then a
+    /// timer resets it to zero width.
     private mutating func finishLoading(_ tMs: Double) -> [ComponentEffect] {
         self.state = .idle
         self.progress = 100
-        let effects = [self.publish(tMs)]
-        self.progress = 0
-        return effects
+        self.progressFadeEndMs = tMs + Self.progressFadeMs
+        var state = self.snapshot(tMs: tMs)
+        state.animation = StateAnimation(durationMs: Self.progressFadeMs)
+        return [.publishState(.pager(state)), .scheduleTimer(at: tMs + Self.progressFadeMs)]
     }
 
     /// The state as published.
@@ -254,7 +269,7 @@ public struct PagerMachine: Sendable {
             instance: self.instance, tMs: tMs, page: self.page, pageCount: self.config.pageCount,
             headerOffset: min(max(self.scrollOffset, 0), self.config.headerHeight), progress: self.progress,
             label: label, loading: loading, pageOffset: self.pageOffset, pullOffset: pulled,
-            scrollOffset: self.scrollOffset)
+            scrollOffset: self.scrollOffset, progressOpacity: self.progressFadeEndMs == nil ? nil : 0)
     }
 
     private func publish(_ tMs: Double) -> ComponentEffect {

@@ -6,6 +6,9 @@ import BusSchema
 public struct SlideTableMachine: Sendable {
     /// The most rows a scene may declare (each state lists every row's offset).
     public static let maximumRows = 10_000
+    /// The source slides a row open over 0.2 s and the other open row shut over 0.1 s.
+    public static let openMs = 200.0
+    public static let closeMs = 100.0
 
     public struct Config: Sendable, Hashable {
         public var rows: Int
@@ -20,7 +23,7 @@ public struct SlideTableMachine: Sendable {
 
         public init(
             rows: Int, rowHeight: Double, rowWidth: Double, top: Double = 0, viewportHeight: Double = 600,
-            openDurationMs: Double = 200, closeDurationMs: Double = 100
+            openDurationMs: Double = SlideTableMachine.openMs, closeDurationMs: Double = SlideTableMachine.closeMs
         ) {
             self.rows = max(rows, 0)
             self.rowHeight = rowHeight
@@ -141,12 +144,13 @@ public struct SlideTableMachine: Sendable {
 
     private mutating func open(_ row: Int, _ tMs: Double) -> [ComponentEffect] {
         var effects: [ComponentEffect] = []
-        if let previous = self.openRow {
+        let previous = self.openRow
+        if let previous {
             effects.append(self.slide(previous, to: 0, durationMs: self.config.closeDurationMs, tMs))
         }
         effects.append(self.slide(row, to: self.config.rowWidth, durationMs: self.config.openDurationMs, tMs))
         self.openRow = row
-        let started = self.started(tMs, durationMs: self.config.openDurationMs)
+        let started = self.started(tMs, durationMs: self.config.openDurationMs, closing: previous)
         return [started] + effects + [.scheduleTimer(at: self.nextSlideEnd ?? tMs)]
     }
 
@@ -161,12 +165,15 @@ public struct SlideTableMachine: Sendable {
     }
 
     /// The state that starts a slide, as a UIView block animation: the rows' targets and how
-    /// long to take (one duration per state, so when one row closes as another opens the
-    /// render worker moves both over the opening's).
-    private func started(_ tMs: Double, durationMs: Double) -> ComponentEffect {
+    /// long to take; a row `closing` as another opens carries its own, shorter duration.
+    private func started(_ tMs: Double, durationMs: Double, closing: Int? = nil) -> ComponentEffect {
         var state = self.snapshot(tMs: tMs)
         for (row, slide) in self.slides where row < state.offsets.count { state.offsets[row] = slide.to }
         state.animation = StateAnimation(durationMs: durationMs)
+        if let closing {
+            state.closingRow = closing
+            state.closeAnimation = StateAnimation(durationMs: self.config.closeDurationMs)
+        }
         return .publishState(.slideTable(state))
     }
 

@@ -1,8 +1,10 @@
 import BusSchema
 
-/// A zoomable image: pinch zooms between the minimum and maximum scale (the overlay hides while
-/// zooming), a pan moves the zoomed image within its bounds, a double tap toggles between the
-/// minimum scale and twice it.
+/// A zoomable image: pinch zooms between the minimum and maximum scale, a pan moves the zoomed
+/// image within its bounds, a double tap toggles between the minimum scale and twice it. The
+/// overlay hides while zooming and while dragging, as the source's scroll view delegate hides it
+/// from `scrollViewWillBeginZooming` / `WillBeginDragging` to `DidEndZooming` / `WillEndDragging`
+/// (a pan drags only a zoomed-in image: at the minimum scale there is nothing to scroll).
 ///
 /// As UIScrollView, a pinch zooms about its fingers: the image point that was under their
 /// centroid when the pinch began stays under it as they spread and move. With `bouncesZoom` a
@@ -95,18 +97,19 @@ public struct ZoomViewMachine: Sendable {
             self.state = .idle
             let target = min(max(self.scale, self.config.minScale), self.config.maxScale)
             return [self.snapped(to: target, keeping: self.focus, at: self.focus, tMs)]
-        case (.idle, .panBegan):
+        case (.idle, .panBegan(let tMs)):
             self.state = .panning(startX: self.offsetX, startY: self.offsetY)
-            return []
+            return self.dragging ? [self.publish(tMs)] : []
         case (.panning(let startX, let startY), .panChanged(let translation, let tMs)):
             guard self.scale > self.config.minScale else { return [] }
             self.offsetX = startX - translation.x
             self.offsetY = startY - translation.y
             self.clampOffset()
             return [self.publish(tMs)]
-        case (.panning, .panEnded), (.panning, .appWillResignActive):
+        case (.panning, .panEnded(let tMs)), (.panning, .appWillResignActive(let tMs)):
+            let wasDragging = self.dragging
             self.state = .idle
-            return []
+            return wasDragging ? [self.publish(tMs)] : []
         case (_, .resetRequested(let tMs)):
             self.state = .idle
             return [self.snapped(to: self.config.minScale, tMs)]
@@ -178,14 +181,20 @@ public struct ZoomViewMachine: Sendable {
         self.offsetY = min(max(self.offsetY, 0), maxY)
     }
 
+    /// A pan that scrolls the image: one on a zoomed-in image.
+    private var dragging: Bool {
+        if case .panning = self.state { return self.scale > self.config.minScale }
+        return false
+    }
+
     /// The state as published.
     public func snapshot(tMs: Double) -> ZoomViewState {
         let zooming: Bool
         if case .zooming = self.state { zooming = true } else { zooming = false }
         return ZoomViewState(
             instance: self.instance, tMs: tMs, scale: self.scale, minScale: self.config.minScale,
-            maxScale: self.config.maxScale, offsetX: self.offsetX, offsetY: self.offsetY, overlayVisible: !zooming,
-            zooming: zooming, image: self.config.image)
+            maxScale: self.config.maxScale, offsetX: self.offsetX, offsetY: self.offsetY,
+            overlayVisible: !zooming && !self.dragging, zooming: zooming, image: self.config.image)
     }
 
     private func publish(_ tMs: Double) -> ComponentEffect {

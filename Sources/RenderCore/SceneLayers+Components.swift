@@ -270,6 +270,8 @@ extension SceneLayers {
             var bar = Layer(
                 name: "progress", frame: Rect(x: 0, y: headerBottom, width: size.width * progress / 100, height: 3))
             bar.backgroundColor = Color(hex: 0x0A84FF)
+            // A finished load's bar fades out (the render worker animates the opacity).
+            bar.opacity = min(max(state?["progress_opacity"]?.doubleValue ?? 1, 0), 1)
             layers.append(bar)
         }
         return layers

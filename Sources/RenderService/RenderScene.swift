@@ -214,9 +214,11 @@ public struct RenderScene: Sendable {
         self.states = states
         self.stateSeq += 1
         if options != nil { self.animatedViews.insert(view) }
+        let closing = try Self.closingRowOptions(state)
         var completions: [Animator.Completion] = []
         for (name, target) in targets.sorted(by: { $0.key < $1.key }) {
             let key = "\(view)/\(name)"
+            let options = closing[name] ?? options
             if self.animator.values(layer: key, atMs: now).isEmpty, let shown = onScreen[name] {
                 _ = self.animator.handle(
                     .targetReceived(layer: key, values: Self.targets(shown), options: nil, atMs: now))
@@ -231,6 +233,15 @@ public struct RenderScene: Sendable {
             for case .publishCompletion(let completion) in effects { completions.append(completion) }
         }
         return completions
+    }
+
+    /// A slide table's row closing as another opens slides (its front and the buttons under it)
+    /// over the state's `close_animation` rather than its `animation`.
+    private static func closingRowOptions(_ state: Value) throws -> [String: Animator.Options] {
+        guard let row = state["closing_row"]?.intValue,
+            let options = try Self.animationOptions(state["close_animation"])
+        else { return [:] }
+        return ["front\(row)": options, "actions\(row)": options]
     }
 
     /// The sublayers of the view layer named `view`, by name.

@@ -44,9 +44,30 @@ import Testing
 
     @Test func canvas_zoomed_mapsPointsBackByTheScale() {
         var machine = Self.machine()
-        #expect(machine.handle(.zoomScaleChanged(2, tMs: 0)).isEmpty)
+        #expect(machine.handle(.zoomChanged(scale: 2, offsetX: 0, offsetY: 0, tMs: 0)).isEmpty)
         let state = Self.state(machine.handle(.touchBegan(x: 140, y: 260, tMs: 10)))
         #expect(state?.strokes[0].points == [vector(20, 30)])
+        #expect(state?.zoomScale == 2)
+    }
+
+    /// The source maps a location in the scroll view's content (view point + content offset)
+    /// by bounds ÷ content size: scrolled to (200, 100) at scale 2, view point (40, 60) shows
+    /// content point (120, 80).
+    @Test func canvas_zoomedAndScrolled_mapsPointsThroughTheContentOffset() {
+        var machine = Self.machine()
+        _ = machine.handle(.zoomChanged(scale: 2, offsetX: 200, offsetY: 100, tMs: 0))
+        _ = machine.handle(.touchBegan(x: 140, y: 260, tMs: 10))
+        let state = Self.state(machine.handle(.touchLifted(x: 160, y: 280, tMs: 20)))
+        #expect(state?.strokes[0].points == [vector(120, 80), vector(130, 90)])
+    }
+
+    @Test func canvas_nonFiniteZoom_isIgnored() {
+        var machine = Self.machine()
+        _ = machine.handle(.zoomChanged(scale: 2, offsetX: 200, offsetY: 100, tMs: 0))
+        _ = machine.handle(.zoomChanged(scale: 3, offsetX: .nan, offsetY: 0, tMs: 1))
+        _ = machine.handle(.zoomChanged(scale: .infinity, offsetX: 0, offsetY: 0, tMs: 2))
+        let state = Self.state(machine.handle(.touchBegan(x: 140, y: 260, tMs: 10)))
+        #expect(state?.strokes[0].points == [vector(120, 80)])
         #expect(state?.zoomScale == 2)
     }
 
@@ -68,6 +89,6 @@ import Testing
         #expect(machine.handle(.touchCancelled(tMs: 0)).isEmpty)
         _ = machine.handle(.touchBegan(x: 110, y: 210, tMs: 0))
         #expect(machine.handle(.touchBegan(x: 120, y: 220, tMs: 1)).isEmpty)
-        #expect(machine.handle(.zoomScaleChanged(0, tMs: 2)).isEmpty)
+        #expect(machine.handle(.zoomChanged(scale: 0, offsetX: 0, offsetY: 0, tMs: 2)).isEmpty)
     }
 }

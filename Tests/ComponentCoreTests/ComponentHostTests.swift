@@ -143,11 +143,12 @@ import Testing
         #expect(!host.handle(ComponentCommand(instance: "canvas1", command: "clear"), tMs: 0).isEmpty)
     }
 
+    /// A pinch about the view's top-left corner keeps the content offset at zero.
     @Test func host_canvas_mapsPointsBackByTheScaleOfTheZoomViewItFollows() throws {
         var host = try Self.host()
-        _ = host.handle(Self.gesture(0, "photo", .pinch, .began, name: "photoPinch", scale: 1))
-        _ = host.handle(Self.gesture(16, "photo", .pinch, .changed, name: "photoPinch", scale: 2))
-        _ = host.handle(Self.gesture(32, "photo", .pinch, .ended, name: "photoPinch", scale: 2))
+        _ = host.handle(Self.gesture(0, "photo", .pinch, .began, x: 500, y: 0, name: "photoPinch", scale: 1))
+        _ = host.handle(Self.gesture(16, "photo", .pinch, .changed, x: 500, y: 0, name: "photoPinch", scale: 2))
+        _ = host.handle(Self.gesture(32, "photo", .pinch, .ended, x: 500, y: 0, name: "photoPinch", scale: 2))
         let outputs = host.handle(Self.gesture(100, "sketch", .touchDown, .began, x: 600, y: 80, name: "ink"))
         guard case .canvas(let state)? = Self.states(outputs, "canvas1").last else {
             Issue.record("no canvas state")
@@ -155,6 +156,27 @@ import Testing
         }
         #expect(state.strokes.first?.points == [vector(50, 40)])
         #expect(state.zoomScale == 2)
+    }
+
+    /// A pinch about the view's centre (700, 200 in the scene) to 2× scrolls the content to
+    /// (200, 200); a touch at view point (100, 80) then lands on content point (150, 140),
+    /// not on (50, 40) as the scale alone would put it.
+    @Test func host_canvas_mapsPointsThroughTheContentOffsetOfTheZoomViewItFollows() throws {
+        var host = try Self.host()
+        _ = host.handle(Self.gesture(0, "photo", .pinch, .began, x: 700, y: 200, name: "photoPinch", scale: 1))
+        _ = host.handle(Self.gesture(16, "photo", .pinch, .changed, x: 700, y: 200, name: "photoPinch", scale: 2))
+        _ = host.handle(Self.gesture(32, "photo", .pinch, .ended, x: 700, y: 200, name: "photoPinch", scale: 2))
+        guard case .zoomView(let zoom)? = host.state(of: "zoom1") else {
+            Issue.record("no zoom state")
+            return
+        }
+        #expect((zoom.scale, zoom.offsetX, zoom.offsetY) == (2, 200, 200))
+        let outputs = host.handle(Self.gesture(100, "sketch", .touchDown, .began, x: 600, y: 80, name: "ink"))
+        guard case .canvas(let state)? = Self.states(outputs, "canvas1").last else {
+            Issue.record("no canvas state")
+            return
+        }
+        #expect(state.strokes.first?.points == [vector(150, 140)])
     }
 
     @Test func host_timers_fireInTimeOrderBeforeALaterInput() throws {

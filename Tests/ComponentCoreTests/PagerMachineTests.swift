@@ -107,6 +107,25 @@ import Testing
         #expect(machine.handle(.timeElapsed(1200)).isEmpty)
     }
 
+    /// The source fades the full bar out over 0.3 s, then resets its width to zero.
+    @Test func pager_finishedLoad_fadesTheFullBarOutOver300msThenResetsIt() throws {
+        var machine = Self.machine()
+        _ = Self.pan(&machine, vector(0, 600), velocity: vector(0, 0), at: 0)
+        let finished = machine.handle(.timeElapsed(1100))
+        let done = try #require(Self.state(finished))
+        #expect(done.progress == 100)
+        #expect(done.progressOpacity == 0)
+        #expect(done.animation == StateAnimation(durationMs: 300))
+        #expect(Effects.timer(finished) == 1400)
+        #expect(machine.handle(.timeElapsed(1399)).isEmpty, "still fading")
+        #expect(machine.snapshot(tMs: 1399).progressOpacity == 0, "a state published mid-fade keeps the bar fading")
+        let reset = try #require(Self.state(machine.handle(.timeElapsed(1400))))
+        #expect(reset.progress == 0)
+        #expect(reset.progressOpacity == nil)
+        #expect(reset.animation == nil)
+        #expect(machine.handle(.timeElapsed(1500)).isEmpty)
+    }
+
     @Test func pager_refreshDone_endsTheLoadAtOnce() {
         var machine = Self.machine()
         _ = Self.pan(&machine, vector(0, 600), velocity: vector(0, 0), at: 0)

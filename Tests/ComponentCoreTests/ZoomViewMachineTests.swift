@@ -103,16 +103,34 @@ import Testing
         _ = machine.handle(.pinchBegan(x: 0, y: 0, tMs: 0))
         _ = machine.handle(.pinchChanged(scale: 2, x: 0, y: 0, tMs: 10))
         _ = machine.handle(.pinchEnded(tMs: 20))
-        #expect(machine.handle(.panBegan(tMs: 30)).isEmpty)
+        _ = machine.handle(.panBegan(tMs: 30))
         let state = Self.state(machine.handle(.panChanged(translation: vector(-100, -5000), tMs: 40)))
         #expect(state?.offsetX == 100)
         #expect(state?.offsetY == 400)
     }
 
+    /// The source hides its overlay from `scrollViewWillBeginDragging` to `WillEndDragging`, as
+    /// it does from `WillBeginZooming` to `DidEndZooming`.
+    @Test func zoomView_panWhenZoomed_hidesTheOverlayUntilTheFingerLifts() throws {
+        var machine = Self.machine()
+        _ = machine.handle(.doubleTapRecognized(x: 0, y: 0, tMs: 0))
+        let began = try #require(Self.state(machine.handle(.panBegan(tMs: 400))))
+        #expect(!began.overlayVisible)
+        #expect(began.zooming == false)
+        let moved = try #require(Self.state(machine.handle(.panChanged(translation: vector(-50, -20), tMs: 410))))
+        #expect(!moved.overlayVisible)
+        let ended = try #require(Self.state(machine.handle(.panEnded(tMs: 420))))
+        #expect(ended.overlayVisible)
+        #expect((ended.offsetX, ended.offsetY) == (moved.offsetX, moved.offsetY))
+        _ = machine.handle(.panBegan(tMs: 500))
+        #expect(Self.state(machine.handle(.appWillResignActive(tMs: 510)))?.overlayVisible == true)
+    }
+
     @Test func zoomView_panWhenUnzoomed_isIgnored() {
         var machine = Self.machine()
-        _ = machine.handle(.panBegan(tMs: 0))
+        #expect(machine.handle(.panBegan(tMs: 0)).isEmpty, "nothing to scroll: the overlay stays")
         #expect(machine.handle(.panChanged(translation: vector(-100, 0), tMs: 10)).isEmpty)
+        #expect(machine.handle(.panEnded(tMs: 20)).isEmpty)
     }
 
     @Test func zoomView_doubleTap_togglesBetweenMinimumAndTwice() {

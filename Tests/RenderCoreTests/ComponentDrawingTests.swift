@@ -77,6 +77,23 @@ import Testing
         #expect(Self.near(hidden.pixel(190, 30), RGBA8(0xFD, 0xE2, 0xE4, 255)), "page 0 where the tabs were")
     }
 
+    @Test func aFinishedLoadsProgressBarFadesOutInsteadOfStayingFull() throws {
+        let config = "{\"page_count\":3,\"nav_height\":60,\"menu_height\":40}"
+        func bar(_ fields: String) throws -> RGBA8 {
+            try Self.render(
+                "pager", config: config,
+                state: """
+                    {"instance":"c1","page":0,"page_count":3,"header_offset":0,"progress":100,"loading":false,
+                     "page_offset":0,"pull_offset":0,"scroll_offset":0\(fields)}
+                    """
+            ).pixel(150, 101)
+        }
+        #expect(Self.near(try bar(""), RGBA8(0x0A, 0x84, 0xFF, 255)), "the full bar")
+        #expect(Self.near(try bar(",\"progress_opacity\":0"), RGBA8(0xFD, 0xE2, 0xE4, 255)), "faded: page 0 shows")
+        let half = try bar(",\"progress_opacity\":0.5")
+        #expect(Self.near(half, RGBA8(0x84, 0xB3, 0xF2, 255), 8), "half-way: \(half)")
+    }
+
     @Test(arguments: [
         ("pager", #"{"instance":"c1","page":0,"page_count":1e300,"page_offset":1e300,"header_offset":-1e300}"#),
         ("slideTable", #"{"instance":"c1","rows":1e300,"scroll_offset":1e300,"offsets":[]}"#),

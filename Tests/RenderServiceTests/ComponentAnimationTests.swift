@@ -106,6 +106,24 @@ import Testing
         #expect(try Self.front(scene, row: 1, atMs: 600).frame.minX == 0)
     }
 
+    /// The source closes the open row in 0.1 s while the swiped one opens in 0.2 s.
+    @Test func whenOneRowClosesAsAnotherOpensEachSlidesOverItsOwnDuration() throws {
+        var machine = SlideTableMachine(
+            instance: "table1", config: SlideTableMachine.Config(rows: 4, rowHeight: 50, rowWidth: 400))
+        var scene = try RenderScene(scene: Self.table)
+        _ = try Self.apply(machine.handle(.swipeRecognized(.right, y: 25, tMs: 0)), to: &scene, atMs: 0)
+        _ = scene.frameStarted(atMs: 200)
+        _ = try Self.apply(machine.handle(.timeElapsed(200)), to: &scene, atMs: 200)
+        #expect(try Self.front(scene, row: 0, atMs: 200).frame.minX == 400)
+        _ = try Self.apply(machine.handle(.swipeRecognized(.right, y: 125, tMs: 1000)), to: &scene, atMs: 1000)
+        #expect(abs(try Self.front(scene, row: 0, atMs: 1050).frame.minX - 200) < 1e-6, "half-way shut at 50 ms")
+        #expect(abs(try Self.front(scene, row: 2, atMs: 1100).frame.minX - 200) < 1e-6, "half-way open at 100 ms")
+        #expect(scene.frameStarted(atMs: 1100).contains { $0.layer == "table/front0" && $0.finished })
+        #expect(try Self.front(scene, row: 0, atMs: 1100).frame.minX == 0)
+        _ = scene.frameStarted(atMs: 1200)
+        #expect(try Self.front(scene, row: 2, atMs: 1200).frame.minX == 400)
+    }
+
     @Test func aPullReleasedBelowTheThresholdSnapsTheHeaderBackUp() throws {
         let scene = try JSONReader.parse(
             """
@@ -225,6 +243,27 @@ import Testing
         #expect(try Self.pagerLayer(scene, "nav", atMs: 320).frame.minY == 0)
     }
 
+    @Test func aFinishedLoadsBarFadesOutOverThreeTenthsOfASecondThenGoes() throws {
+        var (machine, scene) = try Self.pager()
+        _ = try Self.apply(machine.handle(.panBegan(tMs: 0)), to: &scene, atMs: 0)
+        _ = try Self.apply(
+            machine.handle(.panChanged(translation: GestureEvent.Vector(x: 0, y: 600), tMs: 10)), to: &scene, atMs: 10)
+        let released = machine.handle(
+            .panEnded(
+                translation: GestureEvent.Vector(x: 0, y: 600), velocity: GestureEvent.Vector(x: 0, y: 0), tMs: 20))
+        _ = try Self.apply(released, to: &scene, atMs: 20)
+        _ = scene.frameStarted(atMs: 1000)
+        _ = try Self.apply(machine.handle(.refreshDone(tMs: 1000)), to: &scene, atMs: 1000)
+        #expect(try Self.pagerLayer(scene, "progress", atMs: 1000).opacity == 1, "the fade starts from the shown bar")
+        let midway = try Self.pagerLayer(scene, "progress", atMs: 1150).opacity
+        #expect(abs(midway - 0.5) < 1e-6, "ease-in-out is half-way at half time")
+        _ = scene.frameStarted(atMs: 1300)
+        #expect(try Self.pagerLayer(scene, "progress", atMs: 1300).opacity == 0)
+        _ = try Self.apply(machine.handle(.timeElapsed(1300)), to: &scene, atMs: 1300)
+        let root = try #require(try scene.layers(atMs: 1300)).root
+        #expect(!root.sublayers[0].sublayers.contains { $0.name == "progress" }, "reset to zero width")
+    }
+
     static let zoomScene = try! JSONReader.parse(
         """
         {"width": 300, "height": 200, "views": [
@@ -259,5 +298,36 @@ import Testing
         #expect(back < over && back > 1200, "snapping back")
         _ = scene.frameStarted(atMs: 1320)
         #expect(try layer("image", atMs: 1320).frame.width == 1200)
+    }
+
+    static let captionedZoomScene = try! JSONReader.parse(
+        """
+        {"width": 300, "height": 200, "views": [
+          {"id": "zoom", "frame": {"x": 0, "y": 0, "width": 300, "height": 200},
+           "component": {"kind": "zoomView", "id": "zoom1", "config": {"overlays": ["caption"]}}},
+          {"id": "caption", "frame": {"x": 20, "y": 140, "width": 260, "height": 44}}]}
+        """)
+
+    @Test func draggingAZoomedImageHidesItsCaptionUntilTheFingerLifts() throws {
+        var machine = ZoomViewMachine(
+            instance: "zoom1", config: ZoomViewMachine.Config(viewportWidth: 300, viewportHeight: 200))
+        var scene = try RenderScene(scene: Self.captionedZoomScene)
+        let renderer = LayerRenderer(font: try FontFace.systemJapanese())
+        _ = try Self.apply(machine.handle(.doubleTapRecognized(x: 0, y: 0, tMs: 0)), to: &scene, atMs: 0)
+        _ = scene.frameStarted(atMs: 400)
+        /// A pixel inside the caption's band, left of its text.
+        func probe(atMs now: Double) throws -> RGBA8 {
+            let (size, root) = try #require(try scene.layers(atMs: now))
+            let image = try renderer.render(root, width: Int(size.width), height: Int(size.height))
+            return image.pixel(24, 180)
+        }
+        let shown = try probe(atMs: 400)
+        _ = try Self.apply(machine.handle(.panBegan(tMs: 500)), to: &scene, atMs: 500)
+        _ = try Self.apply(
+            machine.handle(.panChanged(translation: GestureEvent.Vector(x: 0, y: 0), tMs: 510)), to: &scene, atMs: 510)
+        let dragging = try probe(atMs: 510)
+        #expect(Int(dragging.g) > Int(shown.g) + 20, "the caption's dark band is gone: \(dragging) vs \(shown)")
+        _ = try Self.apply(machine.handle(.panEnded(tMs: 520)), to: &scene, atMs: 520)
+        #expect(try probe(atMs: 520) == shown, "back on lift")
     }
 }

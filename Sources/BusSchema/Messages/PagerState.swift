@@ -1,13 +1,13 @@
 /// A SmartNews-style pager's full state (schema `state.pager` v1), on `ui/pager/<instance>/`.
 public struct PagerState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.pager", major: 1, minor: 2)
+    public static let schema = SchemaID("state.pager", major: 1, minor: 3)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("page", "integer"),
         FieldSpec("page_count", "integer"), FieldSpec("header_offset", "number"), FieldSpec("progress", "number"),
         FieldSpec("label", "string"), FieldSpec("loading", "boolean"),
         FieldSpec("page_offset", "number", required: false), FieldSpec("pull_offset", "number", required: false),
         FieldSpec("scroll_offset", "number", required: false), FieldSpec("animation", "object", required: false),
-        FieldSpec("input", "object", required: false),
+        FieldSpec("input", "object", required: false), FieldSpec("progress_opacity", "number", required: false),
     ]
     /// The touch frame whose effect this state shows, when a gesture changed it.
     public var input: TouchInput?
@@ -31,11 +31,14 @@ public struct PagerState: ValueMessage, Hashable {
     /// Set when the page offset or the header snaps (after a release, a swipe or a page request):
     /// `page_offset` and `scroll_offset` are then the targets.
     public var animation: StateAnimation?
+    /// The progress bar's opacity, set (to 0) while a finished load's full bar fades out; absent: 1
+    /// (since minor 3).
+    public var progressOpacity: Double?
 
     public init(
         instance: String, tMs: Double, page: Int, pageCount: Int, headerOffset: Double, progress: Double,
         label: String, loading: Bool, pageOffset: Double? = nil, pullOffset: Double? = nil,
-        scrollOffset: Double? = nil, animation: StateAnimation? = nil
+        scrollOffset: Double? = nil, animation: StateAnimation? = nil, progressOpacity: Double? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -49,10 +52,13 @@ public struct PagerState: ValueMessage, Hashable {
         self.pullOffset = pullOffset
         self.scrollOffset = scrollOffset
         self.animation = animation
+        self.progressOpacity = progressOpacity
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        let optionals = [self.pageOffset, self.pullOffset, self.scrollOffset].filter { $0 != nil }.count
+        let optionals = [self.pageOffset, self.pullOffset, self.scrollOffset, self.progressOpacity].filter {
+            $0 != nil
+        }.count
         writer.writeMapHeader((self.input == nil ? 0 : 1) + 8 + optionals + (self.animation == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
@@ -66,6 +72,7 @@ public struct PagerState: ValueMessage, Hashable {
         if let pullOffset = self.pullOffset { writer.writeField("pull_offset", number: pullOffset) }
         if let scrollOffset = self.scrollOffset { writer.writeField("scroll_offset", number: scrollOffset) }
         if let animation = self.animation { writer.writeField("animation", animation) }
+        if let progressOpacity = self.progressOpacity { writer.writeField("progress_opacity", number: progressOpacity) }
         if let input = self.input { writer.writeField("input", input) }
     }
 
@@ -78,7 +85,8 @@ public struct PagerState: ValueMessage, Hashable {
             loading: try fields.bool("loading"), pageOffset: try fields.optional("page_offset", PayloadFields.number),
             pullOffset: try fields.optional("pull_offset", PayloadFields.number),
             scrollOffset: try fields.optional("scroll_offset", PayloadFields.number),
-            animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil)
+            animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil,
+            progressOpacity: try fields.optional("progress_opacity", PayloadFields.number))
         self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
     }
 }

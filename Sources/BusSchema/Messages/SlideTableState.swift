@@ -1,12 +1,14 @@
 /// A slide-cell table's full state (schema `state.slideTable` v1), on `ui/slideTable/<instance>/`.
 public struct SlideTableState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.slideTable", major: 1, minor: 2)
+    public static let schema = SchemaID("state.slideTable", major: 1, minor: 3)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("rows", "integer"),
         FieldSpec("open_row", "integer|null"), FieldSpec("offsets", "array"),
         FieldSpec("scroll_offset", "number", required: false),
         FieldSpec("animating_row", "integer|null", required: false),
         FieldSpec("animation", "object", required: false),
+        FieldSpec("closing_row", "integer", required: false),
+        FieldSpec("close_animation", "object", required: false),
         FieldSpec("input", "object", required: false),
     ]
     /// The touch frame whose effect this state shows, when a gesture changed it.
@@ -24,10 +26,15 @@ public struct SlideTableState: ValueMessage, Hashable {
     public var animatingRow: Int??
     /// Set on the state that starts a slide: `offsets` then holds the rows' targets.
     public var animation: StateAnimation?
+    /// On a state that opens one row while another closes: the closing row, which slides over
+    /// `closeAnimation` rather than `animation` (since minor 3).
+    public var closingRow: Int?
+    public var closeAnimation: StateAnimation?
 
     public init(
         instance: String, tMs: Double, rows: Int, openRow: Int?, offsets: [Double], scrollOffset: Double? = nil,
-        animatingRow: Int?? = nil, animation: StateAnimation? = nil
+        animatingRow: Int?? = nil, animation: StateAnimation? = nil, closingRow: Int? = nil,
+        closeAnimation: StateAnimation? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -37,12 +44,15 @@ public struct SlideTableState: ValueMessage, Hashable {
         self.scrollOffset = scrollOffset
         self.animatingRow = animatingRow
         self.animation = animation
+        self.closingRow = closingRow
+        self.closeAnimation = closeAnimation
     }
 
     public func encode(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(
             (self.input == nil ? 0 : 1) + 5 + (self.scrollOffset == nil ? 0 : 1) + (self.animatingRow == nil ? 0 : 1)
-                + (self.animation == nil ? 0 : 1))
+                + (self.animation == nil ? 0 : 1) + (self.closingRow == nil ? 0 : 1)
+                + (self.closeAnimation == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.writeField("rows", int: self.rows)
@@ -52,6 +62,8 @@ public struct SlideTableState: ValueMessage, Hashable {
         if let scrollOffset = self.scrollOffset { writer.writeField("scroll_offset", number: scrollOffset) }
         if let animatingRow = self.animatingRow { writer.writeField("animating_row", int: animatingRow) }
         if let animation = self.animation { writer.writeField("animation", animation) }
+        if let closingRow = self.closingRow { writer.writeField("closing_row", int: closingRow) }
+        if let closeAnimation = self.closeAnimation { writer.writeField("close_animation", closeAnimation) }
         if let input = self.input { writer.writeField("input", input) }
     }
 
@@ -70,7 +82,10 @@ public struct SlideTableState: ValueMessage, Hashable {
             scrollOffset: try fields.optional("scroll_offset", PayloadFields.number),
             animatingRow: fields.value["animating_row"] == nil
                 ? nil : .some(try fields.optional("animating_row", PayloadFields.int)),
-            animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil)
+            animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil,
+            closingRow: try fields.optional("closing_row", PayloadFields.int),
+            closeAnimation: fields.has("close_animation")
+                ? try StateAnimation(fields: try fields.object("close_animation")) : nil)
         self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
     }
 }
