@@ -220,8 +220,12 @@ extension BusTap {
     /// A publisher for a tool that sends and exits: it may linger up to 10 s so that what it
     /// sent is delivered even on a loaded machine (services keep the 1 s default).
     func oneShotPublisher() throws -> Publisher {
+        // No join grace: the verbs wait for their subscribers themselves (--wait-ms), and a grace
+        // still running at exit would hold back what a short `pub` sent (the proxy's state cache
+        // is no listener, so on an idle stack nothing else ends the grace).
         let publisher = try Publisher(
-            context: self.context, endpoint: self.config.publish, name: "bus-tap", curve: try self.config.curveClient())
+            context: self.context, endpoint: self.config.publish, name: "bus-tap", curve: try self.config.curveClient(),
+            joinGraceMs: 0)
         try publisher.socket.setOption(ZMQ_LINGER, 10_000)
         return publisher
     }

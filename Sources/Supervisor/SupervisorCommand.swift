@@ -17,13 +17,24 @@ public enum SupervisorCommand {
         common: [--run-dir DIR] (default var/run) [--log-dir DIR] (default var/log)
         """
 
+    /// `relative` under the current directory for `up`, or when a supervisor was started here;
+    /// else under the checkout this executable was built in (``BusConfig/checkoutRoot``), so that
+    /// `status`, `logs`, `down` and the rest work from any directory.
+    static func defaultDirectory(_ relative: String, for verb: String) -> String {
+        if verb == "up" || FileManager.default.fileExists(atPath: "var/run/supervisor.lock") { return relative }
+        guard let root = BusConfig.checkoutRoot else { return relative }
+        return root + "/" + relative
+    }
+
     /// Runs the verb in `arguments`; returns the exit status.
     public static func run(_ arguments: [String], signals: SignalWatcher) throws -> Int32 {
         // `-f` as `tail -f`, `journalctl -f` and `docker compose logs -f` spell it.
         var options = try Options(arguments.map { $0 == "-f" ? "--follow" : $0 }, flags: ["json", "follow"])
         guard let verb = options.positionals.first else { throw UsageError("missing verb") }
-        let runDirectory = options.string("run-dir") ?? "var/run"
-        let logDirectory = options.string("log-dir") ?? "var/log"
+        // `up` runs where it was started (its services' paths are relative to it); the other
+        // verbs find that supervisor from any directory.
+        let runDirectory = options.string("run-dir") ?? Self.defaultDirectory("var/run", for: verb)
+        let logDirectory = options.string("log-dir") ?? Self.defaultDirectory("var/log", for: verb)
         switch verb {
         case "up":
             let busPath = options.string("bus") ?? BusConfig.defaultPath

@@ -31,6 +31,9 @@ final class ViewHub: Sendable {
         var visible: Set<String> = []
         /// Whether the app was last said to be active (it starts active).
         var announcedActive = true
+        /// A page opened since the last drain: it needs every component's full state, since a
+        /// memo board's deltas apply only to the revision they follow.
+        var pageOpened = false
         var counters: [String: Int] = [:]
     }
 
@@ -41,6 +44,8 @@ final class ViewHub: Sendable {
         /// The app became active (`true`) or resigned (`false`): every page was hidden or closed,
         /// or one was shown or opened after that.
         var active: Bool?
+        /// A page opened since the last drain.
+        var pageOpened = false
     }
 
     let outbound = Mutex(Outbound())
@@ -90,6 +95,7 @@ final class ViewHub: Sendable {
     func sessionOpened(_ session: String) {
         self.inbound.withLock {
             $0.sessions[session] = Session()
+            $0.pageOpened = true
             $0.visible.insert(session)
             $0.counters["pages_connected", default: 0] += 1
         }
@@ -145,6 +151,8 @@ final class ViewHub: Sendable {
         self.inbound.withLock { inbound in
             var drained = Drained()
             swap(&drained.commands, &inbound.commands)
+            drained.pageOpened = inbound.pageOpened
+            inbound.pageOpened = false
             let active = !inbound.visible.isEmpty
             if active != inbound.announcedActive {
                 inbound.announcedActive = active

@@ -99,6 +99,11 @@ public final class ViewService {
             try self.runner.publisher.publish(command, on: try self.topic(for: command.instance))
             self.commands += 1
         }
+        if drained.pageOpened {
+            // The proxy's cache holds a board's last full state and its last delta, which need not
+            // follow each other: the host answers a resync with every full state.
+            try self.runner.announce(.resync, reason: "a page opened")
+        }
         if let active = drained.active {
             try self.runner.announce(active ? .didBecomeActive : .willResignActive, reason: "page visibility")
         }

@@ -1,6 +1,7 @@
-"""The proxy under load from outside: its descriptors stay bounded (issue 20, point 6).
+"""The proxy under load from outside (issue 20, point 6): half-open handshakes are dropped.
 
-Real bus-proxy processes and real sockets: more raw connections than the proxy has descriptors.
+Real bus-proxy processes and real sockets: raw tcp connections to a CURVE proxy that never
+handshake.
 """
 
 import json
@@ -32,62 +33,6 @@ def wait_for_flow(pub, sub, topic, payload=b"probe", timeout_s=10.0):
             sub.recv_multipart()
             return
     raise TimeoutError(f"nothing arrived on {topic!r}")
-
-
-def test_more_raw_connections_than_descriptors_leave_the_proxy_alive_and_its_clients_served():
-    def few_descriptors():
-        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
-
-    with busproc.Proxy(preexec_fn=few_descriptors) as proxy:
-        context = zmq.Context()
-        raw = []
-        try:
-            sub = context.socket(zmq.SUB)
-            sub.setsockopt(zmq.SUBSCRIBE, b"t/")
-            sub.setsockopt(zmq.SUBSCRIBE, b"sys/health/bus-proxy/")
-            sub.connect(proxy.subscribe)
-            pub = context.socket(zmq.PUB)
-            pub.connect(proxy.publish)
-            wait_for_flow(pub, sub, b"t/x/")
-            limit = proxy_health(sub)["connections_limit"]
-            assert limit < 256
-
-            for path in (proxy.subscribe, proxy.publish):
-                for _ in range(500):
-                    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                    s.setblocking(False)
-                    try:
-                        s.connect(path[len("ipc://") :])
-                    except (BlockingIOError, ConnectionRefusedError, OSError):
-                        pass
-                    raw.append(s)
-
-            # Still alive, still forwarding to the client that was there, and counting what it refused.
-            deadline = time.monotonic() + 20
-            while True:
-                assert proxy.proc.poll() is None, proxy.proc.stderr.read()
-                extra = proxy_health(sub)
-                if extra["connections_refused"] > 0:
-                    break
-                assert time.monotonic() < deadline, extra
-            assert extra["connections_subscribers"] <= limit
-            pub.send_multipart([b"t/after/", b"h", b"still here"])
-            assert busproc.receive_on(sub, "t/after/")[2] == b"still here"
-
-            for s in raw:
-                s.close()
-            raw.clear()
-            # With the raw connections gone, a new client joins again.
-            deadline = time.monotonic() + 20
-            while proxy_health(sub)["connections_subscribers"] > 1:
-                assert time.monotonic() < deadline
-            echo = proxy.tap("echo", "sys/health/bus-proxy/", "--count", "1")
-            assert "sys/health/bus-proxy/" in echo.stdout
-            assert proxy.proc.poll() is None
-        finally:
-            for s in raw:
-                s.close()
-            context.destroy(linger=0)
 
 
 def free_port():

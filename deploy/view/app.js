@@ -228,6 +228,28 @@
     if (!wanted && editing && document.activeElement !== editor) closeEditor(false);
   }
 
+  /**
+   * A memo board delta applied to the board as the page holds it (schemas/memoBoard.delta): memos
+   * and trash upsert by id, removed ids leave both, the other fields replace the state's. A delta
+   * for another revision is left: the board's next full state brings the page up to date.
+   */
+  function applyBoardDelta(delta) {
+    const state = board.state;
+    if (!state || state.instance !== delta.instance || state.revision !== delta.base_revision) return;
+    const changed = new Set([...delta.memos, ...delta.trash].map((memo) => memo.id).concat(delta.removed));
+    const unchanged = (list) => (list || []).filter((memo) => !changed.has(memo.id));
+    const next = {
+      ...state,
+      memos: unchanged(state.memos).concat(delta.memos),
+      trash: unchanged(state.trash).concat(delta.trash),
+      revision: delta.revision,
+    };
+    for (const key of ['t_ms', 'selected', 'arrange_order', 'background', 'editing', 'store_seq',
+      'pending_commands', 'syncing']) next[key] = delta[key];
+    if ('search' in delta) next.search = delta.search;
+    boardChanged(delta.instance, next);
+  }
+
   /** The topmost memo under a scene point (its scaled, unrotated box), if any. */
   function memoAt(x, y) {
     const view = boardView();
@@ -317,6 +339,7 @@
       // One lane per component instance, its phases named by the service as the report names them.
       if (record.phase !== undefined) addLaneEvent(record.topic.slice(3, -1), record.phase, now);
       if (record.schema === 'state.memoBoard') boardChanged(data.instance, data);
+      if (record.schema === 'memoBoard.delta') applyBoardDelta(data);
     } else if (record.topic.startsWith('gesture/')) {
       // One lane per gesture kind, as in the report: what the newest recognizer of that kind did.
       // Failures (every recognizer a touch did not match) would drown the rest, so they are left out.
