@@ -48,7 +48,7 @@ def test_a_flood_on_a_terminal_redraws_its_progress_line_in_place_and_ends_it():
         try:
             master, slave = pty.openpty()
             flood = subprocess.Popen(
-                [busproc.tool("bus-flood"), "--bus", proxy.bus, "touch", "--rate", "2000", "--duration", "1.5"],
+                [busproc.tool("bus-flood"), "--bus", proxy.bus, "touch", "--rate", "500", "--duration", "2"],
                 stdout=subprocess.PIPE, stderr=slave, text=True, cwd=busproc.REPO)
             os.close(slave)
             shown = read_terminal(master, timeout_s=60)
@@ -58,9 +58,13 @@ def test_a_flood_on_a_terminal_redraws_its_progress_line_in_place_and_ends_it():
             for service in services:
                 service.terminate()
                 busproc.finish(service)
-    assert flood.returncode == 0, shown
+    # What is tested is the display. Whether this shared machine kept to the rate is not: a flood
+    # that could not keep up says so and exits 1, and only that reason is let through here.
+    if flood.returncode != 0:
+        reason = shown.rsplit("not clean: ", 1)[-1]
+        assert reason.startswith("the sender kept up only") and "lost" not in reason and "unaccounted" not in reason, shown
     draws = shown.split("\r\x1b[K")[1:]
     assert len(draws) >= 2, repr(shown)
-    assert all(draw.startswith("touch: sent ") and "/3000  gestures " in draw for draw in draws), repr(shown)
+    assert all(draw.startswith("touch: sent ") and "/1000  gestures " in draw for draw in draws), repr(shown)
     assert shown.endswith("\n"), "the line is ended before the summary: " + repr(shown[-80:])
-    assert out.startswith("touch: 3000 sent"), out
+    assert out.startswith("touch: 1000 sent"), out
