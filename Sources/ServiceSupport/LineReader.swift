@@ -21,6 +21,7 @@ public struct LineReader: ~Copyable {
     public static let chunkBytes = 1 << 16
 
     private let descriptor: Int32
+    private let ownsDescriptor: Bool
     private let maxLineBytes: Int
     private var chunk: [UInt8]
     private var chunkStart = 0
@@ -39,11 +40,20 @@ public struct LineReader: ~Copyable {
             throw ConfigurationError("cannot read \(path): \(String(cString: strerror(errno)))")
         }
         self.descriptor = descriptor
+        self.ownsDescriptor = true
         self.maxLineBytes = maxLineBytes
         self.chunk = [UInt8](repeating: 0, count: Self.chunkBytes)
     }
 
-    deinit { close(self.descriptor) }
+    /// Reads an open descriptor (standard input, a pipe), which stays open when the reader goes.
+    public init(descriptor: Int32, maxLineBytes: Int = LineReader.defaultMaxLineBytes) {
+        self.descriptor = descriptor
+        self.ownsDescriptor = false
+        self.maxLineBytes = maxLineBytes
+        self.chunk = [UInt8](repeating: 0, count: Self.chunkBytes)
+    }
+
+    deinit { if self.ownsDescriptor { close(self.descriptor) } }
 
     /// The next line, or nil at the end of the file (a last line without `\n` still counts).
     ///
@@ -93,6 +103,20 @@ public struct LineReader: ~Copyable {
                 Log.error(tool, "\(path): line \(number): longer than \(maxLineBytes) bytes; skipped")
             }
         }
+    }
+
+    /// The next line and every further line the bytes already read complete, or nil at the end:
+    /// what arrived together, which a group-committing reader takes as one batch. Blocks only
+    /// for the first line.
+    ///
+    /// - Throws: ``ConfigurationError`` if reading fails.
+    public mutating func nextBatch() throws -> [Line]? {
+        guard let first = try self.next() else { return nil }
+        var lines = [first]
+        while self.chunk[self.chunkStart..<self.chunkEnd].contains(UInt8(ascii: "\n")), let line = try self.next() {
+            lines.append(line)
+        }
+        return lines
     }
 
     private mutating func finishLine() -> Line {

@@ -84,22 +84,31 @@ enum MemoStoreTool {
         return report.isSound ? 0 : 1
     }
 
-    /// Reads commands as they arrive; each read's complete lines are one batch (group commit).
+    /// Reads commands as they arrive; the lines that arrive together are one batch (group commit).
+    /// A line over ``LineReader/defaultMaxLineBytes`` is skipped with its number on stderr.
     private static func apply(_ options: OfflineOptions) throws {
         let store = try MemoStore(path: options.db)
-        var input = LineReader(fd: 0)
-        while let lines = input.nextLines() {
+        var input = LineReader(descriptor: 0)
+        while let lines = try input.nextBatch() {
             var commands: [MemoCommand] = []
             var output: [String] = []
             let seq = try store.currentSeq()
-            for line in lines where !line.isEmpty {
-                switch MemoJSONLines.decode(line, seq: seq) {
-                case .command(let command): commands.append(command)
-                case .rejected(let addressed):
-                    output.append(
-                        MemoJSONLines.line(
-                            topic: MemoClientName.ackTopic(for: addressed.client), addressed.ack.value))
-                case .unusable(let reason): StandardStreams.writeError("memo-store: skipped line: \(reason)\n")
+            for line in lines {
+                switch line {
+                case .tooLong(let number):
+                    StandardStreams.writeError(
+                        "memo-store: skipped line \(number): longer than \(LineReader.defaultMaxLineBytes) bytes\n")
+                case .text(let text, _) where text.isEmpty: continue
+                case .text(let text, let number):
+                    switch MemoJSONLines.decode(text, seq: seq) {
+                    case .command(let command): commands.append(command)
+                    case .rejected(let addressed):
+                        output.append(
+                            MemoJSONLines.line(
+                                topic: MemoClientName.ackTopic(for: addressed.client), addressed.ack.value))
+                    case .unusable(let reason):
+                        StandardStreams.writeError("memo-store: skipped line \(number): \(reason)\n")
+                    }
                 }
             }
             output += MemoJSONLines.lines(store.apply(batch: commands, now: StandardStreams.nowMilliseconds()))

@@ -46,6 +46,25 @@ import Testing
         #expect(try Self.lines(scratch.file("one"), maxLineBytes: 10) == [.text("a", number: 1)])
     }
 
+    @Test func aBatchIsTheLinesThatArrivedTogether_andWaitsOnlyForTheFirst() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[1]) }
+        func send(_ text: String) {
+            _ = text.utf8CString.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count - 1) }
+        }
+        var reader = LineReader(descriptor: ends[0])
+        defer { close(ends[0]) }
+        send("a\nb\npartial")
+        // A batch that waited for more than the complete lines would block here forever.
+        #expect(try reader.nextBatch() == [.text("a", number: 1), .text("b", number: 2)])
+        send(" line\nc\n")
+        #expect(try reader.nextBatch() == [.text("partial line", number: 3), .text("c", number: 4)])
+        close(ends[1])
+        ends[1] = -1
+        #expect(try reader.nextBatch() == nil)
+    }
+
     @Test func aMissingFile_isAConfigurationErrorNamingIt() {
         #expect(throws: ConfigurationError.self) { _ = try LineReader(path: "/nonexistent/uibus/in.jsonl") }
     }
