@@ -71,7 +71,7 @@ let package = Package(
 
         // Child processes, a real proxy and deadline waits for cross-process tests.
         .target(name: "BusTestSupport", dependencies: ["Bus"]),
-        .target(name: "ComponentHost", dependencies: ["ComponentCore", "Bus", "BusSchema", "ServiceSupport"]),
+        .target(name: "ComponentService", dependencies: ["ComponentCore", "Bus", "BusSchema", "ServiceSupport"]),
 
         // Memo persistence on SQLite (no ZeroMQ).
         .target(name: "MemoStore", dependencies: ["CSQLite", "BusSchema"]),
@@ -111,7 +111,7 @@ let package = Package(
             name: "gesture-recognizer",
             dependencies: ["GestureCore", "GestureService", "InputCore", "BusSchema", "ServiceSupport"]),
         .executableTarget(
-            name: "component-host", dependencies: ["ComponentHost", "ComponentCore", "BusSchema", "ServiceSupport"]),
+            name: "component-host", dependencies: ["ComponentService", "ComponentCore", "BusSchema", "ServiceSupport"]),
 
         // Benchmarks (release builds only; never timed in tests).
         .executableTarget(
@@ -150,7 +150,7 @@ let package = Package(
             ]),
         .testTarget(name: "RenderCoreTests", dependencies: ["BusSchema", "RenderCore"], exclude: ["Golden"]),
         .testTarget(name: "ComponentCoreTests", dependencies: ["ComponentCore", "GestureCore", "BusSchema"]),
-        .testTarget(name: "ComponentHostTests", dependencies: ["ComponentHost", "Bus", "BusSchema", "BusTestSupport"]),
+        .testTarget(name: "ComponentServiceTests", dependencies: ["ComponentService", "Bus", "BusSchema", "BusTestSupport"]),
         .testTarget(
             name: "RenderServiceTests",
             dependencies: [

@@ -1,6 +1,6 @@
 import BusSchema
 import ComponentCore
-import ComponentHost
+import ComponentService
 import Foundation
 import ServiceSupport
 
