@@ -75,10 +75,19 @@ final class ConnectionLimiter {
         }
     }
 
+    /// How many events libzmq's monitor socket queues before it waits (its default high-water
+    /// mark): the most connections a burst can hold open past the cap before the limiter sees them.
+    static let monitorQueue = 1000
+
     /// The per-endpoint cap for a process with `descriptors` open files allowed and `endpoints`
-    /// bound: what is left after a reserve for everything else, halved for bursts, shared out.
+    /// bound: what is left after a reserve for everything else and each endpoint's burst
+    /// (``monitorQueue``), halved for safety, shared out. libzmq's ipc listener aborts the
+    /// process when `accept` fails with EMFILE (its tcp listener does not), so the bound has to
+    /// hold for bursts too; it does from about 2 200 descriptors up (the proxy raises its soft
+    /// limit to the hard one, 20 000 on this machine kind).
     static func limit(descriptors: Int, endpoints: Int) -> Int {
-        max((descriptors - 128) / 2 / max(endpoints, 1), 8)
+        let endpoints = max(endpoints, 1)
+        return max((descriptors - 128 - endpoints * Self.monitorQueue) / 2 / endpoints, 8)
     }
 
     /// Raises the soft limit on open files to the hard one (`setrlimit`), returning the soft limit.
