@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "FaultInjection", dependencies: ["Bus", "BusSchema", "MemoStore"]),
 
         // Child processes, a real proxy and deadline waits for cross-process tests.
-        .target(name: "BusTestSupport", dependencies: ["Bus"]),
+        .target(name: "BusTestSupport", dependencies: ["Bus", "BusSchema", "ServiceSupport"]),
         .target(name: "ComponentService", dependencies: ["ComponentCore", "Bus", "BusSchema", "ServiceSupport"]),
 
         // Memo persistence on SQLite (no ZeroMQ).

@@ -51,10 +51,17 @@ public final class ComponentHostService {
         }
     }
 
-    private var nowMs: Double { Double(Clock.monotonicNs()) / 1e6 }
+    private var nowMs: Double { self.runner.clock.nowMs }
 
     /// Subscribes, publishes the initial states and runs until SIGTERM.
     public func run() throws {
+        try self.prepare()
+        try self.runner.run()
+    }
+
+    /// Subscribes, sets the timers and publishes the initial states: everything before the
+    /// runner's loop, which a test running the host in-process then turns itself.
+    public func prepare() throws {
         let gestureFilter = SchemaFilter([GestureEvent.self])
         try self.runner.subscribe(["gesture/"], filter: gestureFilter) { [unowned self] in
             try self.gestureReceived($0, $1)
@@ -99,7 +106,6 @@ public final class ComponentHostService {
         try self.probe()
         let session = String(self.runner.publisher.epoch, radix: 16)
         try self.publish(self.host.start(tMs: self.nowMs, session: session))
-        try self.runner.run()
     }
 
     /// Hands a gesture event to the host, timed by its arrival here, and publishes what comes out.

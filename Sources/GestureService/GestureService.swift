@@ -65,7 +65,7 @@ public final class GestureService {
     private func frameReceived(_ delivery: Delivery, _ subscriber: Subscriber) throws {
         guard subscriber.decode(delivery, into: &self.frame) else { return }
         self.framesHandled += 1
-        try self.apply(self.lanes.handle(.frameArrived(self.frame, monoNs: Clock.monotonicNs())))
+        try self.apply(self.lanes.handle(.frameArrived(self.frame, monoNs: self.runner.clock.monotonicNs())))
     }
 
     private func apply(_ effects: [DeviceLanes.Effect]) throws {
@@ -81,7 +81,7 @@ public final class GestureService {
                 if let timer = self.timers[device] { self.runner.cancel(timer: timer) }
                 self.timers[device] = self.runner.at(deadlineNs: monoNs) { [unowned self] in
                     self.timers[device] = nil
-                    try self.apply(self.lanes.handle(.wakeDue(device: device, monoNs: Clock.monotonicNs())))
+                    try self.apply(self.lanes.handle(.wakeDue(device: device, monoNs: self.runner.clock.monotonicNs())))
                 }
             case .cancelWake(let device):
                 if let timer = self.timers.removeValue(forKey: device) { self.runner.cancel(timer: timer) }

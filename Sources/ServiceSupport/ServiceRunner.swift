@@ -17,6 +17,8 @@ public final class ServiceRunner {
     public let config: BusConfig
     public let statistics = BusStatistics()
     public let publisher: Publisher
+    /// Where the loop reads the time: timers, health and whatever the service times itself.
+    public let clock: ServiceClock
     /// The CURVE keys every socket of the service joins with (nil: the bus has no CURVE).
     public let curve: CurveClientKeys?
     /// Numbers of the service's own to add to each health report.
@@ -44,22 +46,32 @@ public final class ServiceRunner {
     private var stopRequested = false
     /// Beats to the supervisor from a thread of its own (nil when not supervised).
     private var heartbeat: Heartbeat?
+    /// What the loop polls, set up by ``start(subscriberWaitMs:)``.
+    private var loop: Loop?
 
     /// Connects the service's publisher to the bus in `config`.
     ///
-    /// - Parameter signals: created by `main` before anything else (see ``SignalWatcher``).
+    /// - Parameter signals: created by `main` before anything else (see ``SignalWatcher``); a test
+    ///   running a service in-process passes one that watches no signal.
+    /// - Parameter context: the ZeroMQ context to share (an in-process bus's `inproc://`
+    ///   endpoints need their proxy's); nil makes the service its own.
+    /// - Parameter clock: the loop's time; a test passes a clock it moves.
     /// - Throws: ``ConfigurationError`` if the bus uses CURVE and this host's keys are missing
     ///   or bad, ``BusError`` if the bus cannot be reached.
-    public init(name: String, config: BusConfig, signals: SignalWatcher) throws {
+    public init(
+        name: String, config: BusConfig, signals: SignalWatcher, context: ZMQContext? = nil,
+        clock: ServiceClock = SystemClock()
+    ) throws {
         self.name = name
         self.config = config
         self.signals = signals
+        self.clock = clock
         do {
             self.curve = try config.curveClient()
         } catch {
             throw ConfigurationError("\(error)")
         }
-        self.context = try ZMQContext()
+        self.context = try context ?? ZMQContext()
         self.publisher = try Publisher(
             context: self.context, endpoint: config.publish, name: name, statistics: self.statistics,
             curve: self.curve)
@@ -97,11 +109,12 @@ public final class ServiceRunner {
     @discardableResult
     public func every(ms intervalMs: Int, _ action: @escaping () throws -> Void) -> Int {
         let interval = UInt64(max(intervalMs, 1)) * 1_000_000
-        return self.addTimer(Timer(id: 0, intervalNs: interval, next: Clock.monotonicNs() + interval, action: action))
+        return self.addTimer(
+            Timer(id: 0, intervalNs: interval, next: self.clock.monotonicNs() + interval, action: action))
     }
 
-    /// Calls `action` once, as soon as the loop runs at or after `deadlineNs` (CLOCK_MONOTONIC,
-    /// see ``Clock/monotonicNs()``). Deadlines are absolute, so a chain of them never drifts; the
+    /// Calls `action` once, as soon as the loop runs at or after `deadlineNs` (``clock``'s
+    /// monotonic nanoseconds). Deadlines are absolute, so a chain of them never drifts; the
     /// loop wakes at most about a millisecond late (`poll` counts in milliseconds), never early.
     /// A deadline already past fires on the next turn of the loop, after pending messages.
     ///
@@ -141,13 +154,29 @@ public final class ServiceRunner {
         self.stopRequested = true
     }
 
-    /// Announces readiness and runs until a stop signal or ``stop()``.
+    /// Announces readiness and runs until a stop signal or ``stop()``: ``start(subscriberWaitMs:)``,
+    /// ``turn(timeoutMs:)`` until it says to stop, then ``finish()``.
     ///
     /// - Parameter subscriberWaitMs: how long to wait for the bus to deliver subscriptions
     ///   before announcing `ready`, so the first messages are not dropped by an XPUB that knows no
     ///   subscriber yet. What the service published before this (its initial states) was held by
     ///   the publisher and goes out here, in order, once the subscriptions are in.
     public func run(subscriberWaitMs: Int = 2000) throws {
+        try self.start(subscriberWaitMs: subscriberWaitMs)
+        do {
+            while try self.turn() {}
+        } catch {
+            // The owner still finishes what it has in flight (a frame, a write) before the error ends the run.
+            self.finishInFlightWork()
+            throw error
+        }
+        try self.finish()
+    }
+
+    /// Announces `started` and `ready` (after waiting for the bus's subscriptions, see
+    /// ``run(subscriberWaitMs:)``), starts the health timer and sets up the loop. A test that runs
+    /// a service in-process calls this, then ``turn(timeoutMs:)`` as it moves its clock.
+    public func start(subscriberWaitMs: Int = 2000) throws {
         self.heartbeat = Heartbeat.start(epoch: self.publisher.epoch)
         Log.info(
             self.name,
@@ -161,13 +190,15 @@ public final class ServiceRunner {
         try self.announce(.ready)
         Log.out("ready")
         self.every(ms: 1000) { [unowned self] in try self.publishHealth() }
-        do {
-            try self.serve()
-        } catch {
-            // The owner still finishes what it has in flight (a frame, a write) before the error ends the run.
-            self.finishInFlightWork()
-            throw error
-        }
+        var poller = Poller()
+        let socketIndex = try self.subscriber.map { try poller.add($0.socket) }
+        let signalIndex = poller.add(fileDescriptor: self.signals.descriptor)
+        self.loop = Loop(poller: poller, fixedItems: poller, socketIndex: socketIndex, signalIndex: signalIndex)
+    }
+
+    /// Announces `stopping`, lets the owner finish its work in flight (``onStop``), announces
+    /// `stopped` and closes the sockets.
+    public func finish() throws {
         self.state = .stopping
         Log.info(self.name, "stopping")
         try self.publishHealth()
@@ -179,47 +210,48 @@ public final class ServiceRunner {
         self.publisher.socket.close()
     }
 
-    /// Polls subscriptions, watched descriptors, timers and signals until a stop is requested.
-    private func serve() throws {
-        var poller = Poller()
-        let socketIndex = try self.subscriber.map { try poller.add($0.socket) }
-        // The socket is read until it would block before the first wait, and whenever a batch
-        // ended before that (see Poller).
-        var socketPending = true
-        let signalIndex = poller.add(fileDescriptor: self.signals.descriptor)
-        let fixedItems = poller
-        var watched: [Watch] = []
-        while !self.stopRequested {
-            self.heartbeat?.loopTurns.wrappingAdd(1, ordering: .relaxed)
-            if self.watchesChanged {
-                poller = fixedItems
-                watched = self.watches
-                for watch in watched { poller.add(fileDescriptor: watch.descriptor) }
-                self.watchesChanged = false
-            }
-            let now = Clock.monotonicNs()
-            let next = self.timers.lazy.map(\.next).min() ?? now + 1_000_000_000
-            // Round up, so a timer never fires early; a due timer polls without waiting.
-            let waitMs = next <= now || socketPending ? 0 : Int((next - now + 999_999) / 1_000_000)
-            try poller.poll(timeoutMs: waitMs)
-            if poller.isReadable(signalIndex), self.signals.pending() != nil { break }
-            if let subscriber = self.subscriber, let socketIndex, socketPending || poller.isReadable(socketIndex) {
-                socketPending = try self.drain(subscriber)
-            }
-            for (position, watch) in watched.enumerated() {
-                let index = signalIndex + 1 + position
-                guard poller.isReadable(index) || poller.hasError(index) else { continue }
-                // An earlier handler in this turn may have unwatched it.
-                guard self.watches.contains(where: { $0.id == watch.id }) else { continue }
-                do {
-                    try watch.handler()
-                } catch {
-                    self.statistics.countReason("handler_error")
-                    self.logProblem("handler_error: descriptor \(watch.descriptor): \(error)")
-                }
-            }
-            try self.fireTimers()
+    /// One turn of the loop: waits until a message, a watched descriptor, a signal or the next
+    /// timer (by ``clock``), at most `timeoutMs` when given, then handles a bounded batch of
+    /// messages, the watched descriptors and the timers due.
+    ///
+    /// - Returns: false once a stop was requested (by ``stop()`` or a signal).
+    public func turn(timeoutMs: Int? = nil) throws -> Bool {
+        guard !self.stopRequested, var loop = self.loop else { return false }
+        // Taken out for the turn, so the poller's storage stays unshared and is polled in place.
+        self.loop = nil
+        defer { self.loop = loop }
+        self.heartbeat?.loopTurns.wrappingAdd(1, ordering: .relaxed)
+        if self.watchesChanged {
+            loop.poller = loop.fixedItems
+            loop.watched = self.watches
+            for watch in loop.watched { loop.poller.add(fileDescriptor: watch.descriptor) }
+            self.watchesChanged = false
         }
+        let now = self.clock.monotonicNs()
+        let next = self.timers.lazy.map(\.next).min() ?? now + 1_000_000_000
+        // Round up, so a timer never fires early; a due timer polls without waiting.
+        let untilTimerMs = next <= now || loop.socketPending ? 0 : Int((next - now + 999_999) / 1_000_000)
+        try loop.poller.poll(timeoutMs: min(untilTimerMs, timeoutMs ?? untilTimerMs))
+        if loop.poller.isReadable(loop.signalIndex), self.signals.pending() != nil { return false }
+        if let subscriber = self.subscriber, let socketIndex = loop.socketIndex,
+            loop.socketPending || loop.poller.isReadable(socketIndex)
+        {
+            loop.socketPending = try self.drain(subscriber)
+        }
+        for (position, watch) in loop.watched.enumerated() {
+            let index = loop.signalIndex + 1 + position
+            guard loop.poller.isReadable(index) || loop.poller.hasError(index) else { continue }
+            // An earlier handler in this turn may have unwatched it.
+            guard self.watches.contains(where: { $0.id == watch.id }) else { continue }
+            do {
+                try watch.handler()
+            } catch {
+                self.statistics.countReason("handler_error")
+                self.logProblem("handler_error: descriptor \(watch.descriptor): \(error)")
+            }
+        }
+        try self.fireTimers()
+        return !self.stopRequested
     }
 
     /// Runs ``onStop``; a failure there is counted and logged, not thrown.
@@ -268,7 +300,7 @@ public final class ServiceRunner {
 
     /// Fires the timers due now; actions may add or cancel timers as they run.
     private func fireTimers() throws {
-        let now = Clock.monotonicNs()
+        let now = self.clock.monotonicNs()
         guard self.timers.contains(where: { $0.next <= now }) else { return }
         let due = self.timers.filter { $0.next <= now }.sorted { $0.next < $1.next }.map(\.id)
         for id in due where !self.stopRequested {
@@ -302,6 +334,19 @@ public final class ServiceRunner {
         var intervalNs: UInt64?
         var next: UInt64
         var action: () throws -> Void
+    }
+
+    /// The poll set of the loop and what it knows between turns.
+    private struct Loop {
+        var poller: Poller
+        /// The subscription socket and the signal descriptor, before any watch.
+        let fixedItems: Poller
+        let socketIndex: Int?
+        let signalIndex: Int
+        var watched: [Watch] = []
+        // The socket is read until it would block before the first wait, and whenever a batch
+        // ended before that (see Poller).
+        var socketPending = true
     }
 
     private struct Watch {

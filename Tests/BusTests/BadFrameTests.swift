@@ -8,12 +8,12 @@ import Testing
 @Suite struct BadFrameTests {
     /// A bus with a connected raw sender (the publisher's XPUB) and a subscriber that reads touch frames.
     struct Rig {
-        let bus: TestBus
+        let bus: LoopbackBus
         let publisher: Publisher
         let subscriber: Subscriber
 
         init(maximumMessageSize: Int = 1 << 20, proxyLimit: Int64 = 1 << 20) throws {
-            self.bus = try TestBus(maximumMessageSize: proxyLimit)
+            self.bus = try LoopbackBus(.ipc, maximumMessageSize: proxyLimit)
             self.subscriber = try self.bus.subscriber(
                 ["touch/"], filter: SchemaFilter([TouchFrame.self]), maximumMessageSize: maximumMessageSize)
             self.publisher = try self.bus.publisher()

@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func messagesArriveInOrderWithTheirEnvelope() throws {
-        let bus = try TestBus()
+        let bus = try LoopbackBus(.ipc)
         defer { try? bus.stop() }
         let subscriber = try bus.subscriber(["touch/"])
         let publisher = try bus.publisher("input-source")
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func prefixesNeverMatchALongerSegment() throws {
-        let bus = try TestBus()
+        let bus = try LoopbackBus(.ipc)
         defer { try? bus.stop() }
         let subscriber = try bus.subscriber(["touch/d1/"])
         let publisher = try bus.publisher()
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aMessageTakesTheRouteOfItsLongestMatchingPrefixAndOnlyThatRoutesSchemas() throws {
-        let bus = try TestBus()
+        let bus = try LoopbackBus(.ipc)
         defer { try? bus.stop() }
         let subscriber = try bus.subscriber(["touch/"], filter: SchemaFilter([TouchFrame.self]))
         let exact = try subscriber.addRoute(["touch/d1/"], filter: SchemaFilter([Lifecycle.self]))
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func aRouteAddedLaterTakesTheTopicsItMatchesFromTheNextMessageOn() throws {
-        let bus = try TestBus()
+        let bus = try LoopbackBus(.ipc)
         defer { try? bus.stop() }
         let subscriber = try bus.subscriber(["touch/"])
         let publisher = try bus.publisher()
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func moreTopicsInterleavedThanTheSubscriberKeepsEachArriveWithTheirOwnTopicRouteAndSequence() throws {
-        let bus = try TestBus()
+        let bus = try LoopbackBus(.ipc)
         defer { try? bus.stop() }
         let subscriber = try bus.subscriber(["touch/"])
         let odd = try subscriber.addRoute(
@@ -110,7 +110,7 @@ import Testing
     @Test func messagesQueuedBeyondOneTurnOfTheProxyAllArriveWithNoNewArrivalToWakeIt() throws {
         // One message per turn: whatever was queued behind it must be forwarded on later turns
         // without a new signal, since ZeroMQ signals only a queue that was found empty.
-        let bus = try TestBus(messagesPerTurn: 1)
+        let bus = try LoopbackBus(.ipc, messagesPerTurn: 1)
         defer { try? bus.stop() }
         let subscriber = try bus.subscriber(["touch/"])
         let publisher = try bus.publisher()
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func aFloodIntoASlowSubscriberIsCountedReceivedPlusLostEqualsSent() throws {
-        let bus = try TestBus(highWaterMark: 50)
+        let bus = try LoopbackBus(.ipc, highWaterMark: 50)
         defer { try? bus.stop() }
         let subscriber = try bus.subscriber(["touch/"], highWaterMark: 50)
         let publisher = try bus.publisher(highWaterMark: 50)
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func aNewPublisherEpochIsReportedAndCounted() throws {
-        let bus = try TestBus()
+        let bus = try LoopbackBus(.ipc)
         defer { try? bus.stop() }
         let subscriber = try bus.subscriber(["touch/"])
         let topic = try Topic.touch("d0")
@@ -164,7 +164,7 @@ import Testing
     }
 
     @Test func aRestartedPublishersMessagesFromBeforeItsWaitReachTheSubscribersThatWereThere() throws {
-        let bus = try TestBus()
+        let bus = try LoopbackBus(.ipc)
         defer { try? bus.stop() }
         let subscriber = try bus.subscriber(["touch/"])
         let topics = [try Topic.touch("d0"), try Topic.touch("d1"), try Topic.touch("d2")]
@@ -196,7 +196,7 @@ import Testing
     }
 
     @Test func aPublisherNobodySubscribesToStopsHoldingAfterItsGracePeriod() throws {
-        let bus = try TestBus()
+        let bus = try LoopbackBus(.ipc)
         defer { try? bus.stop() }
         let publisher = try Publisher(
             context: bus.context, endpoint: bus.config.publish, name: "lonely", joinGraceMs: 200)
@@ -213,14 +213,14 @@ import Testing
     }
 
     @Test func waitingForASubscriberTimesOutWhenNobodyListens() throws {
-        let bus = try TestBus()
+        let bus = try LoopbackBus(.ipc)
         defer { try? bus.stop() }
         let publisher = try bus.publisher()
         #expect(try !publisher.waitForSubscriber(matching: try Topic.touch("nobody"), timeoutMs: 200))
     }
 
     @Test func theProxyPublishesItsHealthWithForwardingCounts() throws {
-        let bus = try TestBus()
+        let bus = try LoopbackBus(.ipc)
         defer { try? bus.stop() }
         let subscriber = try bus.subscriber(["sys/health/bus-proxy/"])
         var reports: [Health] = []

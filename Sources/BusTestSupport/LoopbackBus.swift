@@ -1,28 +1,48 @@
 import Bus
 import BusSchema
-import BusTestSupport
 import Foundation
 import Synchronization
 
-/// A private bus for one test: a proxy on its own thread, ipc endpoints in a temp directory.
-final class TestBus: Sendable {
-    let directory: String
-    let config: BusConfig
-    let context: ZMQContext
+/// A private bus inside the test process: a real `BusProxy` on its own thread, on `inproc://`
+/// endpoints (nothing on disk; every socket must use ``context``) or on ipc endpoints in a
+/// temporary directory. Services built on ``config`` and ``context`` (with a `ManualClock`)
+/// run in the test's own thread and are tested in milliseconds.
+public final class LoopbackBus: Sendable {
+    /// Where the endpoints live.
+    public enum Transport: Sendable {
+        /// `inproc://` endpoints: in-process only, no files, libzmq's fastest transport.
+        case inproc
+        /// `ipc://` endpoints in ``directory``: what the deployed bus uses, reachable by processes.
+        case ipc
+    }
+
+    /// The temporary directory of an ipc bus (also where a test may put files); removed by ``stop()``.
+    public let directory: String
+    public let config: BusConfig
+    public let context: ZMQContext
     private let stopFlag = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
     private let ready = Atomic<Bool>(false)
+    private static let serial = Atomic<Int>(0)
 
     /// Starts a proxy and returns once it is bound.
-    init(
-        highWaterMark: Int32 = BusProxy.defaultHighWaterMark, maximumMessageSize: Int64 = 1 << 20,
-        messagesPerTurn: Int = 4096
+    ///
+    /// - Throws: `TimedOut` if the proxy does not bind within 10 s.
+    public init(
+        _ transport: Transport = .inproc, highWaterMark: Int32 = BusProxy.defaultHighWaterMark,
+        maximumMessageSize: Int64 = 1 << 20, messagesPerTurn: Int = 4096, healthIntervalMs: Int = 200
     ) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "uibus-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory.path
-        self.config = BusConfig(publish: "ipc://\(directory.path)/in", subscribe: "ipc://\(directory.path)/out")
+        switch transport {
+        case .inproc:
+            let name = "uibus-loopback-\(Self.serial.wrappingAdd(1, ordering: .relaxed).newValue)"
+            self.config = BusConfig(publish: "inproc://\(name)-in", subscribe: "inproc://\(name)-out")
+        case .ipc:
+            self.config = BusConfig(publish: "ipc://\(directory.path)/in", subscribe: "ipc://\(directory.path)/out")
+        }
         self.context = try ZMQContext()
         let thread = Thread { [self] in
             do {
@@ -31,10 +51,10 @@ final class TestBus: Sendable {
                     maximumMessageSize: maximumMessageSize, messagesPerTurn: messagesPerTurn)
                 try proxy.bind()
                 self.ready.store(true, ordering: .releasing)
-                try proxy.run(healthIntervalMs: 200) { self.stopFlag.load(ordering: .acquiring) }
+                try proxy.run(healthIntervalMs: healthIntervalMs) { self.stopFlag.load(ordering: .acquiring) }
                 proxy.close()
             } catch {
-                FileHandle.standardError.write("test proxy failed: \(error)\n".data(using: .utf8)!)
+                FileHandle.standardError.write("loopback proxy failed: \(error)\n".data(using: .utf8)!)
             }
             self.finished.store(true, ordering: .releasing)
         }
@@ -45,18 +65,22 @@ final class TestBus: Sendable {
     }
 
     /// Stops the proxy thread and removes the directory.
-    func stop() throws {
+    ///
+    /// - Throws: `TimedOut` if the proxy does not stop within 10 s.
+    public func stop() throws {
         self.stopFlag.store(true, ordering: .releasing)
         try waitUntil("proxy stopped") { self.finished.load(ordering: .acquiring) }
         try? FileManager.default.removeItem(atPath: self.directory)
     }
 
-    func publisher(_ name: String = "test-pub", highWaterMark: Int32 = 10_000) throws -> Publisher {
+    /// A publisher on this bus.
+    public func publisher(_ name: String = "test-pub", highWaterMark: Int32 = 10_000) throws -> Publisher {
         try Publisher(
             context: self.context, endpoint: self.config.publish, name: name, sendHighWaterMark: highWaterMark)
     }
 
-    func subscriber(
+    /// A subscriber on this bus.
+    public func subscriber(
         _ prefixes: [String] = [""], filter: SchemaFilter? = nil, maximumMessageSize: Int = 1 << 20,
         highWaterMark: Int32 = 10_000
     ) throws -> Subscriber {
@@ -67,7 +91,7 @@ final class TestBus: Sendable {
 }
 
 /// Receives deliveries until `count` arrived or `seconds` passed.
-func receive(_ subscriber: Subscriber, count: Int, seconds: Double = 10) throws -> [Delivery] {
+public func receive(_ subscriber: Subscriber, count: Int, seconds: Double = 10) throws -> [Delivery] {
     var deliveries: [Delivery] = []
     let deadline = Clock.monotonicNs() + UInt64(seconds * 1e9)
     while deliveries.count < count, Clock.monotonicNs() < deadline {
