@@ -34,11 +34,13 @@ public final class BusProxy {
     private var health: HealthReporter
     private var stamper: EnvelopeStamper
     private let messagesPerTurn: Int
-    private var cache: LastValueCache
+    // Unchecked (the forwarding loop's state): only the proxy's thread touches it, and the
+    // dynamic exclusivity checks would run on every state message forwarded.
+    @exclusivity(unchecked) private var cache: LastValueCache
     /// The frames of the state message being forwarded, kept once it has gone.
-    private var stateFrames = Frames()
+    @exclusivity(unchecked) private var stateFrames = Frames()
     /// Subscriptions read in the current batch, replayed from the cache after it.
-    private var subscribedPrefixes: [[UInt8]] = []
+    @exclusivity(unchecked) private var subscribedPrefixes: [[UInt8]] = []
     /// When the cache may replay again (``Clock/monotonicNs()``), if it has messages waiting.
     private var nextReplayNs: UInt64?
     /// Messages queued per subscriber and per publisher.

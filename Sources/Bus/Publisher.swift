@@ -12,19 +12,19 @@ import CZeroMQ
 /// thread only.
 public final class Publisher {
     public let socket: ZMQSocket
-    // Unchecked: only the publishing thread touches it, and a dynamic exclusivity check on each
-    // publish cost more than the stamping it guards.
+    // Unchecked (the publishing path's state): only the publishing thread touches it, and a
+    // dynamic exclusivity check on each publish cost more than the stamping it guards.
     @exclusivity(unchecked) public private(set) var stamper: EnvelopeStamper
     public let statistics: BusStatistics
     /// Prefixes some subscriber currently wants. The proxy's own subscription for its state
     /// cache (``LastValueCache/proxySubscriptions``) is left out: it makes the socket send state
     /// while nobody listens, but it is no listener.
     public private(set) var subscriptions: Set<String> = []
-    private var frames = Frames()
+    @exclusivity(unchecked) private var frames = Frames()
     /// Sends left before the next look at the subscription notices, which queue up on the
     /// XPUB until read. Held at 0 while joining, so that every message takes the slow path that
     /// holds it and the fast path pays no extra test.
-    private var sendsBeforeDrain = 0
+    @exclusivity(unchecked) private var sendsBeforeDrain = 0
     private static let drainInterval = 1024
     /// Messages published before the subscriptions arrived; nil once they did.
     private var joining: JoinBuffer?
