@@ -21,12 +21,20 @@ public final class ChildProcess: Sendable {
     private let process: Process
     private let output = Mutex<(stdout: [UInt8], stderr: [UInt8], openPipes: Int)>(([], [], 2))
 
-    /// Starts `tool` with `arguments`; `bus` is passed as `--bus`.
-    public init(_ tool: String, _ arguments: [String], bus: String? = nil) throws {
+    /// Starts `tool` (a name in ``binDirectory``, or a path) with `arguments`; `bus` is passed as `--bus`.
+    ///
+    /// - Parameters:
+    ///   - directory: the working directory (default: the repository).
+    ///   - environment: the child's environment (default: this process's).
+    public init(
+        _ tool: String, _ arguments: [String], bus: String? = nil, directory: String? = nil,
+        environment: [String: String]? = nil
+    ) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "\(Self.binDirectory)/\(tool)")
+        process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "\(Self.binDirectory)/\(tool)")
         process.arguments = (bus.map { ["--bus", $0] } ?? []) + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: Self.repositoryRoot)
+        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? Self.repositoryRoot)
+        if let environment { process.environment = environment }
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
@@ -86,9 +94,11 @@ public final class ChildProcess: Sendable {
     }
 
     /// Runs `tool` to completion and returns (status, stdout, stderr).
-    public static func run(_ tool: String, _ arguments: [String], bus: String? = nil) throws -> (Int32, String, String)
-    {
-        let child = try ChildProcess(tool, arguments, bus: bus)
+    public static func run(
+        _ tool: String, _ arguments: [String], bus: String? = nil, directory: String? = nil,
+        environment: [String: String]? = nil
+    ) throws -> (Int32, String, String) {
+        let child = try ChildProcess(tool, arguments, bus: bus, directory: directory, environment: environment)
         let status = try child.wait()
         return (status, child.stdout, child.stderr)
     }
