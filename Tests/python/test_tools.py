@@ -13,7 +13,7 @@ import pytest
 import busproc
 
 TOOLS = ["bus-proxy", "bus-tap", "bus-flood", "input-source", "gesture-recognizer", "component-host",
-         "render-worker", "memo-store", "uibus-supervisor", "uibus-faults", "uibus-fuzz", "uibus-report"]
+         "render-worker", "memo-store", "uibus-supervisor", "uibus-faults", "uibus-fuzz", "uibus-report", "uibus-view"]
 FRAME = {"device": "d0", "frame": 1, "t_ns": 5, "contacts": [{"id": 0, "phase": "began", "x": 1.5, "y": 2}]}
 
 
@@ -232,6 +232,37 @@ def test_info_names_the_schema_publishers_rate_and_subscriptions_of_a_topic(prox
     [topic] = info["topics"]
     assert topic["topic"] == "touch/info/" and topic["schema"] == "touch.frame v1.0"
     assert topic["publishers"] == ["bus-tap"] and topic["rate_per_s"] > 0
+
+
+def settle_subscribers(health, prefix, want, timeout_s=30):
+    """Reads the proxy's health (a `bus-tap echo sys/health/bus-proxy/ --json`) until `want`
+    subscriptions hold `prefix` and none a longer prefix under it."""
+    deadline = time.monotonic() + timeout_s
+    counts = None
+    while time.monotonic() < deadline:
+        counts = json.loads(health.stdout.readline())["payload"].get("subscribers", {})
+        if counts.get(prefix, 0) == want and not any(p.startswith(prefix) and p != prefix for p in counts):
+            return
+    raise TimeoutError(f"{prefix} never had {want} subscribers: {counts}")
+
+
+def test_info_counts_the_subscribers_the_proxy_sees_join_and_leave(proxy):
+    health = echo(proxy, "sys/health/bus-proxy/", "--json")
+    listeners = [echo(proxy, "subs/")]
+    try:
+        settle_subscribers(health, "subs/", 1)
+        listeners.append(echo(proxy, "subs/"))
+        settle_subscribers(health, "subs/", 2)
+        info = json.loads(proxy.tap("info", "subs/a/", "--json", "--duration", "0.2").stdout)
+        assert info["subscribers"] == 2 and info["subscribers_by_prefix"] == {"subs/": 2}, info
+        stop(listeners.pop())
+        # Also waits for the query's own subscription to subs/a/ to have gone.
+        settle_subscribers(health, "subs/", 1)
+        text = proxy.tap("info", "subs/a/", "--duration", "0.2").stdout
+        assert "subscribers seen by the proxy: 1 (by prefix: 'subs/' 1)" in text, text
+    finally:
+        for proc in listeners + [health]:
+            stop(proc)
 
 
 def test_hz_prints_times_in_human_units(proxy):
