@@ -34,17 +34,39 @@ struct InputSource {
         scenarios: \(ScenarioCatalog.names.joined(separator: " "))
         """
 
+    static let desc = OptionSpec.value("desc", "FILE.desc", "the device description (default: found next to it)")
+    static let width = OptionSpec.value("width", "W", "the scene's width in points (with --height)")
+    static let height = OptionSpec.value("height", "H", "the scene's height in points (with --width)")
+    static let device = OptionSpec.value("device", "D", "the device name in the frames (default d0)")
+    static let devices = OptionSpec.value("devices", "N", "how many devices to flood from")
+    static let rate = OptionSpec.value("rate", "R", "frames per second over all devices")
+    static let commandLine = CommandLineSpec(verbs: [
+        "run": [
+            .bus, .cpus, .value("script", "FILE.jsonl", "play a touch script"),
+            .value("evemu", "FILE.events", "play an evemu recording"), Self.desc,
+            .value("device", "PATH", "read a live evdev device (/dev/input/eventN)"),
+            .value("scenario", "NAME", "play a built-in scenario"), .flag("flood", "flood with --devices and --rate"),
+            Self.devices, Self.rate, .value("scene", "FILE", "map and bound points to this scene's size"),
+            Self.width, Self.height, .value("pace", "recorded|max", "as recorded (default) or as fast as possible"),
+            .flag("loop", "start again at the end"),
+            .value("stuck-timeout-ms", "MS", "cancel a contact silent this long (default 10000)"),
+            .value("name", "D", "the device name to publish as (renames a script's one device)"),
+            .value("subscriber-wait-ms", "MS", "how long to wait for a subscriber first (default 2000)"),
+        ],
+        "convert": [Self.desc, Self.width, Self.height, Self.device],
+        "scenario": [Self.device],
+        "flood": [Self.devices, Self.rate, .value("frames", "M", "how many frames to print (default 1000)")],
+    ])
+
     static func main() {
         let signals = SignalWatcher()
         Tool.main("input-source", usage: Self.usage) {
-            var options = try Options(Array(CommandLine.arguments.dropFirst()), flags: ["loop", "flood"])
-            switch options.positionals.first {
+            var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
+            switch options.verb {
             case "run": try Self.run(&options, signals: signals)
             case "convert": try Self.convert(&options)
             case "scenario": try Self.scenario(&options)
-            case "flood": try Self.flood(&options)
-            case let verb?: throw UsageError("unknown verb '\(verb)'")
-            case nil: throw UsageError("missing verb")
+            default: try Self.flood(&options)
             }
         }
     }
