@@ -88,6 +88,17 @@ public final class ChildProcess: Sendable {
         return self.process.terminationStatus
     }
 
+    /// A child still running when its test lets go of it (the test failed before stopping it)
+    /// is stopped: SIGTERM, then SIGKILL after 5 s, so no proxy or store outlives its test.
+    deinit {
+        guard self.process.isRunning else { return }
+        kill(self.process.processIdentifier, SIGTERM)
+        if (try? waitUntil("a left-over child to stop", seconds: 5) { !self.process.isRunning }) == nil {
+            kill(self.process.processIdentifier, SIGKILL)
+        }
+        self.process.waitUntilExit()
+    }
+
     /// Sends `signal` to the process.
     public func signal(_ signal: Int32) {
         kill(self.process.processIdentifier, signal)
@@ -128,5 +139,10 @@ public final class ProxyProcess {
         self.process.signal(SIGTERM)
         try self.process.wait()
         try? FileManager.default.removeItem(atPath: self.directory)
+    }
+
+    /// A proxy its test did not stop (it failed first) goes with it, directory and all.
+    deinit {
+        if self.process.isRunning { try? self.stop() }
     }
 }

@@ -58,6 +58,7 @@ import Testing
 
     @Test func malformedGesture_isCountedAndSkippedAndTheHostKeepsWorking() throws {
         let harness = try Harness()
+        defer { try? harness.stop() }
         let health = try Subscriber(
             context: harness.context, endpoint: harness.config.subscribe, prefixes: ["sys/health/component-host/"],
             filter: SchemaFilter([Health.self]))
@@ -80,11 +81,11 @@ import Testing
             guard let delivery = try health.receive(timeoutMs: 100) else { return false }
             return try Value(messagePack: delivery.payload)["extra"]?["gestures"] == .int(1)
         }
-        try harness.stop()
     }
 
     @Test func aRestartedHostsFirstStatesAndCommandsReachTheSubscribersThatWereThere() throws {
         let harness = try Harness()
+        defer { try? harness.stop() }
         let watcher = try Subscriber(
             context: harness.context, endpoint: harness.config.subscribe, prefixes: ["ui/", "memo/cmd/"])
         defer { watcher.socket.close() }
@@ -114,11 +115,11 @@ import Testing
         #expect(watcher.statistics.counters.gaps == 0)
         restarted.signal(SIGTERM)
         #expect(try restarted.wait() == 0)
-        try harness.stop()
     }
 
     @Test func droppedAcks_theSameCommandIsResentUntilAcknowledged() throws {
         let harness = try Harness()
+        defer { try? harness.stop() }
         // The board asks for a snapshot first; the store acknowledges that one at once.
         var snapshot: Value?
         try waitUntil("the snapshot command", seconds: 10) {
@@ -153,6 +154,5 @@ import Testing
         }
         // One copy may already have been on its way when the ack was sent.
         #expect(late <= 1)
-        try harness.stop()
     }
 }
