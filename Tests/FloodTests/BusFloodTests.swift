@@ -91,6 +91,26 @@ import Testing
         }
     }
 
+    /// Issue 24 point 5: another publisher's touch frames would be counted by the services with the
+    /// flood's (sharing touch/d0/ with an input source gave "unaccounted -25"): the flood, on devices
+    /// of its own, refuses to start beside one, naming it, and leaves it running.
+    @Test func aTouchFloodBesideARunningInputSourceIsRefusedNamingIt() throws {
+        try Self.withPipeline { proxy in
+            let source = try ChildProcess(
+                "input-source", ["run", "--flood", "--devices", "1", "--rate", "200"], bus: proxy.busFile)
+            defer {
+                source.signal(SIGTERM)
+                _ = try? source.wait()
+            }
+            try source.waitForLine("ready")
+            let (status, stdout, stderr) = try ChildProcess.run(
+                "bus-flood", ["touch", "--rate", "400", "--duration", "1", "--json"], bus: proxy.busFile)
+            #expect(status == 1 && stdout.isEmpty)
+            #expect(stderr.contains("touch frames from input-source on touch/d0/"), "\(stderr)")
+            #expect(source.isRunning, "the input source kept publishing: \(source.stderr)")
+        }
+    }
+
     @Test func theRateSearchReportsTheHighestCleanTrialAndEveryTrialAboveItLostOrLaggedSomething() throws {
         let result = try Self.withPipeline {
             try Self.flood(["touch", "--rate", "max", "--duration", "0.25"], bus: $0.busFile)

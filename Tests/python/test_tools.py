@@ -361,6 +361,38 @@ def test_offline_tools_refuse_input_they_cannot_use(tmp_path):
     assert not (tmp_path / "o.png").exists()
 
 
+# Supervisor
+
+def test_a_second_up_says_so_at_once_without_building():
+    """`deploy/uibus up` while a supervisor holds the checkout's lock answers before installing or building."""
+    import fcntl
+
+    run_dir = busproc.REPO / "var/run"
+    made_dir = not run_dir.exists()
+    run_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    lock_path = run_dir / "supervisor.lock"
+    made_lock = not lock_path.exists()
+    with open(lock_path, "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pass  # a stack of this checkout is up: its supervisor holds the lock, as this test would
+        try:
+            began = time.monotonic()
+            result = subprocess.run([busproc.REPO / "deploy/uibus", "up"], capture_output=True, text=True,
+                                    timeout=60, cwd=tempfile.gettempdir())
+            elapsed = time.monotonic() - began
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            if made_lock:
+                lock_path.unlink()
+            if made_dir:
+                run_dir.rmdir()
+    assert result.returncode != 0 and "already up (deploy/uibus status, deploy/uibus down)" in result.stderr, \
+        result.stderr
+    assert "Compiling" not in result.stdout + result.stderr and elapsed < 10, "it should answer before building"
+
+
 # bus-flood
 
 def test_bus_flood_refuses_a_pipeline_that_is_not_there(proxy):
