@@ -5,10 +5,11 @@ import Synchronization
 
 /// The bus's XSUB/XPUB forwarder: publishers connect to its input, subscribers to its output.
 ///
-/// It forwards every message and every subscription (`ZMQ_XPUB_VERBOSE`, so each new
-/// subscriber's subscriptions reach the publishers), holds a single-instance lock next to
-/// its ipc endpoints, removes ipc files a dead proxy left, and publishes its own health
-/// (messages and bytes forwarded) on `sys/health/<name>/`.
+/// It forwards every message and every subscription and cancel (`ZMQ_XPUB_VERBOSER`, so each new
+/// subscriber's subscriptions reach the publishers, and a prefix's last cancel reaches them
+/// too), holds a single-instance lock next to its ipc endpoints, removes ipc files a dead proxy
+/// left, and publishes its own health (messages and bytes forwarded, the subscriptions held per
+/// prefix: ``SubscriptionCounts``) on `sys/health/<name>/`.
 ///
 /// Late joiners: the newest message of every state topic is kept in a ``LastValueCache`` and
 /// replayed when a subscription to its prefix arrives (`lvc_*` in health).
@@ -41,6 +42,8 @@ public final class BusProxy {
     @exclusivity(unchecked) private var stateFrames = Frames()
     /// Subscriptions read in the current batch, replayed from the cache after it.
     @exclusivity(unchecked) private var subscribedPrefixes: [[UInt8]] = []
+    /// Subscriptions held now, per prefix, for health.
+    private var subscriptionCounts = SubscriptionCounts()
     /// When the cache may replay again (``Clock/monotonicNs()``), if it has messages waiting.
     private var nextReplayNs: UInt64?
     /// Messages queued per subscriber and per publisher.
@@ -91,7 +94,11 @@ public final class BusProxy {
         try self.input.setOption(ZMQ_RCVHWM, highWaterMark)
         try self.input.setOption(ZMQ_MAXMSGSIZE, int64: maximumMessageSize)
         try self.output.setOption(ZMQ_SNDHWM, highWaterMark)
-        try self.output.setOption(ZMQ_XPUB_VERBOSE, 1)
+        // Every subscribe and every cancel comes through, so that subscribers can be counted per
+        // prefix. It also keeps the input's counts right: the XSUB counts each verbose subscribe
+        // and passes a cancel on to publishers only when its count reaches zero, which with
+        // VERBOSE alone (one cancel for many subscribes) never happened.
+        try self.output.setOption(ZMQ_XPUB_VERBOSER, 1)
         // A full subscriber queue refuses the message instead of dropping it unseen, so the
         // proxy counts the drop (``forwardMessages()``) and then lets it drop.
         try self.output.setOption(ZMQ_XPUB_NODROP, 1)
@@ -264,7 +271,9 @@ public final class BusProxy {
                 to: self.input,
                 inspect: { index, bytes in
                     // A notice is one frame: 1 (subscribe) or 0 (cancel), then the prefix.
-                    if index == 0, bytes.first == 1 { self.subscribedPrefixes.append(Array(bytes.dropFirst())) }
+                    guard index == 0 else { return }
+                    self.subscriptionCounts.notice(bytes)
+                    if bytes.first == 1 { self.subscribedPrefixes.append(Array(bytes.dropFirst())) }
                 }) != nil
         {
             forwarded += 1
@@ -334,12 +343,14 @@ public final class BusProxy {
             "connections_subscribers": Value(UInt64(self.limiters[1].count)),
             "connections_limit": Value(UInt64(self.limiters[1].limit)),
             "connections_refused": Value(self.limiters.reduce(0) { $0 + $1.refused }),
+            "subscriptions_untracked": Value(self.subscriptionCounts.untracked),
         ]
         if self.authenticator != nil {
             extra["zap_accepted"] = Value(self.authentications.accepted)
             extra["zap_denied"] = Value(self.authentications.denied)
         }
-        let report = self.health.report(state: state, extra: extra)
+        var report = self.health.report(state: state, extra: extra)
+        report.subscribers = self.subscriptionCounts.entries.map { ($0.prefix, $0.count) }
         let topic = try self.health.topic
         self.stamper.payload.reset()
         report.encode(to: &self.stamper.payload)

@@ -21,12 +21,20 @@ public final class ChildProcess: Sendable {
     private let process: Process
     private let output = Mutex<(stdout: [UInt8], stderr: [UInt8], openPipes: Int)>(([], [], 2))
 
-    /// Starts `tool` with `arguments`; `bus` is passed as `--bus`.
-    public init(_ tool: String, _ arguments: [String], bus: String? = nil) throws {
+    /// Starts `tool` (a name in ``binDirectory``, or a path) with `arguments`; `bus` is passed as `--bus`.
+    ///
+    /// - Parameters:
+    ///   - directory: the working directory (default: the repository).
+    ///   - environment: the child's environment (default: this process's).
+    public init(
+        _ tool: String, _ arguments: [String], bus: String? = nil, directory: String? = nil,
+        environment: [String: String]? = nil
+    ) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "\(Self.binDirectory)/\(tool)")
+        process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "\(Self.binDirectory)/\(tool)")
         process.arguments = (bus.map { ["--bus", $0] } ?? []) + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: Self.repositoryRoot)
+        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? Self.repositoryRoot)
+        if let environment { process.environment = environment }
         let stdout = Pipe()
         let stderr = Pipe()
         process.standardOutput = stdout
@@ -80,15 +88,28 @@ public final class ChildProcess: Sendable {
         return self.process.terminationStatus
     }
 
+    /// A child still running when its test lets go of it (the test failed before stopping it)
+    /// is stopped: SIGTERM, then SIGKILL after 5 s, so no proxy or store outlives its test.
+    deinit {
+        guard self.process.isRunning else { return }
+        kill(self.process.processIdentifier, SIGTERM)
+        if (try? waitUntil("a left-over child to stop", seconds: 5) { !self.process.isRunning }) == nil {
+            kill(self.process.processIdentifier, SIGKILL)
+        }
+        self.process.waitUntilExit()
+    }
+
     /// Sends `signal` to the process.
     public func signal(_ signal: Int32) {
         kill(self.process.processIdentifier, signal)
     }
 
     /// Runs `tool` to completion and returns (status, stdout, stderr).
-    public static func run(_ tool: String, _ arguments: [String], bus: String? = nil) throws -> (Int32, String, String)
-    {
-        let child = try ChildProcess(tool, arguments, bus: bus)
+    public static func run(
+        _ tool: String, _ arguments: [String], bus: String? = nil, directory: String? = nil,
+        environment: [String: String]? = nil
+    ) throws -> (Int32, String, String) {
+        let child = try ChildProcess(tool, arguments, bus: bus, directory: directory, environment: environment)
         let status = try child.wait()
         return (status, child.stdout, child.stderr)
     }
@@ -118,5 +139,10 @@ public final class ProxyProcess {
         self.process.signal(SIGTERM)
         try self.process.wait()
         try? FileManager.default.removeItem(atPath: self.directory)
+    }
+
+    /// A proxy its test did not stop (it failed first) goes with it, directory and all.
+    deinit {
+        if self.process.isRunning { try? self.stop() }
     }
 }

@@ -4,7 +4,8 @@ import ServiceSupport
 
 extension BusTap {
     /// `info TOPIC`: what flows on a topic (schema, publishers, count, rate, bandwidth) while
-    /// watching; `info FILE.mcap`: a recording's summary, like `mcap info` / `ros2 bag info`.
+    /// watching, and who listens (the subscribers the proxy counts); `info FILE.mcap`: a
+    /// recording's summary, like `mcap info` / `ros2 bag info`.
     func info(_ target: String) throws {
         if target.hasSuffix(".mcap") {
             try self.options.finish(maximumPositionals: 2)
@@ -16,6 +17,8 @@ extension BusTap {
         try self.options.finish(maximumPositionals: 2)
         let pattern = try TopicPattern(target)
         let subscriptions = try self.subscriptions(covering: pattern)
+        // Counted before this tool subscribes to the topic itself.
+        let subscribers = try self.proxySubscribers(overlapping: pattern.subscription)
         let topics = try self.tally(pattern, durationMs: duration)
         let seconds = Double(duration) / 1000
         let store = SchemaStore.locate()
@@ -31,19 +34,34 @@ extension BusTap {
             ]
             rows.append(.map(row))
         }
+        // Those whose prefix the topic starts with get all of it; longer prefixes get a part.
+        let covering = subscribers.map { $0.filter { pattern.subscription.hasPrefix($0.prefix) } }
+        let count = covering.map { $0.reduce(0) { $0 + $1.count } }
         if json {
-            let document: ValueMap = [
+            var document: ValueMap = [
                 "pattern": .string(pattern.text), "watched_s": .double(seconds),
                 "expected_schemas": .array(expected.map { .string($0) }),
                 "subscriptions": .array(subscriptions.map { .string($0) }), "topics": .array(rows),
+                "subscribers": count.map { Value($0) } ?? .null,
             ]
+            if let subscribers {
+                document["subscribers_by_prefix"] = .map(ValueMap(subscribers.map { ($0.prefix, Value($0.count)) }))
+            }
             Log.out(Value.map(document).json)
             return
         }
         var lines = ["\(pattern.text)  (watched \(HumanUnits.duration(milliseconds: Double(duration))))"]
         if !expected.isEmpty { lines.append("  schema by convention: \(expected.joined(separator: ", "))") }
-        let quoted = subscriptions.map { "'\($0)'" }.joined(separator: ", ")
-        lines.append("  subscriptions at the proxy that cover it: " + (subscriptions.isEmpty ? "none" : quoted))
+        if let subscribers, let count {
+            let listed = subscribers.map { "'\($0.prefix)' \($0.count)" }.joined(separator: ", ")
+            lines.append(
+                "  subscribers seen by the proxy: \(count)" + (listed.isEmpty ? "" : " (by prefix: \(listed))"))
+        } else {
+            let quoted = subscriptions.map { "'\($0)'" }.joined(separator: ", ")
+            lines.append(
+                "  subscriptions at the proxy that cover it: " + (subscriptions.isEmpty ? "none" : quoted)
+                    + " (no subscriber counts: the proxy sent no health with them)")
+        }
         if topics.isEmpty { lines.append("  no messages") }
         for topic in topics.keys.sorted() {
             let entry = topics[topic]!
@@ -74,6 +92,35 @@ extension BusTap {
         let literal = pattern.subscription
         return publisher.subscriptions.filter { $0.hasPrefix(literal) || literal.hasPrefix($0) }.sorted()
     }
+
+    /// The proxy's subscriptions per prefix from its health (``Health/subscribers``), those that
+    /// overlap `literal` (either is a prefix of the other); nil if no report with them came in 2.5 s.
+    ///
+    /// Read from the proxy's next report. Where this query's own subscription to that report
+    /// overlaps `literal`, it may or may not be in the first one, so the second is read (the proxy
+    /// has counted the subscription by then) and the query's own subscription taken out.
+    func proxySubscribers(overlapping literal: String) throws -> [(prefix: String, count: UInt64)]? {
+        let own = "sys/health/\(Self.proxyName)/"
+        let overlaps = { (prefix: String) in prefix.hasPrefix(literal) || literal.hasPrefix(prefix) }
+        let wanted = overlaps(own) ? 2 : 1
+        var reports = 0
+        var counts: [(prefix: String, count: UInt64)]?
+        _ = try self.listen([try TopicPattern(own)], durationMs: 1250 * (wanted + 1)) { delivery, subscriber in
+            guard let report = subscriber.decode(delivery, as: Health.self), let subscribers = report.subscribers
+            else { return true }
+            reports += 1
+            counts = subscribers.map { (prefix: $0.0, count: $0.1) }
+            return reports < wanted
+        }
+        guard reports == wanted, let counts else { return nil }
+        return counts.compactMap { entry in
+            let count = entry.prefix == own ? entry.count - min(entry.count, 1) : entry.count
+            return overlaps(entry.prefix) && count > 0 ? (entry.prefix, count) : nil
+        }
+    }
+
+    /// The service name the proxy reports its health under.
+    static let proxyName = "bus-proxy"
 
     /// `schema`: the known ids (no argument), or one schema's JSON Schema and its first example.
     func schema(id: String?) throws {

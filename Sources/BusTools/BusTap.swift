@@ -22,42 +22,45 @@ public final class BusTap {
         EXPR: comparisons of payload fields joined by and/or/not: kind == "tap" and x > 100
         """
 
-    static let common: [OptionSpec] = [.value("bus", "FILE", "the bus file (default $UIBUS_BUS, else the checkout's)")]
     static let json = OptionSpec.flag("json", "one JSON object per line")
     static let duration = OptionSpec.value("duration", "S", "stop after S seconds")
     static let count = OptionSpec.value("count", "N", "stop after N messages")
     static let waitMs = OptionSpec.value("wait-ms", "MS", "how long to wait for a subscriber first (default 2000)")
 
-    /// The options of each verb (``common`` apply to all).
-    static let verbs: [String: [OptionSpec]] = [
-        "endpoints": [],
-        "list": [BusTap.duration, BusTap.json],
-        "echo": [
-            BusTap.count, .flag("once", "stop after the first message (--count 1)"),
-            .flag("latest", "the last value of each matching topic (late-joiner delivery), then exit"),
-            BusTap.duration, .value("field", "PATH", "print only this payload field (contacts.0.x)"),
-            .value("filter", "EXPR", "only messages whose payload passes EXPR"), BusTap.json,
-        ],
-        "hz": [
-            BusTap.count, BusTap.duration, BusTap.json, .value("hwm", "N", "receive high-water mark (default 100000)"),
-        ],
-        "info": [.value("duration", "S", "how long to watch a topic (default 2)"), BusTap.json],
-        "schema": [.value("major", "M", "the major version (default 1)")],
-        "pub": [
-            .value("schema", "ID", "the payload's schema id"), .value("major", "M", "its major (default 1)"),
-            .value("file", "F", "read the payload from F (- for stdin)"), .value("rate", "R", "messages per second"),
-            BusTap.count, BusTap.waitMs,
-        ],
-        "record": [
-            BusTap.count, BusTap.duration, .flag("force", "overwrite an existing file"),
-            .value("compression", "C", "chunk compression: zstd or none (default \(BusTap.recordCompression))"),
-            .value("wait-for-proxy", "S", "wait up to S seconds for the proxy to come up (default 2)"),
-        ],
-        "replay": [
-            .value("speed", "X", "times the recorded pace; 0 for as fast as possible (default 1)"),
-            .flag("loop", "start again at the end"), BusTap.waitMs,
-        ],
-    ]
+    /// The options of each verb (`--bus` applies to all).
+    static let commandLine = CommandLineSpec(
+        common: [.bus],
+        verbs: [
+            "endpoints": [],
+            "list": [BusTap.duration, BusTap.json],
+            "echo": [
+                BusTap.count, .flag("once", "stop after the first message (--count 1)"),
+                .flag("latest", "the last value of each matching topic (late-joiner delivery), then exit"),
+                BusTap.duration, .value("field", "PATH", "print only this payload field (contacts.0.x)"),
+                .value("filter", "EXPR", "only messages whose payload passes EXPR"), BusTap.json,
+            ],
+            "hz": [
+                BusTap.count, BusTap.duration, BusTap.json,
+                .value("hwm", "N", "receive high-water mark (default 100000)"),
+            ],
+            "info": [.value("duration", "S", "how long to watch a topic (default 2)"), BusTap.json],
+            "schema": [.value("major", "M", "the major version (default 1)")],
+            "pub": [
+                .value("schema", "ID", "the payload's schema id"), .value("major", "M", "its major (default 1)"),
+                .value("file", "F", "read the payload from F (- for stdin)"),
+                .value("rate", "R", "messages per second"),
+                BusTap.count, BusTap.waitMs,
+            ],
+            "record": [
+                BusTap.count, BusTap.duration, .flag("force", "overwrite an existing file"),
+                .value("compression", "C", "chunk compression: zstd or none (default \(BusTap.recordCompression))"),
+                .value("wait-for-proxy", "S", "wait up to S seconds for the proxy to come up (default 2)"),
+            ],
+            "replay": [
+                .value("speed", "X", "times the recorded pace; 0 for as fast as possible (default 1)"),
+                .flag("loop", "start again at the end"), BusTap.waitMs,
+            ],
+        ])
 
     let signals: SignalWatcher
     let config: BusConfig
@@ -73,23 +76,9 @@ public final class BusTap {
     /// - Throws: ``UsageError`` for a missing or unknown verb or option, ``ConfigurationError`` for a bad bus file.
     public init(arguments: [String], signals: SignalWatcher) throws {
         self.signals = signals
-        let verb = Options.verb(in: arguments, declared: Self.common)
-        guard let verb, let declared = Self.verbs[verb] else {
-            // Help and --version still work before (or instead of) a verb.
-            _ = try Options(arguments, declared: Self.common + Self.verbs.values.flatMap { $0 })
-            guard let verb else { throw UsageError("missing verb") }
-            throw UsageError(Self.unknownVerb(verb))
-        }
-        self.options = try Options(arguments, declared: Self.common + declared)
-        self.verb = verb
+        self.options = try Self.commandLine.parse(arguments)
+        self.verb = self.options.verb
         self.config = try Tool.busConfig(&self.options)
-    }
-
-    static func unknownVerb(_ verb: String) -> String {
-        let names = Self.verbs.keys.sorted()
-        let near = names.first { $0.hasPrefix(verb) || verb.hasPrefix($0) }
-        return "unknown verb '\(verb)'"
-            + (near.map { " (did you mean \($0)?)" } ?? " (one of \(names.joined(separator: ", ")))")
     }
 
     /// Runs the verb.
@@ -118,7 +107,7 @@ public final class BusTap {
             guard let path = arguments.first else { throw UsageError("replay needs an MCAP file") }
             try self.replay(path: path)
         default:
-            throw UsageError(Self.unknownVerb(self.verb))
+            throw UsageError("unknown verb '\(self.verb)'")
         }
     }
 

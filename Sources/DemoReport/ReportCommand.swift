@@ -8,6 +8,14 @@ public struct ReportCommand {
         usage: uibus-report --recording FILE.mcap [--frames DIR] [--status supervisor.json]
                             --out report.html [--summary-json FILE]
         """
+    static let commandLine = CommandLineSpec(verbs: [
+        "": [
+            .value("recording", "FILE.mcap", "the demo's bus recording"),
+            .value("frames", "DIR", "the PNG frames to show"),
+            .value("status", "FILE", "the supervisor's status document"), .value("out", "FILE", "the report to write"),
+            .value("summary-json", "FILE", "also write the summary as JSON"),
+        ]
+    ])
 
     var recordingPath: String
     var framesDirectory: String?
@@ -19,7 +27,7 @@ public struct ReportCommand {
     ///
     /// - Throws: `UsageError` for a missing or unknown option.
     public init(arguments: [String]) throws {
-        var options = try Options(arguments)
+        var options = try Self.commandLine.parse(arguments)
         guard let recording = options.string("recording") else { throw UsageError("--recording is required") }
         guard let out = options.string("out") else { throw UsageError("--out is required") }
         self.recordingPath = recording

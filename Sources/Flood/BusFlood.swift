@@ -19,23 +19,22 @@ public struct BusFlood {
         progress goes to stderr (once a second when it is not a terminal); exit status 1 when no trial was clean.
         """
 
-    static let common: [OptionSpec] = [
-        .value("bus", "FILE", "the bus file (default $UIBUS_BUS, else the checkout's)"),
-        .value("cpus", "LIST", "run on these cores only"),
-        .value("rate", "R|max", "messages per second, or max to search"),
-        .value("duration", "S", "seconds per trial (default 5)"), .flag("json", "one JSON object on stdout"),
-        .value("out", "DIR", "also write result.json, latency.svg (and frames.csv) there"),
-    ]
-    static let verbs: [String: [OptionSpec]] = [
-        "touch": [
-            .value("devices", "N", "devices to flood from (default 1)"),
-            .value("payload", "B", "pad each frame to B bytes"),
+    static let commandLine = CommandLineSpec(
+        common: [
+            .bus, .cpus, .value("rate", "R|max", "messages per second, or max to search"),
+            .value("duration", "S", "seconds per trial (default 5)"), .flag("json", "one JSON object on stdout"),
+            .value("out", "DIR", "also write result.json, latency.svg (and frames.csv) there"),
         ],
-        "memo": [
-            .value("clients", "N", "clients to send as (default 1)"),
-            .flag("keep", "leave the memos it created on the board"),
-        ],
-    ]
+        verbs: [
+            "touch": [
+                .value("devices", "N", "devices to flood from (default 1)"),
+                .value("payload", "B", "pad each frame to B bytes"),
+            ],
+            "memo": [
+                .value("clients", "N", "clients to send as (default 1)"),
+                .flag("keep", "leave the memos it created on the board"),
+            ],
+        ])
 
     private enum Mode {
         case touch(TouchFloodPlan)
@@ -54,10 +53,7 @@ public struct BusFlood {
     ///
     /// - Throws: ``UsageError`` naming the option at fault, ``ConfigurationError`` for a bad bus file.
     public init(arguments: [String]) throws {
-        let declared =
-            Self.common
-            + (Self.verbs[Options.verb(in: arguments, declared: Self.common) ?? ""] ?? Self.verbs.values.flatMap { $0 })
-        var options = try Options(arguments, declared: declared)
+        var options = try Self.commandLine.parse(arguments)
         self.json = options.flag("json")
         self.outDirectory = options.string("out")
         guard let rateText = options.string("rate") else { throw UsageError("missing --rate R (or --rate max)") }
@@ -65,7 +61,7 @@ public struct BusFlood {
         let rate = self.searchMax ? 1000 : try Self.positive("rate", Double(rateText), rateText)
         let seconds = try options.string("duration").map { try Self.positive("duration", Double($0), $0) } ?? 5
         guard seconds <= 3600 else { throw UsageError("--duration is at most 3600 seconds, not '\(seconds)'") }
-        switch options.positionals.first {
+        switch options.verb {
         case "touch":
             let devices = try options.string("devices").map { try Self.count("devices", $0, limit: 256) } ?? 1
             let payload = try options.string("payload").map { text in
@@ -83,8 +79,7 @@ public struct BusFlood {
             var plan = MemoFloodPlan(clients: clients, rate: rate, seconds: seconds)
             plan.keep = options.flag("keep")
             self.mode = .memo(plan)
-        case let verb?: throw UsageError("unknown verb '\(verb)' (touch or memo)")
-        case nil: throw UsageError("missing verb (touch or memo)")
+        default: throw UsageError("unknown verb '\(options.verb)' (touch or memo)")
         }
         self.cpus = options.string("cpus")
         // Checked here so that a bad list is a usage error; the flood pins itself only when it runs.

@@ -29,7 +29,9 @@ public struct TouchFloodPlan: Sendable {
 /// `touch/` and `gesture/` topics, `ui/` and the two services' `sys/health/`. Per hop it counts what
 /// was sent, delivered and lost (sequence gaps): hops that end at the flood are counted by its
 /// subscriber, hops that end at a service by that service's health counters (the difference
-/// between its first report and its last, so run it against an otherwise quiet pipeline).
+/// between its first report and its last). Another publisher's touch frames would be in those
+/// counters too, so a flood that sees any while it waits for the services' first reports is
+/// refused, naming the publisher and its topic.
 /// The main latency is exact end to end: each frame carries its send time as `t_ns`, and the
 /// recognizer copies it into the `t_ms` of the gesture events the frame causes. Component states
 /// carry no such link back to a frame, so the `ui/` hop has its one-way latency only.
@@ -51,7 +53,8 @@ public final class TouchFlood {
 
     /// Floods once at `plan.rate`.
     ///
-    /// - Throws: ``FloodError`` if a service never reports health or no one subscribes to the frames.
+    /// - Throws: ``FloodError`` if a service never reports health, another publisher sends touch
+    ///   frames, or no one subscribes to the frames.
     public func run(_ plan: TouchFloodPlan) throws -> FloodResult {
         let devices = TouchFloodFrames.device(0)
         let subscriber = try Subscriber(
@@ -60,6 +63,8 @@ public final class TouchFlood {
         try subscriber.addRoute(["ui/"], filter: nil)
         try subscriber.addRoute(["sys/health/\(Self.recognizer)/", "sys/health/\(Self.host)/"], filter: nil)
         defer { subscriber.socket.close() }
+        let others = try Subscriber(context: self.context, endpoint: self.config.subscribe, prefixes: ["touch/"])
+        defer { others.socket.close() }
         let count = max(1, Int((plan.rate * plan.seconds).rounded()))
         var trial = Trial(epoch: EnvelopeStamper.newEpoch(), expected: count)
         // The first report of each service is the baseline the counts grow from.
@@ -73,6 +78,13 @@ public final class TouchFlood {
             }
             if let delivery = try subscriber.receive(timeoutMs: 50) {
                 trial.handle(delivery, subscriber: subscriber, startNs: 0)
+            }
+            // Nothing of the flood's own is sent yet: any touch frame is someone else's.
+            if let other = try others.receive(timeoutMs: 0) {
+                throw FloodError(
+                    "touch frames from \(other.envelope.publisher) on \(other.topic): the recognizer's and the "
+                        + "host's counts would mix them with the flood's; stop that publisher, or flood a quiet pipeline"
+                )
             }
         }
         let sender = FloodSender(

@@ -26,47 +26,81 @@ public struct EvemuRecording: Sendable {
     /// - Parameter description: the device's axes from a separate `.desc`; absolute values outside
     ///   their ranges (or the ranges of the text's own `A:` lines) are reported as out of range.
     public static func parse(_ text: String, description: DeviceDescription? = nil) -> EvemuRecording {
-        var recording = EvemuRecording()
-        var lastTime = Int64.min
-        var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            number += 1
+        var parser = Parser(description: description)
+        var events: [InputEvent] = []
+        var problems: [InputProblem] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            switch parser.add(line, number: index + 1) {
+            case .event(let event): events.append(event)
+            case .problem(let problem): problems.append(problem)
+            case nil: break
+            }
+        }
+        var recording = parser.recording
+        recording.events = events
+        recording.problems = problems
+        return recording
+    }
+
+    /// Parses an evemu text a line at a time, for a recording read as a stream: the header lines
+    /// build ``recording``'s description, and each event line's event is handed back, not kept.
+    public struct Parser: Sendable {
+        /// The description (and whether the text has one) from the lines so far; no events or problems.
+        public private(set) var recording = EvemuRecording()
+        private let description: DeviceDescription?
+        private var lastTime = Int64.min
+
+        /// What one line was.
+        public enum Item: Sendable {
+            case event(InputEvent)
+            /// The line was skipped, for this reason.
+            case problem(InputProblem)
+        }
+
+        /// - Parameter description: the axes from a separate `.desc`, which events are checked against.
+        public init(description: DeviceDescription? = nil) {
+            self.description = description
+        }
+
+        /// Takes in line `number` (from 1): its event, why it was skipped, or nil for a header,
+        /// comment or empty line.
+        public mutating func add(_ rawLine: Substring, number: Int) -> Item? {
             var line = rawLine
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
-            guard let prefix = fields.first else { continue }
+            guard let prefix = fields.first else { return nil }
             switch prefix {
             case "N:":
-                recording.description.name = line.dropFirst(2).trimmingSpaces()
-                recording.hasDescription = true
+                self.recording.description.name = line.dropFirst(2).trimmingSpaces()
+                self.recording.hasDescription = true
             case "I:", "P:", "B:", "L:", "S:":
-                continue
+                break
             case "A:":
                 do throws(InputProblem) {
-                    let (code, range) = try Self.axis(fields, line: number)
-                    recording.description.axes[code] = range
-                    recording.hasDescription = true
+                    let (code, range) = try EvemuRecording.axis(fields, line: number)
+                    self.recording.description.axes[code] = range
+                    self.recording.hasDescription = true
                 } catch {
-                    recording.problems.append(error)
+                    return .problem(error)
                 }
             case "E:":
                 do throws(InputProblem) {
-                    let event = try Self.event(fields, line: number)
-                    try Self.checkRange(event, description ?? recording.description, line: number)
-                    guard event.tNs >= lastTime else {
+                    let event = try EvemuRecording.event(fields, line: number)
+                    try EvemuRecording.checkRange(event, self.description ?? self.recording.description, line: number)
+                    guard event.tNs >= self.lastTime else {
                         throw InputProblem(
                             .timeWentBackwards, line: number, "event time \(fields[1]) is earlier than the one before")
                     }
-                    lastTime = event.tNs
-                    recording.events.append(event)
+                    self.lastTime = event.tNs
+                    return .event(event)
                 } catch {
-                    recording.problems.append(error)
+                    return .problem(error)
                 }
             default:
-                recording.problems.append(InputProblem(.malformed, line: number, "unknown line prefix '\(prefix)'"))
+                return .problem(InputProblem(.malformed, line: number, "unknown line prefix '\(prefix)'"))
             }
+            return nil
         }
-        return recording
     }
 
     private static func axis(_ fields: [Substring], line: Int) throws(InputProblem) -> (UInt16, AxisRange) {

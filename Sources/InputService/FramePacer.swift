@@ -32,6 +32,9 @@ public struct FramePacer {
     /// Whether every frame has been taken.
     public var isFinished: Bool { self.next == nil }
 
+    /// The next frame to be taken.
+    public var nextFrame: TouchFrame? { self.next }
+
     /// Takes the frames due by `nowNs`, at most `limit` of them (so a fast source leaves the
     /// service loop time for signals, timers and health).
     public mutating func take(dueBy nowNs: UInt64, limit: Int) -> [TouchFrame] {
@@ -62,18 +65,33 @@ public struct FramePacer {
     /// `frames` over and over, each repetition shifted in time to start `gapNs` after the previous
     /// one ended (the stuck-touch guard renumbers the frames per device).
     public static func looping(_ frames: [TouchFrame], gapNs: Int64 = 500_000_000) -> AnySequence<TouchFrame> {
-        guard let first = frames.first, let last = frames.last else { return AnySequence([]) }
-        let period = last.tNs - first.tNs + gapNs
-        return AnySequence(
-            sequence(state: (index: 0, offset: Int64(0))) { state -> TouchFrame? in
-                if state.index == frames.count {
-                    state.index = 0
-                    state.offset += period
+        Self.looping(gapNs: gapNs) { AnyIterator(frames.makeIterator()) }
+    }
+
+    /// The passes `pass` makes (a file read again each time), one after the other, each shifted
+    /// in time to start `gapNs` after the previous one ended; ends after a pass with no frame.
+    public static func looping(gapNs: Int64 = 500_000_000, _ pass: @escaping () -> AnyIterator<TouchFrame>)
+        -> AnySequence<TouchFrame>
+    {
+        AnySequence { () -> AnyIterator<TouchFrame> in
+            var current = pass()
+            var offset: Int64 = 0
+            var span: (first: Int64, last: Int64)?
+            return AnyIterator {
+                if var frame = current.next() {
+                    span = (span?.first ?? frame.tNs, frame.tNs)
+                    frame.tNs += offset
+                    return frame
                 }
-                var frame = frames[state.index]
-                frame.tNs += state.offset
-                state.index += 1
+                guard let ended = span else { return nil }
+                offset += ended.last - ended.first + gapNs
+                span = nil
+                current = pass()
+                guard var frame = current.next() else { return nil }
+                span = (frame.tNs, frame.tNs)
+                frame.tNs += offset
                 return frame
-            })
+            }
+        }
     }
 }

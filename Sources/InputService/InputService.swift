@@ -21,6 +21,9 @@ public final class InputService {
     public enum Source {
         /// A finite list, sent once or (`loop`) forever.
         case frames([TouchFrame], loop: Bool)
+        /// A script or recording read as it is sent, once or (`loop`) forever; what ended it
+        /// early (``FileFrames/failure``) ends the service with that error.
+        case file(FileFrames, loop: Bool)
         /// The ``FloodGenerator``: `devices` devices at `rate` frames/s each, forever.
         case flood(devices: Int, rate: Double)
         /// A live device (or a pipe delivering `struct input_event` records) named `name` in frames.
@@ -67,6 +70,8 @@ public final class InputService {
         switch source {
         case .frames(let frames, let loop):
             self.pacer = FramePacer(frames: loop ? FramePacer.looping(frames) : AnySequence(frames), pace: pace)
+        case .file(let file, let loop):
+            self.pacer = FramePacer(frames: file.frames(loop: loop), pace: pace)
         case .flood(let devices, let rate):
             self.pacer = FramePacer(frames: FloodGenerator(devices: devices, ratePerDevice: rate), pace: pace)
         case .device(_, let name, let mapper, let description):
@@ -86,7 +91,7 @@ public final class InputService {
         }
         var firstDevice = "d0"
         switch self.source {
-        case .frames(let frames, _): firstDevice = frames.first?.device ?? "d0"
+        case .frames, .file: firstDevice = self.pacer?.nextFrame?.device ?? "d0"
         case .flood: break
         case .device(let device, let name, _, _):
             firstDevice = name
@@ -125,11 +130,13 @@ public final class InputService {
         }
     }
 
-    /// Sends the cancellations of contacts still down, then ends the service.
+    /// Sends the cancellations of contacts still down, then ends the service (with the error
+    /// that cut a file short, if one did).
     private func finish() throws {
         while let deadline = self.guardian.nextDeadline {
             try self.apply(self.guardian.handle(.timeElapsed(tNs: deadline)), counting: \.stuckCancelled)
         }
+        if case .file(let file, _) = self.source, let failure = file.failure { throw failure }
         self.runner.stop()
     }
 

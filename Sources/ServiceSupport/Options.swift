@@ -10,6 +10,8 @@
 /// messages, `--duration` seconds, `--bus` the bus file.
 public struct Options {
     public private(set) var positionals: [String] = []
+    /// The verb ``CommandLineSpec/parse(_:)`` found (`""`: none).
+    public internal(set) var verb = ""
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
     private var consumed: Set<String> = []
@@ -144,16 +146,6 @@ public struct Options {
             throw UsageError("--\(name) must be a number in \(range), got '\(text)'")
         }
         return value
-    }
-
-    /// Throws for any option outside `allowed` (naming the nearest allowed one): for a verb that
-    /// lists its options instead of reading them all before ``finish(maximumPositionals:)``.
-    public func check(allowed: Set<String>) throws {
-        if let name = Set(self.values.keys).union(self.flags).union(self.dangling.map { [$0] } ?? [])
-            .subtracting(allowed).sorted().first
-        {
-            throw UsageError(Self.unknown(name, among: allowed))
-        }
     }
 
     /// Throws for any option that no one asked about (suggesting the nearest name that was asked

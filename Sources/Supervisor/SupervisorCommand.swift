@@ -16,6 +16,25 @@ public enum SupervisorCommand {
                                                         the logs, merged by time, each line stamped and named
         common: [--run-dir DIR] (default var/run) [--log-dir DIR] (default var/log)
         """
+    static let timeout = OptionSpec.value("timeout", "S", "how long to wait (default 30)")
+    static let commandLine = CommandLineSpec(
+        common: [
+            .value("run-dir", "DIR", "the supervisor's run directory (default var/run)"),
+            .value("log-dir", "DIR", "the services' logs (default var/log)"),
+        ],
+        verbs: [
+            "up": [
+                .value("config", "FILE", "the services (default deploy/services.json)"), .bus,
+                .value("bin", "DIR", "the services' executables (default: this one's directory)"),
+            ],
+            "status": [.flag("json", "the whole status document as JSON")], "down": [Self.timeout],
+            "start": [Self.timeout], "stop": [Self.timeout], "restart": [Self.timeout],
+            "logs": [
+                .flag("follow", "keep printing new lines (-f)"),
+                .value("since", "TIME", "lines from then on (5m, 2h, 2026-12-01T20:41)"),
+                .value("lines", "N", "the last N lines of each log"),
+            ],
+        ])
 
     /// `relative` under the current directory for `up`, or when a supervisor was started here;
     /// else under the checkout this executable was built in (``BusConfig/checkoutRoot``), so that
@@ -29,8 +48,8 @@ public enum SupervisorCommand {
     /// Runs the verb in `arguments`; returns the exit status.
     public static func run(_ arguments: [String], signals: SignalWatcher) throws -> Int32 {
         // `-f` as `tail -f`, `journalctl -f` and `docker compose logs -f` spell it.
-        var options = try Options(arguments.map { $0 == "-f" ? "--follow" : $0 }, flags: ["json", "follow"])
-        guard let verb = options.positionals.first else { throw UsageError("missing verb") }
+        var options = try Self.commandLine.parse(arguments.map { $0 == "-f" ? "--follow" : $0 })
+        let verb = options.verb
         // `up` runs where it was started (its services' paths are relative to it); the other
         // verbs find that supervisor from any directory.
         let runDirectory = options.string("run-dir") ?? Self.defaultDirectory("var/run", for: verb)
@@ -74,7 +93,7 @@ public enum SupervisorCommand {
             try options.finish(maximumPositionals: 2)
             return try Self.control(
                 verb, options.positionals[1], runDirectory: runDirectory, timeoutSeconds: timeout)
-        case "logs":
+        default:  // logs
             let follow = options.flag("follow")
             let since = try options.string("since").map { try LogsCommand.since($0, nowNs: Clock.wallNs()) }
             let lines = try options.int("lines")
@@ -84,8 +103,6 @@ public enum SupervisorCommand {
                 logDirectory: logDirectory, services: Array(options.positionals.dropFirst()), follow: follow,
                 since: since, lines: lines)
             return try command.run(signals: signals)
-        default:
-            throw UsageError("unknown verb '\(verb)'")
         }
     }
 

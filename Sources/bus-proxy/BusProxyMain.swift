@@ -12,12 +12,15 @@ enum BusProxyMain {
                                                        (default: var/keys, one client named "client"),
                                                        clients added to DIR/allowed_clients; existing keys are kept
         """
+    static let commandLine = CommandLineSpec(verbs: [
+        "": [.bus, .cpus], "keys": [.value("dir", "DIR", "where the keys are written (default var/keys)")],
+    ])
 
     static func main() {
         let signals = SignalWatcher()
         Tool.main("bus-proxy", usage: Self.usage) {
-            var options = try Options(Array(CommandLine.arguments.dropFirst()))
-            if options.positionals.first == "keys" {
+            var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
+            if options.verb == "keys" {
                 let directory = options.string("dir") ?? "var/keys"
                 try options.finish(maximumPositionals: .max)
                 let clients = Array(options.positionals.dropFirst())

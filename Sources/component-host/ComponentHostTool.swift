@@ -16,12 +16,18 @@ struct ComponentHostTool {
         usage: component-host [--bus FILE] [--cpus LIST] [--scene FILE]
                component-host replay --scene SCENE.json --gestures FILE.jsonl
         """
+    static let commandLine = CommandLineSpec(verbs: [
+        "": [.bus, .cpus, .value("scene", "FILE", "the scene (default deploy/scenes/demo.json)")],
+        "replay": [
+            .value("scene", "FILE", "the scene"), .value("gestures", "FILE", "gesture events as JSON lines"),
+        ],
+    ])
 
     static func main() {
         let signals = SignalWatcher()
         Tool.main("component-host", usage: Self.usage) {
-            var options = try Options(Array(CommandLine.arguments.dropFirst()))
-            if options.positionals.first == "replay" {
+            var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
+            if options.verb == "replay" {
                 guard let scenePath = options.string("scene"), let gestures = options.string("gestures") else {
                     throw UsageError("replay needs --scene and --gestures")
                 }

@@ -23,11 +23,22 @@ struct GestureRecognizerTool {
         usage: gesture-recognizer [--bus FILE] [--cpus LIST] [--scene FILE] [--device-prefixes PREFIX[,PREFIX…]]
                gesture-recognizer replay --touches FILE.jsonl|FILE.events [--scene S] [--desc D]
         """
+    static let scene = OptionSpec.value("scene", "FILE", "the scene (default: one full-screen view, every recognizer)")
+    static let commandLine = CommandLineSpec(verbs: [
+        "": [
+            .bus, .cpus, Self.scene,
+            .value("device-prefixes", "PREFIX,…", "only these devices' touches (touch/<PREFIX>…; end with / for one)"),
+        ],
+        "replay": [
+            .value("touches", "FILE", "a touch script (.jsonl) or an evemu recording (.events)"), Self.scene,
+            .value("desc", "FILE", "the recording's device description (default: found next to it)"),
+        ],
+    ])
 
     static func main() {
         let signals = SignalWatcher()
         Tool.main("gesture-recognizer", usage: Self.usage) {
-            var options = try Options(Array(CommandLine.arguments.dropFirst()))
+            var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
             let scene = try options.string("scene").map { path in
                 do {
                     return try GestureScene.load(json: try TextFile.read(path))
@@ -35,8 +46,8 @@ struct GestureRecognizerTool {
                     throw ConfigurationError("\(path): \(error)")
                 }
             }
-            switch options.positionals.first {
-            case nil:
+            switch options.verb {
+            case "":
                 let config = try Tool.busConfig(&options)
                 try Tool.placeOnCPUs(options.string("cpus"), tool: "gesture-recognizer")
                 let devices = try Self.devicePrefixes(options.string("device-prefixes"))
@@ -50,8 +61,8 @@ struct GestureRecognizerTool {
                 try options.finish(maximumPositionals: 1)
                 guard let touches else { throw UsageError("replay needs --touches FILE") }
                 try Self.replay(touches: touches, scene: scene, descPath: descPath)
-            case let verb?:
-                throw UsageError("unknown verb '\(verb)'")
+            default:
+                throw UsageError("unknown verb '\(options.verb)'")
             }
         }
     }

@@ -33,18 +33,39 @@ struct InputSource {
                input-source flood --devices N --rate R --frames M
         scenarios: \(ScenarioCatalog.names.joined(separator: " "))
         """
+    static let desc = OptionSpec.value("desc", "FILE.desc", "the device description (default: found next to it)")
+    static let width = OptionSpec.value("width", "W", "the scene's width in points (with --height)")
+    static let height = OptionSpec.value("height", "H", "the scene's height in points (with --width)")
+    static let device = OptionSpec.value("device", "D", "the device name in the frames (default d0)")
+    static let devices = OptionSpec.value("devices", "N", "how many devices to flood from")
+    static let rate = OptionSpec.value("rate", "R", "frames per second over all devices")
+    static let commandLine = CommandLineSpec(verbs: [
+        "run": [
+            .bus, .cpus, .value("script", "FILE.jsonl", "play a touch script"),
+            .value("evemu", "FILE.events", "play an evemu recording"), Self.desc,
+            .value("device", "PATH", "read a live evdev device (/dev/input/eventN)"),
+            .value("scenario", "NAME", "play a built-in scenario"), .flag("flood", "flood with --devices and --rate"),
+            Self.devices, Self.rate, .value("scene", "FILE", "map and bound points to this scene's size"),
+            Self.width, Self.height, .value("pace", "recorded|max", "as recorded (default) or as fast as possible"),
+            .flag("loop", "start again at the end"),
+            .value("stuck-timeout-ms", "MS", "cancel a contact silent this long (default 10000)"),
+            .value("name", "D", "the device name to publish as (renames a script's one device)"),
+            .value("subscriber-wait-ms", "MS", "how long to wait for a subscriber first (default 2000)"),
+        ],
+        "convert": [Self.desc, Self.width, Self.height, Self.device],
+        "scenario": [Self.device],
+        "flood": [Self.devices, Self.rate, .value("frames", "M", "how many frames to print (default 1000)")],
+    ])
 
     static func main() {
         let signals = SignalWatcher()
         Tool.main("input-source", usage: Self.usage) {
-            var options = try Options(Array(CommandLine.arguments.dropFirst()), flags: ["loop", "flood"])
-            switch options.positionals.first {
+            var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
+            switch options.verb {
             case "run": try Self.run(&options, signals: signals)
             case "convert": try Self.convert(&options)
             case "scenario": try Self.scenario(&options)
-            case "flood": try Self.flood(&options)
-            case let verb?: throw UsageError("unknown verb '\(verb)'")
-            case nil: throw UsageError("missing verb")
+            default: try Self.flood(&options)
             }
         }
     }
@@ -68,20 +89,18 @@ struct InputSource {
         let descPath = options.string("desc")
         let source: InputService.Source
         if let path = options.string("script") {
-            let converted = SourceFiles.frames(script: try TextFile.read(path), bounds: size)
-            Self.report(converted.problems, path)
-            source = .frames(try Self.renamed(converted.frames, to: givenName, path: path), loop: loop)
+            if let givenName { _ = try Topic.touch(givenName) }
+            // Read a line at a time as it plays.
+            source = .file(try FileFrames(path: path, kind: .script(bounds: size), rename: givenName), loop: loop)
         } else if let path = options.string("evemu") {
-            let desc =
-                descPath
-                ?? OfflineConversion.descCandidates(for: path).first {
-                    FileManager.default.fileExists(atPath: $0)
-                }
-            let converted = SourceFiles.frames(
-                evemu: try TextFile.read(path), desc: try desc.map { try TextFile.read($0) }, device: name,
-                sceneWidth: size?.width, sceneHeight: size?.height)
-            Self.report(converted.problems, path)
-            source = .frames(converted.frames, loop: loop)
+            let desc = try (descPath ?? Self.descPath(nextTo: path)).map { descPath in
+                let parsed = EvemuRecording.parse(try TextFile.read(descPath))
+                Self.report(parsed.problems, descPath)
+                return parsed.description
+            }
+            let kind = FileFrames.Kind.evemu(
+                device: name, desc: desc, sceneWidth: size?.width, sceneHeight: size?.height)
+            source = .file(try FileFrames(path: path, kind: kind), loop: loop)
         } else if let scenario = options.string("scenario") {
             guard let lines = ScenarioCatalog.lines(named: scenario, device: name) else {
                 throw UsageError("unknown scenario '\(scenario)'")
@@ -123,23 +142,6 @@ struct InputSource {
             runner: runner, source: source, pace: pace ?? .recorded, stuckTimeoutMs: stuckTimeoutMs,
             subscriberWaitMs: subscriberWaitMs)
         try service.run()
-    }
-
-    /// A script's frames under `--name`: its one device renamed (a script names its own devices,
-    /// so `--name` is refused for one with several instead of being ignored).
-    static func renamed(_ frames: [TouchFrame], to name: String?, path: String) throws -> [TouchFrame] {
-        guard let name else { return frames }
-        let devices = Set(frames.map(\.device))
-        guard devices.count <= 1 else {
-            throw UsageError(
-                "--name renames a script's one device; \(path) has \(devices.sorted().joined(separator: ", "))")
-        }
-        _ = try Topic.touch(name)
-        return frames.map { frame in
-            var frame = frame
-            frame.device = name
-            return frame
-        }
     }
 
     static func sceneSize(_ options: inout Options) throws -> (width: Double, height: Double)? {

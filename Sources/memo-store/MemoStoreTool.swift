@@ -24,41 +24,35 @@ enum MemoStoreTool {
         """
 
     static func main() {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        let verb = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? "serve"
-        if verb == "serve" { Self.serve(arguments) }
-        arguments.removeFirst()
         Tool.main("memo-store", usage: Self.usage) {
-            let options = try OfflineOptions(verb: verb, arguments)
-            switch verb {
-            case "export": try Self.export(options)
-            case "check": exit(try Self.check(options))
-            case "apply": try Self.apply(options)
-            default: throw UsageError("unknown command '\(verb)'")
+            var options = try OfflineOptions.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
+            if options.verb.isEmpty { return try Self.serve(&options) }
+            let offline = try OfflineOptions(&options)
+            switch options.verb {
+            case "export": try Self.export(offline)
+            case "check": exit(try Self.check(offline))
+            default: try Self.apply(offline)
             }
         }
     }
 
     /// The service: signals first (before any thread), then the store, then the bus.
-    private static func serve(_ arguments: [String]) -> Never {
+    private static func serve(_ options: inout Options) throws {
         let signals = SignalWatcher()
-        Tool.main("memo-store", usage: Self.usage) {
-            var options = try Options(arguments)
-            let path = options.string("db") ?? "var/memo.sqlite"
-            var configuration = MemoStoreConfiguration()
-            configuration.maximumPageCount = try options.int("max-pages")
-            let config = try Tool.busConfig(&options)
-            try Tool.placeOnCPUs(options.string("cpus"), tool: "memo-store")
-            try options.finish(maximumPositionals: 0)
-            let store: MemoStore
-            do {
-                store = try MemoStore(path: path, configuration: configuration)
-            } catch {
-                throw ConfigurationError("\(error)")
-            }
-            let runner = try ServiceRunner(name: "memo-store", config: config, signals: signals)
-            try MemoService(runner: runner, store: store).run()
+        let path = options.string("db") ?? "var/memo.sqlite"
+        var configuration = MemoStoreConfiguration()
+        configuration.maximumPageCount = try options.int("max-pages")
+        let config = try Tool.busConfig(&options)
+        try Tool.placeOnCPUs(options.string("cpus"), tool: "memo-store")
+        try options.finish(maximumPositionals: 0)
+        let store: MemoStore
+        do {
+            store = try MemoStore(path: path, configuration: configuration)
+        } catch {
+            throw ConfigurationError("\(error)")
         }
+        let runner = try ServiceRunner(name: "memo-store", config: config, signals: signals)
+        try MemoService(runner: runner, store: store).run()
     }
 
     private static func export(_ options: OfflineOptions) throws {

@@ -4,7 +4,6 @@ import ServiceSupport
 /// `render-worker bench-blur`: times the blur on a synthetic frame and prints one JSON object.
 enum BenchBlur {
     static func run(_ options: inout Options) throws -> String {
-        try options.check(allowed: ["width", "height", "sigma", "runs", "threads", "warmup", "passes"])
         let width = try options.int("width", in: 1...Image.maxSide, default: 1920)
         let height = try options.int("height", in: 1...Image.maxSide, default: 1080)
         let runs = try options.int("runs", in: 1...10_000, default: 21)

@@ -9,7 +9,6 @@ import ServiceSupport
 /// Prints one JSON line: the median ms and the bytes of each, the JPEGs' PSNR against the frame.
 enum BenchEncode {
     static func run(_ options: inout Options) throws -> String {
-        try options.check(allowed: ["scene", "runs"])
         let runs = try options.int("runs", in: 1...1000, default: 11)
         let (size, root) = try DemoCommand.liveScene(options.string("scene") ?? "deploy/scenes/demo.json", memos: 0)
         let frame = try LayerRenderer(font: try FontFace.systemJapanese())

@@ -5,7 +5,6 @@ import ServiceSupport
 /// `render-worker blur IN.png OUT.png (--sigma S | --level weak|default|strong)`.
 enum BlurCommand {
     static func run(_ options: inout Options) throws {
-        try options.check(allowed: ["sigma", "level", "threads", "passes"])
         guard options.positionals.count == 3 else {
             throw UsageError("blur needs IN.png and OUT.png")
         }

@@ -10,7 +10,6 @@ import ServiceSupport
 /// its memo board holding `--memos` memos scattered over and beyond it.
 enum DemoCommand {
     static func run(_ options: inout Options) throws -> String {
-        try options.check(allowed: ["scene", "memos", "scale", "runs", "threads"])
         guard options.positionals.count == 2 else { throw UsageError("demo needs OUT.png") }
         let runs = try options.int("runs", in: 1...1000, default: 11)
         let renderer = LayerRenderer(

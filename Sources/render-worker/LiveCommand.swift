@@ -6,8 +6,7 @@ import ServiceSupport
 /// [--scale K] [--threads T] [--image-encoding jpeg|png] [--image-quality Q]`: the live worker on the bus
 /// (see ``RenderService``); frames for viewers on `render/image/main/` as JPEG at quality 85 by default.
 enum LiveCommand {
-    static func run(_ arguments: [String], signals: SignalWatcher) throws {
-        var options = try ServiceSupport.Options(arguments)
+    static func run(_ options: inout ServiceSupport.Options, signals: SignalWatcher) throws {
         let config = try Tool.busConfig(&options)
         try Tool.placeOnCPUs(options.string("cpus"), tool: "render-worker")
         let scene = try options.string("scene").map { path in

@@ -6,7 +6,6 @@ import ServiceSupport
 /// scene with component states (one state object, an array of them, or JSON lines).
 enum RenderCommand {
     static func run(_ options: inout Options) throws {
-        try options.check(allowed: ["scene", "state", "scale"])
         guard options.positionals.count == 2, let scenePath = options.string("scene") else {
             throw UsageError("render needs --scene S [--state STATE.json] OUT.png")
         }

@@ -17,6 +17,35 @@ enum RenderWorker {
                render-worker render --scene S [--state STATE.json] OUT.png [--scale K]
                render-worker demo OUT.png [--scene FILE [--memos N]] [--scale S] [--runs N] [--threads T]
         """
+    static let scene = OptionSpec.value("scene", "FILE", "the scene")
+    static let scale = OptionSpec.value("scale", "K", "pixels per point (0.25…8)")
+    static let threads = OptionSpec.value("threads", "T", "threads to blur with (1…64, default 2)")
+    static let runs = OptionSpec.value("runs", "N", "how many times to run (the median is reported)")
+    static let sigma = OptionSpec.value("sigma", "S", "the Gaussian's standard deviation in pixels")
+    static let passes = OptionSpec.value("passes", "P", "box passes per axis (3…6, default 3)")
+    static let commandLine = CommandLineSpec(verbs: [
+        "": [
+            .bus, .cpus, .value("scene", "FILE", "the scene (default deploy/scenes/demo.json)"),
+            .value("fps", "N", "frames per second at most (default 60)"),
+            .value("snapshot-every", "N", "write every Nth frame as a PNG"),
+            .value("snapshot-dir", "DIR", "where the PNG snapshots go"), Self.scale, Self.threads,
+            .value("image-encoding", "jpeg|png", "how frames for viewers are encoded (default jpeg)"),
+            .value("image-quality", "Q", "JPEG quality 1…100 (default 85)"),
+        ],
+        "blur": [
+            Self.sigma, .value("level", "weak|default|strong", "a blur level instead of --sigma"), Self.threads,
+            Self.passes,
+        ],
+        "bench-blur": [
+            .value("width", "W", "image width (default 1920)"), .value("height", "H", "image height (default 1080)"),
+            Self.sigma, Self.runs, Self.threads, .value("warmup", "N", "runs before timing (default 3)"), Self.passes,
+        ],
+        "bench-encode": [Self.scene, Self.runs],
+        "render": [Self.scene, .value("state", "STATE.json", "a component state to draw"), Self.scale],
+        "demo": [
+            Self.scene, .value("memos", "N", "memos on the board (with --scene)"), Self.scale, Self.runs, Self.threads,
+        ],
+    ])
 
     static func main() {
         let missing = CPUCheck.missing()
@@ -26,33 +55,17 @@ enum RenderWorker {
                     + " (x86-64-v3); missing \(missing.joined(separator: ", ")). Build with `swift build` (debug)"
                     + " or drop -target-cpu from RenderCore in Package.swift.", status: 1)
         }
-        let arguments = CommandLine.arguments
-        if arguments.count < 2 || (arguments[1].hasPrefix("--") && arguments[1] != "--help") {
-            let signals = SignalWatcher()
-            Tool.main("render-worker", usage: usage) {
-                try LiveCommand.run(Array(arguments.dropFirst()), signals: signals)
-            }
-        }
-        do {
-            // The verb leads, so that `render-worker VERB --help` shows that verb.
-            var options = try Options(Array(arguments.dropFirst()))
-            switch arguments[1] {
+        Tool.main("render-worker", usage: usage) {
+            var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
+            switch options.verb {
+            // Signals are blocked for the service only, before any thread starts.
+            case "": try LiveCommand.run(&options, signals: SignalWatcher())
             case "blur": try BlurCommand.run(&options)
-            case "bench-blur": print(try BenchBlur.run(&options))
-            case "bench-encode": print(try BenchEncode.run(&options))
-            case "demo": print(try DemoCommand.run(&options))
-            case "render": try RenderCommand.run(&options)
-            case "-h", "--help", "help": print(usage)
-            default: fail("unknown command '\(arguments[1])'\n\(usage)", status: Tool.usageStatus)
+            case "bench-blur": Log.out(try BenchBlur.run(&options))
+            case "bench-encode": Log.out(try BenchEncode.run(&options))
+            case "demo": Log.out(try DemoCommand.run(&options))
+            default: try RenderCommand.run(&options)
             }
-        } catch let request as HelpRequest {
-            print(request.text(usage: usage, tool: "render-worker"))
-        } catch is VersionRequest {
-            print("render-worker \(Tool.version)")
-        } catch let error as UsageError {
-            fail("render-worker: \(error.description)", status: Tool.usageStatus)
-        } catch {
-            fail("render-worker: \(error)", status: 1)
         }
     }
 

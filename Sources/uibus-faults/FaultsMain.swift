@@ -16,10 +16,23 @@ enum FaultsMain {
         memos lost and applied twice, whether the stack stopped, and each service's memory and
         descriptors in the first and the last minute. Exits 1 unless every rule held.
         """
+    static let commandLine = CommandLineSpec(verbs: [
+        "": [
+            .value("bin", "DIR", "the executables (default: this one's directory)"),
+            .value("root", "DIR", "the checkout to run in (default: the working directory)"),
+            .value("dir", "DIR", "the drill's run directory (default: a temporary one)"),
+            .value("devices", "N", "touch devices"), .value("rate", "R", "touch frames per second over all devices"),
+            .value("memo-rate", "R", "memo commands per second"),
+            .value("settle-ms", "MS", "how long to wait after each fault"),
+            .value("stop-ms", "MS", "how long a paused service stays paused"),
+            .value("soak", "SECONDS", "a soak of SECONDS (at least 120) instead of the drill"),
+            .value("out", "FILE", "also write the JSON report to FILE"),
+        ]
+    ])
 
     static func main() {
         Tool.main("uibus-faults", usage: Self.usage) {
-            var options = try Options(Array(CommandLine.arguments.dropFirst()))
+            var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
             let binDirectory =
                 options.string("bin")
                 ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()

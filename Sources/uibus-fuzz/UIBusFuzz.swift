@@ -13,14 +13,26 @@ struct UIBusFuzz {
                uibus-fuzz replay TARGET FILE… [--root DIR]
                uibus-fuzz seeds TARGET DIR [--root DIR]
         """
+    static let seed = OptionSpec.value("seed", "S", "the mutation loop's seed (default 1)")
+    static let commandLine = CommandLineSpec(
+        common: [.value("root", "DIR", "the checkout whose seeds are used (default: the working directory)")],
+        verbs: [
+            "list": [],
+            "run": [
+                .value("inputs", "N", "inputs per target (default 1000000)"), Self.seed,
+                .value("time-limit-ms", "MS", "one input's time limit (default 2000)"),
+                .value("artifacts", "DIR", "where crashing and slow inputs go (default .)"),
+            ],
+            "input": [Self.seed], "replay": [], "seeds": [],
+        ])
 
     static func main() {
         Tool.main("uibus-fuzz", usage: Self.usage) {
-            var options = try Options(Array(CommandLine.arguments.dropFirst()))
+            var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
             let data = RepositoryData(root: options.string("root") ?? FileManager.default.currentDirectoryPath)
             let seed = UInt64(try options.int("seed") ?? 1)
             var words = options.positionals.dropFirst()
-            switch options.positionals.first {
+            switch options.verb {
             case "list":
                 try options.finish(maximumPositionals: 1)
                 for target in FuzzTarget.all { print(target.name) }
@@ -63,8 +75,8 @@ struct UIBusFuzz {
                         throw ConfigurationError("cannot write \(path)")
                     }
                 }
-            case let verb:
-                throw UsageError(verb.map { "unknown verb '\($0)'" } ?? "no verb")
+            default:
+                throw UsageError("unknown verb '\(options.verb)'")
             }
         }
     }

@@ -20,11 +20,19 @@ struct ViewTool {
                           [--scene FILE]
         """
     static let defaultPort = 7878
+    static let commandLine = CommandLineSpec(verbs: [
+        "": [
+            .bus, .cpus, .value("listen", "HOST:PORT", "where to serve the page (default 127.0.0.1:7878; port 0: any)"),
+            .value("token-file", "FILE", "the pages' access token (default var/view-token, made 0600)"),
+            .value("page", "DIR", "the page's files (default deploy/view)"),
+            .value("scene", "FILE", "the scene (default deploy/scenes/demo.json)"),
+        ]
+    ])
 
     static func main() {
         let signals = SignalWatcher()
         Tool.main("uibus-view", usage: Self.usage) {
-            var options = try Options(Array(CommandLine.arguments.dropFirst()))
+            var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
             let config = try Tool.busConfig(&options)
             try Tool.placeOnCPUs(options.string("cpus"), tool: "uibus-view")
             let (host, port) = try Self.address(options.string("listen") ?? "127.0.0.1:\(Self.defaultPort)")

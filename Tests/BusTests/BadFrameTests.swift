@@ -39,6 +39,7 @@ import Testing
 
         /// Sends `bad`, then a good frame, and checks that only the good one is delivered.
         func expectSkipped(_ bad: [[UInt8]], reason: String, deadLettered: Bool = false) throws {
+            defer { try? self.bus.stop() }
             try self.sendRaw(bad)
             try self.publisher.publish(PublisherSubscriberTests.frame(1), on: try Topic.touch("d0"))
             let deliveries = try receive(self.subscriber, count: 1)
@@ -47,7 +48,6 @@ import Testing
             #expect(counters.rejected == (deadLettered ? 0 : 1))
             #expect(counters.deadLettered == (deadLettered ? 1 : 0))
             #expect(self.subscriber.statistics.reasons.map(\.0) == [reason])
-            try self.bus.stop()
         }
     }
 

@@ -131,7 +131,7 @@ import Testing
         #expect(status == 0)
         let rows = try stdout.split(separator: "\n").map { try JSONReader.parse(String($0)) }
         let health = try #require(rows.first { $0["topic"] == .string("sys/health/bus-proxy/") })
-        #expect(health["schema"] == .string("health v1.1"))
+        #expect(health["schema"] == .string("health v1.2"))
         #expect(health["publishers"] == .array([.string("bus-proxy")]))
     }
 

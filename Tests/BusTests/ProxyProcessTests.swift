@@ -50,6 +50,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: target + "/bus-proxy.lock"))
     }
 
+    /// A test that fails before it stops its proxy leaks nothing: the helper stops it on its way out.
+    @Test func aProxyItsTestLetsGoOfIsStoppedAndItsDirectoryRemoved() throws {
+        var pid: Int32 = 0
+        var directory = ""
+        do {
+            let proxy = try ProxyProcess()
+            pid = proxy.process.pid
+            directory = proxy.directory
+        }
+        #expect(kill(pid, 0) != 0, "the proxy is gone")
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
+
     @Test func sigtermStopsTheProxyCleanlyAndRemovesItsSocketFiles() throws {
         let proxy = try ProxyProcess()
         let paths = proxy.config.ipcPaths

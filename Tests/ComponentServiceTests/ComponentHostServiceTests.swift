@@ -42,6 +42,7 @@ import Testing
 
     @Test func malformedGesture_isCountedAndSkippedAndTheHostKeepsWorking() throws {
         let harness = try Harness()
+        defer { try? harness.stop() }
         let health = try Subscriber(
             context: harness.context, endpoint: harness.config.subscribe, prefixes: ["sys/health/component-host/"],
             filter: SchemaFilter([Health.self]))
@@ -64,11 +65,11 @@ import Testing
             guard let delivery = try health.receive(timeoutMs: 100) else { return false }
             return try Value(messagePack: delivery.payload)["extra"]?["gestures"] == .int(1)
         }
-        try harness.stop()
     }
 
     @Test func aRestartedHostsFirstStatesAndCommandsReachTheSubscribersThatWereThere() throws {
         let harness = try Harness()
+        defer { try? harness.stop() }
         let watcher = try Subscriber(
             context: harness.context, endpoint: harness.config.subscribe, prefixes: ["ui/", "memo/cmd/"])
         defer { watcher.socket.close() }
@@ -98,6 +99,5 @@ import Testing
         #expect(watcher.statistics.counters.gaps == 0)
         restarted.signal(SIGTERM)
         #expect(try restarted.wait() == 0)
-        try harness.stop()
     }
 }

@@ -91,6 +91,26 @@ import Testing
         }
     }
 
+    /// Issue 24 point 5: another publisher's touch frames would be counted by the services with the
+    /// flood's (sharing touch/d0/ with an input source gave "unaccounted -25"): the flood, on devices
+    /// of its own, refuses to start beside one, naming it, and leaves it running.
+    @Test func aTouchFloodBesideARunningInputSourceIsRefusedNamingIt() throws {
+        try Self.withPipeline { proxy in
+            let source = try ChildProcess(
+                "input-source", ["run", "--flood", "--devices", "1", "--rate", "200"], bus: proxy.busFile)
+            defer {
+                source.signal(SIGTERM)
+                _ = try? source.wait()
+            }
+            try source.waitForLine("ready")
+            let (status, stdout, stderr) = try ChildProcess.run(
+                "bus-flood", ["touch", "--rate", "400", "--duration", "1", "--json"], bus: proxy.busFile)
+            #expect(status == 1 && stdout.isEmpty)
+            #expect(stderr.contains("touch frames from input-source on touch/d0/"), "\(stderr)")
+            #expect(source.isRunning, "the input source kept publishing: \(source.stderr)")
+        }
+    }
+
     @Test func theRateSearchReportsTheHighestCleanTrialAndEveryTrialAboveItLostOrLaggedSomething() throws {
         let result = try Self.withPipeline {
             try Self.flood(["touch", "--rate", "max", "--duration", "0.25"], bus: $0.busFile)
@@ -111,10 +131,30 @@ import Testing
         #expect(Self.number(result, "unaccounted") == 0, "the reported trial is the best, clean one")
     }
 
-    @Test func aMemoFloodGetsEveryCommandAcknowledged() throws {
+    /// `memo-store export` of `database`, trash included: what is on the board.
+    static func board(_ database: String) throws -> String {
+        let (status, stdout, stderr) = try ChildProcess.run(
+            "memo-store", ["export", "--db", database, "--format", "text", "--include-trash"])
+        #expect(status == 0, "\(stderr)")
+        return stdout
+    }
+
+    @Test func aMemoFloodGetsEveryCommandAcknowledgedAndLeavesTheBoardAsItFoundIt() throws {
         let proxy = try ProxyProcess()
         defer { try? proxy.stop() }
-        let store = try ChildProcess("memo-store", ["--db", proxy.directory + "/memo.sqlite"], bus: proxy.busFile)
+        let database = proxy.directory + "/memo.sqlite"
+        // The board's own memo, there before the flood (a create applied offline).
+        let example = try String(
+            contentsOfFile: ChildProcess.repositoryRoot + "/schemas/memo.command/examples/create.json", encoding: .utf8)
+        let command = proxy.directory + "/create.jsonl"
+        try (try JSONReader.parse(example).json + "\n").write(toFile: command, atomically: true, encoding: .utf8)
+        let applied = try ChildProcess.run(
+            "/bin/sh",
+            ["-c", #"exec "$0" apply --db "$1" < "$2""#, ChildProcess.binDirectory + "/memo-store", database, command])
+        #expect(applied.0 == 0 && applied.1.contains(#""status":"ok""#), "\(applied.1) \(applied.2)")
+        let before = try Self.board(database)
+        #expect(before.contains("牛乳と卵を買う"), "\(before)")
+        let store = try ChildProcess("memo-store", ["--db", database], bus: proxy.busFile)
         defer {
             store.signal(SIGTERM)
             _ = try? store.wait()
@@ -131,12 +171,11 @@ import Testing
         #expect(Self.number(result, "unaccounted") == 0)
         #expect(Self.number(result, "p50_us") > 0)
         #expect(Self.number(result, "stolen_ms") >= 0, "the hypervisor's share is reported")
-        // It leaves the board as it found it: everything it created is gone, trash included.
+        // It leaves the board as it found it: everything it created is gone, trash included, and
+        // what was there before is as it was.
         #expect(Self.number(result, "removed") == 300)
-        let export = try ChildProcess.run(
-            "memo-store",
-            ["export", "--db", proxy.directory + "/memo.sqlite", "--format", "text", "--include-trash"])
-        #expect(export.0 == 0 && !export.1.contains("flood "), "\(export.1.prefix(200))")
+        let after = try Self.board(database)
+        #expect(after == before, "\(after.prefix(300))")
     }
 
     @Test func aFloodWithNoPipelineToMeasureSaysWhatIsMissing() throws {

@@ -110,6 +110,7 @@ import Testing
     @Test func aCreateFromTheBoard_isStoredAndTheBoardShowsItAcknowledged() throws {
         let stack = try Stack()
         let host = try stack.startHost()
+        defer { try? stack.stop(host: host) }
         try Self.create("牛乳を買う", x: 10, with: stack.commands)
         let board = try stack.watch.wait(
             "the board showing the memo acknowledged and stored", Self.acknowledged("牛乳を買う"))
@@ -118,7 +119,6 @@ import Testing
         #expect(stored.map(\.id) == [id])
         #expect(stored.first?.text == "牛乳を買う")
         #expect(stored.first?.x == 10 && stored.first?.y == 20)
-        try stack.stop(host: host)
     }
 
     /// The board numbered its commands from 1 after every start, so after a restart the store
@@ -126,6 +126,8 @@ import Testing
     @Test func afterAHostRestart_theBoardsNewCommandsAreAppliedNotTakenForOldOnes() throws {
         let stack = try Stack()
         var host = try stack.startHost()
+        // Stops whichever host runs when the test ends.
+        defer { try? stack.stop(host: host) }
         try Self.create("before", x: 10, with: stack.commands)
         _ = try stack.watch.wait("the first memo acknowledged", Self.acknowledged("before"))
         host.signal(SIGKILL)
@@ -138,6 +140,5 @@ import Testing
         let stored = try MemoStore(path: stack.database).allMemos()
         #expect(stored.map(\.text) == ["before", "after"])
         #expect(Set(stored.map(\.id)).count == 2)
-        try stack.stop(host: host)
     }
 }

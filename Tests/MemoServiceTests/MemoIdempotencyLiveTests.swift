@@ -12,6 +12,7 @@ import Testing
     /// (memo m2) and never applied; now it is refused, and the create's own resend still gets its own ack.
     @Test func aReusedCmdIdWithAnotherPayload_isRejectedNeverAnsweredWithAnotherCommandsAck() throws {
         let harness = try MemoServiceHarness()
+        defer { try? harness.stop() }
         let first = try harness.round(MemoServiceHarness.command("board1:1", .create) { $0.text = "one" })
         let create = MemoServiceHarness.command("board1:2", .create) { $0.text = "two" }
         let second = try harness.round(create)
@@ -23,12 +24,12 @@ import Testing
         let resent = try harness.round(create)
         #expect(resent.status == .duplicate && resent.memoId == "m2" && resent.seq == second.seq)
         #expect(try MemoStore(path: harness.database).allMemos().count == 2)
-        try harness.stop()
     }
 
     @Test(arguments: [" ", String(repeating: "c", count: 256), "c\u{0}1", "a/b", "_invalid", ""])
     func aClientThatIsNoTopicName_isRefusedOnTheReservedTopicAndNothingIsCommitted(client: String) throws {
         let harness = try MemoServiceHarness()
+        defer { try? harness.stop() }
         let invalid = try Subscriber(
             context: harness.context, endpoint: harness.proxy.config.subscribe, prefixes: ["memo/ack/"],
             filter: SchemaFilter([MemoAck.self]))
@@ -53,11 +54,11 @@ import Testing
         let extra = try harness.health { $0["commands"]?.intValue == 2 }
         #expect(extra["bad_clients"]?.intValue == 1)
         #expect(try MemoStore(path: harness.database).allMemos().map(\.text) == ["fine"])
-        try harness.stop()
     }
 
     @Test func aTenMegabyteCommand_isAnsweredTooLarge() throws {
         let harness = try MemoServiceHarness()
+        defer { try? harness.stop() }
         let ack = try harness.round(
             MemoServiceHarness.command("big:1", .create) { $0.text = String(repeating: "x", count: 10 << 20) })
         #expect(ack.status == .rejected)
@@ -65,12 +66,12 @@ import Testing
         let extra = try harness.health { $0["commands"]?.intValue == 1 }
         #expect(extra["too_large"]?.intValue == 1)
         #expect(try MemoStore(path: harness.database).allMemos().isEmpty)
-        try harness.stop()
     }
 
     /// 300 memos of 60 KB: an 18 MB export, over the bus's 16 MB message limit, arrives whole in parts.
     @Test func anExportLargerThanOneMessage_arrivesWholeInParts() throws {
         let harness = try MemoServiceHarness()
+        defer { try? harness.stop() }
         let count = 300
         var ids: Set<String> = []
         for index in 0..<count {
@@ -97,6 +98,5 @@ import Testing
         #expect(whole.export == expected)
         let extra = try harness.health { $0["chunked_acks"]?.intValue == 1 }
         #expect(extra["unpublished_acks"]?.intValue == 0)
-        try harness.stop()
     }
 }

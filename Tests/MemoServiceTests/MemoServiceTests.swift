@@ -9,6 +9,7 @@ import Testing
 @Suite(.serialized) struct MemoServiceTests {
     @Test func createEditMove_areAckedOnTheClientTopicAndPublishedWithIncreasingSeq() throws {
         let harness = try MemoServiceHarness()
+        defer { try? harness.stop() }
         let created = try harness.round(
             MemoServiceHarness.command("a1", .create) {
                 $0.text = "牛乳"
@@ -37,11 +38,11 @@ import Testing
         #expect(changes.map(\.cmdId) == ["a1", "a2", "a3"])
         #expect(changes.last?.memo?.text == "牛乳と卵")
         #expect(changes.last?.memo?.x == 300)
-        try harness.stop()
     }
 
     @Test func theSameCmdIdTwice_isAppliedOnceAndAckedDuplicate() throws {
         let harness = try MemoServiceHarness()
+        defer { try? harness.stop() }
         let create = MemoServiceHarness.command("d1", .create) { $0.text = "once" }
         let first = try harness.round(create)
         let second = try harness.round(create)
@@ -50,11 +51,11 @@ import Testing
         #expect(second.memoId == first.memoId)
         #expect(second.seq == first.seq)
         #expect(try MemoStore(path: harness.database).allMemos().count == 1)
-        try harness.stop()
     }
 
     @Test func aStaleEdit_getsConflict() throws {
         let harness = try MemoServiceHarness()
+        defer { try? harness.stop() }
         let created = try harness.round(MemoServiceHarness.command("s1", .create) { $0.text = "v1" })
         let memoId = try #require(created.memoId)
         let first = try harness.round(
@@ -72,11 +73,11 @@ import Testing
         #expect(first.status == .ok)
         #expect(stale.status == .conflict)
         #expect(try MemoStore(path: harness.database).allMemos().map(\.text) == ["v2"])
-        try harness.stop()
     }
 
     @Test func aSnapshotRequest_returnsChunksEndingWithLastAndTheSeqTheyReflect() throws {
         let harness = try MemoServiceHarness()
+        defer { try? harness.stop() }
         _ = try harness.round(MemoServiceHarness.command("n1", .create) { $0.text = "一" })
         let second = try harness.round(MemoServiceHarness.command("n2", .create) { $0.text = "二" })
         let ack = try harness.round(MemoServiceHarness.command("n3", .snapshot))
@@ -90,11 +91,11 @@ import Testing
         #expect(chunks.map(\.chunk) == Array(0..<chunks.count))
         #expect(chunks.allSatisfy { $0.seq == second.seq && $0.requestId == "n3" })
         #expect(chunks.flatMap(\.memos).map(\.text).sorted() == ["一", "二"])
-        try harness.stop()
     }
 
     @Test func aBurstOf500Commands_isAckedCompletelyInFewerBatches() throws {
         let harness = try MemoServiceHarness()
+        defer { try? harness.stop() }
         let ids = (0..<500).map { "b\($0)" }
         for id in ids { try harness.send(MemoServiceHarness.command(id, .create) { $0.text = id }) }
         let acks = try harness.acks(for: Set(ids), seconds: 60)
@@ -104,11 +105,11 @@ import Testing
         #expect(batches < 500)
         #expect(extra["storage_errors"]?.intValue == 0)
         #expect(try MemoStore(path: harness.database).allMemos().count == 500)
-        try harness.stop()
     }
 
     @Test func aMalformedCommand_isRejectedOrCountedAndTheServiceKeepsWorking() throws {
         let harness = try MemoServiceHarness()
+        defer { try? harness.stop() }
         let topic = try Topic("memo/cmd/")
         // Names its client: answered with a rejected ack.
         let unknownOp: Value = .map(["cmd_id": .string("x1"), "client": .string("c1"), "op": .string("fly")])
@@ -123,12 +124,12 @@ import Testing
         let extra = try harness.health { $0["commands"]?.intValue == 3 }
         #expect(extra["malformed"]?.intValue == 2)
         #expect(extra["unanswerable"]?.intValue == 1)
-        try harness.stop()
     }
 
     @Test func aFullDisk_rejectsTheBatchWithTheReasonAndTheServiceKeepsRunning() throws {
         // The cap cannot go below the file's size: the database is full from the start.
         let harness = try MemoServiceHarness(storeArguments: ["--max-pages", "1"])
+        defer { try? harness.stop() }
         let big = String(repeating: "東京タワー", count: 4000)
         let full = try harness.round(MemoServiceHarness.command("f1", .create) { $0.text = big })
         #expect(full.status == .rejected)
@@ -140,22 +141,22 @@ import Testing
         #expect(extra["storage_errors"]?.intValue == 1)
         #expect(harness.store.isRunning)
         #expect(try MemoStore(path: harness.database).allMemos().isEmpty)
-        try harness.stop()
     }
 
     @Test func sigterm_closesTheDatabaseCleanlyAndExitsZero() throws {
         let harness = try MemoServiceHarness()
+        defer { try? harness.stop() }
         _ = try harness.round(MemoServiceHarness.command("t1", .create) { $0.text = "kept" })
         harness.store.signal(SIGTERM)
         #expect(try harness.store.wait() == 0)
         // The last connection closed: the WAL was checkpointed into the database and removed.
         #expect(!FileManager.default.fileExists(atPath: harness.database + "-wal"))
         #expect(try MemoStore(path: harness.database).allMemos().map(\.text) == ["kept"])
-        try harness.stop()
     }
 
     @Test func kill9MidBurst_everyAckedCommandIsStoredAndNoneTwiceWhenResent() throws {
         let harness = try MemoServiceHarness()
+        defer { try? harness.stop() }
         let ids = (0..<400).map { "k\($0)" }
         let commands = ids.map { id in MemoServiceHarness.command(id, .create) { $0.text = id } }
         for command in commands { try harness.send(command) }
@@ -180,6 +181,5 @@ import Testing
         let memos = try MemoStore(path: harness.database).allMemos()
         #expect(memos.count == ids.count)
         #expect(Set(memos.map(\.text)) == Set(ids))
-        try harness.stop()
     }
 }

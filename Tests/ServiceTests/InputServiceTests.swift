@@ -3,6 +3,7 @@ import BusTestSupport
 import Foundation
 import InputCore
 import InputService
+import ServiceSupport
 import Testing
 
 /// `input-source run` on its own: the stuck-touch guard's timer, and scenes given to the recognizer.
@@ -76,6 +77,53 @@ import Testing
         #expect(try frames.wait() == 0)
         let received = try EchoLine.parse(frames).map(\.payload)
         #expect(received == (try expected.map { try JSONReader.parse($0.value.json) }))
+    }
+
+    /// Issue 20 point 10: a script plays as it is read, a line at a time. One larger than any file
+    /// read whole (`TextFile`) plays every frame while the source's memory stays far below the
+    /// file's size, and its over-long lines are reported by file and number and skipped.
+    @Test func aScriptLargerThanAnyWholeReadPlaysALineAtATimeInBoundedMemory() throws {
+        let pipeline = try Pipeline()
+        defer { try? pipeline.stop() }
+        let lines = try #require(ScenarioCatalog.lines(named: "pinch-out", device: "d0")).map { $0.value.json }
+        let expected = TouchScriptFramer.frames(
+            for: TouchScript(lines: try #require(ScenarioCatalog.lines(named: "pinch-out", device: "d0")))
+        ).frames
+        // After the first line, junk lines of twice the line limit, more bytes in all than a whole read takes.
+        let junkLines = TextFile.defaultMaxBytes / (2 * LineReader.defaultMaxLineBytes) + 1
+        let path = pipeline.directory + "/big.jsonl"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data((lines[0] + "\n").utf8)))
+        let file = try #require(FileHandle(forWritingAtPath: path))
+        try file.seekToEnd()
+        let junk = Data(repeating: UInt8(ascii: "x"), count: 2 * LineReader.defaultMaxLineBytes) + Data("\n".utf8)
+        for _ in 0..<junkLines { try file.write(contentsOf: junk) }
+        try file.write(contentsOf: Data(lines.dropFirst().map { $0 + "\n" }.joined().utf8))
+        // Then a touch ten minutes on, so that the source still runs, the file read through, when
+        // its memory is looked at.
+        try file.write(
+            contentsOf: Data(#"{"t_ms": 600000, "device": "d0", "id": 9, "phase": "began", "x": 1, "y": 1}"#.utf8))
+        try file.close()
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size > TextFile.defaultMaxBytes)
+
+        let frames = try pipeline.echo("touch/d0/", count: expected.count)
+        let source = try pipeline.startSource(["--script", path])
+        #expect(try frames.wait(seconds: 120) == 0, "\(source.stderr)")
+        let received = try EchoLine.parse(frames).map(\.payload)
+        #expect(received == (try expected.map { try JSONReader.parse($0.value.json) }))
+        let status = try String(contentsOfFile: "/proc/\(source.pid)/status", encoding: .utf8)
+        let peakKiB = try #require(
+            status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }?.split(separator: " ").dropFirst().first
+                .flatMap { Int($0) })
+        #expect(peakKiB * 1024 < size / 2, "peak RSS \(peakKiB) KiB for a \(size)-byte script")
+        source.signal(SIGTERM)
+        #expect(try source.wait() == 0, "\(source.stderr)")
+        for line in [2, 1 + junkLines] {
+            #expect(
+                source.stderr.contains(
+                    "\(path): line \(line): longer than \(LineReader.defaultMaxLineBytes) bytes; skipped"),
+                "\(source.stderr.prefix(500))")
+        }
     }
 
     @Test func aFloodPublishesEveryDeviceOnItsOwnTopicUntilStopped() throws {

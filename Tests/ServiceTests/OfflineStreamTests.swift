@@ -3,6 +3,7 @@ import BusTestSupport
 import Foundation
 import Glibc
 import InputCore
+import InputService
 import ServiceSupport
 import Testing
 
@@ -115,5 +116,42 @@ import Testing
         #expect(shell.terminationStatus == 0)
         #expect(stdout.split(separator: UInt8(ascii: "\n")).count == 1)
         #expect(try String(contentsOfFile: scratch.file("err"), encoding: .utf8).isEmpty)
+    }
+
+    /// The live source's evemu stream gives the frames the whole-text parse and decoder give,
+    /// `.desc` included, and the same frames again on every pass of a loop.
+    @Test(arguments: ["EP0430M09.4-finger-drag-down", "Atmel_maXTouch_Touchscreen.1-finger-fast-taps"])
+    func aStreamedRecordingGivesTheFramesOfTheWholeText(name: String) throws {
+        let directory = ChildProcess.repositoryRoot + "/Tests/data/evemu/"
+        let events = directory + name + ".events"
+        let descPath = directory + name.prefix { $0 != "." } + ".desc"
+        let desc = EvemuRecording.parse(try String(contentsOfFile: descPath, encoding: .utf8)).description
+        var whole = EvemuRecording.parse(try String(contentsOfFile: events, encoding: .utf8), description: desc)
+        if !whole.hasDescription { whole.description = desc }
+        var decoder = MultitouchDecoder(
+            device: "d0", description: whole.description,
+            mapper: CoordinateMapper(description: whole.description, sceneWidth: 800, sceneHeight: 600))
+        let expected = whole.events.compactMap { decoder.handle(.eventRead($0)) }
+        let file = try FileFrames(
+            path: events, kind: .evemu(device: "d0", desc: desc, sceneWidth: 800, sceneHeight: 600))
+        #expect(Array(file.frames(loop: false)) == expected)
+        #expect(!expected.isEmpty)
+        let looped = Array(file.frames(loop: true).prefix(2 * expected.count))
+        #expect(looped.suffix(expected.count).map(\.contacts) == expected.map(\.contacts))
+        #expect(file.failure == nil)
+    }
+
+    @Test func aScriptRenamedWithASecondDeviceFailsNamingBoth() throws {
+        let scratch = try Scratch()
+        let script = """
+            {"t_ms": 0, "device": "a", "id": 0, "phase": "began", "x": 1, "y": 1}
+            {"t_ms": 10, "device": "b", "id": 0, "phase": "began", "x": 1, "y": 1}
+            {"t_ms": 20, "device": "a", "id": 0, "phase": "ended", "x": 1, "y": 1}
+            """
+        try script.write(toFile: scratch.file("two.jsonl"), atomically: true, encoding: .utf8)
+        let file = try FileFrames(path: scratch.file("two.jsonl"), kind: .script(bounds: nil), rename: "sc")
+        let frames = Array(file.frames(loop: false))
+        #expect(frames.map(\.device) == ["sc"], "the frames before the second device, renamed")
+        #expect(file.failure?.description.contains("has a and b") == true, "\(String(describing: file.failure))")
     }
 }

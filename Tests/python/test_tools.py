@@ -13,7 +13,7 @@ import pytest
 import busproc
 
 TOOLS = ["bus-proxy", "bus-tap", "bus-flood", "input-source", "gesture-recognizer", "component-host",
-         "render-worker", "memo-store", "uibus-supervisor", "uibus-faults", "uibus-fuzz", "uibus-report"]
+         "render-worker", "memo-store", "uibus-supervisor", "uibus-faults", "uibus-fuzz", "uibus-report", "uibus-view"]
 FRAME = {"device": "d0", "frame": 1, "t_ns": 5, "contacts": [{"id": 0, "phase": "began", "x": 1.5, "y": 2}]}
 
 
@@ -234,6 +234,37 @@ def test_info_names_the_schema_publishers_rate_and_subscriptions_of_a_topic(prox
     assert topic["publishers"] == ["bus-tap"] and topic["rate_per_s"] > 0
 
 
+def settle_subscribers(health, prefix, want, timeout_s=30):
+    """Reads the proxy's health (a `bus-tap echo sys/health/bus-proxy/ --json`) until `want`
+    subscriptions hold `prefix` and none a longer prefix under it."""
+    deadline = time.monotonic() + timeout_s
+    counts = None
+    while time.monotonic() < deadline:
+        counts = json.loads(health.stdout.readline())["payload"].get("subscribers", {})
+        if counts.get(prefix, 0) == want and not any(p.startswith(prefix) and p != prefix for p in counts):
+            return
+    raise TimeoutError(f"{prefix} never had {want} subscribers: {counts}")
+
+
+def test_info_counts_the_subscribers_the_proxy_sees_join_and_leave(proxy):
+    health = echo(proxy, "sys/health/bus-proxy/", "--json")
+    listeners = [echo(proxy, "subs/")]
+    try:
+        settle_subscribers(health, "subs/", 1)
+        listeners.append(echo(proxy, "subs/"))
+        settle_subscribers(health, "subs/", 2)
+        info = json.loads(proxy.tap("info", "subs/a/", "--json", "--duration", "0.2").stdout)
+        assert info["subscribers"] == 2 and info["subscribers_by_prefix"] == {"subs/": 2}, info
+        stop(listeners.pop())
+        # Also waits for the query's own subscription to subs/a/ to have gone.
+        settle_subscribers(health, "subs/", 1)
+        text = proxy.tap("info", "subs/a/", "--duration", "0.2").stdout
+        assert "subscribers seen by the proxy: 1 (by prefix: 'subs/' 1)" in text, text
+    finally:
+        for proc in listeners + [health]:
+            stop(proc)
+
+
 def test_hz_prints_times_in_human_units(proxy):
     feeder = start("bus-tap", "--bus", proxy.bus, "pub", "hz/a/", "--schema", "lifecycle",
                    json.dumps({"service": "a", "event": "started", "epoch": 1, "pid": 1}), "--rate", "50",
@@ -328,6 +359,38 @@ def test_offline_tools_refuse_input_they_cannot_use(tmp_path):
     typo = run("render-worker", "render", "--scene", str(scene), "--state", str(state), str(tmp_path / "o.png"))
     assert typo.returncode != 0 and "unknown field 'opne' for a drawer (did you mean 'open'?)" in typo.stderr
     assert not (tmp_path / "o.png").exists()
+
+
+# Supervisor
+
+def test_a_second_up_says_so_at_once_without_building():
+    """`deploy/uibus up` while a supervisor holds the checkout's lock answers before installing or building."""
+    import fcntl
+
+    run_dir = busproc.REPO / "var/run"
+    made_dir = not run_dir.exists()
+    run_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    lock_path = run_dir / "supervisor.lock"
+    made_lock = not lock_path.exists()
+    with open(lock_path, "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pass  # a stack of this checkout is up: its supervisor holds the lock, as this test would
+        try:
+            began = time.monotonic()
+            result = subprocess.run([busproc.REPO / "deploy/uibus", "up"], capture_output=True, text=True,
+                                    timeout=60, cwd=tempfile.gettempdir())
+            elapsed = time.monotonic() - began
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            if made_lock:
+                lock_path.unlink()
+            if made_dir:
+                run_dir.rmdir()
+    assert result.returncode != 0 and "already up (deploy/uibus status, deploy/uibus down)" in result.stderr, \
+        result.stderr
+    assert "Compiling" not in result.stdout + result.stderr and elapsed < 10, "it should answer before building"
 
 
 # bus-flood

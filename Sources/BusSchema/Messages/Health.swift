@@ -46,14 +46,15 @@ public struct HealthCounters: Sendable, Hashable {
 /// A service's periodic health report (schema `health` v1), on `sys/health/<service>/`.
 ///
 /// Minor 1 added `epoch`: with `pid` it names the process that sent the report, so a reader
-/// (the supervisor) can accept health only from the process it started.
+/// (the supervisor) can accept health only from the process it started. Minor 2 added
+/// `subscribers`, the proxy's subscriptions per prefix.
 public struct Health: BusMessage, Hashable {
-    public static let schema = SchemaID("health", major: 1, minor: 1)
+    public static let schema = SchemaID("health", major: 1, minor: 2)
     public static let fields: [FieldSpec] = [
         FieldSpec("service", "string"), FieldSpec("state", "string"), FieldSpec("seq", "integer"),
         FieldSpec("uptime_ms", "integer"), FieldSpec("pid", "integer"), FieldSpec("counters", "object"),
         FieldSpec("reasons", "object"), FieldSpec("extra", "object", required: false),
-        FieldSpec("epoch", "integer", required: false),
+        FieldSpec("epoch", "integer", required: false), FieldSpec("subscribers", "object", required: false),
     ]
 
     public enum State: String, Sendable, Hashable, CaseIterable {
@@ -73,6 +74,8 @@ public struct Health: BusMessage, Hashable {
     public var reasons: [(String, UInt64)]
     /// Service-specific numbers (the proxy's `messages_forwarded`, a rate, …).
     public var extra: ValueMap?
+    /// The proxy's subscriptions per prefix (`bus-proxy` only; absent from minor-1 senders).
+    public var subscribers: [(String, UInt64)]?
 
     public init(
         service: String, state: State, seq: UInt64, uptimeMs: UInt64, pid: Int, epoch: UInt64? = nil,
@@ -90,7 +93,8 @@ public struct Health: BusMessage, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(7 + (self.extra == nil ? 0 : 1) + (self.epoch == nil ? 0 : 1))
+        writer.writeMapHeader(
+            7 + (self.extra == nil ? 0 : 1) + (self.epoch == nil ? 0 : 1) + (self.subscribers == nil ? 0 : 1))
         writer.writeKey("service")
         writer.write(self.service)
         writer.write("state", self.state)
@@ -112,6 +116,10 @@ public struct Health: BusMessage, Hashable {
             writer.writeKey("extra")
             writer.write(.map(extra))
         }
+        if let subscribers = self.subscribers {
+            writer.writeKey("subscribers")
+            writer.writeCounts(subscribers)
+        }
     }
 
     public init(from reader: inout MessagePackReader) throws {
@@ -124,6 +132,7 @@ public struct Health: BusMessage, Hashable {
         var counters: HealthCounters?
         var reasons: [(String, UInt64)]?
         var extra: ValueMap?
+        var subscribers: [(String, UInt64)]?
         try reader.readMap { reader, key in
             switch key {
             case "service": service = try reader.readString()
@@ -139,6 +148,7 @@ public struct Health: BusMessage, Hashable {
                     throw CodecError(.typeMismatch, offset: reader.offset, context: "extra")
                 }
                 extra = map
+            case "subscribers": subscribers = try reader.readCounts()
             default: try reader.skip()
             }
         }
@@ -151,6 +161,7 @@ public struct Health: BusMessage, Hashable {
         self.counters = try reader.require(counters, "counters")
         self.reasons = try reader.require(reasons, "reasons")
         self.extra = extra
+        self.subscribers = subscribers
     }
 
     public static func == (lhs: Health, rhs: Health) -> Bool {
@@ -158,6 +169,8 @@ public struct Health: BusMessage, Hashable {
             && lhs.pid == rhs.pid && lhs.epoch == rhs.epoch && lhs.counters == rhs.counters
             && lhs.reasons.elementsEqual(rhs.reasons, by: ==)
             && lhs.extra == rhs.extra
+            && lhs.subscribers.map { $0.map(\.0) } == rhs.subscribers.map { $0.map(\.0) }
+            && lhs.subscribers.map { $0.map(\.1) } == rhs.subscribers.map { $0.map(\.1) }
     }
 
     public func hash(into hasher: inout Hasher) {
