@@ -2,7 +2,7 @@ import BusSchema
 import InputCore
 
 /// Touch frames from files, without the stuck-touch guard (the live service runs its own on a
-/// timer, with its own timeout), and the scene size from a scene file.
+/// timer, with its own timeout).
 public enum SourceFiles {
     /// Frames of a touch script; `bounds` rejects points outside the scene.
     public static func frames(
@@ -27,21 +27,4 @@ public enum SourceFiles {
         let frames = recording.events.compactMap { decoder.handle(.eventRead($0)) }
         return (frames, (desc?.problems ?? []) + recording.problems)
     }
-
-    /// The `width` and `height` of a scene file (schema `scene`).
-    ///
-    /// - Throws: a description of what is missing.
-    public static func sceneSize(json text: String) throws -> (width: Double, height: Double) {
-        let scene = try JSONReader.parse(text)
-        try SceneBounds.check(scene)
-        guard let width = scene["width"]?.doubleValue, let height = scene["height"]?.doubleValue, width > 0,
-            height > 0
-        else { throw SceneSizeError(description: "the scene has no positive 'width' and 'height'") }
-        return (width, height)
-    }
-}
-
-/// A scene file without a usable size.
-public struct SceneSizeError: Error, CustomStringConvertible {
-    public var description: String
 }

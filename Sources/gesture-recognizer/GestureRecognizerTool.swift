@@ -28,13 +28,7 @@ struct GestureRecognizerTool {
         let signals = SignalWatcher()
         Tool.main("gesture-recognizer", usage: Self.usage) {
             var options = try Options(Array(CommandLine.arguments.dropFirst()))
-            let scene = try options.string("scene").map { path in
-                do {
-                    return try GestureScene.load(json: try TextFile.read(path))
-                } catch {
-                    throw ConfigurationError("\(path): \(error)")
-                }
-            }
+            let scene = try options.string("scene").map { GestureScene(try SceneFile.load($0)) }
             switch options.positionals.first {
             case nil:
                 let config = try Tool.busConfig(&options)

@@ -1,3 +1,4 @@
+import BusSchema
 import RenderCore
 import ServiceSupport
 
@@ -51,6 +52,8 @@ enum RenderWorker {
             print("render-worker \(Tool.version)")
         } catch let error as UsageError {
             fail("render-worker: \(error.description)", status: Tool.usageStatus)
+        } catch let error as SceneError {
+            fail("render-worker: \(error)", status: Tool.dataErrorStatus)
         } catch {
             fail("render-worker: \(error)", status: 1)
         }
