@@ -28,13 +28,13 @@ public enum SceneLayers {
             var dropShadow = view.shadow
             switch view.component?.config {
             case .memoBoard(let config)?:
-                layer.backgroundColor = Color(hex: 0xC8A165)
+                layer.backgroundColor = layer.backgroundColor ?? Color(hex: 0xC8A165)
                 layer.masksToBounds = true
                 let image = state?["background"] ?? config.background.map(Value.string)
                 if let image, image != .null { layer.sublayers = [boardBackground(size: size)] }
                 if let state { layer.sublayers += memos(state) }
             case .numberPad(let config)?:
-                layer.backgroundColor = Color(hex: 0xD1D5DB)
+                layer.backgroundColor = layer.backgroundColor ?? Color(hex: 0xD1D5DB)
                 layer.sublayers = keys(state, config: config, size: size)
             case .scrollView?:
                 layer.masksToBounds = true

@@ -89,6 +89,69 @@ import Testing
         #expect(refused > 100)
     }
 
+    /// Every property the schema declares, anywhere, given a value of the wrong type in the demo
+    /// scene: the parser refuses it with `type` at its path, so it reads every property (one it did
+    /// not read would be refused as unknown instead) and none is accepted and ignored.
+    @Test func everyPropertyTheSchemaDeclares_isReadByTheParser() throws {
+        // Views of the demo scene by the component kind they host.
+        let viewOfKind = Dictionary(
+            (Self.demo["views"]?.arrayValue ?? []).enumerated().compactMap { index, view in
+                view["component"]?["kind"]?.stringValue.map { ($0, index) }
+            }, uniquingKeysWith: { first, _ in first })
+        var checked = 0
+        for (path, property, siblings) in Self.declaredProperties(Self.schema.schema, at: "$") {
+            var concrete = path.replacingOccurrences(of: "recognizers[*]", with: "recognizers[0]")
+            if let range = concrete.range(of: ".component.config.") {
+                // A config property on a view whose kind reads it (a label on the kind that shows it).
+                let key = concrete[range.upperBound...].split(separator: ".").first.map(String.init) ?? ""
+                let label = concrete.split(separator: ".").last.map(String.init) ?? ""
+                let readers = Self.configReaders(key)
+                let kind =
+                    label == "idle" ? "pager" : label == "offline" ? "pullToRefresh" : readers.first ?? ""
+                concrete = concrete.replacingOccurrences(of: "views[*]", with: "views[\(viewOfKind[kind] ?? -1)]")
+            } else {
+                concrete = concrete.replacingOccurrences(of: "views[*]", with: "views[2]")
+            }
+            let wrong: Value = property["type"]?.stringValue == "string" ? .bool(true) : .string("x")
+            // Where the demo has no such object, it is made with its required properties.
+            let parent = String(concrete[..<(concrete.lastIndex(of: ".") ?? concrete.endIndex)])
+            let made = Self.editing(Self.demo, at: parent) { value in
+                var map = value.mapValue ?? [:]
+                for key in siblings where map[key] == nil { map[key] = .int(0) }
+                value = .map(map)
+            }
+            let error = Self.error(Self.editing(made, at: concrete) { $0 = wrong })
+            #expect(
+                error?.path == concrete && error?.rule == .type, "\(concrete): \(error.map { "\($0)" } ?? "accepted")")
+            checked += 1
+        }
+        #expect(checked > 100)
+    }
+
+    /// The JSON paths of every property the schema declares (`[*]` for array items), with its
+    /// schema and the properties its object requires.
+    static func declaredProperties(_ node: Value, at path: String) -> [(String, Value, [String])] {
+        var found: [(String, Value, [String])] = []
+        let required = node["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        for (key, property) in node["properties"]?.mapValue ?? [:] {
+            let child = "\(path).\(key)"
+            found.append((child, property, required))
+            found += Self.declaredProperties(property, at: child)
+            if let items = property["items"], items["properties"] != nil {
+                found += Self.declaredProperties(items, at: child + "[*]")
+            }
+        }
+        return found
+    }
+
+    /// The component kinds that read config property `key`: the prefix of its description.
+    static func configReaders(_ key: String) -> [String] {
+        let description =
+            Self.schema.schema["properties"]?["views"]?["items"]?["properties"]?["component"]?["properties"]?[
+                "config"]?["properties"]?[key]?["description"]?.stringValue ?? ""
+        return description.prefix { $0 != ":" }.split(separator: "/").map(String.init)
+    }
+
     @Test(arguments: [
         ("$.views[2].frame.width", Value.int(-5), "$.views[2].frame.width", SceneError.Rule.minimum),
         ("$.views[2].frame.x", .int(1500), "$.views[2].frame.x", .insideScreen),
