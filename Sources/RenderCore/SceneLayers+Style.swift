@@ -33,8 +33,8 @@ extension SceneLayers {
     }
 
     /// Applies the view's blur and inner shadow. The blur, a first sublayer with its own rounded
-    /// mask, reads what lies behind the view, so the view's background moves to a second one,
-    /// tinting the blur rather than being blurred.
+    /// mask, reads what lies behind the view, so the view's background (and its text, drawn over
+    /// it) move to sublayers after it, tinting the blur rather than being blurred.
     static func style(_ layer: inout Layer, _ view: Scene.View) {
         if let blur = view.blur {
             var region = Layer(name: "blur", frame: layer.bounds)
@@ -47,6 +47,13 @@ extension SceneLayers {
                 background.cornerRadius = layer.cornerRadius
                 layer.backgroundColor = nil
                 below.append(background)
+            }
+            // A layer draws its text before its sublayers: the text moves over the tint too.
+            if let text = layer.text {
+                var label = Layer(name: "text", frame: layer.bounds)
+                label.text = text
+                layer.text = nil
+                below.append(label)
             }
             layer.sublayers.insert(contentsOf: below, at: 0)
         }

@@ -54,4 +54,24 @@ import Testing
         // The mask's corner keeps the sharp stripes.
         #expect(image.pixel(171, 21) == image.pixel(171, 110))
     }
+
+    @Test func aZoomViewDrawsItsOverlayOnceWithTheOverlaysDeclaredStyleAndTheTextOverTheTint() throws {
+        let scene = try Scene(
+            json: """
+                {"width": 400, "height": 300, "views": [
+                  {"id": "photo", "frame": {"x": 0, "y": 0, "width": 400, "height": 300},
+                   "component": {"kind": "zoomView", "id": "zoom1", "config": {"overlays": ["caption"]}}},
+                  {"id": "caption", "parent": "photo", "frame": {"x": 20, "y": 220, "width": 360, "height": 60},
+                   "background": "#00000080", "corner_radius": 10, "blur": {"level": "strong", "corner_radius": 14}}]}
+                """)
+        let (_, root) = SceneLayers.build(scene: scene, states: [:])
+        #expect(!root.sublayers.contains { $0.name == "caption" }, "drawn once, by the zoom view")
+        let photo = try #require(root.sublayers.first { $0.name == "photo" })
+        let overlay = try #require(photo.sublayers.first { $0.name == "overlay" })
+        #expect(overlay.frame == Rect(x: 20, y: 220, width: 360, height: 60) && overlay.cornerRadius == 10)
+        #expect(Array(overlay.sublayers.map(\.name).prefix(3)) == ["blur", "tint", "text"])
+        #expect(overlay.sublayers[0].backdropBlur == .strong && overlay.sublayers[0].cornerRadius == 14)
+        #expect(overlay.sublayers[1].backgroundColor == Color(hex: 0x000000, alpha: 128.0 / 255))
+        #expect(overlay.backgroundColor == nil && overlay.text == nil && overlay.sublayers[2].text != nil)
+    }
 }
