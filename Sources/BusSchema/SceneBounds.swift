@@ -16,7 +16,7 @@ public enum SceneBounds {
     /// The largest magnitude of any other number (coordinates, content sizes, durations, counts).
     public static let maxMagnitude = 1e6
 
-    /// Why a scene is out of bounds: the path of the value (`views[2].frame.width`, `$` for the
+    /// Why a scene is out of bounds: the JSON path of the value (`$.views[2].frame.width`, `$` for the
     /// document) and what is wrong with it.
     public struct Violation: Error, Sendable, Hashable, CustomStringConvertible {
         public let path: String
@@ -37,53 +37,52 @@ public enum SceneBounds {
         }
         if let views = fields["views"]?.arrayValue {
             guard views.count <= Self.maxViews else {
-                throw Violation(path: "views", reason: "\(views.count) views, at most \(Self.maxViews)")
+                throw Violation(path: "$.views", reason: "\(views.count) views, at most \(Self.maxViews)")
             }
             for (index, view) in views.enumerated() {
                 guard let frame = view["frame"] else { continue }
                 for key in ["width", "height"] {
                     guard let side = frame[key]?.doubleValue, side > Self.maxSide else { continue }
                     throw Violation(
-                        path: "views[\(index)].frame.\(key)", reason: "\(side) is above \(Int(Self.maxSide))")
+                        path: "$.views[\(index)].frame.\(key)", reason: "\(side) is above \(Int(Self.maxSide))")
                 }
             }
         }
-        try scene.checkNumbers(maxMagnitude: Self.maxMagnitude, maxItems: Self.maxItems, exempt: "views")
+        try scene.checkNumbers(maxMagnitude: Self.maxMagnitude, maxItems: Self.maxItems, exempt: "$.views")
     }
 }
 
 extension Value {
     /// Checks that every number in this document is finite and within ±`maxMagnitude`, and every
-    /// array (except the one at path `exempt`) holds at most `maxItems` items.
+    /// array (except the one at JSON path `exempt`, e.g. `$.views`) holds at most `maxItems` items.
     ///
     /// - Throws: ``SceneBounds/Violation`` naming the first value out of bounds by its path.
     public func checkNumbers(maxMagnitude: Double, maxItems: Int = .max, exempt: String? = nil)
         throws(SceneBounds.Violation)
     {
-        try self.checkNumbers(path: "", maxMagnitude: maxMagnitude, maxItems: maxItems, exempt: exempt)
+        try self.checkNumbers(path: "$", maxMagnitude: maxMagnitude, maxItems: maxItems, exempt: exempt)
     }
 
     private func checkNumbers(path: String, maxMagnitude: Double, maxItems: Int, exempt: String?)
         throws(SceneBounds.Violation)
     {
-        let place = path.isEmpty ? "$" : path
         switch self {
         case .int(let int):
             guard Double(int).magnitude <= maxMagnitude else {
-                throw SceneBounds.Violation(path: place, reason: "\(int) is outside ±\(maxMagnitude)")
+                throw SceneBounds.Violation(path: path, reason: "\(int) is outside ±\(maxMagnitude)")
             }
         case .uint(let uint):
             guard Double(uint) <= maxMagnitude else {
-                throw SceneBounds.Violation(path: place, reason: "\(uint) is outside ±\(maxMagnitude)")
+                throw SceneBounds.Violation(path: path, reason: "\(uint) is outside ±\(maxMagnitude)")
             }
         case .double(let double):
             guard double.isFinite, double.magnitude <= maxMagnitude else {
                 throw SceneBounds.Violation(
-                    path: place, reason: "\(double) is not a finite number within ±\(maxMagnitude)")
+                    path: path, reason: "\(double) is not a finite number within ±\(maxMagnitude)")
             }
         case .array(let items):
             guard path == exempt || items.count <= maxItems else {
-                throw SceneBounds.Violation(path: place, reason: "\(items.count) items, at most \(maxItems)")
+                throw SceneBounds.Violation(path: path, reason: "\(items.count) items, at most \(maxItems)")
             }
             for (index, item) in items.enumerated() {
                 try item.checkNumbers(
@@ -92,7 +91,7 @@ extension Value {
         case .map(let fields):
             for (key, item) in fields {
                 try item.checkNumbers(
-                    path: path.isEmpty ? key : "\(path).\(key)", maxMagnitude: maxMagnitude, maxItems: maxItems,
+                    path: "\(path).\(key)", maxMagnitude: maxMagnitude, maxItems: maxItems,
                     exempt: exempt)
             }
         case .null, .bool, .string, .binary:

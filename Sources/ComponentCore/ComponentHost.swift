@@ -44,27 +44,24 @@ public struct ComponentHost: Sendable {
     public private(set) var now = 0.0
 
     /// Builds every component's machine.
-    ///
-    /// - Throws: ``SceneError`` for a bad setting (``ComponentScene/load(json:file:)`` has
-    ///   already checked them, so a loaded scene does not throw).
-    public init(scene: ComponentScene) throws(SceneError) {
+    public init(scene: ComponentScene) {
         self.scene = scene
-        var instances: [ComponentInstance] = []
-        for component in scene.components { instances.append(try ComponentInstance(component)) }
+        let instances = scene.components.map(ComponentInstance.init)
         self.instances = instances
         self.scrollSources = Array(repeating: nil, count: instances.count)
         for (index, component) in scene.components.enumerated() { self.indexByInstance[component.instance] = index }
         let componentByView = Dictionary(
             scene.components.enumerated().map { ($1.view.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, component) in scene.components.enumerated() {
-            switch component.kind {
-            case .canvas:
-                if let zoom = component.config["zoom_view"]?.stringValue, let source = self.indexByInstance[zoom] {
+            switch component.config {
+            case .canvas(let config):
+                if let zoom = config.zoomView, let source = self.indexByInstance[zoom] {
                     self.followers[source, default: []].append(index)
                 }
-            case .pullToRefresh:
-                let view = component.config["scroll_view"]?.stringValue ?? component.view.parent
-                if let view, let source = componentByView[view] { self.scrollSources[index] = source }
+            case .pullToRefresh(let config):
+                if let view = config.scrollView, let source = componentByView[view] {
+                    self.scrollSources[index] = source
+                }
             case .memoBoard:
                 if case .memoBoard(let machine) = instances[index] {
                     self.boardsByClient[machine.config.client] = index

@@ -31,13 +31,13 @@ public struct ComponentReplay: Sendable {
     private var started = false
 
     /// A replay to feed line by line with ``add(_:lineNumber:)`` and end with ``finish()``.
-    public init(scene: ComponentScene) throws(SceneError) {
-        self.host = try ComponentHost(scene: scene)
+    public init(scene: ComponentScene) {
+        self.host = ComponentHost(scene: scene)
     }
 
     /// Replays `text` through a host for `scene`, keeping every state, command and problem.
-    public init(scene: ComponentScene, lines text: String) throws(SceneError) {
-        try self.init(scene: scene)
+    public init(scene: ComponentScene, lines text: String) {
+        self.init(scene: scene)
         var lineNumber = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1

@@ -44,10 +44,10 @@ public final class ComponentHostService {
     /// - Throws: ``BusError`` if the bus cannot be reached.
     public init(runner: ServiceRunner, scene: ComponentScene) throws {
         self.runner = runner
-        self.host = try ComponentHost(scene: scene)
+        self.host = ComponentHost(scene: scene)
         self.clients = scene.components.compactMap { component in
-            guard component.kind == .memoBoard else { return nil }
-            return component.config["client"]?.stringValue ?? component.instance
+            guard case .memoBoard(let board) = component.config else { return nil }
+            return board.client
         }
     }
 

@@ -42,17 +42,12 @@ extension FuzzTarget {
         }
     ) { input in
         let scene: ComponentScene
-        var host: ComponentHost
-        do throws(ComponentSceneError) {
-            scene = try ComponentScene.load(json: String(decoding: input, as: UTF8.self), file: "fuzz.json")
-        } catch {
-            return error.error.code.rawValue
-        }
         do throws(SceneError) {
-            host = try ComponentHost(scene: scene)
+            scene = ComponentScene(try Scene(json: String(decoding: input, as: UTF8.self), file: "fuzz.json"))
         } catch {
-            return error.code.rawValue
+            return error.rule.rawValue
         }
+        var host = ComponentHost(scene: scene)
         let (x, y) = (scene.gesture.width / 2, scene.gesture.height / 2)
         let frames = [TouchContact.Phase.began, .ended].enumerated().map { index, phase in
             TouchFrame(

@@ -26,14 +26,16 @@ extension FuzzTarget {
             "machine.\(kind)", dictionary: messagePackTokens + ["t_ms", "translation", "velocity", "scale", "began"],
             maximumLength: 1 << 13
         ) { data in
-            let scene = try ComponentScene.load(
-                json: String(decoding: try data.bytes("deploy/scenes/demo.json"), as: UTF8.self), file: "demo.json")
+            let scene = ComponentScene(
+                try Scene(
+                    json: String(decoding: try data.bytes("deploy/scenes/demo.json"), as: UTF8.self),
+                    file: "demo.json"))
             guard let frame = scene.gesture.views.first(where: { $0.id == view })?.frame else {
                 throw FuzzError("demo.json has no view '\(view)'")
             }
             let seeds = [Self.gestureSeed(view: view, x: frame.x + frame.width / 2, y: frame.y + frame.height / 2)]
             // Built once; each input starts from a copy (a value: its machines are copied on write).
-            let initial = try ComponentHost(scene: scene)
+            let initial = ComponentHost(scene: scene)
             let decode: @Sendable ([UInt8]) -> String? = { input in
                 var host = initial
                 var firstError: String?
@@ -62,8 +64,9 @@ extension FuzzTarget {
         "machine.gestures", dictionary: messagePackTokens + ["contacts", "phase", "began", "moved", "ended", "t_ns"],
         maximumLength: 1 << 13
     ) { data in
-        let scene = try GestureScene.load(
-            json: String(decoding: try data.bytes("deploy/scenes/demo.json"), as: UTF8.self))
+        let scene = GestureScene(
+            try Scene(
+                json: String(decoding: try data.bytes("deploy/scenes/demo.json"), as: UTF8.self), file: "demo.json"))
         let seeds = try data.files(in: "Tests/data/scripts", suffix: ".jsonl").map { path in
             let frames = OfflineConversion.frames(script: String(decoding: try data.bytes(path), as: UTF8.self)).frames
             return Value.array(frames.prefix(Self.machineMessages).map(\.value)).messagePack

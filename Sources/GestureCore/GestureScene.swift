@@ -1,6 +1,6 @@
 import BusSchema
 
-/// The part of a scene (schema `scene` v1) the gesture recognizer needs: the screen size, the views
+/// What the gesture recognizer runs of a ``Scene``: the screen size, the views
 /// with their frames and stacking, and the recognizers attached to each view with their settings
 /// and relationships.
 public struct GestureScene: Sendable, Hashable {
@@ -22,33 +22,8 @@ public struct GestureScene: Sendable, Hashable {
         }
     }
 
-    public struct Recognizer: Sendable, Hashable {
-        /// Unique in the scene; relationships refer to it.
-        public var name: String
-        public var kind: GestureEvent.Kind
-        public var settings: RecognizerSettings
-        /// Names of recognizers that must fail before this one may begin or recognize.
-        public var requireToFail: [String]
-        /// Names of recognizers this one may recognize together with (the relation is symmetric).
-        public var simultaneousWith: [String]
-        /// Touches that begin outside this rectangle are not received.
-        public var receiveRegion: Rect?
-        /// When it begins or recognizes, the view's touch-down recognizers lose their touches.
-        public var cancelsTouches: Bool
-
-        public init(
-            name: String, kind: GestureEvent.Kind, settings: RecognizerSettings? = nil, requireToFail: [String] = [],
-            simultaneousWith: [String] = [], receiveRegion: Rect? = nil, cancelsTouches: Bool = true
-        ) {
-            self.name = name
-            self.kind = kind
-            self.settings = settings ?? RecognizerSettings.defaults(for: kind)
-            self.requireToFail = requireToFail
-            self.simultaneousWith = simultaneousWith
-            self.receiveRegion = receiveRegion
-            self.cancelsTouches = cancelsTouches
-        }
-    }
+    /// A recognizer as the scene declares it (its `targets` and `enabled` are the host's and the loader's).
+    public typealias Recognizer = Scene.Recognizer
 
     public var width: Double
     public var height: Double
@@ -76,5 +51,19 @@ public struct GestureScene: Sendable, Hashable {
         }
         let view = View(id: "screen", frame: Rect(x: 0, y: 0, width: width, height: height), recognizers: recognizers)
         return GestureScene(width: width, height: height, views: [view], allSimultaneous: true)
+    }
+}
+
+extension GestureScene {
+    /// What the recognizer runs of `scene`: its size, the views' frames and stacking, and their
+    /// enabled recognizers with settings and relationships.
+    public init(_ scene: Scene) {
+        self.init(
+            width: scene.width, height: scene.height,
+            views: scene.views.map { view in
+                View(
+                    id: view.id, frame: view.frame, parent: view.parent, z: view.z,
+                    recognizers: view.recognizers.filter(\.enabled))
+            })
     }
 }

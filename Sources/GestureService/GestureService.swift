@@ -17,7 +17,7 @@ import ServiceSupport
 /// still reach exactly one engine, in order. A prefix ending in `/` names one device exactly.
 public final class GestureService {
     /// The `scene` schema, published whole on `ui/scene/`.
-    public static let sceneSchema = SchemaID("scene", major: 1, minor: 0)
+    public static let sceneSchema = SchemaID("scene", major: 2, minor: 0)
 
     private let runner: ServiceRunner
     // Unchecked (these four): only the service loop touches them, and the dynamic exclusivity
@@ -53,7 +53,7 @@ public final class GestureService {
         }
         try self.runner.subscribe(["ui/scene/"], filter: SchemaFilter([Self.sceneSchema])) {
             [unowned self] delivery, _ in
-            let scene = try GestureScene.load(json: try Value(messagePack: delivery.payload).json)
+            let scene = GestureScene(try Scene(value: try Value(messagePack: delivery.payload), file: "ui/scene/"))
             self.scenesLoaded += 1
             try self.apply(self.lanes.handle(.sceneChanged(scene)))
         }

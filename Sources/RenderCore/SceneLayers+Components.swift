@@ -8,11 +8,6 @@ extension SceneLayers {
     /// The most pager pages drawn (a channel strip holds a few dozen).
     static let pageLimit = 64
 
-    /// A view-local value of a state or, failing that, of the component's config.
-    private static func number(_ key: String, _ state: Value?, _ config: Value?, default value: Double) -> Double {
-        state?[key]?.doubleValue ?? config?[key]?.doubleValue ?? value
-    }
-
     /// `value` as a whole number, NaN as 0 and anything past ±10⁹ clamped: states come off the
     /// bus, and converting a huge or NaN Double to Int would trap.
     private static func whole(_ value: Double) -> Int {
@@ -53,23 +48,18 @@ extension SceneLayers {
     }
 
     /// A drawer: the dim over the view and the panel sliding in from its edge by `progress`.
-    static func drawer(_ state: Value?, config: Value?, view: Value, size: Size) -> [Layer] {
+    static func drawer(_ state: Value?, config: Scene.Config.Drawer, view: Scene.View, size: Size) -> [Layer] {
         let progress = min(max(state?["progress"]?.doubleValue ?? 0, 0), 1)
-        let width = min(number("width", state, config, default: 240), size.width)
-        let rightEdge = (state?["edge"]?.stringValue ?? config?["edge"]?.stringValue) == "right"
+        let width = min(state?["width"]?.doubleValue ?? config.width, size.width)
+        let rightEdge = (state?["edge"]?.stringValue ?? config.edge.rawValue) == "right"
         var dim = Layer(name: "dim", frame: Rect(x: 0, y: 0, width: size.width, height: size.height))
         dim.backgroundColor = .black
         dim.opacity = 0.4 * progress
         let x = rightEdge ? size.width - width * progress : -width * (1 - progress)
         var panel = Layer(name: "panel", frame: Rect(x: x, y: 0, width: width, height: size.height))
-        panel.backgroundColor = view["background"]?.stringValue.flatMap(color(hex:)) ?? Color(hex: 0x2C2C2E)
-        if let shadow = view["shadow"], progress > 0 {
-            panel.shadow = Shadow(
-                color: shadow["color"]?.stringValue.flatMap(color(hex:)) ?? .black,
-                opacity: shadow["opacity"]?.doubleValue ?? 0.4,
-                offset: Size(shadow["offset"]?["x"]?.doubleValue ?? 0, shadow["offset"]?["y"]?.doubleValue ?? 0),
-                radius: shadow["radius"]?.doubleValue ?? 3,
-                path: Path(rect: Rect(x: 0, y: 0, width: width, height: size.height)))
+        panel.backgroundColor = view.background.map(color) ?? Color(hex: 0x2C2C2E)
+        if let declared = view.shadow, progress > 0 {
+            panel.shadow = shadow(declared, path: Path(rect: Rect(x: 0, y: 0, width: width, height: size.height)))
         }
         panel.sublayers = ["ホーム", "メモ", "お絵かき", "写真", "設定"].enumerated().map { index, title in
             label(
@@ -82,9 +72,10 @@ extension SceneLayers {
     /// A slide table: visible rows, each a front view slid by its offset over its action
     /// buttons (drawn while the row is slid or sliding), all pushed down by `pulled` under a
     /// pull-to-refresh header. Fronts are direct sublayers, so the render worker can animate them.
-    static func slideTable(_ state: Value?, config: Value?, size: Size, pulled: Double = 0) -> [Layer] {
-        let rows = whole(number("rows", state, config, default: 0))
-        let rowHeight = max(1, number("row_height", nil, config, default: 64))
+    static func slideTable(_ state: Value?, config: Scene.Config.SlideTable, size: Size, pulled: Double = 0) -> [Layer]
+    {
+        let rows = whole(state?["rows"]?.doubleValue ?? Double(config.rows))
+        let rowHeight = config.rowHeight
         let scroll = (state?["scroll_offset"]?.doubleValue ?? 0) - pulled
         let offsets = state?["offsets"]?.arrayValue ?? []
         let animatingRow = state?["animating_row"]?.intValue.map(Int.init)
@@ -208,14 +199,14 @@ extension SceneLayers {
     /// and tab strip) that collapses upward by `header_offset`, with the tab indicator and a
     /// load progress bar. Pages, nav, tabs and indicator are direct sublayers whose frames carry
     /// the offsets, so the render worker animates page and header snaps.
-    static func pager(_ state: Value?, config: Value?, size: Size) -> [Layer] {
+    static func pager(_ state: Value?, config: Scene.Config.Pager, size: Size) -> [Layer] {
         // Every page is built each frame: a bad state's page count must not multiply the work.
-        let count = min(max(1, whole(number("page_count", state, config, default: 1))), Self.pageLimit)
+        let count = min(max(1, whole(state?["page_count"]?.doubleValue ?? Double(config.pageCount))), Self.pageLimit)
         let pageOffset = state?["page_offset"]?.doubleValue ?? Double(state?["page"]?.intValue ?? 0)
-        let navHeight = number("nav_height", nil, config, default: 64)
-        let menuHeight = number("menu_height", nil, config, default: 44)
+        let navHeight = config.navHeight
+        let menuHeight = config.menuHeight
         // As far as the pager's model lets the header go (`header_height`, the whole header by default).
-        let headerHeight = number("header_height", nil, config, default: navHeight + menuHeight)
+        let headerHeight = config.headerHeight
         let collapse = min(max(state?["header_offset"]?.doubleValue ?? 0, 0), headerHeight)
         let headerBottom = navHeight + menuHeight - collapse
         let hues: [UInt32] = [0xFDE2E4, 0xE2ECE9, 0xDFE7FD, 0xFFF1D0, 0xE8DFF5]
@@ -278,7 +269,7 @@ extension SceneLayers {
     }
 
     /// A drawing canvas: each stroke as a chain of segment quads.
-    static func canvas(_ state: Value?, config: Value?) -> [Layer] {
+    static func canvas(_ state: Value?, config: Scene.Config.Canvas) -> [Layer] {
         (state?["strokes"]?.arrayValue ?? []).enumerated().compactMap { index, stroke in
             let points = (stroke["points"]?.arrayValue ?? []).compactMap { point -> Point? in
                 guard let xy = point.arrayValue, xy.count == 2, let x = xy[0].doubleValue, let y = xy[1].doubleValue
@@ -288,7 +279,7 @@ extension SceneLayers {
                 return Point(x, y)
             }
             guard !points.isEmpty else { return nil }
-            let width = stroke["width"]?.doubleValue ?? config?["stroke_width"]?.doubleValue ?? 4
+            let width = stroke["width"]?.doubleValue ?? config.strokeWidth
             var path = Path()
             for (p, q) in zip(points, points.dropFirst() + [points[points.count - 1]]) {
                 let (dx, dy) = (q.x - p.x, q.y - p.y)
@@ -305,15 +296,15 @@ extension SceneLayers {
                 name: "stroke\(stroke["id"]?.intValue ?? Int64(index))", frame: Rect(x: 0, y: 0, width: 0, height: 0))
             layer.shape = ShapeContent(
                 path: path,
-                color: (stroke["color"]?.stringValue ?? config?["stroke_color"]?.stringValue).flatMap(color(hex:))
-                    ?? .black)
+                color: stroke["color"]?.stringValue.flatMap(color(hex:)) ?? color(config.strokeColor))
             return layer
         }
     }
 
-    /// A zoomable image (a drawn landscape, scaled and panned) and its caption overlay, shown
-    /// with a region blur behind it while `overlay_visible`.
-    static func zoomView(_ state: Value?, overlay: Rect?, size: Size) -> [Layer] {
+    /// A zoomable image (a drawn landscape, scaled and panned) and its caption overlay (the view
+    /// `overlay`, styled as it declares: blur, corner radius, tint), shown while `overlay_visible`.
+    static func zoomView(_ state: Value?, overlay: Scene.View?, in frame: Rect) -> [Layer] {
+        let size = frame.size
         let scale = max(0.01, state?["scale"]?.doubleValue ?? 1)
         let offset = Point(state?["offset"]?["x"]?.doubleValue ?? 0, state?["offset"]?["y"]?.doubleValue ?? 0)
         let (width, height) = (size.width * scale, size.height * scale)
@@ -333,11 +324,21 @@ extension SceneLayers {
         // Round at any size it passes through while animated (the radius is clamped to half a side).
         sun.cornerRadius = .greatestFiniteMagnitude
         guard let overlay else { return [photo, ground, sun] }
-        var caption = Layer(name: "overlay", frame: overlay)
-        caption.backdropBlur = .weak
-        caption.backgroundColor = Color(hex: 0x000000, alpha: 0.35)
-        caption.cornerRadius = 12
+        var caption = Layer(
+            name: "overlay",
+            frame: Rect(
+                x: overlay.frame.x - frame.minX, y: overlay.frame.y - frame.minY, width: overlay.frame.width,
+                height: overlay.frame.height))
+        caption.backgroundColor = overlay.background.map(color) ?? Color(hex: 0x000000, alpha: 0.35)
+        caption.cornerRadius = overlay.cornerRadius
         caption.text = TextContent("写真 — ピンチで拡大", fontSize: 18, color: .white, inset: 16)
+        if let declared = overlay.shadow {
+            caption.shadow = shadow(
+                declared,
+                path: Path(
+                    roundedRect: caption.bounds, cornerRadius: min(caption.cornerRadius, caption.bounds.maxRadius)))
+        }
+        style(&caption, overlay)
         caption.opacity = state?["overlay_visible"]?.boolValue == false ? 0 : 1
         return [photo, ground, sun, caption]
     }

@@ -34,10 +34,9 @@ extension SceneLayers {
         static let keyRadius = 6.0
     }
 
-    static func keys(_ state: Value?, config: Value?, size: Size) -> [Layer] {
+    static func keys(_ state: Value?, config: Scene.Config.NumberPad, size: Size) -> [Layer] {
         let layout =
-            (state?["layout"] ?? config?["layout"])?.stringValue.flatMap(NumberPadState.Layout.init(rawValue:))
-            ?? .standard
+            state?["layout"]?.stringValue.flatMap(NumberPadState.Layout.init(rawValue:)) ?? config.layout
         let digits = layout.digits
         let enabled = state?["enabled"]?.arrayValue.map { Set($0.compactMap { $0.intValue.map(Int.init) }) }
         let gap = NumberPadStyle.gap

@@ -1,123 +1,89 @@
 import BusSchema
 
-/// Builds the layer tree for a scene document (schema `scene`) and the latest component
-/// states (schemas `state.<kind>`): views become layers; memo boards draw their memos as
-/// rotated, scaled sticky notes with text and shadows; number pads draw their digit keys; the
-/// other kinds are drawn in `SceneLayers+Components.swift`.
+/// Builds the layer tree for a scene (the typed ``Scene``) and the latest component states
+/// (schemas `state.<kind>`): views become layers with their declared background, corner radius,
+/// drop shadow, inner shadow and region blur; memo boards draw their memos as rotated, scaled
+/// sticky notes with text and shadows; number pads draw their digit keys; the other kinds are
+/// drawn in `SceneLayers+Components.swift`.
 public enum SceneLayers {
     /// The scene's size in points and its layer tree.
     /// - Parameter states: component states keyed by their `instance`.
-    /// - Throws: ``RenderError`` (`invalidParameter`) when the scene lacks a size or a view a frame.
-    public static func build(scene: Value, states: [String: Value]) throws -> (size: Size, root: Layer) {
-        guard let width = scene["width"]?.doubleValue, let height = scene["height"]?.doubleValue, width > 0,
-            height > 0, width.isFinite, height.isFinite
-        else { throw RenderError(.invalidParameter, "scene needs a positive width and height") }
-        var root = Layer(
-            name: scene["name"]?.stringValue ?? "scene", frame: Rect(x: 0, y: 0, width: width, height: height))
-        root.backgroundColor = scene["background"]?.stringValue.flatMap(color(hex:)) ?? .white
-        let views = (scene["views"]?.arrayValue ?? []).enumerated().sorted {
-            ($0.element["z"]?.intValue ?? 0, $0.offset) < ($1.element["z"]?.intValue ?? 0, $1.offset)
-        }
-        for (_, view) in views {
-            guard let frame = view["frame"], let x = frame["x"]?.doubleValue, let y = frame["y"]?.doubleValue,
-                let w = frame["width"]?.doubleValue, let h = frame["height"]?.doubleValue
-            else { throw RenderError(.invalidParameter, "view \(view["id"]?.stringValue ?? "?") needs a frame") }
-            var layer = Layer(name: view["id"]?.stringValue ?? "", frame: Rect(x: x, y: y, width: w, height: h))
-            let component = view["component"]
-            let state = component?["id"]?.stringValue.flatMap { states[$0] }
-            let config = component?["config"]
+    public static func build(scene: Scene, states: [String: Value]) -> (size: Size, root: Layer) {
+        var root = Layer(name: scene.name, frame: Rect(x: 0, y: 0, width: scene.width, height: scene.height))
+        root.backgroundColor = color(scene.background)
+        let views = scene.views.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
+            .map(\.element)
+        // A zoom view draws its overlays itself (they hide while it moves).
+        let drawnByZoom = Set(
+            scene.views.flatMap { view -> [String] in
+                guard case .zoomView(let zoom)? = view.component?.config else { return [] }
+                return zoom.overlays
+            })
+        for view in views where !(drawnByZoom.contains(view.id) && view.component == nil) {
+            var layer = Layer(name: view.id, frame: Rect(view.frame))
+            let state = view.component.flatMap { states[$0.id] }
             let size = layer.frame.size
-            if let background = view["background"]?.stringValue.flatMap(color(hex:)) {
-                layer.backgroundColor = background
-            }
-            switch component?["kind"]?.stringValue {
-            case "memoBoard":
-                layer.backgroundColor = Color(hex: 0xC8A165)
+            layer.backgroundColor = view.background.map(color)
+            layer.cornerRadius = view.cornerRadius
+            var dropShadow = view.shadow
+            switch view.component?.config {
+            case .memoBoard(let config)?:
+                layer.backgroundColor = layer.backgroundColor ?? Color(hex: 0xC8A165)
                 layer.masksToBounds = true
-                let image = state?["background"] ?? config?["background"]
+                let image = state?["background"] ?? config.background.map(Value.string)
                 if let image, image != .null { layer.sublayers = [boardBackground(size: size)] }
                 if let state { layer.sublayers += memos(state) }
-            case "numberPad":
-                layer.backgroundColor = Color(hex: 0xD1D5DB)
+            case .numberPad(let config)?:
+                layer.backgroundColor = layer.backgroundColor ?? Color(hex: 0xD1D5DB)
                 layer.sublayers = keys(state, config: config, size: size)
-            case "scrollView":
+            case .scrollView?:
                 layer.masksToBounds = true
                 layer.sublayers = scrollContent(state, size: size)
-            case "drawer":
-                // The view is the area the menu slides over; the panel carries the colour.
+            case .drawer(let config)?:
+                // The view is the area the menu slides over; the panel carries the colour and the shadow.
                 layer.backgroundColor = nil
                 layer.masksToBounds = true
                 layer.sublayers = drawer(state, config: config, view: view, size: size)
-            case "slideTable":
+                dropShadow = nil
+            case .slideTable(let config)?:
                 layer.masksToBounds = true
-                let pulled = pullOffset(below: view["id"]?.stringValue, views: views.map(\.element), states: states)
+                let pulled = pullOffset(below: view.id, views: views, states: states)
                 layer.sublayers = slideTable(state, config: config, size: size, pulled: pulled)
-            case "pullToRefresh":
+            case .pullToRefresh(let config)?:
                 // The header lives in its scroll view's content, above the first row: it is drawn
                 // over the scroll view's whole frame, not clipped to its own band.
-                if let frame = config?["scroll_view"]?.stringValue.flatMap({ id in
-                    frameOfView(id, in: views.map(\.element))
-                }) {
-                    layer.frame = frame
-                }
+                if let frame = config.scrollView.flatMap({ scene.view($0)?.frame }) { layer.frame = Rect(frame) }
                 layer.masksToBounds = true
                 layer.sublayers = pullToRefresh(state, size: layer.frame.size)
-            case "pager":
+            case .pager(let config)?:
                 layer.masksToBounds = true
                 layer.sublayers = pager(state, config: config, size: size)
-            case "canvas":
+            case .canvas(let config)?:
                 layer.masksToBounds = true
                 layer.sublayers = canvas(state, config: config)
-                if let shadow = view["shadow"] {
-                    layer.shadow = Shadow(
-                        opacity: shadow["opacity"]?.doubleValue ?? 0.25,
-                        offset: Size(
-                            shadow["offset"]?["x"]?.doubleValue ?? 0, shadow["offset"]?["y"]?.doubleValue ?? 0),
-                        radius: shadow["radius"]?.doubleValue ?? 3, path: Path(rect: layer.bounds))
-                }
-            case "zoomView":
+            case .zoomView(let config)?:
                 layer.masksToBounds = true
-                let overlay = overlayFrame(config: config, views: scene["views"]?.arrayValue ?? [], in: layer.frame)
-                layer.sublayers = zoomView(state, overlay: overlay, size: size)
+                let overlay = config.overlays.first.flatMap { scene.view($0) }
+                layer.sublayers = zoomView(state, overlay: overlay, in: layer.frame)
             case nil:
                 break
-            default:
-                layer.backgroundColor = layer.backgroundColor ?? Color(hex: 0xF2F2F7)
             }
+            if let dropShadow { root.sublayers.append(shadowLayer(dropShadow, of: view)) }
+            style(&layer, view)
             root.sublayers.append(layer)
         }
-        return (Size(width, height), root)
-    }
-
-    /// The frame of the view `id`, if it has one.
-    private static func frameOfView(_ id: String, in views: [Value]) -> Rect? {
-        guard let frame = views.first(where: { $0["id"]?.stringValue == id })?["frame"],
-            let x = frame["x"]?.doubleValue, let y = frame["y"]?.doubleValue, let w = frame["width"]?.doubleValue,
-            let h = frame["height"]?.doubleValue
-        else { return nil }
-        return Rect(x: x, y: y, width: w, height: h)
+        return (Size(scene.width, scene.height), root)
     }
 
     /// How far a pull-to-refresh header attached to scroll view `id` pushes its rows down (its
     /// state's offset: the pull, or the header height while refreshing), 0 without one.
-    private static func pullOffset(below id: String?, views: [Value], states: [String: Value]) -> Double {
-        guard let id else { return 0 }
-        let header = views.first {
-            $0["component"]?["kind"]?.stringValue == "pullToRefresh"
-                && $0["component"]?["config"]?["scroll_view"]?.stringValue == id
+    private static func pullOffset(below id: String, views: [Scene.View], states: [String: Value]) -> Double {
+        let header = views.first { view in
+            guard case .pullToRefresh(let pull)? = view.component?.config else { return false }
+            return pull.scrollView == id
         }
-        let offset = header?["component"]?["id"]?.stringValue.flatMap { states[$0] }?["offset"]?.doubleValue ?? 0
+        let offset = header?.component.flatMap { states[$0.id] }?["offset"]?.doubleValue ?? 0
         return offset.isFinite ? max(0, offset) : 0
-    }
-
-    /// The first overlay view of a zoom view's config, relative to the zoom view.
-    private static func overlayFrame(config: Value?, views: [Value], in frame: Rect) -> Rect? {
-        guard let id = config?["overlays"]?.arrayValue?.first?.stringValue,
-            let overlay = views.first(where: { $0["id"]?.stringValue == id })?["frame"],
-            let x = overlay["x"]?.doubleValue, let y = overlay["y"]?.doubleValue,
-            let w = overlay["width"]?.doubleValue, let h = overlay["height"]?.doubleValue
-        else { return nil }
-        return Rect(x: x - frame.minX, y: y - frame.minY, width: w, height: h)
     }
 
     /// Memo palette colours by name.
@@ -159,7 +125,7 @@ public enum SceneLayers {
         }
     }
 
-    /// `#RRGGBB` or `#RRGGBBAA`.
+    /// `#RRGGBB` or `#RRGGBBAA` (as component states spell colours).
     static func color(hex text: String) -> Color? {
         guard text.hasPrefix("#"), let value = UInt32(text.dropFirst(), radix: 16) else { return nil }
         switch text.count {

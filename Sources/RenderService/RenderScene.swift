@@ -15,7 +15,7 @@ public struct RenderScene: Sendable {
 
     /// State messages (`ui/` states and scenes, `memo/changed/`) applied so far.
     public private(set) var stateSeq = 0
-    private var scene: Value?
+    private var scene: Scene?
     /// Component instance id → the view id that hosts it (animation layer names use view ids).
     private var views: [String: String] = [:]
     private var states: [String: Value] = [:]
@@ -33,12 +33,11 @@ public struct RenderScene: Sendable {
     private var animatedViews: Set<String> = []
 
     /// - Parameters:
-    ///   - scene: a `scene` document, or nil to wait for one on `ui/scene/`.
+    ///   - scene: the scene, or nil to wait for one on `ui/scene/`.
     ///   - snapshotPrefix: the prefix of this worker's memo snapshot request ids (unique per process).
-    /// - Throws: ``StateError`` if `scene` cannot be drawn.
-    public init(scene: Value?, snapshotPrefix: String = "render") throws {
+    public init(scene: Scene?, snapshotPrefix: String = "render") {
         self.memoStream = MemoStream(requestPrefix: snapshotPrefix)
-        if let scene { try self.load(scene) }
+        if let scene { self.load(scene) }
     }
 
     /// The memo snapshot request awaited, if any (the owner resends it when it is overdue).
@@ -97,9 +96,15 @@ public struct RenderScene: Sendable {
     /// True while an animation is running (the worker keeps drawing frames).
     public var isAnimating: Bool { self.animator.isAnimating }
 
-    /// Replaces the scene (a whole `scene` document).
-    public mutating func applyScene(_ scene: Value) throws {
-        try self.load(scene)
+    /// Replaces the scene with a whole `scene` document (from `ui/scene/`).
+    ///
+    /// - Throws: ``StateError`` naming the JSON path and the rule when the document is not a valid scene.
+    public mutating func applyScene(_ document: Value) throws {
+        do {
+            self.load(try Scene(value: document, file: "ui/scene/"))
+        } catch {
+            throw StateError(description: "\(error)")
+        }
         self.stateSeq += 1
     }
 
@@ -205,12 +210,7 @@ public struct RenderScene: Sendable {
         var states = self.states
         states[instance] = state
         let onScreen = try self.layers(atMs: now).map { Self.sublayers(of: view, in: $0.root) } ?? [:]
-        let targets: [String: Layer]
-        do {
-            targets = Self.sublayers(of: view, in: try SceneLayers.build(scene: scene, states: states).root)
-        } catch {
-            throw StateError(description: "state of '\(instance)' cannot be drawn: \(error)")
-        }
+        let targets = Self.sublayers(of: view, in: SceneLayers.build(scene: scene, states: states).root)
         self.states = states
         self.stateSeq += 1
         if options != nil { self.animatedViews.insert(view) }
@@ -302,14 +302,15 @@ public struct RenderScene: Sendable {
     public func layers(atMs now: Double) throws -> (size: Size, root: Layer)? {
         guard let scene = self.scene else { return nil }
         var states = self.currentStates
-        for view in scene["views"]?.arrayValue ?? [] {
-            guard view["component"]?["kind"]?.stringValue == "memoBoard",
-                let instance = view["component"]?["id"]?.stringValue, states[instance] == nil, !self.storeMemos.isEmpty
+        for view in scene.views {
+            guard let component = view.component, component.kind == .memoBoard, states[component.id] == nil,
+                !self.storeMemos.isEmpty
             else { continue }
+            let instance = component.id
             let memos = self.storeMemos.sorted { $0.key < $1.key }.map(\.value)
             states[instance] = .map(["instance": .string(instance), "memos": .array(memos)])
         }
-        var (size, root) = try SceneLayers.build(scene: scene, states: states)
+        var (size, root) = SceneLayers.build(scene: scene, states: states)
         for viewIndex in root.sublayers.indices {
             let view = root.sublayers[viewIndex].name
             for index in root.sublayers[viewIndex].sublayers.indices {
@@ -324,19 +325,11 @@ public struct RenderScene: Sendable {
     /// The largest magnitude a state's number may have: any int64, no infinity.
     static let maxStateMagnitude = 1e19
 
-    private mutating func load(_ scene: Value) throws {
-        do {
-            try SceneBounds.check(scene)
-            _ = try SceneLayers.build(scene: scene, states: [:])
-        } catch {
-            throw StateError(description: "scene cannot be drawn: \(error)")
-        }
+    private mutating func load(_ scene: Scene) {
         self.scene = scene
         self.views = [:]
-        for view in scene["views"]?.arrayValue ?? [] {
-            if let id = view["id"]?.stringValue, let instance = view["component"]?["id"]?.stringValue {
-                self.views[instance] = id
-            }
+        for view in scene.views {
+            if let component = view.component { self.views[component.id] = view.id }
         }
     }
 

@@ -23,8 +23,8 @@ import ServiceSupport
 public final class RenderService {
     /// What the command line sets.
     public struct Configuration: Sendable {
-        /// A `scene` document, or nil to wait for one on `ui/scene/`.
-        public var scene: Value?
+        /// The scene, or nil to wait for one on `ui/scene/`.
+        public var scene: Scene?
         public var framesPerSecond: Double = 60
         /// Write a PNG every N frames; nil writes them only on request.
         public var snapshotEvery: Int?
@@ -39,7 +39,7 @@ public final class RenderService {
         public var imageEncoding = RenderImage.Encoding.jpeg
         public var imageQuality = JPEGEncoder.defaultQuality
 
-        public init(scene: Value?) {
+        public init(scene: Scene?) {
             self.scene = scene
         }
     }
@@ -50,7 +50,7 @@ public final class RenderService {
             "scrollView", "pullToRefresh", "pager", "slideTable", "drawer", "numberPad", "canvas", "zoomView",
             "memoBoard",
         ].map { SchemaID("state.\($0)", major: 1, minor: 0) } + [MemoBoardDelta.schema, RenderService.sceneSchema]
-    public static let sceneSchema = SchemaID("scene", major: 1, minor: 0)
+    public static let sceneSchema = SchemaID("scene", major: 2, minor: 0)
     /// How long a stop waits for the frame in flight (the supervisor's own stop timeout may be shorter).
     public static let stopWaitSeconds = 10.0
     public static let memoChangedSchema = SchemaID("memo.changed", major: 1, minor: 0)
@@ -78,13 +78,12 @@ public final class RenderService {
     /// The frame the render thread is drawing, if any.
     private var frameInFlight: Int?
 
-    /// - Throws: ``ConfigurationError`` for a scene that cannot be drawn, a missing font or an
-    ///   unusable snapshot directory.
+    /// - Throws: ``ConfigurationError`` for a missing font or an unusable snapshot directory.
     public init(runner: ServiceRunner, configuration: Configuration) throws {
         self.runner = runner
         self.configuration = configuration
         do {
-            self.scene = try RenderScene(
+            self.scene = RenderScene(
                 scene: configuration.scene,
                 snapshotPrefix: "\(runner.name):\(String(runner.publisher.epoch, radix: 16))")
             self.frames = try FrameRenderer(

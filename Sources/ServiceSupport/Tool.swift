@@ -1,4 +1,5 @@
 import Bus
+import BusSchema
 import Glibc
 
 /// Runs a tool's body and turns what it throws into a message and an exit status.
@@ -10,6 +11,9 @@ public enum Tool {
     /// Exit status for a permanent failure (bad config, unknown schema major): supervisors
     /// do not restart a service that exits with it (sysexits' EX_CONFIG).
     public static let permanentFailureStatus: Int32 = 78
+    /// Exit status for invalid input data, such as a scene that breaks its schema (sysexits'
+    /// EX_DATAERR); permanent too: the same file fails the same way on a restart.
+    public static let dataErrorStatus: Int32 = 65
 
     /// Runs `body`; exits 0 if it returns (or printed its usage for ``HelpRequest``), or prints the
     /// error and exits with its status.
@@ -33,6 +37,9 @@ public enum Tool {
         } catch let error as ConfigurationError {
             Log.error(name, "\(error)")
             exit(Self.permanentFailureStatus)
+        } catch let error as SceneError {
+            Log.error(name, "\(error)")
+            exit(Self.dataErrorStatus)
         } catch {
             Log.error(name, "\(error)")
             exit(1)

@@ -24,8 +24,9 @@ public struct SupervisionPolicy: Sendable, Equatable {
     /// How long a service may take to exit after SIGTERM before it gets SIGKILL.
     public var stopTimeoutMs: Int64 = 5_000
     /// Exit codes that mean "do not retry": a bad command line (64, sysexits' EX_USAGE, as
-    /// `Tool.usageStatus`), bad configuration or an unknown schema major (78, EX_CONFIG).
-    public var permanentExitCodes: Set<Int32> = [64, 78]
+    /// `Tool.usageStatus`), invalid data such as a scene that breaks its schema (65, EX_DATAERR),
+    /// bad configuration or an unknown schema major (78, EX_CONFIG).
+    public var permanentExitCodes: Set<Int32> = [64, 65, 78]
 
     public init() {}
 }

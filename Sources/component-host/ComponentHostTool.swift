@@ -39,7 +39,7 @@ struct ComponentHostTool {
             try Tool.placeOnCPUs(options.string("cpus"), tool: "component-host")
             let scenePath = options.string("scene") ?? "deploy/scenes/demo.json"
             try options.finish(maximumPositionals: 0)
-            let scene = try Self.scene(scenePath)
+            let scene = ComponentScene(try SceneFile.load(scenePath))
             let runner = try ServiceRunner(name: "component-host", config: config, signals: signals)
             try ComponentHostService(runner: runner, scene: scene).run()
         }
@@ -48,7 +48,7 @@ struct ComponentHostTool {
     /// Streams `gestures` through a host line by line, printing each state as it is published:
     /// memory stays bounded whatever the file's size.
     static func replay(scenePath: String, gestures: String) throws {
-        var replay = try ComponentReplay(scene: try Self.scene(scenePath))
+        var replay = ComponentReplay(scene: ComponentScene(try SceneFile.load(scenePath)))
         let output = LineWriter()
         func print(_ outputs: [HostOutput]) throws {
             for case .state(let state) in outputs { try output.write(line: state.payload.json) }
@@ -60,15 +60,6 @@ struct ComponentHostTool {
         }
         try print(replay.finish())
         try output.flush()
-    }
-
-    /// Loads a scene; a bad one is a configuration error (restarting will not help).
-    static func scene(_ path: String) throws -> ComponentScene {
-        do {
-            return try ComponentScene.load(json: try TextFile.read(path), file: path)
-        } catch let error as ComponentSceneError {
-            throw ConfigurationError("\(error)")
-        }
     }
 
 }

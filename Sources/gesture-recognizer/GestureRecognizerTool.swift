@@ -39,13 +39,7 @@ struct GestureRecognizerTool {
         let signals = SignalWatcher()
         Tool.main("gesture-recognizer", usage: Self.usage) {
             var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
-            let scene = try options.string("scene").map { path in
-                do {
-                    return try GestureScene.load(json: try TextFile.read(path))
-                } catch {
-                    throw ConfigurationError("\(path): \(error)")
-                }
-            }
+            let scene = try options.string("scene").map { GestureScene(try SceneFile.load($0)) }
             switch options.verb {
             case "":
                 let config = try Tool.busConfig(&options)

@@ -148,11 +148,8 @@ struct InputSource {
         let width = try options.double("width")
         let height = try options.double("height")
         if let path = options.string("scene") {
-            do {
-                return try SourceFiles.sceneSize(json: try TextFile.read(path))
-            } catch {
-                throw ConfigurationError("\(path): \(error)")
-            }
+            let scene = try SceneFile.load(path)
+            return (scene.width, scene.height)
         }
         guard let width, let height else { return nil }
         guard width > 0, height > 0, width <= SceneBounds.maxSide, height <= SceneBounds.maxSide else {

@@ -56,8 +56,7 @@ enum DemoCommand {
 
     /// The live worker's layers for the scene file, with `memos` store memos on its board.
     static func liveScene(_ path: String, memos: Int) throws -> (Size, Layer) {
-        let document = try JSONReader.parse(String(decoding: try Files.read(path), as: UTF8.self))
-        var scene = try RenderScene(scene: document)
+        var scene = RenderScene(scene: try SceneFile.load(path))
         for change in BoardFixture.changes(count: memos) { try scene.applyMemoChange(change) }
         guard let layers = try scene.layers(atMs: 0) else {
             throw UsageError("\(path) has no scene to draw")

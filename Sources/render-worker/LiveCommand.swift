@@ -9,13 +9,7 @@ enum LiveCommand {
     static func run(_ options: inout ServiceSupport.Options, signals: SignalWatcher) throws {
         let config = try Tool.busConfig(&options)
         try Tool.placeOnCPUs(options.string("cpus"), tool: "render-worker")
-        let scene = try options.string("scene").map { path in
-            do {
-                return try JSONReader.parse(String(decoding: try Files.read(path), as: UTF8.self))
-            } catch {
-                throw ConfigurationError("\(path): \(error)")
-            }
-        }
+        let scene = try options.string("scene").map(SceneFile.load)
         var configuration = RenderService.Configuration(scene: scene)
         if let fps = try options.double("fps") {
             guard fps > 0, fps <= 1000 else { throw UsageError("--fps must be in (0, 1000], not \(fps)") }

@@ -10,7 +10,7 @@ enum RenderCommand {
             throw UsageError("render needs --scene S [--state STATE.json] OUT.png")
         }
         let scale = try options.double("scale", in: 0.25...8) ?? 2
-        let scene = try JSONReader.parse(String(decoding: try Files.read(scenePath), as: UTF8.self))
+        let scene = try SceneFile.load(scenePath)
         var states: [String: Value] = [:]
         if let statePath = options.string("state") {
             let text = String(decoding: try Files.read(statePath), as: UTF8.self)
@@ -30,7 +30,7 @@ enum RenderCommand {
             let problems = StateCheck.problems(states, scene: scene, file: statePath)
             guard problems.isEmpty else { throw ConfigurationError(problems.joined(separator: "\n")) }
         }
-        let (size, root) = try SceneLayers.build(scene: scene, states: states)
+        let (size, root) = SceneLayers.build(scene: scene, states: states)
         let renderer = LayerRenderer(font: try FontFace.systemJapanese())
         let image = try renderer.render(
             root, width: Int((size.width * scale).rounded()), height: Int((size.height * scale).rounded()), scale: scale

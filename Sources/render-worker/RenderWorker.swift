@@ -1,3 +1,4 @@
+import BusSchema
 import RenderCore
 import ServiceSupport
 

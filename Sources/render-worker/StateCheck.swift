@@ -5,12 +5,10 @@ import ServiceSupport
 /// scene and match its kind's schema (no unknown field: a misspelled one would be silently ignored).
 enum StateCheck {
     /// The problems of `states` (by instance) against `scene`, each naming the file and the field.
-    static func problems(_ states: [String: Value], scene: Value, file: String) -> [String] {
+    static func problems(_ states: [String: Value], scene: Scene, file: String) -> [String] {
         var kinds: [String: String] = [:]
-        for view in scene["views"]?.arrayValue ?? [] {
-            if let id = view["component"]?["id"]?.stringValue, let kind = view["component"]?["kind"]?.stringValue {
-                kinds[id] = kind
-            }
+        for view in scene.views {
+            if let component = view.component { kinds[component.id] = component.kind.rawValue }
         }
         var problems: [String] = []
         for instance in states.keys.sorted() {

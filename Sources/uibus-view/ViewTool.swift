@@ -49,6 +49,8 @@ struct ViewTool {
             } catch {
                 throw ConfigurationError("scene \(scenePath): \(error)")
             }
+            // The page gets the document as written, once it is known to be a valid scene.
+            _ = try Scene(value: scene, file: scenePath)
             guard FileManager.default.fileExists(atPath: page + "/index.html") else {
                 throw ConfigurationError("no index.html in \(page)")
             }

@@ -27,7 +27,7 @@ import Testing
         """#
 
     static func host() throws -> ComponentHost {
-        try ComponentHost(scene: try ComponentScene.load(json: Self.sceneJSON, file: "host.json"))
+        ComponentHost(scene: ComponentScene(try Scene(json: Self.sceneJSON, file: "host.json")))
     }
 
     static func gesture(

@@ -78,8 +78,8 @@ import Testing
     ]
 
     static func replay() throws -> ComponentReplay {
-        let scene = try ComponentScene.load(json: try Repository.read("deploy/scenes/demo.json"), file: "demo.json")
-        return try ComponentReplay(scene: scene, lines: Self.session.joined(separator: "\n"))
+        let scene = ComponentScene(try Scene(json: try Repository.read("deploy/scenes/demo.json"), file: "demo.json"))
+        return ComponentReplay(scene: scene, lines: Self.session.joined(separator: "\n"))
     }
 
     static func states(_ replay: ComponentReplay, _ instance: String) -> [Value] {

@@ -33,9 +33,9 @@ import Testing
         }
     }
 
-    static func loadError(_ text: String) -> ComponentSceneError? {
+    static func loadError(_ text: String) -> SceneError? {
         do {
-            _ = try ComponentScene.load(json: text, file: "deploy/scenes/bad.json")
+            _ = try Scene(json: text, file: "deploy/scenes/bad.json")
             return nil
         } catch {
             return error
@@ -43,13 +43,13 @@ import Testing
     }
 
     @Test func scene_demo_hostsEveryComponentKind() throws {
-        let scene = try ComponentScene.load(json: try Self.demo(), file: "demo.json")
+        let scene = ComponentScene(try Scene(json: try Self.demo(), file: "demo.json"))
         #expect(Set(scene.components.map(\.kind)) == Set(ComponentScene.Kind.allCases))
-        #expect(try ComponentHost(scene: scene).instanceIDs.count == scene.components.count)
+        #expect(ComponentHost(scene: scene).instanceIDs.count == scene.components.count)
     }
 
     @Test func state_schema_isTheSchemaOfItsMessageForEveryKind() throws {
-        var host = try ComponentHost(scene: try ComponentScene.load(json: try Self.demo(), file: "demo.json"))
+        var host = ComponentHost(scene: ComponentScene(try Scene(json: try Self.demo(), file: "demo.json")))
         let states = host.allStates(tMs: 0).compactMap { if case .state(let state) = $0 { state } else { nil } }
         #expect(Set(states.map(\.kind)) == Set(ComponentScene.Kind.allCases))
         for state in states {
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func scene_demo_drawerSwipeIsReceivedOnlyInItsRegionAndThePanRequiresItToFail() throws {
-        let scene = try ComponentScene.load(json: try Self.demo(), file: "demo.json")
+        let scene = ComponentScene(try Scene(json: try Self.demo(), file: "demo.json"))
         let recognizers = scene.gesture.views.flatMap(\.recognizers)
         let swipe = try #require(recognizers.first { $0.name == "drawerSwipe" })
         #expect(swipe.receiveRegion != nil)
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func scene_demo_tablePanDrivesTheTableAndItsPullToRefreshHeader() throws {
-        let scene = try ComponentScene.load(json: try Self.demo(), file: "demo.json")
+        let scene = ComponentScene(try Scene(json: try Self.demo(), file: "demo.json"))
         #expect(scene.targets["tablePan"] == ["table1", "refresh1"])
         #expect(scene.targets["cellSwipe"] == ["table1"])
     }
@@ -79,7 +79,7 @@ import Testing
         }
         let error = try #require(Self.loadError(text))
         #expect(error.file == "deploy/scenes/bad.json")
-        #expect(error.error.field == "views[9].component.kind")
+        #expect(error.path == "$.views[9].component.kind")
         #expect("\(error)".contains("deploy/scenes/bad.json"))
         #expect("\(error)".contains("keyboard"))
     }
@@ -88,18 +88,18 @@ import Testing
         // Found by the fuzzer (Tests/data/fuzz/scene/): every row's offset was allocated first.
         let text = try Self.demo { Self.setConfig(&$0, view: "table", "rows", .int(214_748_364_840)) }
         let error = try #require(Self.loadError(text))
-        #expect(error.error.code == .invalidValue)
-        #expect(error.error.field == "views[2].component.config.rows")
-        #expect(error.error.message.contains("214748364840"))
+        #expect(error.rule == .bounds)
+        #expect(error.path == "$.views[2].component.config.rows")
+        #expect(error.message.contains("214748364840"))
     }
 
     @Test func scene_referenceToAMissingView_isRejectedNamingTheField() throws {
         let text = try Self.demo { Self.setConfig(&$0, view: "tableHeader", "scroll_view", .string("nowhere")) }
         let error = try #require(Self.loadError(text))
-        #expect(error.error.code == .badReference)
-        #expect(error.error.field == "views[3].component.config.scroll_view")
+        #expect(error.rule == .reference)
+        #expect(error.path == "$.views[3].component.config.scroll_view")
         let overlay = try Self.demo { Self.setConfig(&$0, view: "photo", "overlays", .array([.string("ghost")])) }
-        #expect(Self.loadError(overlay)?.error.field == "views[6].component.config.overlays[0]")
+        #expect(Self.loadError(overlay)?.path == "$.views[6].component.config.overlays[0]")
     }
 
     @Test func scene_targetThatNamesNoComponent_isRejected() throws {
@@ -113,7 +113,7 @@ import Testing
             views[0] = .map(sidebar)
         }
         let error = try #require(Self.loadError(text))
-        #expect(error.error.field == "views[0].recognizers[0].targets[0]")
+        #expect(error.path == "$.views[0].recognizers[0].targets[0]")
     }
 
     @Test(arguments: [
@@ -126,17 +126,17 @@ import Testing
         let text = try Self.demo { Self.setConfig(&$0, view: view, key, value) }
         let error = try #require(Self.loadError(text))
         #expect(
-            error.error.field.hasSuffix(".component.config.\(key)") || error.error.field.contains(".config.\(key)["))
+            error.path.hasSuffix(".component.config.\(key)") || error.path.contains(".config.\(key)["))
     }
 
     @Test func scene_duplicateInstanceID_isRejected() throws {
         let text = try Self.demo { Self.setComponent(&$0, view: "keypad") { $0["id"] = .string("canvas1") } }
-        #expect(Self.loadError(text)?.error.field == "views[9].component.id")
+        #expect(Self.loadError(text)?.path == "$.views[9].component.id")
     }
 
     @Test func scene_recognizerProblems_areReportedWithTheFile() throws {
         let error = try #require(Self.loadError(#"{"name":"x","width":10,"height":10,"views":[{"id":"a"}]}"#))
-        #expect(error.error.field == "views[0].frame")
-        #expect(Self.loadError("{")?.error.code == .invalidJSON)
+        #expect(error.path == "$.views[0].frame")
+        #expect(Self.loadError("{")?.rule == .json)
     }
 }

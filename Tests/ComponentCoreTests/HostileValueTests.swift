@@ -16,8 +16,8 @@ import Testing
 
     @Test(arguments: hostile)
     func everyMachineOfTheDemoScene_survivesHostileGesturesAndStillWorks(_ value: Double) throws {
-        let scene = try ComponentScene.load(json: try Repository.read("deploy/scenes/demo.json"), file: "demo.json")
-        var host = try ComponentHost(scene: scene)
+        let scene = ComponentScene(try Scene(json: try Repository.read("deploy/scenes/demo.json"), file: "demo.json"))
+        var host = ComponentHost(scene: scene)
         Self.expectFinite(host.start(tMs: 0, session: "test"), "start")
         var t = 0.0
         for view in scene.gesture.views {
@@ -81,8 +81,8 @@ import Testing
     }
 
     @Test func aGestureStampedFarAhead_firesOnlyTheCatchUpWindowOfTimers() throws {
-        let scene = try ComponentScene.load(json: try Repository.read("deploy/scenes/demo.json"), file: "demo.json")
-        var host = try ComponentHost(scene: scene)
+        let scene = ComponentScene(try Scene(json: try Repository.read("deploy/scenes/demo.json"), file: "demo.json"))
+        var host = ComponentHost(scene: scene)
         _ = host.start(tMs: 0, session: "test")
         // A fling leaves the sidebar decelerating, asking for a frame every 16 ms.
         for (state, dy) in [(GestureEvent.State.began, 0.0), (.changed, -200), (.ended, -400)] {

@@ -34,7 +34,7 @@ import Testing
                 context: self.bus.context, clock: self.clock)
             self.service = try ComponentHostService(
                 runner: self.runner,
-                scene: try ComponentScene.load(json: ComponentHostInProcessTests.scene, file: "test"))
+                scene: ComponentScene(try Scene(json: ComponentHostInProcessTests.scene, file: "test")))
             try self.service.prepare()
             try self.runner.start()
         }

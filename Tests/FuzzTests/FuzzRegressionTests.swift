@@ -8,8 +8,8 @@ import Testing
         ("touch.script", "t-ms-beyond-int64-ns.jsonl", "out_of_range"),
         ("evemu", "axis-line-missing-flat.events", "malformed"),
         ("png", "chunk-length-beyond-data.png", "bad_png"),
-        ("scene", "slide-table-rows-beyond-memory.json", "invalid_value"),
-        ("scene", "memo-retry-every-zero-ms.json", "invalid_value"),
+        ("scene", "slide-table-rows-beyond-memory.json", "bounds"),
+        ("scene", "memo-retry-every-zero-ms.json", "minimum"),
         // Drags and touches with NaN, ±∞ or 1e308 that left a machine NaN (and the next drag trapping).
         ("machine.scrollView", "nan-drag-then-drag.msgpack", "invalid_value"),
         ("machine.scrollView", "1e308-drag-then-drag.msgpack", "invalid_value"),

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct SceneLoadingTests {
     @Test func schemaExamplesLoad() throws {
-        let demo = try GestureScene.load(json: Replay.text("scenes/demo-like.json"))
+        let demo = GestureScene(try Scene(json: Replay.text("scenes/demo-like.json")))
         #expect(demo.width == 1600 && demo.height == 1000)
         let sidebar = demo.views.first { $0.id == "sidebar" }!
         #expect(sidebar.recognizers.map(\.name) == ["drawerSwipe", "sidebarPan"])
@@ -16,37 +16,37 @@ import Testing
         #expect(memos.recognizers.first { $0.name == "memoPan" }?.settings.maxTouches == 1)
         #expect(demo.views.first { $0.id == "sketch" }?.recognizers.first?.cancelsTouches == false)
         #expect(demo.views.first { $0.id == "menu" }?.parent == "sidebar")
-        let minimal = try GestureScene.load(json: Replay.text("scenes/minimal.json"))
+        let minimal = GestureScene(try Scene(json: Replay.text("scenes/minimal.json")))
         #expect(minimal.views.map(\.id) == ["pad"])
     }
 
     @Test func errorsNameTheField() {
         func error(_ json: String) -> SceneError? {
             do {
-                _ = try GestureScene.load(json: json)
+                _ = GestureScene(try Scene(json: json))
                 return nil
             } catch {
                 return error
             }
         }
         let view = #""id": "v", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}"#
-        #expect(error("{")?.code == .invalidJSON)
-        #expect(error(#"{"name": "s", "height": 10, "views": []}"#)?.field == "$.width")
-        #expect(error(#"{"name": "s", "width": -1, "height": 10, "views": []}"#)?.field == "$.width")
+        #expect(error("{")?.rule == .json)
+        #expect(error(#"{"name": "s", "height": 10, "views": []}"#)?.path == "$.width")
+        #expect(error(#"{"name": "s", "width": -1, "height": 10, "views": []}"#)?.path == "$.width")
         let badKind =
             #"{"width": 10, "height": 10, "views": [{\#(view), "recognizers": [{"name": "a", "kind": "wave"}]}]}"#
-        #expect(error(badKind)?.field == "views[0].recognizers[0].kind")
+        #expect(error(badKind)?.path == "$.views[0].recognizers[0].kind")
         let badSetting =
             #"{"width": 10, "height": 10, "views": [{\#(view), "recognizers": [{"name": "a", "kind": "pan", "settings": {"slop": "x"}}]}]}"#
-        #expect(error(badSetting)?.field == "views[0].recognizers[0].settings.slop")
+        #expect(error(badSetting)?.path == "$.views[0].recognizers[0].settings.slop")
         let badReference =
             #"{"width": 10, "height": 10, "views": [{\#(view), "recognizers": [{"name": "a", "kind": "pan", "require_to_fail": ["b"]}]}]}"#
-        #expect(error(badReference)?.code == .badReference)
-        #expect(error(badReference)?.field == "views[0].recognizers[0].require_to_fail[0]")
+        #expect(error(badReference)?.rule == .reference)
+        #expect(error(badReference)?.path == "$.views[0].recognizers[0].require_to_fail[0]")
         let duplicate = #"{"width": 10, "height": 10, "views": [{\#(view)}, {\#(view)}]}"#
-        #expect(error(duplicate)?.field == "views[1].id")
+        #expect(error(duplicate)?.path == "$.views[1].id")
         let missingFrame = #"{"width": 10, "height": 10, "views": [{"id": "v"}]}"#
-        #expect(error(missingFrame)?.field == "views[0].frame")
+        #expect(error(missingFrame)?.path == "$.views[0].frame")
     }
 
     @Test func disabledRecognizersAreLeftOut() throws {
@@ -54,12 +54,12 @@ import Testing
             {"width": 10, "height": 10, "views": [{"id": "v", "frame": {"x": 0, "y": 0, "width": 10, "height": 10},
              "recognizers": [{"name": "a", "kind": "pan", "enabled": false}, {"name": "b", "kind": "tap"}]}]}
             """#
-        #expect(try GestureScene.load(json: json).views[0].recognizers.map(\.name) == ["b"])
+        #expect(GestureScene(try Scene(json: json)).views[0].recognizers.map(\.name) == ["b"])
     }
 
     @Test func demoSceneSidebarPanWaitsForTheDrawerSwipe() throws {
         // The drawer seed against the schema's example scene.
-        let demo = try GestureScene.load(json: Replay.text("scenes/demo-like.json"))
+        let demo = GestureScene(try Scene(json: Replay.text("scenes/demo-like.json")))
         let vertical = Replay.events(
             Replay.generator.pan(fromX: 100, fromY: 100, toX: 100, toY: 400, durationMs: 300), scene: demo)
         #expect(vertical.named("drawerSwipe").states == [.failed])

@@ -44,7 +44,7 @@ import Testing
 
     @Test func drawerSeedFromFiles() throws {
         // Seed behaviour with the scene and script files `gesture-recognizer replay` would read.
-        let scene = try GestureScene.load(json: Replay.text("scenes/drawer.json"))
+        let scene = GestureScene(try Scene(json: Replay.text("scenes/drawer.json")))
         let (events, problems) = Self.replay("drawer-outside-region", scene: scene)
         #expect(problems.isEmpty)
         #expect(events.named("drawerSwipe").isEmpty)

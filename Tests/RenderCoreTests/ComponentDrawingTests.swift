@@ -16,7 +16,7 @@ import Testing
              "width":\(width),"height":\(height)}\(view),"component":{"kind":"\(kind)","id":"c1","config":\(config)}}\(extraViews)]}
             """
         let states = try state.map { ["c1": try JSONReader.parse($0)] } ?? [:]
-        let (_, root) = try SceneLayers.build(scene: try JSONReader.parse(scene), states: states)
+        let (_, root) = SceneLayers.build(scene: try Scene(json: scene), states: states)
         return try LayerRenderer(font: try FontFace.systemJapanese()).render(root, width: width, height: height)
     }
 

@@ -17,7 +17,7 @@ import Testing
              "width":320,"height":54},"component":{"kind":"numberPad","id":"pad1","config":\(config)}}]}
             """
         let states = try state.map { ["pad1": try JSONReader.parse($0)] } ?? [:]
-        let (_, root) = try SceneLayers.build(scene: try JSONReader.parse(scene), states: states)
+        let (_, root) = SceneLayers.build(scene: try Scene(json: scene), states: states)
         return try LayerRenderer(font: try FontFace.systemJapanese()).render(root, width: 320, height: 150)
     }
 
@@ -87,12 +87,12 @@ import Testing
 
     @Test func withoutALayoutKeysRunFromOneToNineThenZero() throws {
         // The state machine's default and the drawing's are one (NumberPadState.Layout.standard).
-        let scene = try JSONReader.parse(
-            """
-            {"width":320,"height":54,"views":[{"id":"pad","frame":{"x":0,"y":0,"width":320,"height":54},
-             "component":{"kind":"numberPad","id":"pad1","config":{}}}]}
-            """)
-        let (_, root) = try SceneLayers.build(scene: scene, states: [:])
+        let scene = try Scene(
+            json: """
+                {"width":320,"height":54,"views":[{"id":"pad","frame":{"x":0,"y":0,"width":320,"height":54},
+                 "component":{"kind":"numberPad","id":"pad1","config":{}}}]}
+                """)
+        let (_, root) = SceneLayers.build(scene: scene, states: [:])
         let keys = root.sublayers[0].sublayers.sorted { $0.frame.minX < $1.frame.minX }.map(\.name)
         #expect(keys == NumberPadState.Layout.standard.digits.map { "key\($0)" })
         #expect(keys.first == "key1" && keys.last == "key0")

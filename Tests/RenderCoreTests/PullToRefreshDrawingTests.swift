@@ -18,7 +18,7 @@ import Testing
             """
         let table = #"{"instance":"t1","rows":10,"offsets":[0,0,0,0],"scroll_offset":0,"open_row":null}"#
         let states = ["t1": try JSONReader.parse(table), "h1": try JSONReader.parse(header)]
-        let (_, root) = try SceneLayers.build(scene: try JSONReader.parse(scene), states: states)
+        let (_, root) = SceneLayers.build(scene: try Scene(json: scene), states: states)
         return try LayerRenderer(font: try FontFace.systemJapanese()).render(root, width: 200, height: 200)
     }
 

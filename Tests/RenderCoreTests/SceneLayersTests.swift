@@ -18,8 +18,8 @@ import Testing
         """
 
     @Test func memosBecomeColouredLayersAndMinimizedOnesFoldToAStrip() throws {
-        let (size, root) = try SceneLayers.build(
-            scene: try JSONReader.parse(Self.scene), states: ["b1": try JSONReader.parse(Self.board)])
+        let (size, root) = SceneLayers.build(
+            scene: try Scene(json: Self.scene), states: ["b1": try JSONReader.parse(Self.board)])
         #expect(size == Size(200, 150))
         let board = root.sublayers[0]
         #expect(board.sublayers.map(\.name) == ["m1", "m2"])
@@ -32,13 +32,13 @@ import Testing
     }
 
     @Test func numberPadDrawsTenKeysInTheConfiguredOrder() throws {
-        let (_, root) = try SceneLayers.build(scene: try JSONReader.parse(Self.scene), states: [:])
+        let (_, root) = SceneLayers.build(scene: try Scene(json: Self.scene), states: [:])
         #expect(root.sublayers[1].sublayers.map(\.name) == (0...9).map { "key\($0)" })
     }
 
-    @Test func sceneWithoutSizeIsRejected() throws {
-        #expect(throws: RenderError.self) {
-            try SceneLayers.build(scene: try JSONReader.parse("{\"views\":[]}"), states: [:])
+    @Test func sceneWithoutSizeIsRefusedBeforeAnythingIsDrawn() throws {
+        #expect(throws: SceneError(path: "$.width", rule: .required, "required property is missing")) {
+            try Scene(json: "{\"views\":[]}")
         }
     }
 }

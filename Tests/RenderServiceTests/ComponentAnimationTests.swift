@@ -32,7 +32,7 @@ import Testing
 
     @Test func anOpenedDrawerSlidesItsPanelInOverTheMachinesDurationAndFinishes() throws {
         var machine = DrawerMachine(instance: "drawer1", config: DrawerMachine.Config(edge: .left, width: 200))
-        var scene = try RenderScene(scene: Self.scene)
+        var scene = RenderScene(scene: try Scene(value: Self.scene))
         for state in try Self.payloads([.publishState(.drawer(machine.snapshot(tMs: 0)))]) {
             _ = try scene.applyState(state, atMs: 0)
         }
@@ -58,7 +58,7 @@ import Testing
 
     @Test func closingMidFlightRestartsFromWhereThePanelIsOnScreen() throws {
         var machine = DrawerMachine(instance: "drawer1", config: DrawerMachine.Config(edge: .left, width: 200))
-        var scene = try RenderScene(scene: Self.scene)
+        var scene = RenderScene(scene: try Scene(value: Self.scene))
         _ = try scene.applyState(try Self.payloads([.publishState(.drawer(machine.snapshot(tMs: 0)))])[0], atMs: 0)
         _ = try scene.applyState(try Self.payloads(machine.handle(.openRequested(tMs: 0)))[0], atMs: 0)
         let onScreen = try Self.panel(scene, atMs: 125).frame.minX
@@ -86,7 +86,7 @@ import Testing
             rows: 4, rowHeight: 50, rowWidth: 400, top: 0, viewportHeight: 200, openDurationMs: 200,
             closeDurationMs: 100)
         var machine = SlideTableMachine(instance: "table1", config: config)
-        var scene = try RenderScene(scene: Self.table)
+        var scene = RenderScene(scene: try Scene(value: Self.table))
         _ = try scene.applyState(try Self.payloads([.publishState(.slideTable(machine.snapshot(tMs: 0)))])[0], atMs: 0)
         let opened = try Self.payloads(machine.handle(.swipeRecognized(.right, y: 75, tMs: 0)))
         #expect(opened[0]["animation"]?["duration_ms"]?.doubleValue == 200)
@@ -110,7 +110,7 @@ import Testing
     @Test func whenOneRowClosesAsAnotherOpensEachSlidesOverItsOwnDuration() throws {
         var machine = SlideTableMachine(
             instance: "table1", config: SlideTableMachine.Config(rows: 4, rowHeight: 50, rowWidth: 400))
-        var scene = try RenderScene(scene: Self.table)
+        var scene = RenderScene(scene: try Scene(value: Self.table))
         _ = try Self.apply(machine.handle(.swipeRecognized(.right, y: 25, tMs: 0)), to: &scene, atMs: 0)
         _ = scene.frameStarted(atMs: 200)
         _ = try Self.apply(machine.handle(.timeElapsed(200)), to: &scene, atMs: 200)
@@ -132,7 +132,7 @@ import Testing
                "component": {"kind": "pullToRefresh", "id": "refresh1", "config": {"header_height": 60}}}]}
             """)
         var machine = PullToRefreshMachine(instance: "refresh1", config: PullToRefreshMachine.Config(headerHeight: 60))
-        var renderScene = try RenderScene(scene: scene)
+        var renderScene = RenderScene(scene: try Scene(value: scene))
         func header(atMs now: Double) throws -> Double {
             let root = try #require(try renderScene.layers(atMs: now)).root
             return try #require(root.sublayers[0].sublayers.first { $0.name == "header" }).frame.minY
@@ -168,7 +168,7 @@ import Testing
             instance: "pager1",
             config: PagerMachine.Config(
                 pageCount: 3, pageWidth: 300, headerHeight: 100, contentHeight: 2000, viewportHeight: 300))
-        var scene = try RenderScene(scene: Self.pagerScene)
+        var scene = RenderScene(scene: try Scene(value: Self.pagerScene))
         _ = try scene.applyState(try Self.payloads([.publishState(.pager(machine.snapshot(tMs: 0)))])[0], atMs: 0)
         return (machine, scene)
     }
@@ -274,7 +274,7 @@ import Testing
     @Test func aDoubleTapZoomsTheImageInAcrossFramesAndAPinchPastTheLimitSnapsBack() throws {
         var machine = ZoomViewMachine(
             instance: "zoom1", config: ZoomViewMachine.Config(viewportWidth: 300, viewportHeight: 200))
-        var scene = try RenderScene(scene: Self.zoomScene)
+        var scene = RenderScene(scene: try Scene(value: Self.zoomScene))
         _ = try Self.apply([.publishState(.zoomView(machine.snapshot(tMs: 0)))], to: &scene, atMs: 0)
         func layer(_ name: String, atMs now: Double) throws -> Layer {
             let root = try #require(try scene.layers(atMs: now)).root
@@ -311,7 +311,7 @@ import Testing
     @Test func draggingAZoomedImageHidesItsCaptionUntilTheFingerLifts() throws {
         var machine = ZoomViewMachine(
             instance: "zoom1", config: ZoomViewMachine.Config(viewportWidth: 300, viewportHeight: 200))
-        var scene = try RenderScene(scene: Self.captionedZoomScene)
+        var scene = RenderScene(scene: try Scene(value: Self.captionedZoomScene))
         let renderer = LayerRenderer(font: try FontFace.systemJapanese())
         _ = try Self.apply(machine.handle(.doubleTapRecognized(x: 0, y: 0, tMs: 0)), to: &scene, atMs: 0)
         _ = scene.frameStarted(atMs: 400)

@@ -15,7 +15,7 @@ import Testing
     static func liveDemo(memos: Int) throws -> (size: Size, root: Layer) {
         let text = try String(
             contentsOf: repository.appendingPathComponent("deploy/scenes/demo.json"), encoding: .utf8)
-        var scene = try RenderScene(scene: try JSONReader.parse(text))
+        var scene = RenderScene(scene: try Scene(value: try JSONReader.parse(text)))
         for change in BoardFixture.changes(count: memos) { try scene.applyMemoChange(change) }
         return try #require(try scene.layers(atMs: 0))
     }

@@ -43,7 +43,7 @@ import Testing
 
     @Test func deltasAppliedOnAFullStateDrawTheSameBoardAsTheFullStateAfterThem() throws {
         var machine = Self.board()
-        var scene = try RenderScene(scene: Self.scene)
+        var scene = RenderScene(scene: try Scene(value: Self.scene))
         _ = try scene.applyState(machine.snapshot(tMs: 1).payload, atMs: 1)
         let events: [MemoBoardMachine.Event] = [
             .panBegan(x: 80, y: 60, tMs: 10), .panChanged(translation: .init(x: 40, y: 100), tMs: 20),
@@ -66,7 +66,7 @@ import Testing
         _ = scene.frameStarted(atMs: 100)
         let fromDeltas = try #require(try scene.layers(atMs: 100))
 
-        var full = try RenderScene(scene: Self.scene)
+        var full = RenderScene(scene: try Scene(value: Self.scene))
         _ = try full.applyState(machine.snapshot(tMs: 60).payload, atMs: 100)
         let fromFull = try #require(try full.layers(atMs: 100))
         let names = { (root: Layer) in root.sublayers.first { $0.name == "board" }?.sublayers.map(\.name) ?? [] }
@@ -77,7 +77,7 @@ import Testing
 
     @Test func aDeltaThatDoesNotFollowAsksForFullStatesOnceAndChangesNothing() throws {
         var machine = Self.board()
-        var scene = try RenderScene(scene: Self.scene)
+        var scene = RenderScene(scene: try Scene(value: Self.scene))
         _ = try scene.applyState(machine.snapshot(tMs: 1).payload, atMs: 1)
         let before = scene.memoBoard("b1")
         _ = machine.handle(.trashRequested(memoID: "m1", tMs: 10))  // lost on the way

@@ -17,7 +17,7 @@ import Testing
 
     /// A scene that has been in step with store epoch 1 up to seq 2, holding m1 and m2.
     static func syncedScene() throws -> RenderScene {
-        var scene = try RenderScene(scene: RenderSceneTests.scene, snapshotPrefix: "rw")
+        var scene = RenderScene(scene: try Scene(value: RenderSceneTests.scene), snapshotPrefix: "rw")
         let request = scene.requestMemoSnapshot()
         #expect(
             try scene.receiveMemoSnapshot(try Self.chunk(request, 0, last: true, seq: 2, ["m1", "m2"]), epoch: 1) == nil
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func chunksOutOfOrderAskAgainAndChunksOfOldRequestsAreIgnored() throws {
-        var scene = try RenderScene(scene: RenderSceneTests.scene, snapshotPrefix: "rw")
+        var scene = RenderScene(scene: try Scene(value: RenderSceneTests.scene), snapshotPrefix: "rw")
         let first = scene.requestMemoSnapshot()
         let second = try #require(
             try scene.receiveMemoSnapshot(try Self.chunk(first, 1, last: true, seq: 1, ["m1"]), epoch: 1))

@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func theMemoStoreFillsABoardThatHasNoStateYet() throws {
-        var scene = try RenderScene(scene: Self.scene)
+        var scene = RenderScene(scene: try Scene(value: Self.scene))
         try scene.applyMemoChange(try Self.change("upsert", Self.memo("m1")))
         try scene.applyMemoChange(try Self.change("upsert", Self.memo("m2")))
         #expect(try Self.memoLayers(scene).map(\.name) == ["m1", "m2"])
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aBoardStateWinsOverTheStoreContents() throws {
-        var scene = try RenderScene(scene: Self.scene)
+        var scene = RenderScene(scene: try Scene(value: Self.scene))
         try scene.applyMemoChange(try Self.change("upsert", Self.memo("m1")))
         _ = try scene.applyState(try Self.board([Self.memo("m9")]), atMs: 0)
         #expect(try Self.memoLayers(scene).map(\.name) == ["m9"])
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func aMinimizedMemoIsDrawnAsAnUprightStripNotItsAnimatedFullSize() throws {
-        var scene = try RenderScene(scene: Self.scene)
+        var scene = RenderScene(scene: try Scene(value: Self.scene))
         let turned = Self.memo("m1").replacingOccurrences(of: #""rotation": 0"#, with: #""rotation": 0.5"#)
             .replacingOccurrences(of: #""scale": 1"#, with: #""scale": 1.5"#)
         _ = try scene.applyState(try Self.board([turned]), atMs: 0)
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func aStateThatCannotBeAppliedChangesNothing() throws {
-        var scene = try RenderScene(scene: Self.scene)
+        var scene = RenderScene(scene: try Scene(value: Self.scene))
         #expect(throws: RenderScene.StateError.self) { try scene.applyState(.map(["x": .int(1)]), atMs: 0) }
         #expect(throws: RenderScene.StateError.self) { try scene.applyState(.array([]), atMs: 0) }
         #expect(throws: RenderScene.StateError.self) {
@@ -82,14 +82,14 @@ import Testing
     }
 
     @Test func noSceneMeansNothingToDrawUntilOneArrives() throws {
-        var scene = try RenderScene(scene: nil)
+        var scene = RenderScene(scene: nil)
         #expect(try scene.layers(atMs: 0) == nil)
         try scene.applyScene(Self.scene)
         #expect(try scene.layers(atMs: 0)?.size == Size(400, 300))
     }
 
     @Test func anAnimatedMoveRunsAcrossFramesAndEndsWithAFinishedCompletion() throws {
-        var scene = try RenderScene(scene: Self.scene)
+        var scene = RenderScene(scene: try Scene(value: Self.scene))
         #expect(try scene.applyState(try Self.board([Self.memo("m1", x: 0)]), atMs: 0).isEmpty)
         let animation = #"{"id": 7, "duration_ms": 100, "curve": "linear"}"#
         #expect(
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func aNewTargetMidFlightInterruptsAndRestartsFromTheValueOnScreen() throws {
-        var scene = try RenderScene(scene: Self.scene)
+        var scene = RenderScene(scene: try Scene(value: Self.scene))
         _ = try scene.applyState(try Self.board([Self.memo("m1", x: 0)]), atMs: 0)
         let animation = #"{"id": 1, "duration_ms": 100, "curve": "linear"}"#
         _ = try scene.applyState(try Self.board([Self.memo("m1", x: 100)], animation: animation), atMs: 0)

@@ -27,9 +27,9 @@ import Testing
     ) throws {
         let scene = Self.scene(width: width, height: height, views: views, viewWidth: viewWidth)
         #expect(throws: SceneBounds.Violation.self) { try SceneBounds.check(scene) }
-        var render = try RenderScene(scene: Self.scene())
+        var render = RenderScene(scene: try Scene(value: Self.scene()))
         #expect(throws: RenderScene.StateError.self) { try render.applyScene(scene) }
-        #expect(throws: (any Error).self) { _ = try RenderScene(scene: scene) }
+        #expect(throws: (any Error).self) { _ = RenderScene(scene: try Scene(value: scene)) }
         // The scene in place is kept and still draws.
         #expect(try render.layers(atMs: 0)?.size.width == 400)
     }
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func aStateWithANonFiniteNumber_isRefusedAndTheSceneStillDraws() throws {
-        var render = try RenderScene(scene: Self.scene())
+        var render = RenderScene(scene: try Scene(value: Self.scene()))
         let stroke: Value = .map([
             "id": .int(1), "points": .array([.array([.double(.nan), .int(3)])]), "width": .int(4),
             "color": .string("#000000"),
@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test(arguments: ["width-1e308", "views-beyond-limit"])
-    func renderWorkerWithASceneOutOfBounds_exitsWithTheConfigStatusBeforeReady(_ name: String) throws {
+    func renderWorkerWithASceneOutOfBounds_exitsWithTheDataErrorStatusBeforeReady(_ name: String) throws {
         let directory = NSTemporaryDirectory() + "uibus-scene-bounds-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -62,7 +62,7 @@ import Testing
             toFile: bus, atomically: true, encoding: .utf8)
         let (status, stdout, stderr) = try ChildProcess.run(
             "render-worker", ["--scene", directory + "/scene.json", "--snapshot-dir", directory], bus: bus)
-        #expect(status == 78, "\(stderr)")
+        #expect(status == 65, "\(stderr)")
         #expect(!stdout.contains("ready"))
         #expect(stderr.contains(name == "width-1e308" ? "width" : "views"))
     }

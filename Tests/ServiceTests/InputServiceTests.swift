@@ -48,7 +48,7 @@ import Testing
             contentsOfFile: ChildProcess.repositoryRoot + "/Tests/data/scenes/minimal.json", encoding: .utf8)
         let health = try pipeline.echo("sys/health/gesture-recognizer/")
         let (status, _, stderr) = try ChildProcess.run(
-            "bus-tap", ["pub", "ui/scene/", "--schema", "scene", scene], bus: pipeline.busFile)
+            "bus-tap", ["pub", "ui/scene/", "--schema", "scene", "--major", "2", scene], bus: pipeline.busFile)
         #expect(status == 0, "\(stderr)")
         try waitUntil("the scene loaded", seconds: 15) {
             try EchoLine.parse(health).contains { $0.payload["extra"]?["scenes_loaded"] == .int(1) }

@@ -33,8 +33,8 @@ struct ComponentBenchmark {
             FileHandle.standardError.write(Data("cannot read \(scenePath) (run from the repository root)\n".utf8))
             exit(2)
         }
-        let scene = try ComponentScene.load(json: String(decoding: data, as: UTF8.self), file: scenePath)
-        var host = try ComponentHost(scene: scene)
+        let scene = ComponentScene(try Scene(json: String(decoding: data, as: UTF8.self), file: scenePath))
+        var host = ComponentHost(scene: scene)
         var writer = MessagePackWriter(capacity: 4096)
         let cycle = Self.cycle()
         var states = 0

@@ -1,5 +1,3 @@
-import BusSchema
-
 /// A recognizer's thresholds; every one configurable per recognizer (scene `settings`).
 ///
 /// Defaults follow issue 3 and the peers (see `reference/gestures.md`): touch slop 8 pt
