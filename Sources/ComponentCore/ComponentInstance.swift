@@ -97,7 +97,7 @@ public enum ComponentInstance: Sendable {
                     config: DrawerMachine.Config(
                         edge: try config.enumValue("edge", default: DrawerState.Side.left),
                         width: try config.number("width", default: frame.width),
-                        initiallyOpen: try config.bool("initially_open", default: false))))
+                        initiallyOpen: try config.bool("initially_open", default: false), frame: frame)))
         case .numberPad:
             self = .numberPad(
                 NumberPadMachine(
