@@ -23,7 +23,7 @@ public struct DrawerMachine: Sendable {
         public init(
             edge: DrawerState.Side = .left, width: Double = 240, initiallyOpen: Bool = false,
             tab: Double = DrawerMachine.tabWidth, durationMs: Double = DrawerMachine.slideDurationMs,
-            delayMs: Double = DrawerMachine.slideDelayMs, frame: Rect = Rect(x: 0, y: 0, width: 240, height: 1000)
+            delayMs: Double = DrawerMachine.slideDelayMs, frame: Rect
         ) {
             self.edge = edge
             self.width = width
