@@ -144,4 +144,41 @@ import Testing
         #expect(try host.wait() == 0)
         #expect(try recognizer.wait() == 0)
     }
+
+    @Test func aConfigurationTheSceneCannotTakeIsCountedAndTheRecognizerKeepsWorking() throws {
+        let proxy = try ProxyProcess()
+        let recognizer = try ChildProcess("gesture-recognizer", ["--scene", Self.scene], bus: proxy.busFile)
+        defer {
+            if recognizer.isRunning { recognizer.signal(SIGKILL) }
+            try? proxy.stop()
+        }
+        try recognizer.waitForLine("ready")
+        let context = try ZMQContext()
+        let health = try Subscriber(
+            context: context, endpoint: proxy.config.subscribe, prefixes: ["sys/health/gesture-recognizer/"],
+            filter: SchemaFilter([Health.self]))
+        let publisher = try Publisher(context: context, endpoint: proxy.config.publish, name: "component-test")
+        defer {
+            health.socket.close()
+            publisher.socket.close()
+        }
+        let nowhere = try Topic("ui/recognizer/nowhere/")
+        #expect(try publisher.waitForSubscriber(matching: nowhere, timeoutMs: 30_000))
+        try publisher.publish(RecognizerConfig(recognizer: "nowhere", tMs: 0, directions: [.left]), on: nowhere)
+        try publisher.publish(
+            .map(["recognizer": .string("drawerSwipe")]), schema: RecognizerConfig.schema, on: nowhere)
+        let swipe = try Topic("ui/recognizer/drawerSwipe/")
+        try publisher.publish(RecognizerConfig(recognizer: "drawerSwipe", tMs: 0, directions: [.left]), on: swipe)
+        var report: Value?
+        try waitUntil("a health report after the three configurations", seconds: 20) {
+            guard let delivery = try health.receive(timeoutMs: 100) else { return false }
+            report = try Value(messagePack: delivery.payload)
+            return report?["extra"]?["configurations_applied"] == .int(1)
+        }
+        #expect(report?["reasons"]?["bad_recognizer_config"] == .int(1), "the unknown recognizer, counted")
+        #expect(report?["reasons"]?["bad_payload"] == .int(1), "the one without t_ms, counted")
+        #expect(recognizer.stderr.contains("no recognizer in the scene is named 'nowhere'"), "\(recognizer.stderr)")
+        recognizer.signal(SIGTERM)
+        #expect(try recognizer.wait() == 0)
+    }
 }
