@@ -6,5 +6,6 @@ public enum MessageCatalog {
         NumberPadState.self, CanvasState.self, ZoomViewState.self, MemoBoardState.self, ComponentCommand.self,
         RenderFrame.self, RenderImage.self, RenderAnimation.self,
         MemoCommand.self, MemoAck.self, MemoChanged.self, MemoSnapshot.self, MemoBoardDelta.self,
+        RecognizerConfig.self,
     ]
 }

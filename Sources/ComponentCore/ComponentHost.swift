@@ -9,6 +9,9 @@ public enum HostOutput: Sendable, Equatable {
     case memoCommand(MemoCommand)
     /// An animation began in a component.
     case animation(instance: String, ComponentAnimation)
+    /// Publish on `ui/recognizer/<recognizer>/`: a component set a recognizer's directions or
+    /// receive region (an edge drawer, its swipes, with each of its states).
+    case recognizerConfig(RecognizerConfig)
 }
 
 /// The component host's routing core: the scene's components, each with its machine and its
@@ -39,6 +42,8 @@ public struct ComponentHost: Sendable {
     private var routes = RecentlyUsed<RouteKey, [Int]?>(capacity: 8)
     /// Memo boards by client name.
     private var boardsByClient: [String: Int] = [:]
+    /// The swipe recognizers each drawer drives (those targeting it), by component index.
+    private var drivenSwipes: [Int: [String]] = [:]
     public private(set) var counters = Counters()
     /// The latest time seen, in ms.
     public private(set) var now = 0.0
@@ -69,6 +74,13 @@ public struct ComponentHost: Sendable {
             default: break
             }
         }
+        let swipes = Set(scene.gesture.views.flatMap(\.recognizers).filter { $0.kind == .swipe }.map(\.name))
+        for (name, targets) in scene.targets.sorted(by: { $0.key < $1.key }) where swipes.contains(name) {
+            for index in targets.compactMap({ self.indexByInstance[$0] }) where scene.components[index].kind == .drawer
+            {
+                self.drivenSwipes[index, default: []].append(name)
+            }
+        }
     }
 
     /// Instance ids, in scene order.
@@ -90,8 +102,7 @@ public struct ComponentHost: Sendable {
             if case .memoBoard = self.instances[index] {
                 self.apply(index, self.instances[index].memoEvent(.started(tMs: tMs, session: session)), into: &outputs)
             } else {
-                outputs.append(.state(self.instances[index].snapshot(tMs: tMs)))
-                self.counters.states += 1
+                self.emit(index, self.instances[index].snapshot(tMs: tMs), into: &outputs)
             }
         }
         return outputs
@@ -100,9 +111,8 @@ public struct ComponentHost: Sendable {
     /// Every component's state now, for a subscriber that joined late or lost its place.
     public mutating func allStates(tMs: Double) -> [HostOutput] {
         var outputs = self.advance(to: tMs)
-        for instance in self.instances {
-            outputs.append(.state(instance.snapshot(tMs: self.now)))
-            self.counters.states += 1
+        for index in self.instances.indices {
+            self.emit(index, self.instances[index].snapshot(tMs: self.now), into: &outputs)
         }
         return outputs
     }
@@ -251,8 +261,7 @@ public struct ComponentHost: Sendable {
         for effect in effects {
             switch effect {
             case .publishState(let state):
-                outputs.append(.state(state))
-                self.counters.states += 1
+                self.emit(index, state, into: &outputs)
                 if case .zoomView(let zoom) = state, let canvases = self.followers[index] {
                     for canvas in canvases {
                         self.apply(canvas, self.instances[canvas].followedZoomChanged(zoom), into: &outputs)
@@ -264,6 +273,26 @@ public struct ComponentHost: Sendable {
                 outputs.append(.animation(instance: self.scene.components[index].instance, animation))
             case .sendMemoCommand(let request): outputs.append(.memoCommand(request))
             }
+        }
+    }
+
+    /// Appends component `index`'s state and, for a drawer, the configuration of the swipes it
+    /// drives: the listened direction only, touches received on the panel only.
+    private mutating func emit(_ index: Int, _ state: ComponentState, into outputs: inout [HostOutput]) {
+        outputs.append(.state(state))
+        self.counters.states += 1
+        guard let names = self.drivenSwipes[index], case .drawer(let drawer) = state,
+            case .drawer(let machine) = self.instances[index]
+        else { return }
+        let setup = machine.swipeSetup(for: drawer)
+        let region = RecognizerConfig.Region(
+            x: setup.region.x, y: setup.region.y, width: setup.region.width, height: setup.region.height)
+        for name in names {
+            outputs.append(
+                .recognizerConfig(
+                    RecognizerConfig(
+                        recognizer: name, tMs: drawer.tMs, instance: drawer.instance, directions: setup.directions,
+                        receiveRegion: region)))
         }
     }
 }

@@ -70,7 +70,7 @@ public enum ComponentInstance: Sendable {
                 DrawerMachine(
                     instance: id,
                     config: DrawerMachine.Config(
-                        edge: config.edge, width: config.width, initiallyOpen: config.initiallyOpen)))
+                        edge: config.edge, width: config.width, initiallyOpen: config.initiallyOpen, frame: frame)))
         case .numberPad(let config):
             self = .numberPad(
                 NumberPadMachine(

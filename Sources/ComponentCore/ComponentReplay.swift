@@ -120,7 +120,7 @@ public struct ComponentReplay: Sendable {
                 self.states.append(.memoBoard(state))
             case .state(let state): self.states.append(state)
             case .memoCommand(let request): self.memoCommands.append(request)
-            case .animation: break
+            case .animation, .recognizerConfig: break
             }
         }
     }

@@ -8,8 +8,9 @@ import ServiceSupport
 /// Subscribes `gesture/`, `cmd/ui/`, `sys/lifecycle/`, `sys/network/`, `memo/changed/` and, per
 /// memo board, `memo/ack/<client>/` and `memo/snapshot/<client>/`; publishes each component's
 /// full state on `ui/<kind>/<instance>/` (with the gesture event's `input` when one changed it; a memo
-/// board's changes between full states on `ui/memoBoard/<instance>/delta/`), memo commands on `memo/cmd/` and the interface-derived
-/// connectivity on `sys/network/`. When another service says `ready` or `resync` on
+/// board's changes between full states on `ui/memoBoard/<instance>/delta/`), with each drawer state
+/// the configuration of the swipes it drives on `ui/recognizer/<recognizer>/`, memo commands on
+/// `memo/cmd/` and the interface-derived connectivity on `sys/network/`. When another service says `ready` or `resync` on
 /// `sys/lifecycle/`, every state is published again. Time is the service's monotonic clock in ms: gesture events
 /// are restamped on arrival, so machine timers and inputs share one clock.
 public final class ComponentHostService {
@@ -184,6 +185,9 @@ public final class ComponentHostService {
                 }
             case .memoCommand(let request):
                 try self.runner.publisher.publish(request, on: try Topic("memo/cmd/"))
+            case .recognizerConfig(let configuration):
+                try self.runner.publisher.publish(
+                    configuration, on: try Topic(segments: "ui", "recognizer", configuration.recognizer))
             case .animation:
                 break
             }

@@ -28,7 +28,12 @@ public struct DeviceLanes {
         /// The wake-up asked for `device` came due; the loop ran at `monoNs`.
         case wakeDue(device: String, monoNs: UInt64)
         /// A new scene replaces the old one: every device starts afresh (touches in flight are dropped).
+        /// Run-time configurations that still name a recognizer of it carry over.
         case sceneChanged(GestureScene)
+        /// A component set a recognizer's directions or receive region (schema `recognizer.config`):
+        /// it replaces that recognizer's earlier configuration and applies at once on every device,
+        /// touches in flight kept.
+        case recognizerConfigured(RecognizerConfig)
     }
 
     public enum Effect: Equatable {
@@ -38,6 +43,8 @@ public struct DeviceLanes {
         case wake(device: String, atMonoNs: UInt64)
         /// `device` needs no wake-up any more.
         case cancelWake(device: String)
+        /// A configuration that does not fit the scene was ignored.
+        case configurationRejected(SceneError)
     }
 
     private struct Lane {
@@ -50,7 +57,11 @@ public struct DeviceLanes {
         var wakeNs: Int64?
     }
 
+    /// The scene as loaded, and as configured at run time (what the engines run).
+    private var loadedScene: GestureScene
     private var scene: GestureScene
+    /// The latest configuration of each configured recognizer, by name.
+    private var configurations: [String: RecognizerConfig] = [:]
     /// The lanes in the order their devices appeared. An array updated in place by index keeps
     /// each engine's arrays uniquely referenced: a lane copied out of a dictionary and written
     /// back copied every recognizer on every frame (2.2 times slower).
@@ -58,6 +69,7 @@ public struct DeviceLanes {
     private var laneIndex: [String: Int] = [:]
 
     public init(scene: GestureScene) {
+        self.loadedScene = scene
         self.scene = scene
     }
 
@@ -82,13 +94,32 @@ public struct DeviceLanes {
             let effects = self.lanes[index].engine.handle(.timeElapsed(tNs: now))
             return self.finish(index, effects)
         case .sceneChanged(let scene):
-            self.scene = scene
+            self.loadedScene = scene
+            self.configurations = self.configurations.filter { (try? scene.configured($0.value)) != nil }
+            self.scene = self.configuredScene()
             let cancels = self.lanes.filter { $0.wakeNs != nil }.map(\.device).sorted().map {
                 Effect.cancelWake(device: $0)
             }
             self.lanes = []
             self.laneIndex = [:]
             return cancels
+        case .recognizerConfigured(let configuration):
+            do {
+                _ = try self.loadedScene.configured(configuration)
+            } catch {
+                return [.configurationRejected(error)]
+            }
+            self.configurations[configuration.recognizer] = configuration
+            self.scene = self.configuredScene()
+            for index in self.lanes.indices { self.lanes[index].engine.reconfigure(self.scene) }
+            return []
+        }
+    }
+
+    /// The loaded scene with every kept configuration applied (each was checked against it).
+    private func configuredScene() -> GestureScene {
+        self.configurations.sorted { $0.key < $1.key }.reduce(self.loadedScene) { scene, entry in
+            (try? scene.configured(entry.value)) ?? scene
         }
     }
 

@@ -40,7 +40,7 @@ struct GestureArena: Sendable {
     }
 
     let device: String
-    private let plan: ScenePlan
+    private var plan: ScenePlan
     private var slots: [Slot]
     private var touched: [Bool]
     private var proposals: [Proposal?]
@@ -55,6 +55,15 @@ struct GestureArena: Sendable {
         }
         self.touched = Array(repeating: false, count: plan.count)
         self.proposals = Array(repeating: nil, count: plan.count)
+    }
+
+    /// Takes a plan that differs from the current one only in recognizer settings and receive
+    /// regions (a run-time configuration): touches in flight stay, and every recognizer judges
+    /// its next frame by its new settings and every touch landing from now by the new regions.
+    mutating func replacePlan(_ plan: ScenePlan) {
+        precondition(plan.count == self.slots.count, "a configured plan keeps the recognizers")
+        self.plan = plan
+        for index in self.slots.indices { self.slots[index].machine.settings = plan.entries[index].spec.settings }
     }
 
     /// The earliest recognizer timer, if any (kept up to date by every mutating entry point).

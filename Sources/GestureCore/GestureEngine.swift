@@ -20,7 +20,7 @@ public struct GestureEngine: Sendable {
         case wake(atNs: Int64)
     }
 
-    private let plan: ScenePlan
+    private var plan: ScenePlan
     private var arenas: [GestureArena] = []
     private var arenaIndex: [String: Int] = [:]
     /// The last device seen: consecutive frames usually come from the same one.
@@ -28,6 +28,13 @@ public struct GestureEngine: Sendable {
 
     public init(scene: GestureScene) {
         self.plan = ScenePlan(scene)
+    }
+
+    /// Takes `scene`, the same scene as before with other recognizer settings or receive regions
+    /// (``GestureScene/configured(_:)``), keeping the touches in flight.
+    public mutating func reconfigure(_ scene: GestureScene) {
+        self.plan = ScenePlan(scene)
+        for index in self.arenas.indices { self.arenas[index].replacePlan(self.plan) }
     }
 
     public mutating func handle(_ event: Event) -> [Effect] {

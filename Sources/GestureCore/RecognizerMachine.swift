@@ -39,7 +39,8 @@ struct RecognizerMachine: Sendable {
     }
 
     let kind: GestureEvent.Kind
-    let settings: RecognizerSettings
+    /// Changed only by a run-time configuration (``GestureArena/replacePlan(_:)``).
+    var settings: RecognizerSettings
     /// The screen, for screen-edge pans.
     let screen: Rect
 

@@ -5,11 +5,12 @@ import ServiceSupport
 
 /// `gesture-recognizer` on the bus: touch frames in, gesture events out.
 ///
-/// Subscribes `touch/` (``TouchFrame``) and `ui/scene/` (a whole `scene` document replaces the
-/// scene), feeds ``DeviceLanes`` (one engine per device), carries out its wake-ups with one-shot
-/// timers of the loop, and publishes every ``GestureEvent`` on
-/// `gesture/<device>/<view>/<recognizer>/` (the recognizer's name in the scene, else its kind),
-/// with the touch frame that caused it as its `input`.
+/// Subscribes `touch/` (``TouchFrame``), `ui/scene/` (a whole `scene` document replaces the
+/// scene) and `ui/recognizer/` (``RecognizerConfig``: a component sets a recognizer's directions
+/// or receive region, as the edge drawer does after each toggle), feeds ``DeviceLanes`` (one
+/// engine per device), carries out its wake-ups with one-shot timers of the loop, and publishes
+/// every ``GestureEvent`` on `gesture/<device>/<view>/<recognizer>/` (the recognizer's name in the
+/// scene, else its kind), with the touch frame that caused it as its `input`.
 /// A frame that does not decode is counted (`bad_payload`) and skipped.
 ///
 /// Sharding: with device prefixes it subscribes only `touch/<prefix>` for each, so several
@@ -31,6 +32,7 @@ public final class GestureService {
     private var framesHandled: UInt64 = 0
     private var eventsPublished: UInt64 = 0
     private var scenesLoaded: UInt64 = 0
+    private var configurationsApplied: UInt64 = 0
     private let devicePrefixes: [String]
 
     /// - Parameter devicePrefixes: the device names (prefixes) this recognizer handles; `[""]` is every device.
@@ -46,6 +48,7 @@ public final class GestureService {
             [
                 "frames_handled": Value(self.framesHandled), "events_published": Value(self.eventsPublished),
                 "devices": Value(UInt64(self.lanes.devices.count)), "scenes_loaded": Value(self.scenesLoaded),
+                "configurations_applied": Value(self.configurationsApplied),
             ]
         }
         try self.runner.subscribe(self.devicePrefixes.map { "touch/" + $0 }, filter: SchemaFilter([TouchFrame.self])) {
@@ -56,6 +59,13 @@ public final class GestureService {
             let scene = GestureScene(try Scene(value: try Value(messagePack: delivery.payload), file: "ui/scene/"))
             self.scenesLoaded += 1
             try self.apply(self.lanes.handle(.sceneChanged(scene)))
+        }
+        try self.runner.subscribe(["ui/recognizer/"], filter: SchemaFilter([RecognizerConfig.self])) {
+            [unowned self] delivery, subscriber in
+            guard let configuration = subscriber.decode(delivery, as: RecognizerConfig.self) else { return }
+            let effects = self.lanes.handle(.recognizerConfigured(configuration))
+            if effects.isEmpty { self.configurationsApplied += 1 }
+            try self.apply(effects)
         }
         try self.runner.run()
     }
@@ -85,6 +95,10 @@ public final class GestureService {
                 }
             case .cancelWake(let device):
                 if let timer = self.timers.removeValue(forKey: device) { self.runner.cancel(timer: timer) }
+            case .configurationRejected(let error):
+                // Counted and skipped: a configuration for another scene must not stop the recognizer.
+                self.runner.statistics.reject("bad_recognizer_config")
+                Log.error(self.runner.name, "recognizer configuration ignored: \(error)")
             }
         }
     }

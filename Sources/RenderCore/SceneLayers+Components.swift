@@ -47,26 +47,53 @@ extension SceneLayers {
         return line
     }
 
-    /// A drawer: the dim over the view and the panel sliding in from its edge by `progress`.
+    /// A drawer: the dim over the view and the panel sliding in from its edge by `progress`. The
+    /// closed panel leaves its state's `tab` showing at the edge, with a menu mark in it.
     static func drawer(_ state: Value?, config: Scene.Config.Drawer, view: Scene.View, size: Size) -> [Layer] {
         let progress = min(max(state?["progress"]?.doubleValue ?? 0, 0), 1)
         let width = min(state?["width"]?.doubleValue ?? config.width, size.width)
         let rightEdge = (state?["edge"]?.stringValue ?? config.edge.rawValue) == "right"
+        let tab = min(max(state?["tab"]?.doubleValue ?? 0, 0), width)
         var dim = Layer(name: "dim", frame: Rect(x: 0, y: 0, width: size.width, height: size.height))
         dim.backgroundColor = .black
         dim.opacity = 0.4 * progress
-        let x = rightEdge ? size.width - width * progress : -width * (1 - progress)
+        let x = DrawerState.panelX(
+            progress: progress, width: width, tab: tab, edge: rightEdge ? .right : .left, viewWidth: size.width)
         var panel = Layer(name: "panel", frame: Rect(x: x, y: 0, width: width, height: size.height))
         panel.backgroundColor = view.background.map(color) ?? Color(hex: 0x2C2C2E)
-        if let declared = view.shadow, progress > 0 {
+        if let declared = view.shadow, progress > 0 || tab > 0 {
             panel.shadow = shadow(declared, path: Path(rect: Rect(x: 0, y: 0, width: width, height: size.height)))
         }
+        // The titles end before the tab, so the closed menu shows only its mark.
+        let titleWidth = max(0, width - 24 - max(tab, 24))
         panel.sublayers = ["ホーム", "メモ", "お絵かき", "写真", "設定"].enumerated().map { index, title in
             label(
-                title, Rect(x: 24, y: 60 + Double(index) * 52, width: width - 48, height: 28), size: 18,
-                color: .white, name: "menu\(index)")
+                title,
+                Rect(
+                    x: rightEdge ? width - 24 - titleWidth : 24, y: 60 + Double(index) * 52, width: titleWidth,
+                    height: 28),
+                size: 18, color: .white, name: "menu\(index)")
         }
+        if tab > 0 { panel.sublayers.append(menuMark(x: rightEdge ? 0 : width - tab, side: tab)) }
         return [dim, panel]
+    }
+
+    /// Three bars centred in the `side`-point square at the top of the drawer's tab.
+    private static func menuMark(x: Double, side: Double) -> Layer {
+        var mark = Layer(name: "tab", frame: Rect(x: x, y: 0, width: side, height: side))
+        let barWidth = side * 0.5
+        let barHeight = max(1, (side / 15).rounded())
+        mark.sublayers = (0..<3).map { index in
+            var bar = Layer(
+                name: "bar\(index)",
+                frame: Rect(
+                    x: (side - barWidth) / 2, y: side / 2 + Double(index - 1) * barHeight * 2.5 - barHeight / 2,
+                    width: barWidth, height: barHeight))
+            bar.backgroundColor = Color(hex: 0xC7C7CC)
+            bar.cornerRadius = barHeight / 2
+            return bar
+        }
+        return mark
     }
 
     /// A slide table: visible rows, each a front view slid by its offset over its action

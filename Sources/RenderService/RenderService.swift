@@ -129,6 +129,9 @@ public final class RenderService {
                 }
             }
         }
+        // Recognizer configurations share `ui/` (the last-value cache keeps them) but draw nothing:
+        // their own route takes them, so they are neither drawn nor counted as unknown.
+        try self.runner.subscribe(["ui/recognizer/"], filter: SchemaFilter([RecognizerConfig.self])) { _, _ in }
         try self.runner.subscribe(["memo/changed/"], filter: SchemaFilter([Self.memoChangedSchema])) {
             [unowned self] delivery, _ in
             try self.apply(delivery) { change in

@@ -261,4 +261,36 @@ import Testing
         }
         #expect(board.pendingCommands == 0 && board.revision == delta.revision)
     }
+
+    /// The recognizer configurations among `outputs`.
+    static func configs(_ outputs: [HostOutput]) -> [RecognizerConfig] {
+        outputs.compactMap {
+            guard case .recognizerConfig(let config) = $0 else { return nil }
+            return config
+        }
+    }
+
+    @Test func host_drawerStates_configureTheSwipeThatTargetsIt_directionAndPanelRegion() throws {
+        var host = try ComponentHost(
+            scene: try ComponentScene.load(json: try ComponentSceneTests.demo(), file: "demo.json"))
+        let started = Self.configs(host.start(tMs: 0, session: "s1"))
+        #expect(started.map(\.recognizer) == ["drawerSwipe"], "only the drawer's swipe, not the table's")
+        #expect(started.first?.directions == [.right])
+        #expect(started.first?.receiveRegion == RecognizerConfig.Region(x: 0, y: 0, width: 44, height: 1000))
+        #expect(started.first?.instance == "drawer1")
+        let swipe = Self.gesture(100, "sidebar", .swipe, .recognized, name: "drawerSwipe", direction: .right)
+        let opened = host.handle(swipe)
+        #expect(Self.configs(opened).map(\.directions) == [[.left]])
+        #expect(Self.configs(opened).first?.receiveRegion?.width == 240)
+        // The state first, then the configuration it implies.
+        let order = opened.compactMap { output -> String? in
+            switch output {
+            case .state(.drawer): "state"
+            case .recognizerConfig: "config"
+            default: nil
+            }
+        }
+        #expect(order == ["state", "config"])
+        #expect(Self.configs(host.allStates(tMs: 200)).count == 1, "a resync republishes it")
+    }
 }

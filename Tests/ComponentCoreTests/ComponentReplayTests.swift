@@ -106,7 +106,7 @@ import Testing
 
     @Test func replay_drawer_opensAnimatesAndClosesAgain() throws {
         let states = Self.states(try Self.replay(), "drawer1")
-        #expect(states.contains { $0["open"] == .bool(true) && $0["progress"] == .int(1) && $0["t_ms"] == .int(350) })
+        #expect(states.contains { $0["open"] == .bool(true) && $0["progress"] == .int(1) && $0["t_ms"] == .int(400) })
         #expect(states.last?["open"] == .bool(false))
         #expect(states.last?["progress"] == .int(0))
         #expect(states.last?["listening_direction"] == .string("right"))

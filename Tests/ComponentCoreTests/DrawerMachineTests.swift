@@ -1,10 +1,14 @@
 import BusSchema
 import ComponentCore
+import GestureCore
 import Testing
 
 @Suite struct DrawerMachineTests {
+    /// A 240-point menu over a 280 × 1000 view at (0, 0), as in the demo scene.
     static func machine(edge: DrawerState.Side = .left) -> DrawerMachine {
-        DrawerMachine(instance: "drawer1", config: DrawerMachine.Config(edge: edge, width: 240))
+        DrawerMachine(
+            instance: "drawer1",
+            config: DrawerMachine.Config(edge: edge, width: 240, frame: Rect(x: 0, y: 0, width: 280, height: 1000)))
     }
 
     static func state(_ effects: [ComponentEffect]) -> DrawerState? {
@@ -26,10 +30,9 @@ import Testing
         #expect(state.open)
         #expect(state.listeningDirection == .left)
         #expect(state.progress == 1, "the published state carries the target")
-        #expect(state.animation == StateAnimation(durationMs: 250, delayMs: 0, curve: .easeInOut))
-        #expect(Effects.timer(effects) == 350)
-        #expect(machine.snapshot(tMs: 225).progress == 0.5)
-        let settled = Self.state(machine.handle(.timeElapsed(350)))
+        #expect(Effects.timer(effects) == 400)
+        #expect(machine.snapshot(tMs: 350).progress == 0.5)
+        let settled = Self.state(machine.handle(.timeElapsed(400)))
         #expect(settled?.progress == 1)
         #expect(settled?.animation == nil, "the settled state is not animated again")
     }
@@ -37,11 +40,11 @@ import Testing
     @Test func drawer_leftSwipeWhenOpen_closesAndFlipsBack() {
         var machine = Self.machine()
         _ = machine.handle(.swipeRecognized(.right, tMs: 0))
-        _ = machine.handle(.timeElapsed(250))
+        _ = machine.handle(.timeElapsed(300))
         let state = Self.state(machine.handle(.swipeRecognized(.left, tMs: 1000)))
         #expect(state?.open == false)
         #expect(state?.listeningDirection == .right)
-        #expect(Self.state(machine.handle(.timeElapsed(1250)))?.progress == 0)
+        #expect(Self.state(machine.handle(.timeElapsed(1300)))?.progress == 0)
     }
 
     @Test func drawer_swipeInTheDirectionItIsNotListeningFor_isIgnored() {
@@ -69,7 +72,7 @@ import Testing
     @Test func drawer_reversalMidAnimation_startsFromTheCurrentProgress() {
         var machine = Self.machine()
         _ = machine.handle(.swipeRecognized(.right, tMs: 0))
-        let animation = Effects.animations(machine.handle(.swipeRecognized(.left, tMs: 125))).first
+        let animation = Effects.animations(machine.handle(.swipeRecognized(.left, tMs: 250))).first
         #expect(animation?.from == 0.5)
         #expect(animation?.to == 0)
     }
@@ -79,5 +82,47 @@ import Testing
         #expect(machine.handle(.timeElapsed(100)).isEmpty)
         _ = machine.handle(.swipeRecognized(.right, tMs: 0))
         #expect(machine.handle(.timeElapsed(100)).isEmpty)
+    }
+
+    @Test func drawer_togglesAsTheSourceAnimates_a100msSlideAfterA200msDelay() throws {
+        var machine = Self.machine()
+        let effects = machine.handle(.swipeRecognized(.right, tMs: 1000))
+        let state = try #require(Self.state(effects))
+        #expect(state.animation == StateAnimation(durationMs: 100, delayMs: 200, curve: .easeInOut))
+        let slide = try #require(Effects.animations(effects).first)
+        #expect(slide.startMs == 1200 && slide.durationMs == 100, "the slide starts after the delay")
+        #expect(machine.snapshot(tMs: 1199).progress == 0, "the menu holds still through the delay")
+        #expect(machine.snapshot(tMs: 1300).progress == 1)
+    }
+
+    @Test func drawer_closedMenuLeavesA44PointTab() {
+        #expect(DrawerMachine.tabWidth == 44)
+        #expect(Self.machine().snapshot(tMs: 0).tab == 44)
+        #expect(DrawerState.panelX(progress: 0, width: 240, tab: 44, edge: .left, viewWidth: 280) == 44 - 240)
+        #expect(DrawerState.panelX(progress: 0, width: 240, tab: 44, edge: .right, viewWidth: 280) == 280 - 44)
+        #expect(DrawerState.panelX(progress: 1, width: 240, tab: 44, edge: .right, viewWidth: 280) == 40)
+    }
+
+    @Test func drawer_swipeSetup_listensOneWayAndReceivesOnThePanelWhereverItIs() throws {
+        var machine = Self.machine()
+        let closed = machine.swipeSetup(for: machine.snapshot(tMs: 0))
+        #expect(closed.directions == [.right])
+        #expect(closed.region == Rect(x: 0, y: 0, width: 44, height: 1000), "the tab only")
+        let opening = try #require(Self.state(machine.handle(.swipeRecognized(.right, tMs: 0))))
+        let open = machine.swipeSetup(for: opening)
+        #expect(open.directions == [.left], "the opposite swipe now fails")
+        #expect(open.region == Rect(x: 0, y: 0, width: 240, height: 1000), "the model frame jumps to the target")
+        var halfway = opening
+        halfway.progress = 0.5
+        #expect(machine.swipeSetup(for: halfway).region.width == 44 + 98)
+    }
+
+    @Test func drawer_swipeSetup_ofARightEdgeMenuInAnOffsetView() {
+        let machine = DrawerMachine(
+            instance: "drawer1",
+            config: DrawerMachine.Config(edge: .right, width: 200, frame: Rect(x: 100, y: 50, width: 300, height: 400)))
+        let setup = machine.swipeSetup(for: machine.snapshot(tMs: 0))
+        #expect(setup.directions == [.left])
+        #expect(setup.region == Rect(x: 356, y: 50, width: 44, height: 400))
     }
 }

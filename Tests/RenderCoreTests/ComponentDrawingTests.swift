@@ -32,7 +32,7 @@ import Testing
         #expect(Self.near(image.pixel(150, 100), RGBA8(204, 204, 204, 255)), "white under a 0.2 black dim")
         let closed = try Self.render(
             "drawer", config: "{\"width\":100}", state: "{\"instance\":\"c1\",\"open\":false,\"progress\":0}")
-        #expect(closed.pixel(20, 190) == RGBA8(255, 255, 255, 255), "closed: nothing drawn")
+        #expect(closed.pixel(20, 190) == RGBA8(255, 255, 255, 255), "closed, from a state without a tab: nothing drawn")
     }
 
     @Test func aSlidTableRowRevealsItsActionButtonsAndTheOthersStayWhite() throws {

@@ -1,5 +1,6 @@
 import BusSchema
 import ComponentCore
+import GestureCore
 import RenderCore
 import RenderService
 import Testing
@@ -30,43 +31,53 @@ import Testing
         return try #require(root.sublayers.first { $0.name == "menu" }?.sublayers.first { $0.name == "panel" })
     }
 
-    @Test func anOpenedDrawerSlidesItsPanelInOverTheMachinesDurationAndFinishes() throws {
-        var machine = DrawerMachine(instance: "drawer1", config: DrawerMachine.Config(edge: .left, width: 200))
+    static func drawer() -> DrawerMachine {
+        DrawerMachine(
+            instance: "drawer1",
+            config: DrawerMachine.Config(
+                edge: .left, width: 200, frame: GestureCore.Rect(x: 0, y: 0, width: 300, height: 200)))
+    }
+
+    @Test func anOpenedDrawerWaitsOutTheDelayThenSlidesItsPanelInOverTheDurationAndFinishes() throws {
+        var machine = Self.drawer()
         var scene = RenderScene(scene: try Scene(value: Self.scene))
         for state in try Self.payloads([.publishState(.drawer(machine.snapshot(tMs: 0)))]) {
             _ = try scene.applyState(state, atMs: 0)
         }
-        #expect(try Self.panel(scene, atMs: 0).frame.minX == -200)
+        #expect(try Self.panel(scene, atMs: 0).frame.minX == 44 - 200, "closed, its tab showing")
         let opened = try Self.payloads(machine.handle(.swipeRecognized(.right, tMs: 100)))
         #expect(opened.count == 1)
-        #expect(opened[0]["animation"]?["duration_ms"]?.doubleValue == 250)
+        #expect(opened[0]["animation"]?["duration_ms"]?.doubleValue == 100)
+        #expect(opened[0]["animation"]?["delay_ms"]?.doubleValue == 200)
         #expect(try scene.applyState(opened[0], atMs: 1000).isEmpty)
         #expect(scene.isAnimating)
-        let midway = try Self.panel(scene, atMs: 1125).frame.minX
-        #expect(abs(midway + 100) < 1e-6, "ease-in-out is half-way at half time")
-        #expect(try Self.panel(scene, atMs: 1050).frame.minX < -150, "ease-in starts slowly")
-        let dim = try #require(try scene.layers(atMs: 1125)?.root.sublayers[0].sublayers.first { $0.name == "dim" })
+        #expect(try Self.panel(scene, atMs: 1199).frame.minX == -156, "still closed through the delay")
+        let midway = try Self.panel(scene, atMs: 1250).frame.minX
+        #expect(abs(midway + 78) < 1e-6, "ease-in-out is half-way at half the slide")
+        #expect(try Self.panel(scene, atMs: 1220).frame.minX < -130, "ease-in starts slowly")
+        let dim = try #require(try scene.layers(atMs: 1250)?.root.sublayers[0].sublayers.first { $0.name == "dim" })
         #expect(abs(dim.opacity - 0.2) < 1e-9, "the dim fades in with the panel")
-        let finished = scene.frameStarted(atMs: 1250)
+        let finished = scene.frameStarted(atMs: 1300)
         #expect(finished.contains { $0.layer == "menu/panel" && $0.property == .position && $0.finished })
         #expect(!scene.isAnimating)
         // The machine's settled state at the end confirms the target and interrupts nothing.
-        let settled = try Self.payloads(machine.handle(.timeElapsed(350)))
-        #expect(try scene.applyState(settled[0], atMs: 1240).isEmpty)
+        let settled = try Self.payloads(machine.handle(.timeElapsed(400)))
+        #expect(try scene.applyState(settled[0], atMs: 1290).isEmpty)
         #expect(try Self.panel(scene, atMs: 1300).frame.minX == 0)
     }
 
     @Test func closingMidFlightRestartsFromWhereThePanelIsOnScreen() throws {
-        var machine = DrawerMachine(instance: "drawer1", config: DrawerMachine.Config(edge: .left, width: 200))
+        var machine = Self.drawer()
         var scene = RenderScene(scene: try Scene(value: Self.scene))
         _ = try scene.applyState(try Self.payloads([.publishState(.drawer(machine.snapshot(tMs: 0)))])[0], atMs: 0)
         _ = try scene.applyState(try Self.payloads(machine.handle(.openRequested(tMs: 0)))[0], atMs: 0)
-        let onScreen = try Self.panel(scene, atMs: 125).frame.minX
-        let closing = try Self.payloads(machine.handle(.closeRequested(tMs: 125)))
-        let interrupted = try scene.applyState(closing[0], atMs: 125)
+        let onScreen = try Self.panel(scene, atMs: 250).frame.minX
+        let closing = try Self.payloads(machine.handle(.closeRequested(tMs: 250)))
+        let interrupted = try scene.applyState(closing[0], atMs: 250)
         #expect(interrupted.contains { $0.layer == "menu/panel" && !$0.finished })
-        #expect(try Self.panel(scene, atMs: 125).frame.minX == onScreen, "no jump")
-        #expect(try Self.panel(scene, atMs: 375).frame.minX == -200)
+        #expect(try Self.panel(scene, atMs: 250).frame.minX == onScreen, "no jump")
+        #expect(try Self.panel(scene, atMs: 449).frame.minX == onScreen, "held through the delay")
+        #expect(try Self.panel(scene, atMs: 550).frame.minX == -156)
     }
 
     static let table = try! JSONReader.parse(

@@ -23,7 +23,7 @@ SCHEMA_IDS = [
     "state.scrollView", "state.pullToRefresh", "state.pager", "state.slideTable", "state.drawer",
     "state.numberPad", "state.canvas", "state.zoomView", "state.memoBoard",
     "component.command", "memo.command", "memo.ack", "memo.changed", "memo.snapshot",
-    "memoBoard.delta",
+    "memoBoard.delta", "recognizer.config",
     "render.frame", "render.image", "render.animation", "health", "lifecycle", "network",
 ]
 

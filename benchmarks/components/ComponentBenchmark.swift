@@ -62,7 +62,7 @@ struct ComponentBenchmark {
                         // The memo store acknowledges at once.
                         let ack = MemoAck(cmdId: request.cmdId, status: .ok, seq: 0)
                         outputs += host.memoAckReceived(ack, client: request.client, tMs: event.tMs)
-                    case .animation: break
+                    case .animation, .recognizerConfig: break
                     }
                 }
                 handled += 1

@@ -1,0 +1,36 @@
+import BusSchema
+
+extension GestureScene {
+    /// The scene with a run-time configuration (schema `recognizer.config`) applied to the
+    /// recognizer it names: a swipe's accepted directions and the receive region replace the
+    /// scene's where the configuration gives them (as an iOS controller sets a swipe's
+    /// `direction` and answers `gestureRecognizer(_:shouldReceive:)`). Nothing else changes, so
+    /// the recognizers keep their order and relationships.
+    ///
+    /// - Throws: ``SceneError``: `bad_reference` at `recognizer` when no recognizer has that
+    ///   name; `invalid_value` at `directions` when it names a recognizer that is not a swipe.
+    public func configured(_ configuration: RecognizerConfig) throws(SceneError) -> GestureScene {
+        for (viewIndex, view) in self.views.enumerated() {
+            guard let index = view.recognizers.firstIndex(where: { $0.name == configuration.recognizer }) else {
+                continue
+            }
+            var recognizer = view.recognizers[index]
+            if let directions = configuration.directions {
+                guard recognizer.kind == .swipe else {
+                    throw SceneError(
+                        .invalidValue, field: "directions",
+                        "recognizer '\(recognizer.name)' is a \(recognizer.kind.rawValue), not a swipe")
+                }
+                recognizer.settings.directions = Set(directions)
+            }
+            if let region = configuration.receiveRegion {
+                recognizer.receiveRegion = Rect(x: region.x, y: region.y, width: region.width, height: region.height)
+            }
+            var scene = self
+            scene.views[viewIndex].recognizers[index] = recognizer
+            return scene
+        }
+        throw SceneError(
+            .badReference, field: "recognizer", "no recognizer in the scene is named '\(configuration.recognizer)'")
+    }
+}
