@@ -154,33 +154,76 @@ extension SceneLayers {
         /// UIActivityIndicatorView (gray): twelve spokes, fading behind the brightest.
         static let spokes = 12
         static let spinnerSize = 20.0
+        /// The arrow image's box.
+        static let arrowSize = Size(16, 30)
+        /// Before the last-updated date and time (最終更新: 2011/08/22 10:15).
+        static let updatedPrefix = "最終更新: "
     }
 
     /// A pull-to-refresh header: a band as tall as the header with its bottom at the pull (the
     /// rows start there), so it slides down with the finger, stays whole past the header
-    /// height, and snaps back up out of the view. The arrow turns with the state; while
-    /// refreshing a spinner takes its place.
-    static func pullToRefresh(_ state: Value?, size: Size) -> [Layer] {
+    /// height, and snaps back up out of the view. The arrow (a direct sublayer, so the render
+    /// worker turns it over the state's `arrow_animation`) points down at angle 0 and shows
+    /// only while pulling, as the source's image view; while refreshing a spinner takes its
+    /// place. Under the label, the last-updated line once a refresh has finished.
+    static func pullToRefresh(_ state: Value?, config: Value?, size: Size) -> [Layer] {
         let headerHeight = state?["header_height"]?.doubleValue ?? size.height
         let pulled = max(0, state?["offset"]?.doubleValue ?? 0)
-        let refreshing = state?["phase"]?.stringValue == "refreshing"
-        var header = Layer(
-            name: "header", frame: Rect(x: 0, y: pulled - headerHeight, width: size.width, height: headerHeight))
+        let phase = state?["phase"]?.stringValue
+        let top = pulled - headerHeight
+        var header = Layer(name: "header", frame: Rect(x: 0, y: top, width: size.width, height: headerHeight))
         header.backgroundColor = RefreshStyle.band
         let middle = headerHeight / 2
-        var arrow = Layer(name: "arrow", frame: Rect(x: 24, y: middle - 12, width: 8, height: 24))
-        arrow.backgroundColor = RefreshStyle.ink
-        arrow.cornerRadius = 4
+        let arrowSize = RefreshStyle.arrowSize
+        var arrow = Layer(
+            name: "arrow",
+            frame: Rect(
+                x: 28 - arrowSize.width / 2, y: top + middle - arrowSize.height / 2, width: arrowSize.width,
+                height: arrowSize.height))
+        arrow.shape = ShapeContent(path: Self.arrowPath(arrowSize), color: RefreshStyle.ink)
         arrow.transform = .rotation(state?["arrow_angle"]?.doubleValue ?? 0)
-        arrow.opacity = refreshing ? 0 : 1
+        arrow.opacity = phase == "pullingDown" || phase == "overThreshold" ? 1 : 0
+        let updated = state?["updated_at_ms"]?.doubleValue.map { millis in
+            RefreshStyle.updatedPrefix
+                + Self.dateTime(millis, offsetMinutes: config?["utc_offset_min"]?.doubleValue ?? 0)
+        }
+        // With a last-updated line the two lines share the band's middle, as the classic header has them.
+        let labelY = updated == nil ? middle - 11 : middle - 21
         header.sublayers = [
-            arrow,
             label(
-                state?["label"]?.stringValue ?? "", Rect(x: 56, y: middle - 11, width: size.width - 72, height: 24),
-                size: 15, color: Color(hex: 0x3A3A3C), name: "label"),
+                state?["label"]?.stringValue ?? "", Rect(x: 56, y: labelY, width: size.width - 72, height: 24),
+                size: 15, color: Color(hex: 0x3A3A3C), name: "label")
         ]
-        if refreshing { header.sublayers.append(spinner(centre: Point(28, middle))) }
-        return [header]
+        if let updated {
+            var line = label(
+                updated, Rect(x: 56, y: middle + 3, width: size.width - 72, height: 18), size: 12,
+                color: RefreshStyle.ink, name: "updated")
+            line.text?.singleLine = true
+            header.sublayers.append(line)
+        }
+        if phase == "refreshing" { header.sublayers.append(spinner(centre: Point(28, middle))) }
+        return [header, arrow]
+    }
+
+    /// An arrow pointing down in a box of `size`: a shaft and a head as wide as the box.
+    private static func arrowPath(_ size: Size) -> Path {
+        let head = size.width * 0.9
+        let shaft = size.width * 0.36
+        var path = Path(
+            rect: Rect(x: (size.width - shaft) / 2, y: 0, width: shaft, height: size.height - head + 1))
+        path.addPolygon([
+            Point(0, size.height - head), Point(size.width, size.height - head), Point(size.width / 2, size.height),
+        ])
+        return path
+    }
+
+    /// `millis` (wall clock, ms since the Unix epoch) as `yyyy/MM/dd HH:mm` at `offsetMinutes`
+    /// from UTC: the classic header's short date and time.
+    static func dateTime(_ millis: Double, offsetMinutes: Double) -> String {
+        let offset = offsetMinutes.isFinite ? min(max(offsetMinutes, -1440), 1440) : 0
+        // States are checked finite on the way in; a date past ±10¹⁵ ms (year ±33658) is clamped.
+        let shifted = min(max(millis + offset * 60_000, -1e15), 1e15)
+        return CivilTime(milliseconds: Int64(shifted.rounded(.down))).short
     }
 
     /// A grey activity indicator: spokes around `centre`, the first the darkest.

@@ -61,7 +61,7 @@ public enum SceneLayers {
                     layer.frame = frame
                 }
                 layer.masksToBounds = true
-                layer.sublayers = pullToRefresh(state, size: layer.frame.size)
+                layer.sublayers = pullToRefresh(state, config: config, size: layer.frame.size)
             case "pager":
                 layer.masksToBounds = true
                 layer.sublayers = pager(state, config: config, size: size)

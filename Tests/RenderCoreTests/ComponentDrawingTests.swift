@@ -49,7 +49,7 @@ import Testing
         let image = try Self.render(
             "pullToRefresh",
             state: """
-                {"instance":"c1","phase":"pulling","offset":40,"threshold":80,"label":"","arrow_angle":0,
+                {"instance":"c1","phase":"pullingDown","offset":40,"threshold":80,"label":"","arrow_angle":0,
                  "header_height":60}
                 """)
         #expect(Self.near(image.pixel(150, 10), RGBA8(0xE5, 0xE5, 0xEA, 255)), "header band")

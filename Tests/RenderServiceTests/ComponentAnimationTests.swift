@@ -154,6 +154,50 @@ import Testing
         #expect(try header(atMs: 220) == -60, "back out of view")
     }
 
+    @Test func withTheFingerHeldStillPastTheThresholdTheArrowTurnsOverATenthOfASecondFrameByFrame() throws {
+        let scene = try JSONReader.parse(
+            """
+            {"width": 300, "height": 200, "views": [
+              {"id": "header", "frame": {"x": 0, "y": 0, "width": 300, "height": 200},
+               "component": {"kind": "pullToRefresh", "id": "refresh1", "config": {"header_height": 60}}}]}
+            """)
+        var machine = PullToRefreshMachine(instance: "refresh1", config: PullToRefreshMachine.Config(headerHeight: 60))
+        var renderScene = try RenderScene(scene: scene)
+        func arrow(atMs now: Double) throws -> Layer {
+            let root = try #require(try renderScene.layers(atMs: now)).root
+            return try #require(root.sublayers[0].sublayers.first { $0.name == "arrow" })
+        }
+        func angle(atMs now: Double) throws -> Double { try #require(try arrow(atMs: now).transform.rotationAngle) }
+        _ = try Self.apply(machine.handle(.panBegan(atTop: true, tMs: 0)), to: &renderScene, atMs: 0)
+        _ = try Self.apply(machine.handle(.panChanged(translationY: 40, tMs: 10)), to: &renderScene, atMs: 10)
+        #expect(try angle(atMs: 10) == 0, "pointing down while pulling")
+        // Past the threshold at 1000 ms; then the finger stays still: no more states come.
+        _ = try Self.apply(machine.handle(.panChanged(translationY: 400, tMs: 20)), to: &renderScene, atMs: 1000)
+        #expect(machine.handle(.timeElapsed(60)).isEmpty, "the machine samples nothing")
+        let up = PullToRefreshMachine.headingUpAngle
+        #expect(try angle(atMs: 1000) == 0, "the turn starts where the arrow is")
+        let early = try angle(atMs: 1025)
+        #expect(early > 0 && early < up / 4, "ease-in: slow at first")
+        #expect(abs(try angle(atMs: 1050) - up / 2) < 1e-6, "half-way at half time")
+        #expect(try angle(atMs: 1075) > 3 * up / 4)
+        // The frame half-way shows it on its side, its head left of the box's centre (the
+        // pull is 400 pt rubber-banded; the arrow's box centre is at x 28, the band's middle).
+        let shown = try arrow(atMs: 1050)
+        let image = try LayerRenderer(font: try FontFace.systemJapanese())
+            .render(try #require(try renderScene.layers(atMs: 1050)).root, width: 300, height: 200)
+        let centre = (
+            x: Int(shown.frame.minX + shown.frame.width / 2), y: Int(shown.frame.minY + shown.frame.height / 2)
+        )
+        #expect(image.pixel(centre.x - 10, centre.y).r < 0xB0, "the head, on the left")
+        #expect(image.pixel(centre.x, centre.y - 10).r > 0xD0, "nothing above the centre")
+        // A small move on the way confirms the target and does not restart the turn.
+        _ = try Self.apply(machine.handle(.panChanged(translationY: 410, tMs: 70)), to: &renderScene, atMs: 1060)
+        #expect(abs(try angle(atMs: 1050) - up / 2) < 1e-6)
+        let ended = renderScene.frameStarted(atMs: 1100)
+        #expect(ended.contains { $0.layer == "header/arrow" && $0.property == .rotation && $0.finished })
+        #expect(abs(try angle(atMs: 1100) - up) < 1e-9, "pointing up, by the source's π − ε")
+    }
+
     static let pagerScene = try! JSONReader.parse(
         """
         {"width": 300, "height": 400, "views": [
