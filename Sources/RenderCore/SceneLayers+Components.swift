@@ -88,6 +88,8 @@ extension SceneLayers {
         let scroll = (state?["scroll_offset"]?.doubleValue ?? 0) - pulled
         let offsets = state?["offsets"]?.arrayValue ?? []
         let animatingRow = state?["animating_row"]?.intValue.map(Int.init)
+        let highlightedRow = state?["highlighted_row"]?.intValue.map(Int.init)
+        let selectedRow = state?["selected_row"]?.intValue.map(Int.init)
         let first = max(0, whole((scroll / rowHeight).rounded(.down)))
         let last = min(rows - 1, whole(((scroll + size.height) / rowHeight).rounded(.up)))
         guard first <= last else { return [] }
@@ -113,7 +115,8 @@ extension SceneLayers {
                 layers.append(actions)
             }
             var front = Layer(name: "front\(index)", frame: Rect(x: offset, y: y, width: size.width, height: rowHeight))
-            front.backgroundColor = .white
+            front.backgroundColor = index == highlightedRow ? SelectionStyle.pressed : .white
+            if index == selectedRow { front.gradient = SelectionStyle.gradient }
             front.sublayers = [
                 label(
                     "行 \(index + 1)", Rect(x: 16, y: 20, width: size.width - 32, height: 24), size: 17, color: .black,
@@ -123,6 +126,17 @@ extension SceneLayers {
             layers.append(front)
             return layers
         }
+    }
+
+    /// The source's own selection drawing (BaseView): a selected row's front view draws a
+    /// gradient from 0.9 white at 0.9 alpha at its top to 0.7 white at 0.7 alpha at its bottom
+    /// over its background, which is white, or light grey while the row is pressed.
+    enum SelectionStyle {
+        static let gradient = LinearGradient(colors: [
+            Color(red: 0.9, green: 0.9, blue: 0.9, alpha: 0.9), Color(red: 0.7, green: 0.7, blue: 0.7, alpha: 0.7),
+        ])
+        /// UIColor.lightGrayColor: 2/3 white.
+        static let pressed = Color(red: 2.0 / 3, green: 2.0 / 3, blue: 2.0 / 3)
     }
 
     /// The source's SlideView edge shadow: a white bar just outside the revealed view's top
