@@ -64,14 +64,12 @@ public enum ComponentInstance: Sendable {
         case .pager:
             let labels = try config.object("labels")
             let defaults = PagerMachine.Labels()
-            let nav = try config.number("nav_height", default: 64)
-            let menu = try config.number("menu_height", default: 44)
             self = .pager(
                 PagerMachine(
                     instance: id,
                     config: PagerMachine.Config(
                         pageCount: try config.int("page_count", default: 1, minimum: 1), pageWidth: frame.width,
-                        headerHeight: try config.number("header_height", default: nav + menu),
+                        barHeight: try config.number("bar_height", default: PagerMachine.navigationBarHeight),
                         pullThreshold: try config.number("pull_threshold", default: 120),
                         viewportHeight: frame.height,
                         labels: PagerMachine.Labels(

@@ -261,30 +261,32 @@ extension SceneLayers {
         return layer
     }
 
-    /// A SmartNews-style pager: pages side by side at `page_offset`, under a header (nav bar
-    /// and tab strip) that collapses upward by `header_offset`, with the tab indicator and a
-    /// load progress bar. Pages, nav, tabs and indicator are direct sublayers whose frames carry
-    /// the offsets, so the render worker animates page and header snaps.
+    /// A SmartNews-style pager: pages side by side at `page_offset` under the source's header:
+    /// the progress area on top (`nav_height`, the status and navigation bars; it grows with
+    /// the pull and shows the pull label), and the menu (tab strip) under it, which a scroll
+    /// moves up over the navigation bar by `header_offset`, at most `bar_height`. Pages, the
+    /// progress area, its label, the menu and the indicator are direct sublayers whose frames
+    /// carry the offsets, so the render worker animates page and menu snaps.
     static func pager(_ state: Value?, config: Value?, size: Size) -> [Layer] {
         // Every page is built each frame: a bad state's page count must not multiply the work.
         let count = min(max(1, whole(number("page_count", state, config, default: 1))), Self.pageLimit)
         let pageOffset = state?["page_offset"]?.doubleValue ?? Double(state?["page"]?.intValue ?? 0)
         let navHeight = number("nav_height", nil, config, default: 64)
         let menuHeight = number("menu_height", nil, config, default: 44)
-        // As far as the pager's model lets the header go (`header_height`, the whole header by default).
-        let headerHeight = number("header_height", nil, config, default: navHeight + menuHeight)
-        let collapse = min(max(state?["header_offset"]?.doubleValue ?? 0, 0), headerHeight)
-        let headerBottom = navHeight + menuHeight - collapse
-        let hues: [UInt32] = [0xFDE2E4, 0xE2ECE9, 0xDFE7FD, 0xFFF1D0, 0xE8DFF5]
+        let barHeight = min(max(number("bar_height", nil, config, default: 44), 0), navHeight)
+        let collapse = min(max(state?["header_offset"]?.doubleValue ?? 0, 0), barHeight)
         let pull = max(0, state?["pull_offset"]?.doubleValue ?? 0)
+        let menuTop = navHeight + pull - collapse
+        let headerBottom = menuTop + menuHeight
+        let hues: [UInt32] = [0xFDE2E4, 0xE2ECE9, 0xDFE7FD, 0xFFF1D0, 0xE8DFF5]
         // Every page is built, off screen ones too (the renderer culls them), so a page snap
-        // has its pages to move; each reaches the view's bottom however far the header has
-        // collapsed (the view clips it), so none shows a gap while the header snaps.
+        // has its pages to move; each reaches the view's bottom however far the menu has
+        // moved (the view clips it), so none shows a gap while the menu snaps.
         var layers = (0..<count).map { index in
             var page = Layer(
                 name: "page\(index)",
                 frame: Rect(
-                    x: (Double(index) - pageOffset) * size.width, y: headerBottom + pull, width: size.width,
+                    x: (Double(index) - pageOffset) * size.width, y: headerBottom, width: size.width,
                     height: size.height))
             page.backgroundColor = Color(hex: hues[index % hues.count])
             page.sublayers = (0..<4).map { item in
@@ -298,11 +300,15 @@ extension SceneLayers {
             }
             return page
         }
-        var nav = Layer(name: "nav", frame: Rect(x: 0, y: -collapse, width: size.width, height: navHeight))
+        var nav = Layer(name: "nav", frame: Rect(x: 0, y: 0, width: size.width, height: navHeight + pull))
         nav.backgroundColor = Color(hex: 0xD7263D)
-        nav.text = TextContent("ニュース", fontSize: 22, color: .white, inset: 18)
-        var tabs = Layer(
-            name: "tabs", frame: Rect(x: 0, y: navHeight - collapse, width: size.width, height: menuHeight))
+        // The source's progressTextLabel: the title, or the pull's stage, in the navigation
+        // bar's place at the progress area's bottom (the menu covers it as it moves up).
+        var title = Layer(
+            name: "pullLabel", frame: Rect(x: 0, y: navHeight + pull - barHeight, width: size.width, height: barHeight))
+        title.text = TextContent(
+            state?["label"]?.stringValue ?? "ニュース", fontSize: 20, color: .white, inset: 10, singleLine: true)
+        var tabs = Layer(name: "tabs", frame: Rect(x: 0, y: menuTop, width: size.width, height: menuHeight))
         tabs.backgroundColor = .white
         let tabWidth = size.width / Double(count)
         tabs.sublayers = (0..<count).map { index in
@@ -315,13 +321,7 @@ extension SceneLayers {
             name: "indicator",
             frame: Rect(x: pageOffset * tabWidth, y: headerBottom - 3, width: tabWidth, height: 3))
         indicator.backgroundColor = Color(hex: 0xD7263D)
-        layers += [nav, tabs, indicator]
-        // The pull label in the progress area the pull opens between the header and the pages.
-        if pull > 0, let text = state?["label"]?.stringValue {
-            var label = Layer(name: "pullLabel", frame: Rect(x: 0, y: headerBottom, width: size.width, height: pull))
-            label.text = TextContent(text, fontSize: 14, color: Color(hex: 0x3A3A3C), inset: 12, singleLine: true)
-            layers.append(label)
-        }
+        layers += [nav, title, tabs, indicator]
         let progress = min(max(state?["progress"]?.doubleValue ?? 0, 0), 100)
         if state?["loading"]?.boolValue == true || progress > 0 {
             var bar = Layer(

@@ -211,7 +211,7 @@ import Testing
         let machine = PagerMachine(
             instance: "pager1",
             config: PagerMachine.Config(
-                pageCount: 3, pageWidth: 300, headerHeight: 100, contentHeight: 2000, viewportHeight: 300))
+                pageCount: 3, pageWidth: 300, contentHeight: 2000, viewportHeight: 300))
         var scene = try RenderScene(scene: Self.pagerScene)
         _ = try scene.applyState(try Self.payloads([.publishState(.pager(machine.snapshot(tMs: 0)))])[0], atMs: 0)
         return (machine, scene)
@@ -267,24 +267,24 @@ import Testing
         #expect(try Self.pagerLayer(scene, "page0", atMs: 400).frame.minX == -600)
     }
 
-    @Test func aScrollEndedWithTheHeaderPartWaySnapsItBackIntoView() throws {
+    @Test func aScrollEndedWithTheMenuPartWaySnapsItBackIntoView() throws {
         var (machine, scene) = try Self.pager()
         _ = try Self.apply(machine.handle(.panBegan(tMs: 0)), to: &scene, atMs: 0)
+        let up = GestureEvent.Vector(x: 0, y: -15)
+        _ = try Self.apply(machine.handle(.panChanged(translation: up, tMs: 10)), to: &scene, atMs: 10)
+        // The menu (under the 60 pt progress area) moves up; the progress area stays.
+        #expect(try Self.pagerLayer(scene, "tabs", atMs: 10).frame.minY == 45)
+        #expect(try Self.pagerLayer(scene, "nav", atMs: 10).frame.minY == 0)
         _ = try Self.apply(
-            machine.handle(.panChanged(translation: GestureEvent.Vector(x: 0, y: -30), tMs: 10)), to: &scene, atMs: 10)
-        #expect(try Self.pagerLayer(scene, "nav", atMs: 10).frame.minY == -30)
-        _ = try Self.apply(
-            machine.handle(
-                .panEnded(
-                    translation: GestureEvent.Vector(x: 0, y: -30), velocity: GestureEvent.Vector(x: 0, y: 0), tMs: 20)),
+            machine.handle(.panEnded(translation: up, velocity: GestureEvent.Vector(x: 0, y: 0), tMs: 20)),
             to: &scene, atMs: 20)
-        #expect(try Self.pagerLayer(scene, "nav", atMs: 20).frame.minY == -30, "the snap starts where it is")
-        let nav = try Self.pagerLayer(scene, "nav", atMs: 170).frame.minY
+        #expect(try Self.pagerLayer(scene, "tabs", atMs: 20).frame.minY == 45, "the snap starts where it is")
+        let menu = try Self.pagerLayer(scene, "tabs", atMs: 170).frame.minY
         let pages = try Self.pagerLayer(scene, "page0", atMs: 170).frame.minY
-        #expect(nav > -30 && nav < 0, "the nav bar comes back down")
-        #expect(abs(pages - (100 + nav)) < 1e-6, "the pages stay under the header")
-        #expect(scene.frameStarted(atMs: 320).contains { $0.layer == "pager/nav" && $0.finished })
-        #expect(try Self.pagerLayer(scene, "nav", atMs: 320).frame.minY == 0)
+        #expect(menu > 45 && menu < 60, "the menu comes back down")
+        #expect(abs(pages - (40 + menu)) < 1e-6, "the pages stay under the menu")
+        #expect(scene.frameStarted(atMs: 320).contains { $0.layer == "pager/tabs" && $0.finished })
+        #expect(try Self.pagerLayer(scene, "tabs", atMs: 320).frame.minY == 60)
     }
 
     @Test func aFinishedLoadsBarFadesOutOverThreeTenthsOfASecondThenGoes() throws {
