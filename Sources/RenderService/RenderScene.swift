@@ -105,7 +105,7 @@ public struct RenderScene: Sendable {
 
     /// Keeps `state` (a `state.<kind>` payload) as the latest full state of its `instance`.
     /// Memos in it move to their new place, size, rotation and scale at once, or animated when
-    /// the state carries `animation` (`duration_ms`, `delay_ms`, `curve`, `id`).
+    /// the state carries `animation` (`duration_ms`, `delay_ms`, `curve`, `autoreverses`, `id`).
     ///
     /// - Returns: completions of animations that the new targets ended.
     public mutating func applyState(_ state: Value, atMs now: Double) throws -> [Animator.Completion] {
@@ -392,7 +392,12 @@ public struct RenderScene: Sendable {
             }
             curve = named
         }
+        let autoreverses = value["autoreverses"]
+        guard autoreverses == nil || autoreverses?.boolValue != nil else {
+            throw StateError(description: "animation's autoreverses must be true or false")
+        }
         return Animator.Options(
-            id: value["id"]?.intValue.map(Int.init), durationMs: duration, delayMs: delay, curve: curve)
+            id: value["id"]?.intValue.map(Int.init), durationMs: duration, delayMs: delay, curve: curve,
+            autoreverses: autoreverses?.boolValue ?? false)
     }
 }

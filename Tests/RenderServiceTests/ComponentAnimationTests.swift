@@ -198,6 +198,28 @@ import Testing
         #expect(abs(try angle(atMs: 1100) - up) < 1e-9, "pointing up, by the source's π − ε")
     }
 
+    @Test func aStatesAutoreversingDelayedAnimationIsRunThereAndBackAndABadFlagIsRefused() throws {
+        var scene = try RenderScene(scene: Self.table)
+        func state(_ offset: Double, animation: String?) throws -> Value {
+            try JSONReader.parse(
+                """
+                {"instance": "table1", "t_ms": 0, "rows": 4, "open_row": null, "offsets": [\(offset), 0, 0, 0]
+                 \(animation.map { ", \"animation\": \($0)" } ?? "")}
+                """)
+        }
+        _ = try scene.applyState(try state(0, animation: nil), atMs: 0)
+        let pulse = #"{"duration_ms": 100, "delay_ms": 50, "curve": "linear", "autoreverses": true}"#
+        _ = try scene.applyState(try state(200, animation: pulse), atMs: 1000)
+        #expect(try Self.front(scene, row: 0, atMs: 1040).frame.minX == 0, "in the delay")
+        #expect(try Self.front(scene, row: 0, atMs: 1150).frame.minX == 200, "there")
+        #expect(try Self.front(scene, row: 0, atMs: 1200).frame.minX == 100, "half-way back")
+        #expect(scene.frameStarted(atMs: 1200).isEmpty, "still running")
+        #expect(
+            scene.frameStarted(atMs: 1260).contains { $0.layer == "table/front0" && $0.finished && $0.atMs == 1250 })
+        let bad = #"{"duration_ms": 100, "autoreverses": 1}"#
+        #expect(throws: RenderScene.StateError.self) { try scene.applyState(try state(0, animation: bad), atMs: 2000) }
+    }
+
     static let pagerScene = try! JSONReader.parse(
         """
         {"width": 300, "height": 400, "views": [
