@@ -124,18 +124,22 @@ import Testing
         #expect(try Self.front(scene, row: 2, atMs: 1200).frame.minX == 400)
     }
 
-    @Test func aPullReleasedBelowTheThresholdSnapsTheHeaderBackUp() throws {
+    /// A 60 pt pull-to-refresh header's machine, and a render scene of a `height` pt view showing it.
+    static func refresh(height: Double) throws -> (PullToRefreshMachine, RenderScene) {
         let scene = try JSONReader.parse(
             """
-            {"width": 300, "height": 60, "views": [
-              {"id": "header", "frame": {"x": 0, "y": 0, "width": 300, "height": 60},
+            {"width": 300, "height": \(height), "views": [
+              {"id": "header", "frame": {"x": 0, "y": 0, "width": 300, "height": \(height)},
                "component": {"kind": "pullToRefresh", "id": "refresh1", "config": {"header_height": 60}}}]}
             """)
-        var machine = PullToRefreshMachine(instance: "refresh1", config: PullToRefreshMachine.Config(headerHeight: 60))
-        var renderScene = try RenderScene(scene: scene)
+        let machine = PullToRefreshMachine(instance: "refresh1", config: PullToRefreshMachine.Config(headerHeight: 60))
+        return (machine, try RenderScene(scene: scene))
+    }
+
+    @Test func aPullReleasedBelowTheThresholdSnapsTheHeaderBackUp() throws {
+        var (machine, renderScene) = try Self.refresh(height: 60)
         func header(atMs now: Double) throws -> Double {
-            let root = try #require(try renderScene.layers(atMs: now)).root
-            return try #require(root.sublayers[0].sublayers.first { $0.name == "header" }).frame.minY
+            try Self.pagerLayer(renderScene, "header", atMs: now).frame.minY
         }
         for effect in [
             machine.handle(.panBegan(atTop: true, tMs: 0)), machine.handle(.panChanged(translationY: 40, tMs: 10)),
@@ -155,18 +159,8 @@ import Testing
     }
 
     @Test func withTheFingerHeldStillPastTheThresholdTheArrowTurnsOverATenthOfASecondFrameByFrame() throws {
-        let scene = try JSONReader.parse(
-            """
-            {"width": 300, "height": 200, "views": [
-              {"id": "header", "frame": {"x": 0, "y": 0, "width": 300, "height": 200},
-               "component": {"kind": "pullToRefresh", "id": "refresh1", "config": {"header_height": 60}}}]}
-            """)
-        var machine = PullToRefreshMachine(instance: "refresh1", config: PullToRefreshMachine.Config(headerHeight: 60))
-        var renderScene = try RenderScene(scene: scene)
-        func arrow(atMs now: Double) throws -> Layer {
-            let root = try #require(try renderScene.layers(atMs: now)).root
-            return try #require(root.sublayers[0].sublayers.first { $0.name == "arrow" })
-        }
+        var (machine, renderScene) = try Self.refresh(height: 200)
+        func arrow(atMs now: Double) throws -> Layer { try Self.pagerLayer(renderScene, "arrow", atMs: now) }
         func angle(atMs now: Double) throws -> Double { try #require(try arrow(atMs: now).transform.rotationAngle) }
         _ = try Self.apply(machine.handle(.panBegan(atTop: true, tMs: 0)), to: &renderScene, atMs: 0)
         _ = try Self.apply(machine.handle(.panChanged(translationY: 40, tMs: 10)), to: &renderScene, atMs: 10)
@@ -239,6 +233,7 @@ import Testing
         return (machine, scene)
     }
 
+    /// The first view's sublayer `name` at `now`.
     static func pagerLayer(_ scene: RenderScene, _ name: String, atMs now: Double) throws -> Layer {
         let root = try #require(try scene.layers(atMs: now)).root
         return try #require(root.sublayers[0].sublayers.first { $0.name == name })
