@@ -168,11 +168,12 @@ public struct ComponentHost: Sendable {
         return targets.compactMap { self.indexByInstance[$0] }
     }
 
-    /// Carries out a component command at `tMs`.
-    public mutating func handle(_ command: ComponentCommand, tMs: Double) -> [HostOutput] {
+    /// Carries out a component command at `tMs`; `wallMs` is when it was sent (wall clock, ms
+    /// since the Unix epoch), the update time of a `refresh_done` that names none.
+    public mutating func handle(_ command: ComponentCommand, tMs: Double, wallMs: Double? = nil) -> [HostOutput] {
         var outputs = self.advance(to: tMs)
         guard let index = self.indexByInstance[command.instance],
-            let effects = self.instances[index].command(command, tMs: self.now)
+            let effects = self.instances[index].command(command, tMs: self.now, wallMs: wallMs)
         else {
             self.counters.rejectedCommands += 1
             return outputs

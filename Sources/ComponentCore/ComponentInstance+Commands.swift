@@ -4,16 +4,22 @@ extension ComponentInstance {
     /// Carries out a `component.command`; nil if this kind has no such command or its
     /// arguments are wrong.
     ///
-    /// Commands: `refresh_done` (pullToRefresh, pager), `set_page {page}` (pager), `open`/`close`
+    /// Commands: `refresh_done {updated_at_ms}` (pullToRefresh, pager; the update time, wall-clock
+    /// ms since the epoch, defaults to `wallMs`, when the command was sent), `set_page {page}` (pager), `open`/`close`
     /// (drawer), `set_enabled {digits}` (numberPad), `clear` (canvas), `reset_zoom` (zoomView,
     /// scrollView); the memo board takes `create {text, x, y, color}`, `edit {memo_id, text}`,
     /// `close_editor`, `trash`/`restore {memo_id}`, `empty_trash`, `arrange {order}`,
     /// `search {query}` and `background {image}`.
-    public mutating func command(_ command: ComponentCommand, tMs: Double) -> [ComponentEffect]? {
+    public mutating func command(_ command: ComponentCommand, tMs: Double, wallMs: Double? = nil) -> [ComponentEffect]?
+    {
         let args = Value.map(command.args ?? [:])
         switch (self, command.command) {
         case (.pullToRefresh(var machine), "refresh_done"):
-            return self.update(&machine, .refreshDone(tMs: tMs), ComponentInstance.pullToRefresh)
+            // A time outside 0 … 10¹⁵ ms (year 33658) is no date: the command is refused.
+            let updated = args["updated_at_ms"].map { $0.doubleValue ?? .nan } ?? wallMs
+            if let updated, !(0...1e15).contains(updated) { return nil }
+            return self.update(
+                &machine, .refreshDone(tMs: tMs, updatedAtMs: updated), ComponentInstance.pullToRefresh)
         case (.pager(var machine), "refresh_done"):
             return self.update(&machine, .refreshDone(tMs: tMs), ComponentInstance.pager)
         case (.pager(var machine), "set_page"):

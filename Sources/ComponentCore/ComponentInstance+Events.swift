@@ -76,6 +76,16 @@ extension ComponentInstance {
             }
             defer { self = .slideTable(machine) }
             return machine.handle(event)
+        case (.slideTable(var machine), .touchDown, _):
+            let event: SlideTableMachine.Event
+            switch gesture.state {
+            case .began: event = .touchBegan(y: gesture.y, tMs: t)
+            case .changed: event = .touchMoved(y: gesture.y, tMs: t)
+            case .ended: event = .touchLifted(y: gesture.y, tMs: t)
+            default: event = .touchCancelled(tMs: t)
+            }
+            defer { self = .slideTable(machine) }
+            return machine.handle(event)
         case (.drawer(var machine), .swipe, .recognized), (.drawer(var machine), .edgePan, .began):
             let direction = gesture.direction ?? (gesture.edge == .right ? .left : .right)
             defer { self = .drawer(machine) }

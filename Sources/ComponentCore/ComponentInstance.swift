@@ -50,7 +50,7 @@ public enum ComponentInstance: Sendable {
                 PagerMachine(
                     instance: id,
                     config: PagerMachine.Config(
-                        pageCount: config.pageCount, pageWidth: frame.width, headerHeight: config.headerHeight,
+                        pageCount: config.pageCount, pageWidth: frame.width, barHeight: config.barHeight,
                         pullThreshold: config.pullThreshold, viewportHeight: frame.height,
                         labels: PagerMachine.Labels(
                             idle: config.labels.idle ?? defaults.idle,

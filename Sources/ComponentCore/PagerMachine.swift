@@ -1,8 +1,9 @@
 import BusSchema
 
 /// A SmartNews-style pager: pages switched by a horizontal swipe or pan; the current page's
-/// vertical scroll moves the nav bar and menu up (the collapsing header) and, past the top,
-/// stretches a progress area; a pull past the threshold (120 pt) and release starts a load whose
+/// vertical scroll moves the menu up over the navigation bar, by at most the bar's height (the
+/// source's `constMenuViewTopMargin`, down to `-navigationBar.frame.height`), and, past the top,
+/// stretches the progress area above it (`DefaultProgressViewHeight - offsetY`); a pull past the threshold (120 pt) and release starts a load whose
 /// progress runs 0–100 % until `refresh_done` (or the load duration) ends it.
 ///
 /// Where UIKit would animate, the model jumps to the target and the state carries an
@@ -31,12 +32,14 @@ public struct PagerMachine: Sendable {
 
     /// The pull past which the label asks to pull on (the source's PulledDownTextInterval).
     public static let pulledDownLabelPull = 70.0
+    /// A UINavigationBar's height: how far the source's menu moves up.
+    public static let navigationBarHeight = 44.0
 
     public struct Config: Sendable, Hashable {
         public var pageCount: Int
         public var pageWidth: Double
-        /// Nav bar + menu: how far the header can move up.
-        public var headerHeight: Double
+        /// How far the menu can move up: the navigation bar's height.
+        public var barHeight: Double
         public var pullThreshold: Double
         /// Height of one page's content, for the scroll bounds.
         public var contentHeight: Double
@@ -46,13 +49,14 @@ public struct PagerMachine: Sendable {
         public var labels: Labels
 
         public init(
-            pageCount: Int, pageWidth: Double, headerHeight: Double = 108, pullThreshold: Double = 120,
+            pageCount: Int, pageWidth: Double, barHeight: Double = PagerMachine.navigationBarHeight,
+            pullThreshold: Double = 120,
             contentHeight: Double = 2000, viewportHeight: Double = 500, loadDurationMs: Double = 2000,
             labels: Labels = Labels()
         ) {
             self.pageCount = max(pageCount, 1)
             self.pageWidth = pageWidth
-            self.headerHeight = headerHeight
+            self.barHeight = barHeight
             self.pullThreshold = pullThreshold
             self.contentHeight = contentHeight
             self.viewportHeight = viewportHeight
@@ -210,7 +214,7 @@ public struct PagerMachine: Sendable {
     /// The scroll offset a released scroll comes to rest at: with the header part-way, where
     /// it is fully shown or fully hidden, whichever is nearer.
     private func headerSnapped(_ offset: Double) -> Double {
-        let hidden = min(self.config.headerHeight, self.maxScroll)
+        let hidden = min(self.config.barHeight, self.maxScroll)
         guard offset > 0, offset < hidden else { return offset }
         return offset < hidden / 2 ? 0 : hidden
     }
@@ -267,7 +271,7 @@ public struct PagerMachine: Sendable {
                 ? labels.release : pulled >= Self.pulledDownLabelPull ? labels.pulling : labels.idle
         return PagerState(
             instance: self.instance, tMs: tMs, page: self.page, pageCount: self.config.pageCount,
-            headerOffset: min(max(self.scrollOffset, 0), self.config.headerHeight), progress: self.progress,
+            headerOffset: min(max(self.scrollOffset, 0), self.config.barHeight), progress: self.progress,
             label: label, loading: loading, pageOffset: self.pageOffset, pullOffset: pulled,
             scrollOffset: self.scrollOffset, progressOpacity: self.progressFadeEndMs == nil ? nil : 0)
     }

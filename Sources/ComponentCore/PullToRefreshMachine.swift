@@ -4,9 +4,11 @@ import BusSchema
 /// refreshing → hidden.
 ///
 /// Releasing over the threshold (header height + margin) starts refreshing and pins the header;
-/// a `refresh_done` command or the timeout ends it. The arrow turns between 0 and π − ε over 0.1 s
-/// as the pull crosses the threshold. With no connectivity a release fails fast: the header
-/// hides and shows the offline label.
+/// a `refresh_done` command or the timeout ends it, and a `refresh_done` stamps the header's
+/// last-updated time. The arrow turns between 0 and π − ε over 0.1 s as the pull crosses the
+/// threshold: the state says where it turns to and how long it takes (`arrow_animation`), and
+/// the render worker turns it frame by frame, so it turns whether or not the finger moves. With
+/// no connectivity a release fails fast: the header hides and shows the offline label.
 public struct PullToRefreshMachine: Sendable {
     public struct Labels: Sendable, Hashable {
         public var pulling: String
@@ -55,7 +57,9 @@ public struct PullToRefreshMachine: Sendable {
         case panChanged(translationY: Double, tMs: Double)
         case panEnded(tMs: Double)
         case panCancelled(tMs: Double)
-        case refreshDone(tMs: Double)
+        /// The refresh finished; `updatedAtMs` is when its data was updated (wall clock, ms since
+        /// the Unix epoch), shown on the header's last-updated line.
+        case refreshDone(tMs: Double, updatedAtMs: Double? = nil)
         case timeElapsed(Double)
         case connectivityChanged(Connectivity, tMs: Double)
         case appWillResignActive(tMs: Double)
@@ -85,6 +89,8 @@ public struct PullToRefreshMachine: Sendable {
     private var state: State = .hidden
     private var connectivity: Connectivity = .wired
     private var failedOffline = false
+    /// When the last refresh's data was updated (wall clock, ms since the epoch), as given.
+    private var updatedAtMs: Double?
     private var arrow = ComponentAnimation(
         property: "arrow_angle", target: "arrow", from: 0, to: 0, startMs: 0, durationMs: 0)
 
@@ -116,12 +122,12 @@ public struct PullToRefreshMachine: Sendable {
         case (.ignoringPan, .panEnded), (.ignoringPan, .panCancelled), (.ignoringPan, .appWillResignActive):
             self.state = .hidden
             return []
-        case (.refreshing, .refreshDone(let tMs)), (.refreshingPaused, .refreshDone(let tMs)):
+        case (.refreshing, .refreshDone(let tMs, let updatedAtMs)),
+            (.refreshingPaused, .refreshDone(let tMs, let updatedAtMs)):
+            if let updatedAtMs, updatedAtMs.isFinite { self.updatedAtMs = updatedAtMs }
             return [.cancelTimer] + self.hide(tMs)
         case (.refreshing(let deadline), .timeElapsed(let tMs)) where tMs >= deadline:
             return self.hide(tMs)
-        case (_, .timeElapsed(let tMs)) where self.arrowMoving(before: tMs):
-            return [self.publish(tMs)]
         case (.refreshing(let deadline), .appWillResignActive(let tMs)):
             self.state = .refreshingPaused(remainingMs: max(deadline - tMs, 0))
             return [.cancelTimer]
@@ -136,14 +142,9 @@ public struct PullToRefreshMachine: Sendable {
         }
     }
 
-    private func arrowMoving(before tMs: Double) -> Bool {
-        self.arrow.durationMs > 0 && tMs >= self.arrow.endMs && tMs - self.arrow.endMs < Self.arrowDurationMs
-    }
-
     private mutating func pulled(to translationY: Double, _ tMs: Double) -> [ComponentEffect] {
         let offset = max(0, ScrollAxis.rubberBand(translationY, dimension: self.config.viewportHeight))
         let over = offset >= self.config.threshold
-        var effects: [ComponentEffect] = []
         let wasOver: Bool
         let wasOffset: Double
         switch self.state {
@@ -154,15 +155,15 @@ public struct PullToRefreshMachine: Sendable {
         // A finger moving up past where the pull began leaves the header where it is: nothing to say.
         guard offset != wasOffset || over != wasOver else { return [] }
         self.state = over ? .overThreshold(offset: offset) : .pullingDown(offset: offset)
-        if over != wasOver {
-            let angle = self.arrow.value(at: tMs)
-            self.arrow = ComponentAnimation(
-                property: "arrow_angle", target: "arrow", from: angle, to: over ? Self.headingUpAngle : 0, startMs: tMs,
-                durationMs: Self.arrowDurationMs)
-            effects.append(.startAnimation(self.arrow))
-            effects.append(.scheduleTimer(at: self.arrow.endMs))
-        }
-        return [self.publish(tMs)] + effects
+        guard over != wasOver else { return [self.publish(tMs)] }
+        // The turn, as the source's block animation: the state carries where the arrow turns to
+        // and over how long; the renderer turns it from where it is on screen.
+        self.arrow = ComponentAnimation(
+            property: "arrow_angle", target: "arrow", from: self.arrow.value(at: tMs),
+            to: over ? Self.headingUpAngle : 0, startMs: tMs, durationMs: Self.arrowDurationMs)
+        var state = self.snapshot(tMs: tMs)
+        state.arrowAnimation = StateAnimation(durationMs: Self.arrowDurationMs)
+        return [.publishState(.pullToRefresh(state)), .startAnimation(self.arrow)]
     }
 
     private mutating func hide(_ tMs: Double) -> [ComponentEffect] {
@@ -197,8 +198,8 @@ public struct PullToRefreshMachine: Sendable {
         }
         return PullToRefreshState(
             instance: self.instance, tMs: tMs, phase: phase, offset: offset, threshold: self.config.threshold,
-            label: label, arrowAngle: self.arrow.value(at: tMs), offline: self.failedOffline,
-            headerHeight: self.config.headerHeight)
+            label: label, arrowAngle: self.arrow.to, offline: self.failedOffline,
+            headerHeight: self.config.headerHeight, updatedAtMs: self.updatedAtMs)
     }
 
     private func publish(_ tMs: Double) -> ComponentEffect {

@@ -3,6 +3,10 @@ import BusSchema
 /// A table whose rows slide open: a right swipe on a row slides its front view by the row width
 /// over 0.2 s and closes any other open row over 0.1 s; a left swipe on the open row closes it.
 /// At most one row is open, kept by model index, so it stays open while the table scrolls.
+///
+/// A tap selects a row, as a table view does: the row under a finger that lands is highlighted
+/// (pressed) until the finger lifts, and lifting on it selects it; a scroll or a swipe that
+/// begins meanwhile, or a finger that slides off the row, takes the press back unselected.
 public struct SlideTableMachine: Sendable {
     /// The most rows a scene may declare (each state lists every row's offset).
     public static let maximumRows = 10_000
@@ -43,6 +47,14 @@ public struct SlideTableMachine: Sendable {
         case panEnded(tMs: Double)
         case timeElapsed(Double)
         case appWillResignActive(tMs: Double)
+        /// A finger landed at scene `y` (the view's touch-down recognizer began).
+        case touchBegan(y: Double, tMs: Double)
+        /// The finger moved to scene `y`.
+        case touchMoved(y: Double, tMs: Double)
+        /// The finger lifted at scene `y`.
+        case touchLifted(y: Double, tMs: Double)
+        /// The touch was taken by a scroll or swipe, or a second finger.
+        case touchCancelled(tMs: Double)
     }
 
     private enum State: Sendable {
@@ -67,6 +79,10 @@ public struct SlideTableMachine: Sendable {
     private var scrollOffset = 0.0
     /// Running slide animations by row (at most two: one opening, one closing).
     private var slides: [Int: ComponentAnimation] = [:]
+    /// The row under a finger that has not lifted yet (drawn light grey), by model index.
+    private var pressedRow: Int?
+    /// The selected row (drawn with the grey gradient), by model index.
+    private var selectedRow: Int?
 
     public init(instance: String, config: Config) {
         self.instance = instance
@@ -80,19 +96,43 @@ public struct SlideTableMachine: Sendable {
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
         switch (self.state, event) {
         case (_, .swipeRecognized(let direction, let y, let tMs)):
-            guard let row = self.row(at: y) else { return [] }
-            switch direction {
-            case .right where row != self.openRow: return self.open(row, tMs)
-            case .left where row == self.openRow: return self.close(tMs)
-            default: return []
+            // A swipe takes the touch: the press it began with is no tap.
+            let unpressed = self.pressedRow != nil
+            self.pressedRow = nil
+            if let row = self.row(at: y) {
+                if direction == .right, row != self.openRow { return self.open(row, tMs) }
+                if direction == .left, row == self.openRow { return self.close(tMs) }
             }
+            return unpressed ? [self.publish(tMs)] : []
         case (.idle, .panBegan(let tMs)):
             self.state = .scrolling(startOffset: self.scrollOffset)
+            self.pressedRow = nil
+            return [self.publish(tMs)]
+        case (.idle, .touchBegan(let y, let tMs)):
+            guard let row = self.row(at: y) else { return [] }
+            self.pressedRow = row
+            return [self.publish(tMs)]
+        case (_, .touchMoved(let y, let tMs)):
+            // Sliding off the row takes the press back (UITableView keeps it off, even on return).
+            guard let pressed = self.pressedRow, self.row(at: y) != pressed else { return [] }
+            self.pressedRow = nil
+            return [self.publish(tMs)]
+        case (_, .touchLifted(let y, let tMs)):
+            guard let pressed = self.pressedRow else { return [] }
+            self.pressedRow = nil
+            if self.row(at: y) == pressed { self.selectedRow = pressed }
+            return [self.publish(tMs)]
+        case (_, .touchCancelled(let tMs)):
+            guard self.pressedRow != nil else { return [] }
+            self.pressedRow = nil
             return [self.publish(tMs)]
         case (.scrolling(let start), .panChanged(let translationY, let tMs)):
             let axis = ScrollAxis(
                 minimum: 0, maximum: self.maxScroll, viewport: self.config.viewportHeight, position: start)
             self.scrollOffset = axis.dragged(to: start - translationY, bounces: true)
+            return [self.publish(tMs)]
+        case (.idle, .appWillResignActive(let tMs)) where self.pressedRow != nil:
+            self.pressedRow = nil
             return [self.publish(tMs)]
         case (.scrolling, .panEnded(let tMs)), (.scrolling, .appWillResignActive(let tMs)):
             self.state = .idle
@@ -183,7 +223,8 @@ public struct SlideTableMachine: Sendable {
         return SlideTableState(
             instance: self.instance, tMs: tMs, rows: self.config.rows, openRow: self.openRow,
             offsets: self.offsets(at: tMs), scrollOffset: self.scrollOffset,
-            animatingRow: .some(opening ?? self.slides.keys.min()))
+            animatingRow: .some(opening ?? self.slides.keys.min()), highlightedRow: self.pressedRow,
+            selectedRow: self.selectedRow)
     }
 
     private func publish(_ tMs: Double) -> ComponentEffect {

@@ -70,7 +70,9 @@ public final class ComponentHostService {
         try self.runner.subscribe(["cmd/ui/"], filter: SchemaFilter([ComponentCommand.self])) {
             [unowned self] delivery, subscriber in
             guard let command = subscriber.decode(delivery, as: ComponentCommand.self) else { return }
-            try self.publish(self.host.handle(command, tMs: self.nowMs))
+            // The sender's wall clock: when a refresh_done that names no update time updated.
+            let sentMs = Double(delivery.envelope.wall) / 1e6
+            try self.publish(self.host.handle(command, tMs: self.nowMs, wallMs: sentMs))
         }
         try self.runner.subscribe(["sys/lifecycle/"], filter: SchemaFilter([Lifecycle.self])) {
             [unowned self] delivery, subscriber in

@@ -18,7 +18,7 @@ import ServiceSupport
 /// still reach exactly one engine, in order. A prefix ending in `/` names one device exactly.
 public final class GestureService {
     /// The `scene` schema, published whole on `ui/scene/`.
-    public static let sceneSchema = SchemaID("scene", major: 2, minor: 0)
+    public static let sceneSchema = SchemaID("scene", major: 2, minor: 1)
 
     private let runner: ServiceRunner
     // Unchecked (these four): only the service loop touches them, and the dynamic exclusivity

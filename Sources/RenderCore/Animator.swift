@@ -1,5 +1,5 @@
 /// UIView block animations for the render worker: targets arrive with an optional duration,
-/// delay and curve; values are interpolated from what is on screen; a new target mid-flight
+/// delay, curve and autoreverse; values are interpolated from what is on screen; a new target mid-flight
 /// restarts from the current value; each (layer, property) animation ends once, finished or
 /// interrupted, as a `render.animation` completion.
 ///
@@ -18,13 +18,25 @@ public struct Animator: Sendable {
         public var durationMs: Double
         public var delayMs: Double
         public var curve: AnimationCurve
+        /// `UIViewAnimationOptionAutoreverse` (SBAnimator's `setAnimationRepeatAutoreverses:`):
+        /// the value runs to the target over `durationMs`, back over as long again, and then
+        /// shows the target, the model value, as UIKit's does once the animation is removed.
+        public var autoreverses: Bool
 
-        public init(id: Int? = nil, durationMs: Double, delayMs: Double = 0, curve: AnimationCurve = .easeInOut) {
+        public init(
+            id: Int? = nil, durationMs: Double, delayMs: Double = 0, curve: AnimationCurve = .easeInOut,
+            autoreverses: Bool = false
+        ) {
             self.id = id
             self.durationMs = durationMs
             self.delayMs = delayMs
             self.curve = curve
+            self.autoreverses = autoreverses
         }
+
+        /// How long after it starts the animation ends: the delay, and the run (twice, there and
+        /// back, when it autoreverses).
+        public var endMs: Double { self.delayMs + self.durationMs * (self.autoreverses ? 2 : 1) }
     }
 
     /// What happened.
@@ -93,12 +105,10 @@ public struct Animator: Sendable {
         case .frameStarted(let now):
             var effects: [Effect] = []
             for key in states.keys.sorted() {
-                guard case .moving(_, let to, let start, let options) = states[key],
-                    now >= start + options.delayMs + options.durationMs
+                guard case .moving(_, let to, let start, let options) = states[key], now >= start + options.endMs
                 else { continue }
                 states[key] = .resting(to)
-                effects.append(
-                    completion(key, options, finished: true, atMs: start + options.delayMs + options.durationMs))
+                effects.append(completion(key, options, finished: true, atMs: start + options.endMs))
             }
             return effects
         }
@@ -136,7 +146,12 @@ public struct Animator: Sendable {
         case .resting(let value): return value
         case .moving(let from, let to, let start, let options):
             let elapsed = now - start - options.delayMs
-            let u = options.durationMs > 0 ? elapsed / options.durationMs : (elapsed >= 0 ? 1 : 0)
+            var u = options.durationMs > 0 ? elapsed / options.durationMs : (elapsed >= 0 ? 1 : 0)
+            if options.autoreverses {
+                // There and back along the same curve; once back, the model value shows.
+                guard u < 2 else { return to }
+                if u > 1 { u = 2 - u }
+            }
             return from + (to - from) * options.curve.progress(u)
         }
     }

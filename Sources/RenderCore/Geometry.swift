@@ -73,6 +73,14 @@ public struct AffineTransform: Sendable, Hashable {
         return AffineTransform(a: co, b: s, c: -s, d: co, tx: 0, ty: 0)
     }
 
+    /// The angle of a pure rotation (the identity's is 0), or nil for any other transform.
+    public var rotationAngle: Double? {
+        guard self.tx == 0, self.ty == 0, self.a == self.d, self.b == -self.c,
+            abs(self.a * self.a + self.b * self.b - 1) < 1e-9
+        else { return nil }
+        return atan2(self.b, self.a)
+    }
+
     /// A scale.
     public static func scale(_ sx: Double, _ sy: Double) -> AffineTransform {
         AffineTransform(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0)

@@ -106,6 +106,8 @@ extension SceneLayers {
         let scroll = (state?["scroll_offset"]?.doubleValue ?? 0) - pulled
         let offsets = state?["offsets"]?.arrayValue ?? []
         let animatingRow = state?["animating_row"]?.intValue.map(Int.init)
+        let highlightedRow = state?["highlighted_row"]?.intValue.map(Int.init)
+        let selectedRow = state?["selected_row"]?.intValue.map(Int.init)
         let first = max(0, whole((scroll / rowHeight).rounded(.down)))
         let last = min(rows - 1, whole(((scroll + size.height) / rowHeight).rounded(.up)))
         guard first <= last else { return [] }
@@ -131,7 +133,8 @@ extension SceneLayers {
                 layers.append(actions)
             }
             var front = Layer(name: "front\(index)", frame: Rect(x: offset, y: y, width: size.width, height: rowHeight))
-            front.backgroundColor = .white
+            front.backgroundColor = index == highlightedRow ? SelectionStyle.pressed : .white
+            if index == selectedRow { front.gradient = SelectionStyle.gradient }
             front.sublayers = [
                 label(
                     "行 \(index + 1)", Rect(x: 16, y: 20, width: size.width - 32, height: 24), size: 17, color: .black,
@@ -141,6 +144,17 @@ extension SceneLayers {
             layers.append(front)
             return layers
         }
+    }
+
+    /// The source's own selection drawing (BaseView): a selected row's front view draws a
+    /// gradient from 0.9 white at 0.9 alpha at its top to 0.7 white at 0.7 alpha at its bottom
+    /// over its background, which is white, or light grey while the row is pressed.
+    enum SelectionStyle {
+        static let gradient = LinearGradient(colors: [
+            Color(red: 0.9, green: 0.9, blue: 0.9, alpha: 0.9), Color(red: 0.7, green: 0.7, blue: 0.7, alpha: 0.7),
+        ])
+        /// UIColor.lightGrayColor: 2/3 white.
+        static let pressed = Color(red: 2.0 / 3, green: 2.0 / 3, blue: 2.0 / 3)
     }
 
     /// The source's SlideView edge shadow: a white bar just outside the revealed view's top
@@ -172,33 +186,76 @@ extension SceneLayers {
         /// UIActivityIndicatorView (gray): twelve spokes, fading behind the brightest.
         static let spokes = 12
         static let spinnerSize = 20.0
+        /// The arrow image's box.
+        static let arrowSize = Size(16, 30)
+        /// Before the last-updated date and time (最終更新: 2011/08/22 10:15).
+        static let updatedPrefix = "最終更新: "
     }
 
     /// A pull-to-refresh header: a band as tall as the header with its bottom at the pull (the
     /// rows start there), so it slides down with the finger, stays whole past the header
-    /// height, and snaps back up out of the view. The arrow turns with the state; while
-    /// refreshing a spinner takes its place.
-    static func pullToRefresh(_ state: Value?, size: Size) -> [Layer] {
+    /// height, and snaps back up out of the view. The arrow (a direct sublayer, so the render
+    /// worker turns it over the state's `arrow_animation`) points down at angle 0 and shows
+    /// only while pulling, as the source's image view; while refreshing a spinner takes its
+    /// place. Under the label, the last-updated line once a refresh has finished.
+    static func pullToRefresh(_ state: Value?, config: Scene.Config.PullToRefresh, size: Size) -> [Layer] {
         let headerHeight = state?["header_height"]?.doubleValue ?? size.height
         let pulled = max(0, state?["offset"]?.doubleValue ?? 0)
-        let refreshing = state?["phase"]?.stringValue == "refreshing"
-        var header = Layer(
-            name: "header", frame: Rect(x: 0, y: pulled - headerHeight, width: size.width, height: headerHeight))
+        let phase = state?["phase"]?.stringValue
+        let top = pulled - headerHeight
+        var header = Layer(name: "header", frame: Rect(x: 0, y: top, width: size.width, height: headerHeight))
         header.backgroundColor = RefreshStyle.band
         let middle = headerHeight / 2
-        var arrow = Layer(name: "arrow", frame: Rect(x: 24, y: middle - 12, width: 8, height: 24))
-        arrow.backgroundColor = RefreshStyle.ink
-        arrow.cornerRadius = 4
+        let arrowSize = RefreshStyle.arrowSize
+        var arrow = Layer(
+            name: "arrow",
+            frame: Rect(
+                x: 28 - arrowSize.width / 2, y: top + middle - arrowSize.height / 2, width: arrowSize.width,
+                height: arrowSize.height))
+        arrow.shape = ShapeContent(path: Self.arrowPath(arrowSize), color: RefreshStyle.ink)
         arrow.transform = .rotation(state?["arrow_angle"]?.doubleValue ?? 0)
-        arrow.opacity = refreshing ? 0 : 1
+        arrow.opacity = phase == "pullingDown" || phase == "overThreshold" ? 1 : 0
+        let updated = state?["updated_at_ms"]?.doubleValue.map { millis in
+            RefreshStyle.updatedPrefix
+                + Self.dateTime(millis, offsetMinutes: config.utcOffsetMin)
+        }
+        // With a last-updated line the two lines share the band's middle, as the classic header has them.
+        let labelY = updated == nil ? middle - 11 : middle - 21
         header.sublayers = [
-            arrow,
             label(
-                state?["label"]?.stringValue ?? "", Rect(x: 56, y: middle - 11, width: size.width - 72, height: 24),
-                size: 15, color: Color(hex: 0x3A3A3C), name: "label"),
+                state?["label"]?.stringValue ?? "", Rect(x: 56, y: labelY, width: size.width - 72, height: 24),
+                size: 15, color: Color(hex: 0x3A3A3C), name: "label")
         ]
-        if refreshing { header.sublayers.append(spinner(centre: Point(28, middle))) }
-        return [header]
+        if let updated {
+            var line = label(
+                updated, Rect(x: 56, y: middle + 3, width: size.width - 72, height: 18), size: 12,
+                color: RefreshStyle.ink, name: "updated")
+            line.text?.singleLine = true
+            header.sublayers.append(line)
+        }
+        if phase == "refreshing" { header.sublayers.append(spinner(centre: Point(28, middle))) }
+        return [header, arrow]
+    }
+
+    /// An arrow pointing down in a box of `size`: a shaft and a head as wide as the box.
+    private static func arrowPath(_ size: Size) -> Path {
+        let head = size.width * 0.9
+        let shaft = size.width * 0.36
+        var path = Path(
+            rect: Rect(x: (size.width - shaft) / 2, y: 0, width: shaft, height: size.height - head + 1))
+        path.addPolygon([
+            Point(0, size.height - head), Point(size.width, size.height - head), Point(size.width / 2, size.height),
+        ])
+        return path
+    }
+
+    /// `millis` (wall clock, ms since the Unix epoch) as `yyyy/MM/dd HH:mm` at `offsetMinutes`
+    /// from UTC: the classic header's short date and time.
+    static func dateTime(_ millis: Double, offsetMinutes: Double) -> String {
+        let offset = offsetMinutes.isFinite ? min(max(offsetMinutes, -1440), 1440) : 0
+        // States are checked finite on the way in; a date past ±10¹⁵ ms (year ±33658) is clamped.
+        let shifted = min(max(millis + offset * 60_000, -1e15), 1e15)
+        return CivilTime(milliseconds: Int64(shifted.rounded(.down))).short
     }
 
     /// A grey activity indicator: spokes around `centre`, the first the darkest.
@@ -222,30 +279,32 @@ extension SceneLayers {
         return layer
     }
 
-    /// A SmartNews-style pager: pages side by side at `page_offset`, under a header (nav bar
-    /// and tab strip) that collapses upward by `header_offset`, with the tab indicator and a
-    /// load progress bar. Pages, nav, tabs and indicator are direct sublayers whose frames carry
-    /// the offsets, so the render worker animates page and header snaps.
+    /// A SmartNews-style pager: pages side by side at `page_offset` under the source's header:
+    /// the progress area on top (`nav_height`, the status and navigation bars; it grows with
+    /// the pull and shows the pull label), and the menu (tab strip) under it, which a scroll
+    /// moves up over the navigation bar by `header_offset`, at most `bar_height`. Pages, the
+    /// progress area, its label, the menu and the indicator are direct sublayers whose frames
+    /// carry the offsets, so the render worker animates page and menu snaps.
     static func pager(_ state: Value?, config: Scene.Config.Pager, size: Size) -> [Layer] {
         // Every page is built each frame: a bad state's page count must not multiply the work.
         let count = min(max(1, whole(state?["page_count"]?.doubleValue ?? Double(config.pageCount))), Self.pageLimit)
         let pageOffset = state?["page_offset"]?.doubleValue ?? Double(state?["page"]?.intValue ?? 0)
         let navHeight = config.navHeight
         let menuHeight = config.menuHeight
-        // As far as the pager's model lets the header go (`header_height`, the whole header by default).
-        let headerHeight = config.headerHeight
-        let collapse = min(max(state?["header_offset"]?.doubleValue ?? 0, 0), headerHeight)
-        let headerBottom = navHeight + menuHeight - collapse
-        let hues: [UInt32] = [0xFDE2E4, 0xE2ECE9, 0xDFE7FD, 0xFFF1D0, 0xE8DFF5]
+        let barHeight = min(max(config.barHeight, 0), navHeight)
+        let collapse = min(max(state?["header_offset"]?.doubleValue ?? 0, 0), barHeight)
         let pull = max(0, state?["pull_offset"]?.doubleValue ?? 0)
+        let menuTop = navHeight + pull - collapse
+        let headerBottom = menuTop + menuHeight
+        let hues: [UInt32] = [0xFDE2E4, 0xE2ECE9, 0xDFE7FD, 0xFFF1D0, 0xE8DFF5]
         // Every page is built, off screen ones too (the renderer culls them), so a page snap
-        // has its pages to move; each reaches the view's bottom however far the header has
-        // collapsed (the view clips it), so none shows a gap while the header snaps.
+        // has its pages to move; each reaches the view's bottom however far the menu has
+        // moved (the view clips it), so none shows a gap while the menu snaps.
         var layers = (0..<count).map { index in
             var page = Layer(
                 name: "page\(index)",
                 frame: Rect(
-                    x: (Double(index) - pageOffset) * size.width, y: headerBottom + pull, width: size.width,
+                    x: (Double(index) - pageOffset) * size.width, y: headerBottom, width: size.width,
                     height: size.height))
             page.backgroundColor = Color(hex: hues[index % hues.count])
             page.sublayers = (0..<4).map { item in
@@ -259,11 +318,15 @@ extension SceneLayers {
             }
             return page
         }
-        var nav = Layer(name: "nav", frame: Rect(x: 0, y: -collapse, width: size.width, height: navHeight))
+        var nav = Layer(name: "nav", frame: Rect(x: 0, y: 0, width: size.width, height: navHeight + pull))
         nav.backgroundColor = Color(hex: 0xD7263D)
-        nav.text = TextContent("ニュース", fontSize: 22, color: .white, inset: 18)
-        var tabs = Layer(
-            name: "tabs", frame: Rect(x: 0, y: navHeight - collapse, width: size.width, height: menuHeight))
+        // The source's progressTextLabel: the title, or the pull's stage, in the navigation
+        // bar's place at the progress area's bottom (the menu covers it as it moves up).
+        var title = Layer(
+            name: "pullLabel", frame: Rect(x: 0, y: navHeight + pull - barHeight, width: size.width, height: barHeight))
+        title.text = TextContent(
+            state?["label"]?.stringValue ?? "ニュース", fontSize: 20, color: .white, inset: 10, singleLine: true)
+        var tabs = Layer(name: "tabs", frame: Rect(x: 0, y: menuTop, width: size.width, height: menuHeight))
         tabs.backgroundColor = .white
         let tabWidth = size.width / Double(count)
         tabs.sublayers = (0..<count).map { index in
@@ -276,13 +339,7 @@ extension SceneLayers {
             name: "indicator",
             frame: Rect(x: pageOffset * tabWidth, y: headerBottom - 3, width: tabWidth, height: 3))
         indicator.backgroundColor = Color(hex: 0xD7263D)
-        layers += [nav, tabs, indicator]
-        // The pull label in the progress area the pull opens between the header and the pages.
-        if pull > 0, let text = state?["label"]?.stringValue {
-            var label = Layer(name: "pullLabel", frame: Rect(x: 0, y: headerBottom, width: size.width, height: pull))
-            label.text = TextContent(text, fontSize: 14, color: Color(hex: 0x3A3A3C), inset: 12, singleLine: true)
-            layers.append(label)
-        }
+        layers += [nav, title, tabs, indicator]
         let progress = min(max(state?["progress"]?.doubleValue ?? 0, 0), 100)
         if state?["loading"]?.boolValue == true || progress > 0 {
             var bar = Layer(

@@ -54,7 +54,7 @@ public enum SceneLayers {
                 // over the scroll view's whole frame, not clipped to its own band.
                 if let frame = config.scrollView.flatMap({ scene.view($0)?.frame }) { layer.frame = Rect(frame) }
                 layer.masksToBounds = true
-                layer.sublayers = pullToRefresh(state, size: layer.frame.size)
+                layer.sublayers = pullToRefresh(state, config: config, size: layer.frame.size)
             case .pager(let config)?:
                 layer.masksToBounds = true
                 layer.sublayers = pager(state, config: config, size: size)

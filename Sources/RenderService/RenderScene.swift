@@ -110,7 +110,7 @@ public struct RenderScene: Sendable {
 
     /// Keeps `state` (a `state.<kind>` payload) as the latest full state of its `instance`.
     /// Memos in it move to their new place, size, rotation and scale at once, or animated when
-    /// the state carries `animation` (`duration_ms`, `delay_ms`, `curve`, `id`).
+    /// the state carries `animation` (`duration_ms`, `delay_ms`, `curve`, `autoreverses`, `id`).
     ///
     /// - Returns: completions of animations that the new targets ended.
     public mutating func applyState(_ state: Value, atMs now: Double) throws -> [Animator.Completion] {
@@ -202,7 +202,8 @@ public struct RenderScene: Sendable {
     private mutating func applyViewState(
         _ state: Value, instance: String, view: String, options: Animator.Options?, atMs now: Double
     ) throws -> [Animator.Completion] {
-        guard let scene = self.scene, options != nil || self.animatedViews.contains(view) else {
+        let overrides = try Self.overrides(state)
+        guard let scene = self.scene, options != nil || !overrides.isEmpty || self.animatedViews.contains(view) else {
             self.states[instance] = state
             self.stateSeq += 1
             return []
@@ -213,35 +214,55 @@ public struct RenderScene: Sendable {
         let targets = Self.sublayers(of: view, in: SceneLayers.build(scene: scene, states: states).root)
         self.states = states
         self.stateSeq += 1
-        if options != nil { self.animatedViews.insert(view) }
-        let closing = try Self.closingRowOptions(state)
+        self.animatedViews.insert(view)
         var completions: [Animator.Completion] = []
         for (name, target) in targets.sorted(by: { $0.key < $1.key }) {
             let key = "\(view)/\(name)"
-            let options = closing[name] ?? options
             if self.animator.values(layer: key, atMs: now).isEmpty, let shown = onScreen[name] {
                 _ = self.animator.handle(
                     .targetReceived(layer: key, values: Self.targets(shown), options: nil, atMs: now))
             }
-            // A state that only confirms where a layer is going (the settled state at the end of
-            // a slide) must not interrupt the animation taking it there.
-            let values = Self.targets(target).filter { property, value in
-                options != nil || self.animator.target(layer: key, property) != value
+            let override = overrides[name]
+            let all = Self.targets(target)
+            // Properties an override names move with its options, the rest with the state's.
+            for (options, values) in [
+                (options, all.filter { override?.properties.contains($0.key) != true }),
+                (override?.options, all.filter { override?.properties.contains($0.key) == true }),
+            ] {
+                // A state that only confirms where a layer is going (the settled state at the
+                // end of a slide) must not interrupt the animation taking it there.
+                let changed = values.filter { property, value in
+                    options != nil || self.animator.target(layer: key, property) != value
+                }
+                if changed.isEmpty { continue }
+                let effects = self.animator.handle(
+                    .targetReceived(layer: key, values: changed, options: options, atMs: now))
+                for case .publishCompletion(let completion) in effects { completions.append(completion) }
             }
-            if values.isEmpty { continue }
-            let effects = self.animator.handle(.targetReceived(layer: key, values: values, options: options, atMs: now))
-            for case .publishCompletion(let completion) in effects { completions.append(completion) }
         }
         return completions
     }
 
+    /// Sublayer properties a state animates otherwise than by its `animation`.
+    private struct Override {
+        var properties: Set<Animator.Property>
+        var options: Animator.Options
+    }
+
     /// A slide table's row closing as another opens slides (its front and the buttons under it)
-    /// over the state's `close_animation` rather than its `animation`.
-    private static func closingRowOptions(_ state: Value) throws -> [String: Animator.Options] {
-        guard let row = state["closing_row"]?.intValue,
-            let options = try Self.animationOptions(state["close_animation"])
-        else { return [:] }
-        return ["front\(row)": options, "actions\(row)": options]
+    /// over the state's `close_animation`; a pull-to-refresh arrow turns over `arrow_animation`
+    /// while the header moves with the pull.
+    private static func overrides(_ state: Value) throws -> [String: Override] {
+        var overrides: [String: Override] = [:]
+        if let row = state["closing_row"]?.intValue, let options = try Self.animationOptions(state["close_animation"]) {
+            let all = Set(Animator.Property.allCases)
+            overrides["front\(row)"] = Override(properties: all, options: options)
+            overrides["actions\(row)"] = Override(properties: all, options: options)
+        }
+        if let options = try Self.animationOptions(state["arrow_animation"]) {
+            overrides["arrow"] = Override(properties: [.rotation], options: options)
+        }
+        return overrides
     }
 
     /// The sublayers of the view layer named `view`, by name.
@@ -250,12 +271,15 @@ public struct RenderScene: Sendable {
         return Dictionary(layer.sublayers.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// A layer's animatable values as drawn (position, size, opacity).
+    /// A layer's animatable values as drawn (position, size, opacity), and its rotation when its
+    /// transform is one (the pull-to-refresh arrow): other transforms are left as drawn.
     private static func targets(_ layer: Layer) -> [Animator.Property: SIMD2<Double>] {
-        [
+        var values: [Animator.Property: SIMD2<Double>] = [
             .position: SIMD2(layer.frame.minX, layer.frame.minY), .size: SIMD2(layer.frame.width, layer.frame.height),
             .opacity: SIMD2(layer.opacity, 0),
         ]
+        if let angle = layer.transform.rotationAngle { values[.rotation] = SIMD2(angle, 0) }
+        return values
     }
 
     /// Applies one `memo.changed` payload: `upsert` shows the memo (unless trashed), `delete`
@@ -361,7 +385,12 @@ public struct RenderScene: Sendable {
             }
             curve = named
         }
+        let autoreverses = value["autoreverses"]
+        guard autoreverses == nil || autoreverses?.boolValue != nil else {
+            throw StateError(description: "animation's autoreverses must be true or false")
+        }
         return Animator.Options(
-            id: value["id"]?.intValue.map(Int.init), durationMs: duration, delayMs: delay, curve: curve)
+            id: value["id"]?.intValue.map(Int.init), durationMs: duration, delayMs: delay, curve: curve,
+            autoreverses: autoreverses?.boolValue ?? false)
     }
 }

@@ -50,7 +50,7 @@ public final class RenderService {
             "scrollView", "pullToRefresh", "pager", "slideTable", "drawer", "numberPad", "canvas", "zoomView",
             "memoBoard",
         ].map { SchemaID("state.\($0)", major: 1, minor: 0) } + [MemoBoardDelta.schema, RenderService.sceneSchema]
-    public static let sceneSchema = SchemaID("scene", major: 2, minor: 0)
+    public static let sceneSchema = SchemaID("scene", major: 2, minor: 1)
     /// How long a stop waits for the frame in flight (the supervisor's own stop timeout may be shorter).
     public static let stopWaitSeconds = 10.0
     public static let memoChangedSchema = SchemaID("memo.changed", major: 1, minor: 0)

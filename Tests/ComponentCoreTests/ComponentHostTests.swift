@@ -72,6 +72,26 @@ import Testing
         #expect(state.openRow == 1)
     }
 
+    @Test func host_refreshDone_stampsTheUpdateTimeItNamesOrElseWhenItWasSent() throws {
+        func refreshed(_ args: ValueMap?, wallMs: Double?) throws -> [HostOutput] {
+            var host = try Self.host()
+            _ = host.handle(Self.gesture(0, "table", .pan, .began, name: "tablePan"))
+            let pull = GestureEvent.Vector(x: 0, y: 400)
+            _ = host.handle(Self.gesture(10, "table", .pan, .changed, name: "tablePan", translation: pull))
+            _ = host.handle(Self.gesture(20, "table", .pan, .ended, name: "tablePan", translation: pull))
+            return host.handle(
+                ComponentCommand(instance: "refresh1", command: "refresh_done", args: args), tMs: 100, wallMs: wallMs)
+        }
+        func updated(_ outputs: [HostOutput]) -> Double?? {
+            guard case .pullToRefresh(let state)? = Self.states(outputs, "refresh1").last else { return nil }
+            return .some(state.updatedAtMs)
+        }
+        #expect(updated(try refreshed(["updated_at_ms": .double(1_314_007_500_000)], wallMs: 5)) == 1_314_007_500_000)
+        #expect(updated(try refreshed(nil, wallMs: 1_314_007_560_000)) == 1_314_007_560_000, "when it was sent")
+        #expect(updated(try refreshed(["updated_at_ms": .string("noon")], wallMs: 5)) == nil, "refused")
+        #expect(updated(try refreshed(["updated_at_ms": .double(-1)], wallMs: 5)) == nil, "no date: refused")
+    }
+
     @Test func host_oneRecognizer_feedsEveryTarget() throws {
         var host = try Self.host()
         let began = host.handle(Self.gesture(0, "table", .pan, .began, name: "tablePan"))

@@ -7,7 +7,7 @@ import Testing
         PagerMachine(
             instance: "pager1",
             config: PagerMachine.Config(
-                pageCount: 5, pageWidth: 500, headerHeight: 108, pullThreshold: 120, contentHeight: 3000,
+                pageCount: 5, pageWidth: 500, barHeight: 44, pullThreshold: 120, contentHeight: 3000,
                 viewportHeight: 500, loadDurationMs: 1000))
     }
 
@@ -58,14 +58,15 @@ import Testing
         #expect(Self.state(machine.handle(.swipeRecognized(.left, tMs: 100)))?.page == 1)
     }
 
-    @Test func pager_verticalScroll_movesTheHeaderUpUntilItIsGone() {
+    @Test func pager_verticalScroll_movesTheMenuUpByAtMostTheNavigationBarsHeight() {
         var machine = Self.machine()
         _ = machine.handle(.panBegan(tMs: 0))
-        let partly = Self.state(machine.handle(.panChanged(translation: vector(0, -50), tMs: 50)))
-        #expect(partly?.headerOffset == 50)
+        let partly = Self.state(machine.handle(.panChanged(translation: vector(0, -30), tMs: 50)))
+        #expect(partly?.headerOffset == 30)
         let gone = Self.state(machine.handle(.panChanged(translation: vector(0, -400), tMs: 100)))
-        #expect(gone?.headerOffset == 108)
+        #expect(gone?.headerOffset == 44, "the source's -navigationBar.frame.height, not the whole 108 pt header")
         #expect(gone?.scrollOffset == 400)
+        #expect(PagerMachine.navigationBarHeight == 44)
     }
 
     @Test func pager_eachPage_keepsItsOwnVerticalScroll() {
@@ -74,7 +75,7 @@ import Testing
         #expect(Self.state(machine.handle(.swipeRecognized(.left, tMs: 500)))?.headerOffset == 0)
         let back = Self.state(machine.handle(.swipeRecognized(.right, tMs: 1000)))
         #expect(back?.scrollOffset == 400)
-        #expect(back?.headerOffset == 108)
+        #expect(back?.headerOffset == 44)
     }
 
     @Test func pager_pullPastTheTop_stretchesTheProgressAreaAndChangesTheLabel() {
@@ -186,30 +187,30 @@ import Testing
 
     @Test func pager_scrollEndedWithTheHeaderPartWay_snapsItShownOrHiddenAnimated() throws {
         var machine = Self.machine()
-        let shown = try #require(Self.state(Self.pan(&machine, vector(0, -40), velocity: vector(0, 0), at: 0)))
+        let shown = try #require(Self.state(Self.pan(&machine, vector(0, -15), velocity: vector(0, 0), at: 0)))
         #expect(shown.scrollOffset == 0)
         #expect(shown.headerOffset == 0)
         #expect(shown.animation == Self.snap)
-        let hidden = try #require(Self.state(Self.pan(&machine, vector(0, -70), velocity: vector(0, 0), at: 500)))
-        #expect(hidden.scrollOffset == 108)
-        #expect(hidden.headerOffset == 108)
+        let hidden = try #require(Self.state(Self.pan(&machine, vector(0, -30), velocity: vector(0, 0), at: 500)))
+        #expect(hidden.scrollOffset == 44)
+        #expect(hidden.headerOffset == 44)
         #expect(hidden.animation == Self.snap)
         let past = try #require(Self.state(Self.pan(&machine, vector(0, -300), velocity: vector(0, 0), at: 1000)))
-        #expect(past.scrollOffset == 408)
+        #expect(past.scrollOffset == 344)
         #expect(past.animation == nil, "a scroll that ends with the header gone stays where it is")
     }
 
     @Test func pager_cancelledScrollOrResignActive_snapsAPartWayHeaderToo() throws {
         var machine = Self.machine()
         _ = machine.handle(.panBegan(tMs: 0))
-        _ = machine.handle(.panChanged(translation: vector(0, -70), tMs: 50))
+        _ = machine.handle(.panChanged(translation: vector(0, -30), tMs: 50))
         let cancelled = try #require(Self.state(machine.handle(.panCancelled(tMs: 100))))
-        #expect(cancelled.scrollOffset == 108 && cancelled.headerOffset == 108)
+        #expect(cancelled.scrollOffset == 44 && cancelled.headerOffset == 44)
         #expect(cancelled.animation == Self.snap)
         _ = machine.handle(.panBegan(tMs: 500))
-        _ = machine.handle(.panChanged(translation: vector(0, 80), tMs: 550))
+        _ = machine.handle(.panChanged(translation: vector(0, 30), tMs: 550))
         let resigned = try #require(Self.state(machine.handle(.appWillResignActive(tMs: 600))))
-        #expect(resigned.scrollOffset == 0 && resigned.headerOffset == 0, "28 pt hidden of 108 snaps shown")
+        #expect(resigned.scrollOffset == 0 && resigned.headerOffset == 0, "14 pt hidden of 44 snaps shown")
     }
 
     @Test func pager_releasedPull_bouncesBackAnimatedWhetherOrNotItLoads() throws {

@@ -55,32 +55,50 @@ import Testing
         #expect(Self.state(machine.handle(.panBegan(atTop: true, tMs: 30)))?.phase == .pullingDown)
     }
 
-    @Test func pullToRefresh_pullPastThreshold_entersOverThresholdAndTurnsTheArrowOver100ms() throws {
+    @Test func pullToRefresh_pullPastThreshold_entersOverThresholdAndStatesTheArrowsTurnOver100ms() throws {
         var machine = Self.machine()
         _ = machine.handle(.panBegan(atTop: true, tMs: 0))
         let small = try #require(Self.state(machine.handle(.panChanged(translationY: 40, tMs: 10))))
         #expect(small.phase == .pullingDown)
         #expect(small.offset > 0 && small.offset < 40)
+        #expect(small.arrowAnimation == nil)
         let effects = machine.handle(.panChanged(translationY: Self.farPull, tMs: 100))
         let over = try #require(Self.state(effects))
         #expect(over.phase == .overThreshold)
         #expect(over.label == "指をはなすと更新")
-        #expect(over.arrowAngle == 0)
+        // The model value and how long the turn takes: the renderer turns it frame by frame.
+        #expect(over.arrowAngle == PullToRefreshMachine.headingUpAngle)
+        #expect(over.arrowAnimation == StateAnimation(durationMs: 100))
+        #expect(over.animation == nil, "the header itself follows the finger")
         #expect(Effects.animations(effects).first?.to == PullToRefreshMachine.headingUpAngle)
-        #expect(Effects.animations(effects).first?.durationMs == 100)
-        #expect(Effects.timer(effects) == 200)
         #expect(PullToRefreshMachine.headingUpAngle < Double.pi, "the source's π − ε")
-        #expect(machine.snapshot(tMs: 150).arrowAngle == PullToRefreshMachine.headingUpAngle / 2)
-        #expect(Self.state(machine.handle(.timeElapsed(200)))?.arrowAngle == PullToRefreshMachine.headingUpAngle)
+        // No sampling by time: with the finger still, the machine has nothing more to say.
+        #expect(Effects.timer(effects) == nil)
+        #expect(machine.handle(.timeElapsed(150)).isEmpty)
+        let moved = try #require(Self.state(machine.handle(.panChanged(translationY: Self.farPull + 10, tMs: 150))))
+        #expect(moved.arrowAngle == PullToRefreshMachine.headingUpAngle && moved.arrowAnimation == nil)
     }
 
     @Test func pullToRefresh_pullBackUnderThreshold_returnsToPullingDownAndTurnsTheArrowBack() throws {
         var machine = Self.armed()
-        _ = machine.handle(.timeElapsed(150))
         let effects = machine.handle(.panChanged(translationY: 20, tMs: 300))
-        #expect(Self.state(effects)?.phase == .pullingDown)
+        let back = try #require(Self.state(effects))
+        #expect(back.phase == .pullingDown)
+        #expect(back.arrowAngle == 0 && back.arrowAnimation?.durationMs == 100)
         #expect(Effects.animations(effects).first?.from == PullToRefreshMachine.headingUpAngle)
         #expect(Effects.animations(effects).first?.to == 0)
+    }
+
+    @Test func pullToRefresh_refreshDone_stampsTheLastUpdatedTimeItIsGiven() throws {
+        var machine = Self.armed()
+        #expect(Self.state(machine.handle(.panEnded(tMs: 100)))?.updatedAtMs == nil, "never updated yet")
+        let done = try #require(Self.state(machine.handle(.refreshDone(tMs: 900, updatedAtMs: 1_314_007_500_000))))
+        #expect(done.updatedAtMs == 1_314_007_500_000)
+        // A timed-out refresh updated nothing: the line keeps the last update.
+        _ = machine.handle(.panBegan(atTop: true, tMs: 1000))
+        _ = machine.handle(.panChanged(translationY: Self.farPull, tMs: 1010))
+        _ = machine.handle(.panEnded(tMs: 1020))
+        #expect(Self.state(machine.handle(.timeElapsed(6020)))?.updatedAtMs == 1_314_007_500_000)
     }
 
     @Test func pullToRefresh_releaseUnderThreshold_hides() {

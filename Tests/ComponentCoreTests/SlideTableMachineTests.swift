@@ -37,6 +37,49 @@ import Testing
         #expect(done.animatingRow == .some(nil))
     }
 
+    @Test func slideCell_aTap_highlightsTheRowWhilePressedAndSelectsItOnLift() throws {
+        var machine = Self.machine()
+        let pressed = try #require(Self.state(machine.handle(.touchBegan(y: Self.y(3), tMs: 0))))
+        #expect(pressed.highlightedRow == 3 && pressed.selectedRow == nil, "light grey while pressed")
+        #expect(machine.handle(.touchMoved(y: Self.y(3) + 10, tMs: 20)).isEmpty, "still on the row")
+        let lifted = try #require(Self.state(machine.handle(.touchLifted(y: Self.y(3) + 10, tMs: 80))))
+        #expect(lifted.highlightedRow == nil && lifted.selectedRow == 3)
+        // Another tap moves the selection; the first row is no longer selected.
+        _ = machine.handle(.touchBegan(y: Self.y(5), tMs: 200))
+        #expect(Self.state(machine.handle(.touchLifted(y: Self.y(5), tMs: 260)))?.selectedRow == 5)
+        // The wire carries both, so the renderer draws them.
+        var writer = MessagePackWriter()
+        lifted.encode(to: &writer)
+        let decoded = try SlideTableState(payload: try Value(messagePack: writer.bytes))
+        #expect(decoded.selectedRow == 3 && decoded.highlightedRow == nil)
+    }
+
+    @Test func slideCell_aScrollASwipeOrSlidingOffTheRow_takesThePressBackUnselected() throws {
+        var scrolled = Self.machine()
+        _ = scrolled.handle(.touchBegan(y: Self.y(3), tMs: 0))
+        #expect(Self.state(scrolled.handle(.panBegan(tMs: 30)))?.highlightedRow == nil)
+        _ = scrolled.handle(.panEnded(tMs: 90))
+        #expect(scrolled.handle(.touchLifted(y: Self.y(3), tMs: 100)).isEmpty)
+        #expect(scrolled.snapshot(tMs: 100).selectedRow == nil, "a scroll is no tap")
+        var swiped = Self.machine()
+        _ = swiped.handle(.touchBegan(y: Self.y(3), tMs: 0))
+        let opened = try #require(Self.state(swiped.handle(.swipeRecognized(.right, y: Self.y(3), tMs: 40))))
+        #expect(opened.openRow == 3 && opened.highlightedRow == nil)
+        _ = swiped.handle(.touchLifted(y: Self.y(3), tMs: 60))
+        #expect(swiped.snapshot(tMs: 60).selectedRow == nil, "a swipe is no tap")
+        var slid = Self.machine()
+        _ = slid.handle(.touchBegan(y: Self.y(3), tMs: 0))
+        #expect(Self.state(slid.handle(.touchMoved(y: Self.y(4), tMs: 20)))?.highlightedRow == nil)
+        #expect(slid.handle(.touchLifted(y: Self.y(3), tMs: 40)).isEmpty, "back on the row: still no tap")
+        var cancelled = Self.machine()
+        _ = cancelled.handle(.touchBegan(y: Self.y(3), tMs: 0))
+        #expect(Self.state(cancelled.handle(.touchCancelled(tMs: 10)))?.highlightedRow == nil)
+        #expect(cancelled.snapshot(tMs: 10).selectedRow == nil)
+        // A touch below the last row presses nothing.
+        var below = Self.machine()
+        #expect(below.handle(.touchBegan(y: 100 + 20 * 50 + 5, tMs: 0)).isEmpty)
+    }
+
     @Test func slideCell_rightSwipeOnOtherRow_closesOpenRowOver100ms() throws {
         var machine = Self.machine()
         _ = machine.handle(.swipeRecognized(.right, y: Self.y(2), tMs: 0))

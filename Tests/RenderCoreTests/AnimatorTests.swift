@@ -51,6 +51,39 @@ import Testing
         #expect(animator.value(layer: "m", .position, atMs: 5000) == V(100, 40))
     }
 
+    @Test func anAutoreversingAnimationGoesThereAndBackAfterItsDelayThenShowsTheModelValue() {
+        var animator = Animator()
+        _ = animator.handle(.targetReceived(layer: "m", values: [.position: V(0, 0)], options: nil, atMs: 0))
+        let options = Animator.Options(id: 3, durationMs: 200, delayMs: 100, curve: .linear, autoreverses: true)
+        #expect(options.endMs == 500, "the delay, there and back")
+        _ = animator.handle(.targetReceived(layer: "m", values: [.position: V(100, 0)], options: options, atMs: 1000))
+        #expect(animator.value(layer: "m", .position, atMs: 1050) == V(0, 0), "still in the delay")
+        #expect(animator.value(layer: "m", .position, atMs: 1200) == V(50, 0), "half-way there")
+        #expect(animator.value(layer: "m", .position, atMs: 1300) == V(100, 0), "there")
+        #expect(animator.value(layer: "m", .position, atMs: 1450) == V(25, 0), "three quarters of the way back")
+        #expect(animator.handle(.frameStarted(atMs: 1450)).isEmpty)
+        #expect(animator.isAnimating)
+        #expect(
+            animator.handle(.frameStarted(atMs: 1510)) == [
+                ended(.position, finished: true, at: 1500, id: 3, duration: 200)
+            ])
+        #expect(!animator.isAnimating)
+        #expect(animator.value(layer: "m", .position, atMs: 1510) == V(100, 0), "the model value, as UIKit shows it")
+    }
+
+    @Test func anAutoreversingAnimationInterruptedOnItsWayBackRestartsFromWhereItIs() {
+        var animator = Animator()
+        _ = animator.handle(.targetReceived(layer: "m", values: [.opacity: V(1, 0)], options: nil, atMs: 0))
+        let pulse = Animator.Options(id: 1, durationMs: 100, curve: .linear, autoreverses: true)
+        _ = animator.handle(.targetReceived(layer: "m", values: [.opacity: V(0, 0)], options: pulse, atMs: 0))
+        #expect(animator.value(layer: "m", .opacity, atMs: 150) == V(0.5, 0))
+        let fade = Animator.Options(id: 2, durationMs: 100, curve: .linear)
+        let effects = animator.handle(
+            .targetReceived(layer: "m", values: [.opacity: V(0, 0)], options: fade, atMs: 150))
+        #expect(effects == [ended(.opacity, finished: false, at: 150, id: 1, duration: 100)])
+        #expect(animator.value(layer: "m", .opacity, atMs: 200) == V(0.25, 0))
+    }
+
     @Test func newTargetMidFlightRestartsFromTheCurrentValueAndInterruptsTheOldAnimation() {
         var animator = Animator()
         _ = animator.handle(.targetReceived(layer: "m", values: [.rotation: V(0, 0)], options: nil, atMs: 0))

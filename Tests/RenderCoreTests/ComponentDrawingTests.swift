@@ -49,7 +49,7 @@ import Testing
         let image = try Self.render(
             "pullToRefresh",
             state: """
-                {"instance":"c1","phase":"pulling","offset":40,"threshold":80,"label":"","arrow_angle":0,
+                {"instance":"c1","phase":"pullingDown","offset":40,"threshold":80,"label":"","arrow_angle":0,
                  "header_height":60}
                 """)
         #expect(Self.near(image.pixel(150, 10), RGBA8(0xE5, 0xE5, 0xEA, 255)), "header band")
@@ -57,7 +57,7 @@ import Testing
         #expect(Self.near(image.pixel(28, 20), RGBA8(0x8E, 0x8E, 0x93, 255)), "the arrow")
     }
 
-    @Test func thePagerCollapsesItsHeaderAndPlacesPagesByOffset() throws {
+    @Test func thePagerMovesOnlyItsMenuUpAndPlacesPagesByOffset() throws {
         let config = "{\"page_count\":3,\"nav_height\":60,\"menu_height\":40}"
         func state(headerOffset: Double, pageOffset: Double) -> String {
             """
@@ -65,16 +65,22 @@ import Testing
              "page_offset":\(pageOffset),"pull_offset":0,"scroll_offset":0}
             """
         }
+        let red = RGBA8(0xD7, 0x26, 0x3D, 255)
         let shown = try Self.render("pager", config: config, state: state(headerOffset: 0, pageOffset: 0))
-        #expect(Self.near(shown.pixel(190, 30), RGBA8(0xD7, 0x26, 0x3D, 255)), "nav bar")
+        #expect(Self.near(shown.pixel(190, 5), red), "the progress area")
+        #expect(Self.near(shown.pixel(190, 70), RGBA8(255, 255, 255, 255)), "the menu under it")
         #expect(Self.near(shown.pixel(5, 195), RGBA8(0xFD, 0xE2, 0xE4, 255)), "page 0")
-        let collapsed = try Self.render("pager", config: config, state: state(headerOffset: 60, pageOffset: 0.5))
-        #expect(Self.near(collapsed.pixel(190, 30), RGBA8(255, 255, 255, 255)), "the tab strip moved up")
-        #expect(Self.near(collapsed.pixel(90, 195), RGBA8(0xFD, 0xE2, 0xE4, 255)), "page 0 on the left half")
-        #expect(Self.near(collapsed.pixel(105, 195), RGBA8(0xE2, 0xEC, 0xE9, 255)), "page 1 on the right half")
-        // The model moves the whole header (nav + tabs, its default header_height) out of view.
-        let hidden = try Self.render("pager", config: config, state: state(headerOffset: 100, pageOffset: 0))
-        #expect(Self.near(hidden.pixel(190, 30), RGBA8(0xFD, 0xE2, 0xE4, 255)), "page 0 where the tabs were")
+        let moved = try Self.render("pager", config: config, state: state(headerOffset: 30, pageOffset: 0.5))
+        #expect(Self.near(moved.pixel(190, 35), RGBA8(255, 255, 255, 255)), "the menu moved up 30 pt")
+        #expect(Self.near(moved.pixel(190, 5), red), "the progress area stays")
+        #expect(Self.near(moved.pixel(90, 195), RGBA8(0xFD, 0xE2, 0xE4, 255)), "page 0 on the left half")
+        #expect(Self.near(moved.pixel(105, 195), RGBA8(0xE2, 0xEC, 0xE9, 255)), "page 1 on the right half")
+        // However far the state says, the menu moves up by the navigation bar's 44 pt at most:
+        // the status bar's 16 pt of the progress area stay, and the menu stays in view.
+        let far = try Self.render("pager", config: config, state: state(headerOffset: 100, pageOffset: 0))
+        #expect(Self.near(far.pixel(190, 10), red), "the top of the progress area stays")
+        #expect(Self.near(far.pixel(190, 30), RGBA8(255, 255, 255, 255)), "the menu, 16 … 56")
+        #expect(Self.near(far.pixel(190, 70), RGBA8(0xFD, 0xE2, 0xE4, 255)), "page 0 under it")
     }
 
     @Test func aFinishedLoadsProgressBarFadesOutInsteadOfStayingFull() throws {

@@ -22,18 +22,22 @@ import Testing
         return try LayerRenderer(font: try FontFace.systemJapanese()).render(root, width: 200, height: 200)
     }
 
-    static func header(phase: String, offset: Double, label: String, angle: Double) -> String {
+    static func header(
+        phase: String, offset: Double, label: String, angle: Double, updatedAtMs: Double? = nil
+    ) -> String {
         """
         {"instance":"h1","t_ms":0,"phase":"\(phase)","offset":\(offset),"threshold":80,"label":"\(label)",
-         "arrow_angle":\(angle),"header_height":60}
+         "arrow_angle":\(angle),"header_height":60\(updatedAtMs.map { ",\"updated_at_ms\":\($0)" } ?? "")}
         """
     }
 
+    static let ink = RGBA8(0x8E, 0x8E, 0x93, 255)
+
     static let band = RGBA8(0xE5, 0xE5, 0xEA, 255)
 
-    static func dark(_ image: Image, x: Range<Int>, y: Range<Int>) -> Int {
+    static func dark(_ image: Image, x: Range<Int>, y: Range<Int>, below: UInt8 = 120) -> Int {
         var count = 0
-        for py in y { for px in x where image.pixel(px, py).r < 120 { count += 1 } }
+        for py in y { for px in x where image.pixel(px, py).r < below { count += 1 } }
         return count
     }
 
@@ -44,9 +48,40 @@ import Testing
         // The band is y 60 … 120, past the 60 pt header view's own frame.
         #expect(ComponentDrawingTests.near(image.pixel(190, 70), Self.band), "the band below the header view's frame")
         #expect(Self.dark(image, x: 56..<190, y: 78..<102) > 40, "the label, drawn whole")
-        #expect(ComponentDrawingTests.near(image.pixel(28, 90), RGBA8(0x8E, 0x8E, 0x93, 255)), "the arrow")
+        #expect(ComponentDrawingTests.near(image.pixel(28, 90), Self.ink), "the arrow")
         // Row 1 starts at the band's bottom: its separator at 120 + 63.5.
         #expect(image.pixel(100, 183).r < 240, "row 1's half-point separator, pushed down")
+    }
+
+    /// The arrow box is 16 × 30 around (28, 90): pointing up, its head's wide base is 13 pt
+    /// below the top, wider than the shaft, and there is no head at the bottom.
+    @Test func overTheThresholdTheArrowPointsUpAndTheLastUpdatedLineShowsUnderTheLabel() throws {
+        // 2011-08-22 10:05 UTC, shown at the scene's default UTC offset.
+        let image = try Self.render(
+            header: Self.header(
+                phase: "overThreshold", offset: 120, label: "指をはなすと更新", angle: Double.pi - 0.000_001,
+                updatedAtMs: 1_314_007_500_000))
+        try GoldenImage.expectMatch(image, "pull-over-threshold-updated")
+        #expect(ComponentDrawingTests.near(image.pixel(22, 88), Self.ink), "the head's wide base, left of the shaft")
+        #expect(ComponentDrawingTests.near(image.pixel(33, 88), Self.ink), "and right of it")
+        #expect(ComponentDrawingTests.near(image.pixel(22, 102), Self.band), "no head at the bottom")
+        #expect(ComponentDrawingTests.near(image.pixel(28, 102), Self.ink), "the shaft")
+        #expect(Self.dark(image, x: 56..<190, y: 70..<90) > 40, "the label, moved up")
+        #expect(Self.dark(image, x: 56..<190, y: 93..<111, below: 200) > 40, "the last-updated line under it")
+        #expect(
+            SceneLayers.dateTime(1_314_007_500_000, offsetMinutes: 540) == "2011/08/22 19:05",
+            "at the scene's utc_offset_min")
+    }
+
+    /// Half-way through its turn (what the renderer draws at 50 ms of the 0.1 s turn), the
+    /// arrow lies on its side, its head to the left: it turns clockwise, as its angle grows.
+    @Test func halfWayThroughItsTurnTheArrowLiesOnItsSide() throws {
+        let image = try Self.render(
+            header: Self.header(phase: "overThreshold", offset: 120, label: "指をはなすと更新", angle: Double.pi / 2))
+        try GoldenImage.expectMatch(image, "pull-arrow-turning")
+        #expect(ComponentDrawingTests.near(image.pixel(18, 90), Self.ink), "the head, left of the box's centre")
+        #expect(ComponentDrawingTests.near(image.pixel(28, 78), Self.band), "nothing above the centre")
+        #expect(ComponentDrawingTests.near(image.pixel(38, 90), Self.ink), "the shaft's far end, right")
     }
 
     @Test func refreshingPushesTheRowsDownAndSpinsInsteadOfTheArrow() throws {
@@ -54,7 +89,7 @@ import Testing
         try GoldenImage.expectMatch(image, "pull-refreshing")
         #expect(ComponentDrawingTests.near(image.pixel(190, 5), Self.band), "the header over the top 60 pt")
         #expect(image.pixel(100, 123).r < 240, "row 1's separator below it: the row is not covered")
-        // The spinner's right spoke; the arrow's lower end (x 24 … 32, down to y 42) is gone.
+        // The spinner's right spoke; the arrow's lower end (x 20 … 36, down to y 45) is gone.
         #expect(Int(image.pixel(35, 30).r) < 0xE5 - 20, "a spoke right of the spinner's centre")
         #expect(ComponentDrawingTests.near(image.pixel(25, 40), Self.band), "no arrow")
     }

@@ -135,18 +135,22 @@ import Testing
         #expect(try Self.front(scene, row: 2, atMs: 1200).frame.minX == 400)
     }
 
-    @Test func aPullReleasedBelowTheThresholdSnapsTheHeaderBackUp() throws {
+    /// A 60 pt pull-to-refresh header's machine, and a render scene of a `height` pt view showing it.
+    static func refresh(height: Double) throws -> (PullToRefreshMachine, RenderScene) {
         let scene = try JSONReader.parse(
             """
-            {"width": 300, "height": 60, "views": [
-              {"id": "header", "frame": {"x": 0, "y": 0, "width": 300, "height": 60},
+            {"width": 300, "height": \(height), "views": [
+              {"id": "header", "frame": {"x": 0, "y": 0, "width": 300, "height": \(height)},
                "component": {"kind": "pullToRefresh", "id": "refresh1", "config": {"header_height": 60}}}]}
             """)
-        var machine = PullToRefreshMachine(instance: "refresh1", config: PullToRefreshMachine.Config(headerHeight: 60))
-        var renderScene = RenderScene(scene: try Scene(value: scene))
+        let machine = PullToRefreshMachine(instance: "refresh1", config: PullToRefreshMachine.Config(headerHeight: 60))
+        return (machine, RenderScene(scene: try Scene(value: scene)))
+    }
+
+    @Test func aPullReleasedBelowTheThresholdSnapsTheHeaderBackUp() throws {
+        var (machine, renderScene) = try Self.refresh(height: 60)
         func header(atMs now: Double) throws -> Double {
-            let root = try #require(try renderScene.layers(atMs: now)).root
-            return try #require(root.sublayers[0].sublayers.first { $0.name == "header" }).frame.minY
+            try Self.pagerLayer(renderScene, "header", atMs: now).frame.minY
         }
         for effect in [
             machine.handle(.panBegan(atTop: true, tMs: 0)), machine.handle(.panChanged(translationY: 40, tMs: 10)),
@@ -165,6 +169,62 @@ import Testing
         #expect(try header(atMs: 220) == -60, "back out of view")
     }
 
+    @Test func withTheFingerHeldStillPastTheThresholdTheArrowTurnsOverATenthOfASecondFrameByFrame() throws {
+        var (machine, renderScene) = try Self.refresh(height: 200)
+        func arrow(atMs now: Double) throws -> Layer { try Self.pagerLayer(renderScene, "arrow", atMs: now) }
+        func angle(atMs now: Double) throws -> Double { try #require(try arrow(atMs: now).transform.rotationAngle) }
+        _ = try Self.apply(machine.handle(.panBegan(atTop: true, tMs: 0)), to: &renderScene, atMs: 0)
+        _ = try Self.apply(machine.handle(.panChanged(translationY: 40, tMs: 10)), to: &renderScene, atMs: 10)
+        #expect(try angle(atMs: 10) == 0, "pointing down while pulling")
+        // Past the threshold at 1000 ms; then the finger stays still: no more states come.
+        _ = try Self.apply(machine.handle(.panChanged(translationY: 400, tMs: 20)), to: &renderScene, atMs: 1000)
+        #expect(machine.handle(.timeElapsed(60)).isEmpty, "the machine samples nothing")
+        let up = PullToRefreshMachine.headingUpAngle
+        #expect(try angle(atMs: 1000) == 0, "the turn starts where the arrow is")
+        let early = try angle(atMs: 1025)
+        #expect(early > 0 && early < up / 4, "ease-in: slow at first")
+        #expect(abs(try angle(atMs: 1050) - up / 2) < 1e-6, "half-way at half time")
+        #expect(try angle(atMs: 1075) > 3 * up / 4)
+        // The frame half-way shows it on its side, its head left of the box's centre (the
+        // pull is 400 pt rubber-banded; the arrow's box centre is at x 28, the band's middle).
+        let shown = try arrow(atMs: 1050)
+        let image = try LayerRenderer(font: try FontFace.systemJapanese())
+            .render(try #require(try renderScene.layers(atMs: 1050)).root, width: 300, height: 200)
+        let centre = (
+            x: Int(shown.frame.minX + shown.frame.width / 2), y: Int(shown.frame.minY + shown.frame.height / 2)
+        )
+        #expect(image.pixel(centre.x - 10, centre.y).r < 0xB0, "the head, on the left")
+        #expect(image.pixel(centre.x, centre.y - 10).r > 0xD0, "nothing above the centre")
+        // A small move on the way confirms the target and does not restart the turn.
+        _ = try Self.apply(machine.handle(.panChanged(translationY: 410, tMs: 70)), to: &renderScene, atMs: 1060)
+        #expect(abs(try angle(atMs: 1050) - up / 2) < 1e-6)
+        let ended = renderScene.frameStarted(atMs: 1100)
+        #expect(ended.contains { $0.layer == "header/arrow" && $0.property == .rotation && $0.finished })
+        #expect(abs(try angle(atMs: 1100) - up) < 1e-9, "pointing up, by the source's π − ε")
+    }
+
+    @Test func aStatesAutoreversingDelayedAnimationIsRunThereAndBackAndABadFlagIsRefused() throws {
+        var scene = try RenderScene(scene: Self.table)
+        func state(_ offset: Double, animation: String?) throws -> Value {
+            try JSONReader.parse(
+                """
+                {"instance": "table1", "t_ms": 0, "rows": 4, "open_row": null, "offsets": [\(offset), 0, 0, 0]
+                 \(animation.map { ", \"animation\": \($0)" } ?? "")}
+                """)
+        }
+        _ = try scene.applyState(try state(0, animation: nil), atMs: 0)
+        let pulse = #"{"duration_ms": 100, "delay_ms": 50, "curve": "linear", "autoreverses": true}"#
+        _ = try scene.applyState(try state(200, animation: pulse), atMs: 1000)
+        #expect(try Self.front(scene, row: 0, atMs: 1040).frame.minX == 0, "in the delay")
+        #expect(try Self.front(scene, row: 0, atMs: 1150).frame.minX == 200, "there")
+        #expect(try Self.front(scene, row: 0, atMs: 1200).frame.minX == 100, "half-way back")
+        #expect(scene.frameStarted(atMs: 1200).isEmpty, "still running")
+        #expect(
+            scene.frameStarted(atMs: 1260).contains { $0.layer == "table/front0" && $0.finished && $0.atMs == 1250 })
+        let bad = #"{"duration_ms": 100, "autoreverses": 1}"#
+        #expect(throws: RenderScene.StateError.self) { try scene.applyState(try state(0, animation: bad), atMs: 2000) }
+    }
+
     static let pagerScene = try! JSONReader.parse(
         """
         {"width": 300, "height": 400, "views": [
@@ -178,12 +238,13 @@ import Testing
         let machine = PagerMachine(
             instance: "pager1",
             config: PagerMachine.Config(
-                pageCount: 3, pageWidth: 300, headerHeight: 100, contentHeight: 2000, viewportHeight: 300))
+                pageCount: 3, pageWidth: 300, contentHeight: 2000, viewportHeight: 300))
         var scene = RenderScene(scene: try Scene(value: Self.pagerScene))
         _ = try scene.applyState(try Self.payloads([.publishState(.pager(machine.snapshot(tMs: 0)))])[0], atMs: 0)
         return (machine, scene)
     }
 
+    /// The first view's sublayer `name` at `now`.
     static func pagerLayer(_ scene: RenderScene, _ name: String, atMs now: Double) throws -> Layer {
         let root = try #require(try scene.layers(atMs: now)).root
         return try #require(root.sublayers[0].sublayers.first { $0.name == name })
@@ -234,24 +295,24 @@ import Testing
         #expect(try Self.pagerLayer(scene, "page0", atMs: 400).frame.minX == -600)
     }
 
-    @Test func aScrollEndedWithTheHeaderPartWaySnapsItBackIntoView() throws {
+    @Test func aScrollEndedWithTheMenuPartWaySnapsItBackIntoView() throws {
         var (machine, scene) = try Self.pager()
         _ = try Self.apply(machine.handle(.panBegan(tMs: 0)), to: &scene, atMs: 0)
+        let up = GestureEvent.Vector(x: 0, y: -15)
+        _ = try Self.apply(machine.handle(.panChanged(translation: up, tMs: 10)), to: &scene, atMs: 10)
+        // The menu (under the 60 pt progress area) moves up; the progress area stays.
+        #expect(try Self.pagerLayer(scene, "tabs", atMs: 10).frame.minY == 45)
+        #expect(try Self.pagerLayer(scene, "nav", atMs: 10).frame.minY == 0)
         _ = try Self.apply(
-            machine.handle(.panChanged(translation: GestureEvent.Vector(x: 0, y: -30), tMs: 10)), to: &scene, atMs: 10)
-        #expect(try Self.pagerLayer(scene, "nav", atMs: 10).frame.minY == -30)
-        _ = try Self.apply(
-            machine.handle(
-                .panEnded(
-                    translation: GestureEvent.Vector(x: 0, y: -30), velocity: GestureEvent.Vector(x: 0, y: 0), tMs: 20)),
+            machine.handle(.panEnded(translation: up, velocity: GestureEvent.Vector(x: 0, y: 0), tMs: 20)),
             to: &scene, atMs: 20)
-        #expect(try Self.pagerLayer(scene, "nav", atMs: 20).frame.minY == -30, "the snap starts where it is")
-        let nav = try Self.pagerLayer(scene, "nav", atMs: 170).frame.minY
+        #expect(try Self.pagerLayer(scene, "tabs", atMs: 20).frame.minY == 45, "the snap starts where it is")
+        let menu = try Self.pagerLayer(scene, "tabs", atMs: 170).frame.minY
         let pages = try Self.pagerLayer(scene, "page0", atMs: 170).frame.minY
-        #expect(nav > -30 && nav < 0, "the nav bar comes back down")
-        #expect(abs(pages - (100 + nav)) < 1e-6, "the pages stay under the header")
-        #expect(scene.frameStarted(atMs: 320).contains { $0.layer == "pager/nav" && $0.finished })
-        #expect(try Self.pagerLayer(scene, "nav", atMs: 320).frame.minY == 0)
+        #expect(menu > 45 && menu < 60, "the menu comes back down")
+        #expect(abs(pages - (40 + menu)) < 1e-6, "the pages stay under the menu")
+        #expect(scene.frameStarted(atMs: 320).contains { $0.layer == "pager/tabs" && $0.finished })
+        #expect(try Self.pagerLayer(scene, "tabs", atMs: 320).frame.minY == 60)
     }
 
     @Test func aFinishedLoadsBarFadesOutOverThreeTenthsOfASecondThenGoes() throws {

@@ -1,7 +1,7 @@
 /// A command to a component from outside the host (schema `component.command` v1), on
 /// `cmd/ui/<instance>/`: `refresh_done`, `set_page {page}`, `open`, `close`, …
 public struct ComponentCommand: ValueMessage, Hashable {
-    public static let schema = SchemaID("component.command", major: 1, minor: 0)
+    public static let schema = SchemaID("component.command", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("command", "string"), FieldSpec("args", "object", required: false),
     ]

@@ -1,13 +1,14 @@
 /// A pull-to-refresh header's full state (schema `state.pullToRefresh` v1), on
 /// `ui/pullToRefresh/<instance>/`.
 public struct PullToRefreshState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.pullToRefresh", major: 1, minor: 2)
+    public static let schema = SchemaID("state.pullToRefresh", major: 1, minor: 3)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("phase", "string"),
         FieldSpec("offset", "number"), FieldSpec("threshold", "number"), FieldSpec("label", "string"),
         FieldSpec("arrow_angle", "number"), FieldSpec("offline", "boolean", required: false),
         FieldSpec("header_height", "number", required: false), FieldSpec("animation", "object", required: false),
-        FieldSpec("input", "object", required: false),
+        FieldSpec("input", "object", required: false), FieldSpec("arrow_animation", "object", required: false),
+        FieldSpec("updated_at_ms", "number", required: false),
     ]
     /// The touch frame whose effect this state shows, when a gesture changed it.
     public var input: TouchInput?
@@ -23,17 +24,25 @@ public struct PullToRefreshState: ValueMessage, Hashable {
     public var offset: Double
     public var threshold: Double
     public var label: String
-    /// 0 pointing down, π up once over the threshold.
+    /// 0 pointing down, π − ε up once over the threshold: where the arrow is turning to while
+    /// it turns (a model value, as a UIView block animation sets it).
     public var arrowAngle: Double
     /// The last refresh failed fast because there is no connectivity.
     public var offline: Bool?
     public var headerHeight: Double?
     /// Set when the header snaps to `offset` (back to 0, or to the header height to refresh).
     public var animation: StateAnimation?
+    /// Set on the state that starts the arrow's turn to `arrowAngle`: the renderer turns it from
+    /// where it is on screen over this (since minor 3).
+    public var arrowAnimation: StateAnimation?
+    /// When the last refresh's data was updated, in wall-clock ms since the Unix epoch: the
+    /// header's last-updated line (since minor 3).
+    public var updatedAtMs: Double?
 
     public init(
         instance: String, tMs: Double, phase: Phase, offset: Double, threshold: Double, label: String,
-        arrowAngle: Double, offline: Bool? = nil, headerHeight: Double? = nil, animation: StateAnimation? = nil
+        arrowAngle: Double, offline: Bool? = nil, headerHeight: Double? = nil, animation: StateAnimation? = nil,
+        arrowAnimation: StateAnimation? = nil, updatedAtMs: Double? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -45,12 +54,15 @@ public struct PullToRefreshState: ValueMessage, Hashable {
         self.offline = offline
         self.headerHeight = headerHeight
         self.animation = animation
+        self.arrowAnimation = arrowAnimation
+        self.updatedAtMs = updatedAtMs
     }
 
     public func encode(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(
             (self.input == nil ? 0 : 1) + 7 + (self.offline == nil ? 0 : 1) + (self.headerHeight == nil ? 0 : 1)
-                + (self.animation == nil ? 0 : 1))
+                + (self.animation == nil ? 0 : 1) + (self.arrowAnimation == nil ? 0 : 1)
+                + (self.updatedAtMs == nil ? 0 : 1))
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.write("phase", self.phase)
@@ -62,6 +74,8 @@ public struct PullToRefreshState: ValueMessage, Hashable {
         if let headerHeight = self.headerHeight { writer.writeField("header_height", number: headerHeight) }
         if let animation = self.animation { writer.writeField("animation", animation) }
         if let input = self.input { writer.writeField("input", input) }
+        if let arrowAnimation = self.arrowAnimation { writer.writeField("arrow_animation", arrowAnimation) }
+        if let updatedAtMs = self.updatedAtMs { writer.writeField("updated_at_ms", number: updatedAtMs) }
     }
 
     public init(payload: Value) throws {
@@ -72,7 +86,10 @@ public struct PullToRefreshState: ValueMessage, Hashable {
             threshold: try fields.number("threshold"), label: try fields.string("label"),
             arrowAngle: try fields.number("arrow_angle"), offline: try fields.optional("offline", PayloadFields.bool),
             headerHeight: try fields.optional("header_height", PayloadFields.number),
-            animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil)
+            animation: fields.has("animation") ? try StateAnimation(fields: try fields.object("animation")) : nil,
+            arrowAnimation: fields.has("arrow_animation")
+                ? try StateAnimation(fields: try fields.object("arrow_animation")) : nil,
+            updatedAtMs: try fields.optional("updated_at_ms", PayloadFields.number))
         self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
     }
 }

@@ -87,6 +87,8 @@ extension Scene {
             public var thresholdMargin = 20.0
             /// Refreshing ends after this long without a `refresh_done` command.
             public var timeoutMs = 10_000.0
+            /// The last-updated line's time zone, in minutes east of UTC.
+            public var utcOffsetMin = 0.0
             public var labels = Labels()
 
             public init() {}
@@ -97,8 +99,9 @@ extension Scene {
             public var pageCount = 1
             public var navHeight = 64.0
             public var menuHeight = 44.0
-            /// How far the header collapses (the whole header, nav bar and tab strip, by default).
-            public var headerHeight = 108.0
+            /// How far a scroll moves the menu up over the navigation bar (a UINavigationBar's
+            /// height; at most `navHeight`).
+            public var barHeight = 44.0
             /// Pull distance in points that starts a load on release.
             public var pullThreshold = 120.0
             public var labels = Labels()

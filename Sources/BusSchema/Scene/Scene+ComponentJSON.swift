@@ -44,6 +44,7 @@ extension Scene {
             pull.headerHeight = try config.number("header_height", in: size) ?? pull.headerHeight
             pull.thresholdMargin = try config.number("threshold_margin", in: size) ?? pull.thresholdMargin
             pull.timeoutMs = try config.number("timeout_ms", in: size) ?? pull.timeoutMs
+            pull.utcOffsetMin = try config.number("utc_offset_min", in: -1440...1440) ?? pull.utcOffsetMin
             pull.labels = try Self.labels(config, keys: ["pulling", "release", "refreshing", "offline"])
             return .pullToRefresh(pull)
         case .pager:
@@ -51,7 +52,7 @@ extension Scene {
             pager.pageCount = try config.int("page_count", in: 1...Int(SceneBounds.maxMagnitude)) ?? pager.pageCount
             pager.navHeight = try config.number("nav_height", in: size) ?? pager.navHeight
             pager.menuHeight = try config.number("menu_height", in: size) ?? pager.menuHeight
-            pager.headerHeight = try config.number("header_height", in: size) ?? pager.navHeight + pager.menuHeight
+            pager.barHeight = try config.number("bar_height", in: size) ?? pager.barHeight
             pager.pullThreshold = try config.number("pull_threshold", in: size) ?? pager.pullThreshold
             pager.labels = try Self.labels(config, keys: ["idle", "pulling", "release", "refreshing"])
             return .pager(pager)

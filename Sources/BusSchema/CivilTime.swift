@@ -1,20 +1,21 @@
 /// A UTC calendar time computed from milliseconds since the Unix epoch (no clock reads,
-/// no time zone database): the fields the export formats print.
-struct CivilTime {
-    var year: Int
-    var month: Int
-    var day: Int
-    var hour: Int
-    var minute: Int
-    var second: Int
+/// no time zone database): the fields the memo export formats and the pull-to-refresh
+/// header's last-updated line print.
+public struct CivilTime: Sendable, Hashable {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
     /// 0 = Sunday.
-    var weekday: Int
+    public var weekday: Int
 
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// Converts with Howard Hinnant's `civil_from_days` algorithm.
-    init(milliseconds: Int64) {
+    public init(milliseconds: Int64) {
         let seconds = Self.floorDivide(Int(milliseconds), 1000)
         let days = Self.floorDivide(seconds, 86_400)
         let inDay = seconds - days * 86_400
@@ -34,19 +35,24 @@ struct CivilTime {
     }
 
     /// `Sun, 29 Nov 2026 13:25:04 +0000` (RFC 5322 `date-time`).
-    var rfc5322: String {
+    public var rfc5322: String {
         "\(Self.weekdays[self.weekday]), \(self.day) \(Self.months[self.month - 1]) \(self.year) \(self.clock) +0000"
     }
 
     /// `Sun Nov 29 13:25:04 2026` (C `asctime`, as mbox `From ` lines use it; day space-padded).
-    var asctime: String {
+    public var asctime: String {
         let day = self.day < 10 ? " \(self.day)" : "\(self.day)"
         return "\(Self.weekdays[self.weekday]) \(Self.months[self.month - 1]) \(day) \(self.clock) \(self.year)"
     }
 
     /// `2026-11-29 13:25 UTC`.
-    var readable: String {
+    public var readable: String {
         "\(self.year)-\(Self.pad(self.month))-\(Self.pad(self.day)) \(Self.pad(self.hour)):\(Self.pad(self.minute)) UTC"
+    }
+
+    /// `2026/11/29 13:25` (a short Japanese date and time, as the classic refresh header shows it).
+    public var short: String {
+        "\(self.year)/\(Self.pad(self.month))/\(Self.pad(self.day)) \(Self.pad(self.hour)):\(Self.pad(self.minute))"
     }
 
     private var clock: String { "\(Self.pad(self.hour)):\(Self.pad(self.minute)):\(Self.pad(self.second))" }

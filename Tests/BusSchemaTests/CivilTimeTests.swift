@@ -1,6 +1,5 @@
+import BusSchema
 import Testing
-
-@testable import MemoStore
 
 @Suite struct CivilTimeTests {
     @Test(arguments: [
@@ -14,5 +13,10 @@ import Testing
         let time = CivilTime(milliseconds: milliseconds)
         #expect(time.rfc5322 == rfc5322)
         #expect(time.asctime == asctime)
+    }
+
+    @Test func theShortFormIsYearMonthDayHoursAndMinutesZeroPadded() {
+        #expect(CivilTime(milliseconds: 951_782_400_000).short == "2000/02/29 00:00")
+        #expect(CivilTime(milliseconds: 1_314_007_500_000).short == "2011/08/22 10:05")
     }
 }
