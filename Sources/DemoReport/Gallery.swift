@@ -5,8 +5,8 @@ import BusSchema
 ///
 /// A moment is a test on a component's state (`state.<kind>` on `ui/`); its intervals run from
 /// a state that passes to the next state of that instance that does not. A snapshot shows a
-/// moment when its frame was started inside one of them: the `render/frame/` message's receive
-/// time less the frame's render and encode time.
+/// moment when its frame was started inside one of them (the `render/frame/` message's receive
+/// time less the frame's render and encode time); the last one in the earliest such interval is shown.
 public struct Gallery: Sendable, Equatable {
     /// One key moment and the snapshot that shows it, if the demo wrote one in time.
     public struct Moment: Sendable, Equatable {
@@ -125,8 +125,11 @@ public struct Gallery: Sendable, Equatable {
             self.snapshots.append((Int(id), name, atNs >= took ? atNs - took : 0))
         }
 
-        /// The gallery: per moment, the first snapshot on disk (`files`) started inside one of its intervals.
+        /// The gallery: per moment, the earliest of its intervals holding a snapshot on disk
+        /// (`files`), and the last snapshot started in it: a state that starts an animation (a
+        /// row sliding open, the editor growing) is drawn settled by then.
         func finish(endNs: UInt64, files: Set<String>) -> Gallery {
+            let shots = self.snapshots.filter { files.contains($0.fileName) }
             let idioms = Gallery.spec.enumerated().map { i, idiom in
                 let moments = idiom.moments.enumerated().map { j, moment in
                     let spans =
@@ -134,9 +137,9 @@ public struct Gallery: Sendable, Equatable {
                         + self.open[i].filter { $0.key.hasPrefix("\(j)|") }.map {
                             ($0.value, endNs)
                         }
-                    let shot = self.snapshots.first { shot in
-                        files.contains(shot.fileName) && spans.contains { $0.0 <= shot.drawnNs && shot.drawnNs < $0.1 }
-                    }
+                    let shot = spans.sorted { $0.0 < $1.0 }.lazy.compactMap { span in
+                        shots.last { span.0 <= $0.drawnNs && $0.drawnNs < span.1 }
+                    }.first
                     return Moment(name: moment.0, fileName: shot?.fileName, frameID: shot?.frameID)
                 }
                 return Idiom(name: idiom.name, kind: idiom.kind, moments: moments)

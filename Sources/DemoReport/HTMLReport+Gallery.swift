@@ -39,9 +39,9 @@ extension HTMLReport {
     /// The section. `crops` says where each component kind's view lies; without one a moment
     /// shows the whole snapshot.
     static func gallery(_ gallery: Gallery, images: [String: String], crops: [String: Crop]) -> String {
-        var html = "<p class=\"note\">Each idiom's key moments from the demo's own snapshots: the first "
-        html += "snapshot the render worker started while the component's state was in that moment, cut to "
-        html += "the component's view. A moment the demo passed between two snapshots says so.</p>\n"
+        var html = "<p class=\"note\">Each idiom's key moments from the demo's own snapshots: the last "
+        html += "snapshot the render worker started the first time the component's state was in that moment, "
+        html += "cut to the component's view. A moment the demo passed between two snapshots says so.</p>\n"
         for idiom in gallery.idioms {
             html += "<div class=\"idiom\"><h3>\(HTML.escape(idiom.name))</h3><div class=\"moments\">\n"
             for moment in idiom.moments {

@@ -85,12 +85,13 @@ public struct ReportCommand {
         let views = scene["views"]?.arrayValue ?? []
         guard let sceneWidth = scene["width"]?.doubleValue, sceneWidth > 0 else { return crops }
         let scale = width / sceneWidth
-        func frame(_ view: Value?) -> HTMLReport.Crop? {
+        func frame(_ view: Value?, above: Double) -> HTMLReport.Crop? {
             guard let frame = view?["frame"], let x = frame["x"]?.doubleValue, let y = frame["y"]?.doubleValue,
                 let w = frame["width"]?.doubleValue, let h = frame["height"]?.doubleValue
             else { return nil }
+            let top = max(0, y - above)
             return HTMLReport.Crop(
-                x: x * scale, y: y * scale, width: w * scale, height: min(h, Self.maxCropPoints) * scale,
+                x: x * scale, y: top * scale, width: w * scale, height: min(h + y - top, Self.maxCropPoints) * scale,
                 imageWidth: width, imageHeight: height)
         }
         for (kind, _) in crops {
@@ -98,13 +99,16 @@ public struct ReportCommand {
             let table = view["component"]?["config"]?["scroll_view"]?.stringValue.flatMap { id in
                 views.first { $0["id"]?.stringValue == id }
             }
-            crops[kind] = frame(table ?? view) ?? whole
+            crops[kind] = frame(table ?? view, above: kind == "numberPad" ? Self.popupRise : 0) ?? whole
         }
         return crops
     }
 
     /// The tallest part of a view the gallery shows, in points (a 1000 pt table shows its top).
     static let maxCropPoints = 480.0
+    /// How far above its view the number pad's popup balloon rises, in points (it grows with the
+    /// keys: on the demo's 920 pt pad about 200 pt), so the gallery shows it.
+    static let popupRise = 220.0
 
     /// A PNG's width and height from its header, or nil when it is not a PNG.
     static func pngSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {

@@ -3,12 +3,11 @@ import DemoReport
 import Foundation
 import Testing
 
-/// The report's gallery: each idiom's key moments shown by the first snapshot drawn while the
-/// component's state was in that moment, cut to its view.
+/// The report's gallery: each idiom's key moments shown by the last snapshot drawn the first
+/// time the component's state was in that moment, cut to its view.
 @Suite struct GalleryTests {
     /// A pull to refresh going through its phases and a memo board opening its editor and then
-    /// searching, with a
-    /// snapshot every 100 ms (each took 20 ms to draw and 10 ms to encode).
+    /// searching, with a snapshot every 100 ms (each took 20 ms to draw and 10 ms to encode).
     static let lines: [SampleRecording.Line] =
         [
             ("ui/pullToRefresh/h1/", "state.pullToRefresh", 0, 100, pull("hidden", 0)),
@@ -62,7 +61,7 @@ import Testing
         return Dictionary(uniqueKeysWithValues: moments.map { ($0.name, $0.frameID) })
     }
 
-    @Test func eachMomentIsTheFirstSnapshotStartedWhileTheStateWasInIt() throws {
+    @Test func eachMomentIsTheLastSnapshotStartedInItsEarliestInterval() throws {
         let directory = SampleRecording.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Self.write(to: directory, missing: [4])
@@ -70,10 +69,10 @@ import Testing
         let model = ReportModel(recording: try Recording.load(path: directory + "/bus.mcap"), snapshotFiles: files)
         // Frame n was received at n·100 + 30 ms and started 30 ms before: at n·100 ms.
         let pull = Self.moments(model, "Pull to refresh")
-        #expect(pull["pulled"] == .some(2), "pulled from 150 ms: frame 2 started at 200")
+        #expect(pull["pulled"] == .some(3), "150…330 ms: frames 2 and 3 started in it, the last shown")
         #expect(pull["over the threshold"] == .some(nil), "330…420 ms: frame 4 started at 400, but its PNG is missing")
-        #expect(pull["refreshing"] == .some(5), "from 420 ms: frame 5")
-        #expect(Self.moments(model, "Memo board")["editor open"] == .some(10), "1000…1150 ms: frame 10")
+        #expect(pull["refreshing"] == .some(8), "420…900 ms: frames 5 to 8")
+        #expect(Self.moments(model, "Memo board")["editor open"] == .some(11), "1000…1150 ms: frames 10 and 11")
         #expect(Self.moments(model, "Memo board")["search"] == .some(12), "from the delta at 1150 ms: frame 12")
         #expect(model.gallery.idioms.map(\.name).count == 6, "every idiom is listed, shown or not")
     }
@@ -101,7 +100,7 @@ import Testing
         let referenced = html.components(separatedBy: "data-frame=\"").dropFirst().map {
             String($0.prefix { $0 != "\"" })
         }
-        #expect(Set(referenced) == ["frame-000002.png", "frame-000005.png", "frame-000010.png", "frame-000012.png"])
+        #expect(Set(referenced) == ["frame-000003.png", "frame-000008.png", "frame-000011.png", "frame-000012.png"])
         for name in referenced {
             #expect(FileManager.default.fileExists(atPath: directory + "/frames/" + name), "\(name) exists")
             let rule = ".g-frame-" + name.dropFirst("frame-".count).replacingOccurrences(of: ".", with: "-")
