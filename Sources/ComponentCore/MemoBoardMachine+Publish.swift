@@ -10,9 +10,16 @@ struct PublishedBoard: Sendable {
     var fullDue = true
     /// The search as last published.
     var search: MemoBoardState.Search?
+    /// The memo open in the editor as last published.
+    var editing: String?
 }
 
 extension MemoBoardMachine {
+    /// How long the editor takes to open: the memo enlarges and the editor fades in ("メモの拡大
+    /// アニメーション", "フェードインアニメーション"). The source names no length; 0.3 s is UIKit's
+    /// modal fade and the length of the source's own block animation examples.
+    public static let editorOpeningMs = 300.0
+
     /// The next message: a ``MemoBoardDelta`` with the memos changed since the last one, or a full
     /// state when one is due (the first, after a snapshot, every ``Config/fullStateEveryMs``) or
     /// smaller (most memos changed). Either way the revision moves on by one.
@@ -22,12 +29,17 @@ extension MemoBoardMachine {
         self.published.revision += 1
         // A clock that went back counts as due too (0 sends only full states).
         let withinPeriod = self.published.lastFullMs.map { tMs >= $0 && tMs - $0 < self.config.fullStateEveryMs }
-        let fullDue = self.published.fullDue || withinPeriod != true
+        // The editor opening is animated, and only a full state carries an animation.
+        let editorOpened = self.editing != nil && self.editing != self.published.editing
+        self.published.editing = self.editing
+        let fullDue = self.published.fullDue || withinPeriod != true || editorOpened
         if fullDue || changed.count > max(self.records.count / 2, 16) {
             self.published.fullDue = false
             self.published.lastFullMs = tMs
             self.published.search = self.search
-            return .publishState(.memoBoard(self.snapshot(tMs: tMs)))
+            var state = self.snapshot(tMs: tMs)
+            if editorOpened { state.animation = StateAnimation(durationMs: Self.editorOpeningMs) }
+            return .publishState(.memoBoard(state))
         }
         let pendingMemos = Set(self.sync.pending.compactMap(\.request.memoId))
         var memos: [MemoBoardState.Memo] = []

@@ -220,6 +220,9 @@ public struct MemoBoardMachine: Sendable {
                 self.search = nil
                 return [self.publish(tMs)]
             }
+            // One popover at a time (FloatyMemo+ was rejected for two open at once): the search
+            // bar's field closes the editor.
+            self.editing = nil
             self.search = MemoBoardState.Search(query: query, matches: self.matches(of: query))
             let sent = self.send(.search, at: tMs) {
                 $0.query = query

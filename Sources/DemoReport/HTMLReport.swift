@@ -5,19 +5,24 @@
 public enum HTMLReport {
     /// The page.
     ///
-    /// - Parameter images: `src` for each key frame's file name (a `data:` URI, or a path
-    ///   relative to the report); frames without one are listed without a picture.
-    public static func render(_ model: ReportModel, images: [String: String]) -> String {
+    /// - Parameters:
+    ///   - images: `src` for each key frame's and gallery snapshot's file name (a `data:` URI, or
+    ///     a path relative to the report); frames without one are listed without a picture.
+    ///   - crops: where each component kind's view lies in the snapshots, for the gallery.
+    public static func render(_ model: ReportModel, images: [String: String], crops: [String: Crop] = [:]) -> String {
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>UIBus demo report</title>
-            <style>\(Self.style)</style></head><body>
+            <style>\(Self.style)\(Self.galleryCSS)
+            \(Self.galleryStyle(model.gallery, images: images))</style></head><body>
 
             """
         html += Self.header(model)
         html += Self.frames(model, images: images)
+        html += Self.section(
+            "gallery", "Gallery: each idiom's key moments", Self.gallery(model.gallery, images: images, crops: crops))
         html += Self.section("timeline", "Timeline", Self.timeline(model))
         html += Self.section("health", "Health", Self.health(model))
         html += Self.section("latency", "Bus latency", Self.latency(model))
@@ -26,7 +31,7 @@ public enum HTMLReport {
         return html
     }
 
-    private static func section(_ id: String, _ title: String, _ body: String) -> String {
+    static func section(_ id: String, _ title: String, _ body: String) -> String {
         "<section id=\"\(id)\"><h2>\(title)</h2>\n\(body)</section>\n"
     }
 

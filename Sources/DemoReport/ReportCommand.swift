@@ -6,7 +6,7 @@ import ServiceSupport
 public struct ReportCommand {
     public static let usage = """
         usage: uibus-report --recording FILE.mcap [--frames DIR] [--status supervisor.json]
-                            --out report.html [--summary-json FILE]
+                            [--scene scene.json] --out report.html [--summary-json FILE]
         """
     static let commandLine = CommandLineSpec(verbs: [
         "": [
@@ -20,6 +20,8 @@ public struct ReportCommand {
     var recordingPath: String
     var framesDirectory: String?
     var statusPath: String?
+    /// The scene the demo ran, for where each idiom's view lies in the gallery's snapshots.
+    var scenePath: String?
     var outPath: String
     var summaryPath: String?
 
@@ -34,6 +36,7 @@ public struct ReportCommand {
         self.outPath = out
         self.framesDirectory = options.string("frames")
         self.statusPath = options.string("status")
+        self.scenePath = options.string("scene")
         self.summaryPath = options.string("summary-json")
         try options.finish(maximumPositionals: 0)
     }
@@ -58,17 +61,68 @@ public struct ReportCommand {
         let model = ReportModel(
             recording: recording, snapshotFiles: snapshots, supervisor: status, supervisorProblem: statusProblem)
         var images: [String: String] = [:]
+        var snapshotSize: (width: Int, height: Int)?
         if let directory = self.framesDirectory {
-            for frame in model.keyFrames {
-                guard let name = frame.fileName,
-                    let data = FileManager.default.contents(atPath: directory + "/" + name)
-                else { continue }
+            let gallery = model.gallery.idioms.flatMap { $0.moments.compactMap(\.fileName) }
+            for name in model.keyFrames.compactMap(\.fileName) + gallery where images[name] == nil {
+                guard let data = FileManager.default.contents(atPath: directory + "/" + name) else { continue }
                 images[name] = "data:image/png;base64," + data.base64EncodedString()
+                snapshotSize = snapshotSize ?? Self.pngSize([UInt8](data))
             }
         }
-        try Self.write(HTMLReport.render(model, images: images), to: self.outPath)
+        let crops = try snapshotSize.map { try self.crops(snapshotSize: $0) } ?? [:]
+        try Self.write(HTMLReport.render(model, images: images, crops: crops), to: self.outPath)
         if let summaryPath = self.summaryPath { try Self.write(model.summaryJSON.json + "\n", to: summaryPath) }
         return model.summaryText(reportPath: self.outPath)
+    }
+
+    /// Where each gallery idiom's view lies in snapshots of `snapshotSize` pixels: its view's
+    /// frame in the scene (a pull-to-refresh header: its table's), at most ``maxCropPoints``
+    /// tall, scaled from scene points to pixels; the whole snapshot without a scene.
+    func crops(snapshotSize: (width: Int, height: Int)) throws -> [String: HTMLReport.Crop] {
+        let (width, height) = (Double(snapshotSize.width), Double(snapshotSize.height))
+        let whole = HTMLReport.Crop(x: 0, y: 0, width: width, height: height, imageWidth: width, imageHeight: height)
+        var crops = Dictionary(uniqueKeysWithValues: Gallery.spec.map { ($0.kind, whole) })
+        guard let path = self.scenePath else { return crops }
+        let scene: Value
+        do {
+            scene = try JSONReader.parse(try TextFile.read(path))
+        } catch {
+            throw ReportError(.badScene, "\(path): \(error)")
+        }
+        let views = scene["views"]?.arrayValue ?? []
+        guard let sceneWidth = scene["width"]?.doubleValue, sceneWidth > 0 else { return crops }
+        let scale = width / sceneWidth
+        func frame(_ view: Value?, above: Double) -> HTMLReport.Crop? {
+            guard let frame = view?["frame"], let x = frame["x"]?.doubleValue, let y = frame["y"]?.doubleValue,
+                let w = frame["width"]?.doubleValue, let h = frame["height"]?.doubleValue
+            else { return nil }
+            let top = max(0, y - above)
+            return HTMLReport.Crop(
+                x: x * scale, y: top * scale, width: w * scale, height: min(h + y - top, Self.maxCropPoints) * scale,
+                imageWidth: width, imageHeight: height)
+        }
+        for (kind, _) in crops {
+            guard let view = views.first(where: { $0["component"]?["kind"]?.stringValue == kind }) else { continue }
+            let table = view["component"]?["config"]?["scroll_view"]?.stringValue.flatMap { id in
+                views.first { $0["id"]?.stringValue == id }
+            }
+            crops[kind] = frame(table ?? view, above: kind == "numberPad" ? Self.popupRise : 0) ?? whole
+        }
+        return crops
+    }
+
+    /// The tallest part of a view the gallery shows, in points (a 1000 pt table shows its top).
+    static let maxCropPoints = 480.0
+    /// How far above its view the number pad's popup balloon rises, in points (it grows with the
+    /// keys: on the demo's 920 pt pad about 200 pt), so the gallery shows it.
+    static let popupRise = 220.0
+
+    /// A PNG's width and height from its header, or nil when it is not a PNG.
+    static func pngSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.count >= 24, bytes[1] == 0x50, bytes[2] == 0x4E, bytes[3] == 0x47 else { return nil }
+        let word = { (offset: Int) in bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (word(16), word(20))
     }
 
     private static func pngFiles(in directory: String) -> [String] {

@@ -9,6 +9,8 @@ public struct ReportError: Error, CustomStringConvertible, Equatable {
         case badMessage = "bad message"
         /// The supervisor status file is unreadable or not JSON.
         case badStatus = "bad supervisor status"
+        /// The scene file is unreadable or not JSON.
+        case badScene = "bad scene"
         /// The report or summary could not be written.
         case cannotWrite = "cannot write"
     }

@@ -70,6 +70,8 @@ public struct ReportModel: Sendable {
     public var supervisorProblem: String?
     public var timeline: Timeline
     public var latency: LatencyHistogram
+    /// Each idiom's key moments and the snapshots that show them.
+    public var gallery: Gallery
 
     public static let keyFrameLimit = 12
 
@@ -104,6 +106,7 @@ public struct ReportModel: Sendable {
         var latencies: [Double] = []
         latencies.reserveCapacity(messages.count)
         var timeline = Timeline.Builder(startNs: self.startNs)
+        var gallery = Gallery.Builder()
 
         for message in messages {
             // Subtract as integers: wall-clock ns do not fit a Double's 53-bit mantissa.
@@ -119,11 +122,16 @@ public struct ReportModel: Sendable {
                 let kind = String(schema.dropFirst("state.".count))
                 let component = "\(kind)/\(payload["instance"]?.stringValue ?? message.topic)"
                 let phase = ComponentPhase.of(kind: kind, payload)
+                gallery.state(
+                    kind: kind, instance: payload["instance"]?.stringValue ?? message.topic, payload,
+                    atNs: message.logTimeNs)
                 if lastPhase[component] != phase {
                     transitions[component, default: 0] += 1
                     lastPhase[component] = phase
                     timeline.component(component, phase: phase, atNs: message.logTimeNs)
                 }
+            case "memoBoard.delta":
+                gallery.boardDelta(payload, atNs: message.logTimeNs)
             case "memo.changed":
                 let change = payload["change"]?.stringValue ?? "?"
                 memoChanges[change, default: 0] += 1
@@ -135,6 +143,7 @@ public struct ReportModel: Sendable {
             case "memo.ack":
                 memoAcks[payload["status"]?.stringValue ?? "?", default: 0] += 1
             case "render.frame":
+                gallery.frame(payload, atNs: message.logTimeNs)
                 let png = payload["png"]?.stringValue
                 frames.append(
                     Frame(
@@ -171,6 +180,7 @@ public struct ReportModel: Sendable {
         }
         self.timeline = timeline.finish(endNs: self.endNs)
         self.latency = LatencyHistogram(latenciesUs: latencies)
+        self.gallery = gallery.finish(endNs: self.endNs, files: Set(snapshotFiles))
     }
 
     /// Session length in seconds.

@@ -17,6 +17,8 @@ struct FillRows: @unchecked Sendable {
     private let hidden: [PixelRect]
     private let solid: SIMD4<Float>
     private let gradient: LinearGradient?
+    private let picture: ImageContent?
+    /// Canvas pixels to the gradient's unit square or the picture's pixels.
     private let toLocal: AffineTransform
     /// The pixel an opaque solid colour at full coverage stores.
     private let opaque: UInt32?
@@ -33,11 +35,12 @@ struct FillRows: @unchecked Sendable {
             (width, columns, mask, maskRect, clip, clipRect)
         scale = Float(min(max(opacity, 0), 1)) / 255
         switch paint {
-        case .solid(let color): (solid, gradient, toLocal) = (color.premultiplied, nil, .identity)
-        case .linear(let g, let map): (solid, gradient, toLocal) = (.zero, g, map)
+        case .solid(let color): (solid, gradient, picture, toLocal) = (color.premultiplied, nil, nil, .identity)
+        case .linear(let g, let map): (solid, gradient, picture, toLocal) = (.zero, g, nil, map)
+        case .image(let content, let map): (solid, gradient, picture, toLocal) = (.zero, nil, content, map)
         }
         opaque =
-            gradient == nil && solid.w == 255 && opacity >= 1
+            gradient == nil && picture == nil && solid.w == 255 && opacity >= 1
             ? UInt32(solid.x.rounded()) | UInt32(solid.y.rounded()) << 8 | UInt32(solid.z.rounded()) << 16 | 0xFF00_0000
             : nil
     }
@@ -117,6 +120,8 @@ struct FillRows: @unchecked Sendable {
                     let length = dx * dx + dy * dy
                     let t = length > 0 ? ((p.x - gradient.start.x) * dx + (p.y - gradient.start.y) * dy) / length : 0
                     source = gradient.color(at: t)
+                } else if let picture {
+                    source = picture.sample(toLocal.apply(Point(Double(x) + 0.5, Double(y) + 0.5)))
                 }
                 Canvas.blend(
                     source * (coverage * scale),

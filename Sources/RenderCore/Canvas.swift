@@ -5,6 +5,8 @@ public enum Paint: Sendable, Hashable {
     /// A linear gradient; `toLocal` maps canvas pixels to the layer's unit square (0…1 on both
     /// axes over its bounds), where the gradient's start and end points live.
     case linear(LinearGradient, toLocal: AffineTransform)
+    /// An image; `toImage` maps canvas pixels to the image's pixels.
+    case image(ImageContent, toImage: AffineTransform)
 }
 
 /// A CAGradientLayer-style axial gradient: colours at locations along start → end, in unit

@@ -8,6 +8,8 @@ public struct Layer: Sendable, Hashable {
     public var backgroundColor: Color?
     /// Drawn over the background colour, like a CAGradientLayer (a selected table row).
     public var gradient: LinearGradient?
+    /// An image over the background and gradient, filling the bounds (CALayer's `contents`).
+    public var contents: ImageContent?
     public var cornerRadius: Double = 0
     public var borderWidth: Double = 0
     public var borderColor: Color = .black

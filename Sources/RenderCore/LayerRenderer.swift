@@ -3,7 +3,7 @@ import Synchronization
 /// Renders a layer tree into a premultiplied RGBA8 image: state in, image out.
 ///
 /// Per layer, in Core Animation's order: shadow (beneath everything), background colour,
-/// gradient, shape, backdrop blur, text, sublayers, border; a layer with opacity < 1 (or a shadow
+/// gradient, contents image, shape, backdrop blur, text, sublayers, border; a layer with opacity < 1 (or a shadow
 /// taken from its own alpha) is drawn as an offscreen group first, an image covering only what
 /// the layer can reach, from a pool kept across frames. `masksToBounds` clips text, sublayers
 /// and the layer's own shadow to its rounded bounds. A layer whose contents, sublayers and
@@ -185,6 +185,10 @@ public final class LayerRenderer: Sendable {
         if let gradient = layer.gradient, let inverse = m.inverted, layer.frame.width > 0, layer.frame.height > 0 {
             let toUnit = inverse.concatenating(.scale(1 / layer.frame.width, 1 / layer.frame.height))
             canvas.fill(shape, with: .linear(gradient, toLocal: toUnit), clip: clip, opacity: 1, hiddenBy: below)
+        }
+        if let contents = layer.contents, let inverse = m.inverted, layer.frame.width > 0, layer.frame.height > 0 {
+            let toImage = inverse.concatenating(contents.fillTransform(layer.bounds))
+            canvas.fill(shape, with: .image(contents, toImage: toImage), clip: clip, opacity: 1, hiddenBy: below)
         }
         if let content = layer.shape {
             let mask = try Rasterizer.fill(

@@ -2,13 +2,17 @@ import BusSchema
 
 /// Builds the layer tree for a scene (the typed ``Scene``) and the latest component states
 /// (schemas `state.<kind>`): views become layers with their declared background, corner radius,
-/// drop shadow, inner shadow and region blur; memo boards draw their memos as rotated, scaled
-/// sticky notes with text and shadows; number pads draw their digit keys; the other kinds are
-/// drawn in `SceneLayers+Components.swift`.
+/// drop shadow, inner shadow and region blur; memo boards are drawn in
+/// `SceneLayers+MemoBoard.swift`, number pads in `SceneLayers+NumberPad.swift`, the other kinds
+/// in `SceneLayers+Components.swift`.
 public enum SceneLayers {
     /// The scene's size in points and its layer tree.
-    /// - Parameter states: component states keyed by their `instance`.
-    public static func build(scene: Scene, states: [String: Value]) -> (size: Size, root: Layer) {
+    /// - Parameters:
+    ///   - states: component states keyed by their `instance`.
+    ///   - images: memo board background images that could be read, by their path.
+    public static func build(
+        scene: Scene, states: [String: Value], images: [String: ImageContent] = [:]
+    ) -> (size: Size, root: Layer) {
         var root = Layer(name: scene.name, frame: Rect(x: 0, y: 0, width: scene.width, height: scene.height))
         root.backgroundColor = color(scene.background)
         let views = scene.views.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }
@@ -28,11 +32,9 @@ public enum SceneLayers {
             var dropShadow = view.shadow
             switch view.component?.config {
             case .memoBoard(let config)?:
-                layer.backgroundColor = layer.backgroundColor ?? Color(hex: 0xC8A165)
+                layer.backgroundColor = layer.backgroundColor ?? MemoBoardStyle.board
                 layer.masksToBounds = true
-                let image = state?["background"] ?? config.background.map(Value.string)
-                if let image, image != .null { layer.sublayers = [boardBackground(size: size)] }
-                if let state { layer.sublayers += memos(state) }
+                layer.sublayers = memoBoard(state, config: config, size: size, images: images)
             case .numberPad(let config)?:
                 layer.backgroundColor = layer.backgroundColor ?? Color(hex: 0xD1D5DB)
                 layer.sublayers = keys(state, config: config, size: size)
@@ -94,36 +96,6 @@ public enum SceneLayers {
 
     /// The height of a minimized memo: a strip showing the start of its text, as FloatyMemo+ folds one.
     public static let minimizedMemoHeight = 28.0
-
-    private static func memos(_ state: Value) -> [Layer] {
-        let selected = state["selected"]?.stringValue
-        let list = state["memos"]?.arrayValue ?? []
-        return list.sorted { ($0["z"]?.intValue ?? 0) < ($1["z"]?.intValue ?? 0) }.compactMap { memo in
-            guard let x = memo["x"]?.doubleValue, let y = memo["y"]?.doubleValue, let w = memo["width"]?.doubleValue,
-                let h = memo["height"]?.doubleValue
-            else { return nil }
-            let isMinimized = memo["minimized"]?.boolValue == true
-            var layer = Layer(
-                name: memo["id"]?.stringValue ?? "memo",
-                frame: Rect(x: x, y: y, width: w, height: isMinimized ? min(h, minimizedMemoHeight) : h))
-            layer.backgroundColor = Color(hex: palette[memo["color"]?.stringValue ?? "yellow"] ?? 0xFFF3A0)
-            if !isMinimized {
-                let scale = memo["scale"]?.doubleValue ?? 1
-                layer.transform = AffineTransform.scale(scale, scale).concatenating(
-                    .rotation(memo["rotation"]?.doubleValue ?? 0))
-            }
-            layer.masksToBounds = isMinimized
-            layer.shadow = Shadow(opacity: 0.35, offset: Size(0, isMinimized ? 1 : 3), radius: isMinimized ? 2 : 4)
-            layer.cornerRadius = 2
-            let isSelected = selected != nil && memo["id"]?.stringValue == selected
-            layer.borderWidth = isSelected ? 2 : 0.5
-            layer.borderColor = isSelected ? Color(hex: 0x1A73E8) : Color(hex: 0x000000, alpha: 0.15)
-            layer.text = TextContent(
-                memo["text"]?.stringValue ?? "", fontSize: isMinimized ? 12 : 15, color: Color(hex: 0x333333),
-                inset: isMinimized ? 6 : 8, singleLine: isMinimized)
-            return layer
-        }
-    }
 
     /// `#RRGGBB` or `#RRGGBBAA` (as component states spell colours).
     static func color(hex text: String) -> Color? {

@@ -31,6 +31,8 @@ public struct RenderScene: Sendable {
     private var animator = Animator()
     /// Views whose sublayers the animator tracks (they had an animated state once).
     private var animatedViews: Set<String> = []
+    /// Memo board background images the owner could read, by path (see ``backgroundPaths``).
+    public var backgroundImages: [String: ImageContent] = [:]
 
     /// - Parameters:
     ///   - scene: the scene, or nil to wait for one on `ui/scene/`.
@@ -128,13 +130,68 @@ public struct RenderScene: Sendable {
         guard let memos = state["memos"]?.arrayValue else {
             return try self.applyViewState(state, instance: instance, view: view, options: options, atMs: now)
         }
+        let wasEditing = self.currentStates[instance]?["editing"]?.stringValue
         self.states[instance] = state
         self.staleBoards.remove(instance)
         self.boardsAwaitingFullState.remove(instance)
         self.boards[instance] =
             state["revision"] == nil ? nil : (try? MemoBoardState(payload: state)).map(MemoBoardReplica.init)
         self.stateSeq += 1
-        return self.memosMoved(memos, view: view, options: options, atMs: now)
+        var completions = self.memosMoved(memos, view: view, options: options, atMs: now)
+        if let options, let editing = state["editing"]?.stringValue, editing != wasEditing {
+            completions += self.editorOpened(on: editing, memos: memos, view: view, options: options, atMs: now)
+        }
+        return completions
+    }
+
+    /// The editor opening on memo `id`, animated: its memo starts where the memo lies on the
+    /// board (placed, scaled, rotated) and grows to the editor's frame; the veil and the editor's
+    /// bar fade in.
+    private mutating func editorOpened(
+        on id: String, memos: [Value], view: String, options: Animator.Options, atMs now: Double
+    ) -> [Animator.Completion] {
+        guard let memo = memos.first(where: { $0["id"]?.stringValue == id }), let size = self.viewSize(view) else {
+            return []
+        }
+        let frame = SceneLayers.editorFrame(size: size)
+        guard let start = SceneLayers.editorStart(memo: memo, editor: frame) else { return [] }
+        let names = SceneLayers.MemoBoardLayer.self
+        let moves: [(String, [Animator.Property: SIMD2<Double>], [Animator.Property: SIMD2<Double>])] = [
+            (
+                names.editor,
+                [
+                    .position: SIMD2(start.origin.x, start.origin.y), .scale: SIMD2(start.scale, 0),
+                    .rotation: SIMD2(start.rotation, 0),
+                ],
+                [.position: SIMD2(frame.minX, frame.minY), .scale: SIMD2(1, 0), .rotation: SIMD2(0, 0)]
+            ),
+            (names.veil, [.opacity: SIMD2(0, 0)], [.opacity: SIMD2(1, 0)]),
+            (names.editorBar, [.opacity: SIMD2(0, 0)], [.opacity: SIMD2(1, 0)]),
+        ]
+        var completions: [Animator.Completion] = []
+        for (name, from, to) in moves {
+            let layer = "\(view)/\(name)"
+            for effect in self.animator.handle(.targetReceived(layer: layer, values: from, options: nil, atMs: now))
+                + self.animator.handle(.targetReceived(layer: layer, values: to, options: options, atMs: now))
+            {
+                if case .publishCompletion(let completion) = effect { completions.append(completion) }
+            }
+        }
+        return completions
+    }
+
+    /// The size of view `id` in the scene.
+    private func viewSize(_ id: String) -> Size? {
+        guard let frame = self.scene?["views"]?.arrayValue?.first(where: { $0["id"]?.stringValue == id })?["frame"],
+            let width = frame["width"]?.doubleValue, let height = frame["height"]?.doubleValue
+        else { return nil }
+        return Size(width, height)
+    }
+
+    /// The background image paths of the scene's memo boards (their states' settings, else
+    /// their configs'), for the owner to read into ``backgroundImages``.
+    public var backgroundPaths: Set<String> {
+        self.scene.map { SceneLayers.backgroundPaths(scene: $0, states: self.currentStates) } ?? []
     }
 
     /// What a memo board delta did.
@@ -182,8 +239,14 @@ public struct RenderScene: Sendable {
         var completions: [Animator.Completion] = []
         for memo in memos {
             guard let id = memo["id"]?.stringValue else { continue }
+            let layer = "\(view)/\(id)"
+            // An animated state moves the memos it changed; the others stay where they are.
+            let values = Self.targets(memo).filter { property, value in
+                options == nil || self.animator.target(layer: layer, property) != value
+            }
+            if values.isEmpty { continue }
             let effects = self.animator.handle(
-                .targetReceived(layer: "\(view)/\(id)", values: Self.targets(memo), options: options, atMs: now))
+                .targetReceived(layer: layer, values: values, options: options, atMs: now))
             for case .publishCompletion(let completion) in effects { completions.append(completion) }
         }
         return completions
@@ -211,7 +274,8 @@ public struct RenderScene: Sendable {
         var states = self.states
         states[instance] = state
         let onScreen = try self.layers(atMs: now).map { Self.sublayers(of: view, in: $0.root) } ?? [:]
-        let targets = Self.sublayers(of: view, in: SceneLayers.build(scene: scene, states: states).root)
+        let targets = Self.sublayers(
+            of: view, in: SceneLayers.build(scene: scene, states: states, images: self.backgroundImages).root)
         self.states = states
         self.stateSeq += 1
         self.animatedViews.insert(view)
@@ -334,7 +398,7 @@ public struct RenderScene: Sendable {
             let memos = self.storeMemos.sorted { $0.key < $1.key }.map(\.value)
             states[instance] = .map(["instance": .string(instance), "memos": .array(memos)])
         }
-        var (size, root) = SceneLayers.build(scene: scene, states: states)
+        var (size, root) = SceneLayers.build(scene: scene, states: states, images: self.backgroundImages)
         for viewIndex in root.sublayers.indices {
             let view = root.sublayers[viewIndex].name
             for index in root.sublayers[viewIndex].sublayers.indices {

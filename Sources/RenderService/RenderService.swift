@@ -19,7 +19,8 @@ import ServiceSupport
 /// (a `snapshot` command as client `<service name>`, answered on `memo/snapshot/<name>/`), and
 /// asks again, backing off from 1 s to 16 s, until one arrives.
 /// A payload that cannot be applied is counted (`bad_payload`) and skipped; a frame that
-/// cannot be drawn is counted (`render_failed`). Every time is read here, never in RenderCore.
+/// cannot be drawn is counted (`render_failed`); a memo board background image that cannot be
+/// read is counted (`background_unreadable`) and drawn as cork (``BackgroundImages``). Every time is read here, never in RenderCore.
 public final class RenderService {
     /// What the command line sets.
     public struct Configuration: Sendable {
@@ -77,6 +78,7 @@ public final class RenderService {
     private var snapshotRetryMs = RenderService.snapshotRetryMs.first
     /// The frame the render thread is drawing, if any.
     private var frameInFlight: Int?
+    private var backgrounds = BackgroundImages()
 
     /// - Throws: ``ConfigurationError`` for a missing font or an unusable snapshot directory.
     public init(runner: ServiceRunner, configuration: Configuration) throws {
@@ -277,6 +279,7 @@ public final class RenderService {
     private func startFrame(frameID: Int, writePNG: Bool) throws -> Bool {
         let now = Self.nowMs()
         try self.publish(self.scene.frameStarted(atMs: now))
+        self.loadBackgrounds()
         guard let (size, root) = try self.scene.layers(atMs: now) else { return false }
         let scale = self.configuration.scale
         self.frameInFlight = frameID
@@ -286,6 +289,16 @@ public final class RenderService {
                 width: Int((size.width * scale).rounded()), height: Int((size.height * scale).rounded()), scale: scale,
                 writePNG: writePNG, image: try self.images.request()))
         return true
+    }
+
+    /// Reads the memo boards' background images not tried yet; one that cannot be shown is
+    /// counted (`background_unreadable`) and logged once, and its board draws cork.
+    private func loadBackgrounds() {
+        for failure in self.backgrounds.load(self.scene.backgroundPaths) {
+            self.runner.statistics.countReason("background_unreadable")
+            Log.error(self.runner.name, "background_unreadable: \(failure) (drawing cork)")
+        }
+        self.scene.backgroundImages = self.backgrounds.images
     }
 
     /// On a stop signal: waits for the frame the render thread is drawing, so its snapshot is

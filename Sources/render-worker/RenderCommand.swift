@@ -1,5 +1,6 @@
 import BusSchema
 import RenderCore
+import RenderService
 import ServiceSupport
 
 /// `render-worker render --scene S --state STATE.json OUT.png [--scale K]`: one frame of a
@@ -30,7 +31,11 @@ enum RenderCommand {
             let problems = StateCheck.problems(states, scene: scene, file: statePath)
             guard problems.isEmpty else { throw ConfigurationError(problems.joined(separator: "\n")) }
         }
-        let (size, root) = SceneLayers.build(scene: scene, states: states)
+        var backgrounds = BackgroundImages()
+        for failure in backgrounds.load(SceneLayers.backgroundPaths(scene: scene, states: states)) {
+            Log.error("render-worker", "background_unreadable: \(failure) (drawing cork)")
+        }
+        let (size, root) = SceneLayers.build(scene: scene, states: states, images: backgrounds.images)
         let renderer = LayerRenderer(font: try FontFace.systemJapanese())
         let image = try renderer.render(
             root, width: Int((size.width * scale).rounded()), height: Int((size.height * scale).rounded()), scale: scale

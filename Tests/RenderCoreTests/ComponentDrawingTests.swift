@@ -143,13 +143,14 @@ import Testing
         #expect(ground.g > ground.b, "ground at y 190 when fitted")
     }
 
-    @Test func aMemoBoardWithABackgroundImageDrawsCorkUnderItsMemos() throws {
-        let plain = try Self.render("memoBoard", state: "{\"instance\":\"c1\",\"memos\":[],\"background\":null}")
-        #expect(plain.pixel(100, 100) == RGBA8(0xC8, 0xA1, 0x65, 255))
-        let cork = try Self.render(
-            "memoBoard", state: "{\"instance\":\"c1\",\"memos\":[],\"background\":\"deploy/assets/cork.png\"}")
-        let corkPixels = (0..<200).flatMap { y in (0..<200).map { x in cork.pixel(x, y) } }
-        #expect(Set(corkPixels).count > 1, "the cork has dots")
-        #expect(corkPixels.contains(RGBA8(0xC8, 0x9B, 0x5E, 255)), "on a cork tone")
+    @Test func aMemoBoardWithoutABackgroundImageToShowDrawsCork() throws {
+        // None set, and one set whose image was not read (no image given for its path).
+        for background in ["null", "\"deploy/assets/missing.png\""] {
+            let cork = try Self.render(
+                "memoBoard", state: "{\"instance\":\"c1\",\"memos\":[],\"background\":\(background)}")
+            let corkPixels = (0..<200).flatMap { y in (0..<200).map { x in cork.pixel(x, y) } }
+            #expect(Set(corkPixels).count > 1, "the cork has dots")
+            #expect(corkPixels.contains(RGBA8(0xC8, 0x9B, 0x5E, 255)), "on a cork tone")
+        }
     }
 }

@@ -22,13 +22,13 @@ import Testing
             scene: try Scene(json: Self.scene), states: ["b1": try JSONReader.parse(Self.board)])
         #expect(size == Size(200, 150))
         let board = root.sublayers[0]
-        #expect(board.sublayers.map(\.name) == ["m1", "m2"])
-        #expect(board.sublayers[0].backgroundColor == Color(hex: 0xFFD1DC))
-        #expect(board.sublayers[1].frame == Rect(x: 100, y: 10, width: 80, height: SceneLayers.minimizedMemoHeight))
+        #expect(board.sublayers.map(\.name) == ["background", "m1", "m2"])
+        #expect(board.sublayers[1].backgroundColor == Color(hex: 0xFFD1DC))
+        #expect(board.sublayers[2].frame == Rect(x: 100, y: 10, width: 80, height: SceneLayers.minimizedMemoHeight))
         let image = try LayerRenderer().render(root, width: 200, height: 150)
         #expect(image.pixel(80, 60) == RGBA8(255, 209, 220, 255))
         #expect(image.pixel(170, 30) == RGBA8(205, 231, 255, 255))  // the folded memo's strip
-        #expect(image.pixel(150, 50) == RGBA8(200, 161, 101, 255))  // the board below the strip
+        #expect(image.pixel(150, 50) == RGBA8(200, 155, 94, 255))  // the board's cork below the strip
     }
 
     @Test func numberPadDrawsTenKeysInTheConfiguredOrder() throws {

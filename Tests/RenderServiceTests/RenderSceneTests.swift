@@ -31,8 +31,10 @@ import Testing
             """)
     }
 
+    /// The board's memo layers (its background left out).
     static func memoLayers(_ scene: RenderScene, atMs now: Double = 0) throws -> [Layer] {
-        try #require(try scene.layers(atMs: now)).root.sublayers.first { $0.name == "board" }?.sublayers ?? []
+        let board = try #require(try scene.layers(atMs: now)).root.sublayers.first { $0.name == "board" }
+        return board?.sublayers.filter { $0.name != SceneLayers.MemoBoardLayer.background } ?? []
     }
 
     @Test func theMemoStoreFillsABoardThatHasNoStateYet() throws {

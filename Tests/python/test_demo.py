@@ -7,6 +7,7 @@ the demo scene, store the memos, lose no message and leave no process behind.
 
 import json
 import os
+import re
 import signal
 import subprocess
 
@@ -56,5 +57,10 @@ def test_demo_runs_twice_from_a_clean_state_and_drives_every_component():
         assert summary["gestures"].get("swipe", 0) >= 4 and summary["gestures"].get("pinch", 0) >= 2, summary
         assert summary["frames_rendered"] > 0
         assert (busproc.REPO / "var/demo/report.html").stat().st_size > 10_000
+        # The gallery shows each idiom's moments from snapshots this run wrote, and only those.
+        report = (busproc.REPO / "var/demo/report.html").read_text()
+        assert '<section id="gallery">' in report
+        shown = re.findall(r'data-frame="([^"]+)"', report)
+        assert all((busproc.REPO / "var/demo/frames" / name).is_file() for name in shown), shown
         assert "every command acknowledged" in result.stdout
         assert running_services() == [], running_services()

@@ -21,7 +21,7 @@ import schemalib
 STORY = ["state.drawer", "gesture.event", "state.pullToRefresh", "state.slideTable", "state.numberPad",
          "state.canvas", "state.zoomView", "state.pager", "memo.ack", "memo.changed", "state.memoBoard",
          "render.frame", "health"]
-SECTIONS = ["summary", "frames", "timeline", "health", "latency", "memos"]
+SECTIONS = ["summary", "frames", "gallery", "timeline", "health", "latency", "memos"]
 
 
 def topic_for(schema_id, example):

@@ -12,6 +12,8 @@ public struct MemoBoardReplica: Sendable {
     /// A copy starting from the full state `state`.
     public init(_ state: MemoBoardState) {
         self.base = state
+        // An animation belongs to the change that carried it, not to the board.
+        self.base.animation = nil
         self.base.memos = []
         self.base.trash = state.trash.map { _ in [] }
         for memo in state.memos { self.memos[memo.id] = memo }

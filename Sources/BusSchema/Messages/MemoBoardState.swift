@@ -3,7 +3,7 @@
 /// Between full states the board publishes only what changed (``MemoBoardDelta``); `revision`
 /// says which deltas apply on top of this state.
 public struct MemoBoardState: ValueMessage, Hashable {
-    public static let schema = SchemaID("state.memoBoard", major: 1, minor: 1)
+    public static let schema = SchemaID("state.memoBoard", major: 1, minor: 2)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("memos", "array"),
         FieldSpec("selected", "string|null"), FieldSpec("arrange_order", "string"),
@@ -11,10 +11,12 @@ public struct MemoBoardState: ValueMessage, Hashable {
         FieldSpec("trash", "array", required: false), FieldSpec("search", "object|null", required: false),
         FieldSpec("store_seq", "integer", required: false), FieldSpec("pending_commands", "integer", required: false),
         FieldSpec("syncing", "boolean", required: false), FieldSpec("revision", "integer", required: false),
-        FieldSpec("input", "object", required: false),
+        FieldSpec("input", "object", required: false), FieldSpec("animation", "object", required: false),
     ]
     /// The touch frame whose effect this state shows, when a gesture changed it.
     public var input: TouchInput?
+    /// How the render worker animates what this state changed: the editor opening (since minor 2).
+    public var animation: StateAnimation?
 
     /// The palette, in the order arrange-by-colour follows.
     public enum Color: String, Sendable, Hashable, CaseIterable {
@@ -130,7 +132,7 @@ public struct MemoBoardState: ValueMessage, Hashable {
             self.editing != nil, self.trash != nil, self.search != nil, self.storeSeq != nil,
             self.pendingCommands != nil, self.syncing != nil, self.revision != nil,
         ].filter { $0 }.count
-        writer.writeMapHeader((self.input == nil ? 0 : 1) + 6 + optionals)
+        writer.writeMapHeader((self.input == nil ? 0 : 1) + (self.animation == nil ? 0 : 1) + 6 + optionals)
         writer.writeField("instance", self.instance)
         writer.writeField("t_ms", number: self.tMs)
         writer.write("memos")
@@ -152,6 +154,7 @@ public struct MemoBoardState: ValueMessage, Hashable {
         if let syncing = self.syncing { writer.writeField("syncing", bool: syncing) }
         if let revision = self.revision { writer.writeField("revision", int: revision) }
         if let input = self.input { writer.writeField("input", input) }
+        if let animation = self.animation { writer.writeField("animation", animation) }
     }
 
     static func write(_ memos: [Memo], to writer: inout MessagePackWriter) {
@@ -214,6 +217,7 @@ public struct MemoBoardState: ValueMessage, Hashable {
             syncing: try fields.optional("syncing", PayloadFields.bool),
             revision: try fields.optional("revision", PayloadFields.int))
         self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
+        self.animation = try fields.optional("animation", PayloadFields.object).map(StateAnimation.init(fields:))
     }
 
     static func memo(_ value: Value, path: String) throws -> Memo {
