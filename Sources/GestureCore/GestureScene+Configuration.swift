@@ -7,8 +7,8 @@ extension GestureScene {
     /// `direction` and answers `gestureRecognizer(_:shouldReceive:)`). Nothing else changes, so
     /// the recognizers keep their order and relationships.
     ///
-    /// - Throws: ``SceneError``: `bad_reference` at `recognizer` when no recognizer has that
-    ///   name; `invalid_value` at `directions` when it names a recognizer that is not a swipe.
+    /// - Throws: ``SceneError``: rule `reference` at `$.recognizer` when no recognizer has that
+    ///   name; rule `type` at `$.directions` when it names a recognizer that is not a swipe.
     public func configured(_ configuration: RecognizerConfig) throws(SceneError) -> GestureScene {
         for (viewIndex, view) in self.views.enumerated() {
             guard let index = view.recognizers.firstIndex(where: { $0.name == configuration.recognizer }) else {
@@ -18,7 +18,7 @@ extension GestureScene {
             if let directions = configuration.directions {
                 guard recognizer.kind == .swipe else {
                     throw SceneError(
-                        .invalidValue, field: "directions",
+                        file: "recognizer.config", path: "$.directions", rule: .type,
                         "recognizer '\(recognizer.name)' is a \(recognizer.kind.rawValue), not a swipe")
                 }
                 recognizer.settings.directions = Set(directions)
@@ -31,6 +31,7 @@ extension GestureScene {
             return scene
         }
         throw SceneError(
-            .badReference, field: "recognizer", "no recognizer in the scene is named '\(configuration.recognizer)'")
+            file: "recognizer.config", path: "$.recognizer", rule: .reference,
+            "no recognizer in the scene is named '\(configuration.recognizer)'")
     }
 }

@@ -182,10 +182,8 @@ public struct RenderScene: Sendable {
 
     /// The size of view `id` in the scene.
     private func viewSize(_ id: String) -> Size? {
-        guard let frame = self.scene?["views"]?.arrayValue?.first(where: { $0["id"]?.stringValue == id })?["frame"],
-            let width = frame["width"]?.doubleValue, let height = frame["height"]?.doubleValue
-        else { return nil }
-        return Size(width, height)
+        guard let frame = self.scene?.view(id)?.frame else { return nil }
+        return Size(frame.width, frame.height)
     }
 
     /// The background image paths of the scene's memo boards (their states' settings, else

@@ -292,7 +292,7 @@ import Testing
 
     @Test func host_drawerStates_configureTheSwipeThatTargetsIt_directionAndPanelRegion() throws {
         var host = try ComponentHost(
-            scene: try ComponentScene.load(json: try ComponentSceneTests.demo(), file: "demo.json"))
+            scene: ComponentScene(try Scene(json: try ComponentSceneTests.demo(), file: "demo.json")))
         let started = Self.configs(host.start(tMs: 0, session: "s1"))
         #expect(started.map(\.recognizer) == ["drawerSwipe"], "only the drawer's swipe, not the table's")
         #expect(started.first?.directions == [.right])

@@ -105,7 +105,7 @@ import Testing
             Issue.record("expected a rejection, got \(unknown)")
             return
         }
-        #expect(error.code == .badReference && error.field == "recognizer")
+        #expect(error.rule == .reference && error.path == "$.recognizer")
         let notASwipe = lanes.handle(.recognizerConfigured(Self.configuration([.left], recognizer: "sidebarPan")))
         #expect(notASwipe.count == 1)
         #expect(Self.feed(Self.swipe(.right, x: 60), to: &lanes).named("drawerSwipe").states == [.recognized])

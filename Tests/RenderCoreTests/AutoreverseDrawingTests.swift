@@ -17,7 +17,7 @@ import Testing
     static func root(offset: Double) throws -> Layer {
         let state = try JSONReader.parse(
             #"{"instance":"t1","rows":1,"open_row":0,"offsets":[\#(offset)],"scroll_offset":0}"#)
-        return try SceneLayers.build(scene: Self.scene, states: ["t1": state]).root
+        return SceneLayers.build(scene: try Scene(value: Self.scene), states: ["t1": state]).root
     }
 
     /// The frame at `now` of a front slid from 0 to 150 at 0 ms over 100 ms after 50 ms, autoreversing.

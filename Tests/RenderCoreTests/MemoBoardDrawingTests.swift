@@ -15,8 +15,8 @@ import Testing
             {"width":\(width),"height":\(height),"views":[{"id":"memos","frame":{"x":0,"y":0,"width":\(width),
              "height":\(height)},"component":{"kind":"memoBoard","id":"b1","config":{"client":"b1"}}}]}
             """
-        let (_, root) = try SceneLayers.build(
-            scene: try JSONReader.parse(scene), states: ["b1": try JSONReader.parse(state)], images: images)
+        let (_, root) = SceneLayers.build(
+            scene: try Scene(json: scene, file: "test"), states: ["b1": try JSONReader.parse(state)], images: images)
         return try LayerRenderer(font: try FontFace.systemJapanese()).render(root, width: width, height: height)
     }
 
@@ -71,10 +71,10 @@ import Testing
         let both =
             #","editing":"m1","search":{"query":"会議","matches":[{"memo_id":"m2","trashed":false,"ranges":[[0,2]]}]}"#
         let image = try Self.render(Self.board(both))
-        let (_, root) = try SceneLayers.build(
-            scene: try JSONReader.parse(
-                #"{"width":240,"height":240,"views":[{"id":"v","frame":{"x":0,"y":0,"width":240,"height":240},"#
-                    + #""component":{"kind":"memoBoard","id":"b1","config":{}}}]}"#),
+        let (_, root) = SceneLayers.build(
+            scene: try Scene(
+                json: #"{"width":240,"height":240,"views":[{"id":"v","frame":{"x":0,"y":0,"width":240,"height":240},"#
+                    + #""component":{"kind":"memoBoard","id":"b1","config":{}}}]}"#, file: "test"),
             states: ["b1": try JSONReader.parse(Self.board(both))])
         let names = root.sublayers[0].sublayers.map(\.name)
         #expect(names.contains(SceneLayers.MemoBoardLayer.editor))

@@ -204,7 +204,7 @@ import Testing
     }
 
     @Test func aStatesAutoreversingDelayedAnimationIsRunThereAndBackAndABadFlagIsRefused() throws {
-        var scene = try RenderScene(scene: Self.table)
+        var scene = RenderScene(scene: try Scene(value: Self.table))
         func state(_ offset: Double, animation: String?) throws -> Value {
             try JSONReader.parse(
                 """

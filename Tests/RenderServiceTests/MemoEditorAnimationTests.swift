@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func theEditorGrowsFromTheMemoAndFadesInOverTheStatesAnimation() throws {
-        var scene = try RenderScene(scene: Self.scene)
+        var scene = RenderScene(scene: try Scene(value: Self.scene))
         _ = try scene.applyState(try Self.board(editing: nil), atMs: 0)
         let completions = try scene.applyState(
             try Self.board(editing: "m1", animation: #"{"duration_ms": 300, "curve": "linear"}"#), atMs: 1000)
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func withoutAnAnimationTheEditorIsDrawnOpenAtOnce() throws {
-        var scene = try RenderScene(scene: Self.scene)
+        var scene = RenderScene(scene: try Scene(value: Self.scene))
         _ = try scene.applyState(try Self.board(editing: "m1"), atMs: 0)
         let open = try #require(try Self.layer(SceneLayers.MemoBoardLayer.editor, scene, atMs: 0))
         #expect(open.frame == Self.editor && open.transform == .identity)
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func anAnimatedStateMovesOnlyTheMemosItChanged() throws {
-        var scene = try RenderScene(scene: Self.scene)
+        var scene = RenderScene(scene: try Scene(value: Self.scene))
         _ = try scene.applyState(try Self.board(editing: nil), atMs: 0)
         _ = try scene.applyState(try Self.board(editing: "m1", animation: #"{"duration_ms": 300}"#), atMs: 10)
         let ended = scene.frameStarted(atMs: 400)
