@@ -129,9 +129,17 @@ public enum SceneLayers {
     /// The height of a minimized memo: a strip showing the start of its text, as FloatyMemo+ folds one.
     public static let minimizedMemoHeight = 28.0
 
+    /// While a search runs, FloatyMemo+ highlights the memos that match and only they stay active:
+    /// the others are drawn faded.
+    static let searchFadedOpacity = 0.3
+    static let searchMatchColor = Color(hex: 0xFF9500)
+
     private static func memos(_ state: Value) -> [Layer] {
         let selected = state["selected"]?.stringValue
         let list = state["memos"]?.arrayValue ?? []
+        let matched: Set<String>? = state["search"]?["matches"]?.arrayValue.map {
+            Set($0.compactMap { $0["memo_id"]?.stringValue })
+        }
         return list.sorted { ($0["z"]?.intValue ?? 0) < ($1["z"]?.intValue ?? 0) }.compactMap { memo in
             guard let x = memo["x"]?.doubleValue, let y = memo["y"]?.doubleValue, let w = memo["width"]?.doubleValue,
                 let h = memo["height"]?.doubleValue
@@ -152,6 +160,14 @@ public enum SceneLayers {
             let isSelected = selected != nil && memo["id"]?.stringValue == selected
             layer.borderWidth = isSelected ? 2 : 0.5
             layer.borderColor = isSelected ? Color(hex: 0x1A73E8) : Color(hex: 0x000000, alpha: 0.15)
+            if let matched {
+                if matched.contains(memo["id"]?.stringValue ?? "") {
+                    layer.borderWidth = 3
+                    layer.borderColor = searchMatchColor
+                } else {
+                    layer.opacity = searchFadedOpacity
+                }
+            }
             layer.text = TextContent(
                 memo["text"]?.stringValue ?? "", fontSize: isMinimized ? 12 : 15, color: Color(hex: 0x333333),
                 inset: isMinimized ? 6 : 8, singleLine: isMinimized)
