@@ -148,6 +148,7 @@ extension ComponentInstance {
         let (x, y, t) = (gesture.x, gesture.y, gesture.tMs)
         switch (gesture.recognizer, gesture.state) {
         case (.tap, .recognized): return .tapRecognized(x: x, y: y, tMs: t)
+        case (.doubleTap, .recognized): return .doubleTapRecognized(x: x, y: y, tMs: t)
         case (.longPress, .began): return .longPressBegan(x: x, y: y, tMs: t)
         case (.pan, .began): return .panBegan(x: x, y: y, tMs: t)
         case (.pan, .changed):

@@ -2,7 +2,9 @@ import BusSchema
 import Foundation
 
 /// A FloatyMemo+-style memo board. Drag moves a memo, pinch resizes it, two-finger rotation
-/// rotates it, tap opens the editor, long press selects. Every change becomes a memo command
+/// rotates it, a tap brings it to the front, a double tap opens the editor on it, long press
+/// selects. The scene makes the tap require the double tap to fail (UIKit's
+/// `require(toFail:)`), so the two never both fire for one double tap. Every change becomes a memo command
 /// with a unique `cmd_id`, shown at once (marked pending) and resent with backoff until the store
 /// acknowledges it. The board follows `memo/changed/` in seq order and asks for a snapshot when
 /// it sees a gap or a new store epoch.
@@ -49,6 +51,7 @@ public struct MemoBoardMachine: Sendable {
         /// value): it goes into every `cmd_id` and new memo id, so ids never repeat across restarts.
         case started(tMs: Double, session: String)
         case tapRecognized(x: Double, y: Double, tMs: Double)
+        case doubleTapRecognized(x: Double, y: Double, tMs: Double)
         case longPressBegan(x: Double, y: Double, tMs: Double)
         case panBegan(x: Double, y: Double, tMs: Double)
         case panChanged(translation: GestureEvent.Vector, tMs: Double)
@@ -110,6 +113,10 @@ public struct MemoBoardMachine: Sendable {
             self.sync.session = session
             return self.requestSnapshot(tMs) + [self.publish(tMs)]
         case (.idle, .tapRecognized(let x, let y, let tMs)):
+            guard let id = self.memo(at: x, y) else { return [] }
+            return self.send(.front, memoID: id, at: tMs) + [self.publish(tMs)]
+        case (.idle, .doubleTapRecognized(let x, let y, let tMs)):
+            // A double tap off every memo closes the editor, as a tap outside a text view ends editing.
             self.editing = self.memo(at: x, y)
             if let id = self.editing { return self.send(.front, memoID: id, at: tMs) + [self.publish(tMs)] }
             return [self.publish(tMs)]

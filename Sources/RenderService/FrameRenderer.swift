@@ -9,9 +9,11 @@ import Synchronization
 /// Draws frames on a thread of its own, so that the service's event loop keeps applying states
 /// and publishing health while a large frame renders (a busy worker is slow, never silent).
 ///
-/// One frame at a time: the owner submits a ``Job`` only after the last one finished. When a
-/// frame is done the loop is woken through a pipe it watches, and ``takeFinished()``
-/// hands the result over on the loop's thread.
+/// One frame at a time: the owner submits a ``Job`` only after the last one finished. A frame
+/// someone watches goes on to the ``FrameEncoder``'s thread, and the render thread is free for
+/// the next frame while it is encoded. When a frame is drawn or an image encoded the loop is
+/// woken through a pipe it watches, and ``takeFinished()`` and ``takeEncoded()`` hand the
+/// results over on the loop's thread.
 final class FrameRenderer: Sendable {
     /// A frame to draw: the layer tree taken from the scene when the frame was due.
     struct Job: Sendable {
@@ -34,38 +36,62 @@ final class FrameRenderer: Sendable {
         let blurMs: Double
         let encodeMs: Double
         let statistics: RenderStatistics
-        /// The frame encoded for viewers, when the job asked for it.
-        let image: EncodedImage?
+    }
+
+    /// What the threads hand to the loop, and the pipe that wakes it.
+    private final class Mailbox: Sendable {
+        let frames = Mutex<[(Job, Result<Output, any Error>)]>([])
+        let images = Mutex<[(frameID: Int, result: Result<EncodedImage, any Error>)]>([])
+        let writer: Int32
+
+        init(writer: Int32) { self.writer = writer }
+
+        func wake() {
+            var one: UInt8 = 1
+            _ = write(self.writer, &one, 1)
+        }
     }
 
     /// The file descriptor that becomes readable when a frame is done (a pipe's read end).
     let wakeDescriptor: Int32
-    private let wakeWriter: Int32
+    private let mailbox: Mailbox
     private let renderer: LayerRenderer
     private let snapshots: SnapshotWriter
     private let queue: DispatchQueue
-    private let finished = Mutex<[(Job, Result<Output, any Error>)]>([])
-    /// Used on the render thread only; the lock makes that checkable.
-    private let imageEncoder: Mutex<ImageEncoder>
+    private let encoder: FrameEncoder
 
     /// - Parameters:
     ///   - imageEncoding, imageQuality: how frames are encoded for viewers (``ImageEncoder``).
-    ///   - queue: the serial queue frames are drawn on (a test may hold it suspended).
-    /// - Throws: ``ConfigurationError`` when no pipe can be made. The C functions are `pipe`
-    ///   and `fcntl`.
+    ///   - queue, encoderQueue: the serial queues frames are drawn and encoded on (a test may
+    ///     hold one suspended).
+    /// - Throws: ``ConfigurationError`` when no pipe can be made, ``RenderError`` when
+    ///   libjpeg-turbo cannot make a compressor. The C functions are `pipe` and `fcntl`.
     init(
         renderer: LayerRenderer, snapshots: SnapshotWriter, imageEncoding: RenderImage.Encoding = .jpeg,
         imageQuality: Int = JPEGEncoder.defaultQuality,
-        queue: DispatchQueue = DispatchQueue(label: "render-worker.frames")
+        queue: DispatchQueue = DispatchQueue(label: "render-worker.frames"),
+        encoderQueue: DispatchQueue = DispatchQueue(label: "render-worker.encoder")
     ) throws {
-        self.imageEncoder = Mutex(try ImageEncoder(encoding: imageEncoding, quality: imageQuality))
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw ConfigurationError("pipe failed: errno \(errno)") }
         for end in ends {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
-        (self.wakeDescriptor, self.wakeWriter) = (ends[0], ends[1])
+        let mailbox = Mailbox(writer: ends[1])
+        self.wakeDescriptor = ends[0]
+        self.mailbox = mailbox
+        do {
+            self.encoder = try FrameEncoder(encoding: imageEncoding, quality: imageQuality, queue: encoderQueue) {
+                frameID, result in
+                mailbox.images.withLock { $0.append((frameID, result)) }
+                mailbox.wake()
+            }
+        } catch {
+            close(ends[0])
+            close(ends[1])
+            throw error
+        }
         self.renderer = renderer
         self.snapshots = snapshots
         self.queue = queue
@@ -73,16 +99,15 @@ final class FrameRenderer: Sendable {
 
     deinit {
         close(self.wakeDescriptor)
-        close(self.wakeWriter)
+        close(self.mailbox.writer)
     }
 
     /// Starts drawing `job` on the render thread.
     func submit(_ job: Job) {
         self.queue.async { [self] in
             let result = Result { try self.draw(job) }
-            self.finished.withLock { $0.append((job, result)) }
-            var one: UInt8 = 1
-            _ = write(self.wakeWriter, &one, 1)
+            self.mailbox.frames.withLock { $0.append((job, result)) }
+            self.mailbox.wake()
         }
     }
 
@@ -94,11 +119,22 @@ final class FrameRenderer: Sendable {
         return idle.wait(timeout: .now() + seconds) == .success
     }
 
-    /// The frames finished since the last call; clears the wake-up.
+    /// Frames replaced by a newer one before they were encoded (the encoder lagged).
+    var imagesSkipped: UInt64 { self.encoder.skipped }
+
+    /// The frames finished since the last call; clears the wake-up (call ``takeEncoded()`` after).
     func takeFinished() -> [(Job, Result<Output, any Error>)] {
         var drain = [UInt8](repeating: 0, count: 64)
         while read(self.wakeDescriptor, &drain, drain.count) > 0 {}
-        return self.finished.withLock { done in
+        return self.mailbox.frames.withLock { done in
+            defer { done.removeAll() }
+            return done
+        }
+    }
+
+    /// The images encoded since the last call, oldest first.
+    func takeEncoded() -> [(frameID: Int, result: Result<EncodedImage, any Error>)] {
+        self.mailbox.images.withLock { done in
             defer { done.removeAll() }
             return done
         }
@@ -113,13 +149,15 @@ final class FrameRenderer: Sendable {
         var png: String?
         if job.writePNG { png = try self.snapshots.write(try PNGCodec.encode(image), frameID: job.frameID) }
         let encoded = Clock.monotonicNs()
-        let forViewers = try self.imageEncoder.withLock { encoder in
-            try job.image.map { try encoder.encode(image, $0) } ?? encoder.forget()
+        if let request = job.image {
+            self.encoder.offer(FrameEncoder.Frame(frameID: job.frameID, image: image, request: request))
+        } else {
+            self.encoder.forget()
         }
         return Output(
             checksum: image.checksum, png: png, renderMs: Self.ms(rendered - start),
             blurMs: stopwatch.milliseconds(.blur), encodeMs: job.writePNG ? Self.ms(encoded - rendered) : 0,
-            statistics: self.renderer.lastStatistics, image: forViewers)
+            statistics: self.renderer.lastStatistics)
     }
 
     static func ms(_ nanoseconds: UInt64) -> Double { (Double(nanoseconds) / 1e3).rounded() / 1e3 }

@@ -12,6 +12,8 @@ struct ImageRequest: Sendable {
 
 /// A frame encoded for viewers.
 struct EncodedImage: Sendable {
+    let width: Int
+    let height: Int
     let encoding: RenderImage.Encoding
     let data: [UInt8]
     /// What changed since the previous image encoded.
@@ -23,7 +25,7 @@ struct EncodedImage: Sendable {
 /// Encodes drawn frames for `render.image`: always the whole frame (a viewer that skips
 /// frames loses nothing), as JPEG (libjpeg-turbo) or PNG (libpng), with the rectangles that
 /// changed since the previous image. It keeps that previous image only while frames are
-/// being encoded. Used on the render thread.
+/// being encoded. Used on the encoding thread (``FrameEncoder``).
 struct ImageEncoder {
     let encoding: RenderImage.Encoding
     let quality: Int
@@ -50,14 +52,12 @@ struct ImageEncoder {
             case .png: try PNGCodec.encode(image)
             }
         return EncodedImage(
-            encoding: self.encoding, data: data, damage: damage,
+            width: image.width, height: image.height, encoding: self.encoding, data: data, damage: damage,
             encodeMs: FrameRenderer.ms(Clock.monotonicNs() - start), input: request.input)
     }
 
     /// Drops the previous image (nobody watches): the next image is a key frame anyway.
-    /// - Returns: nil, the image of a frame nobody watches.
-    mutating func forget() -> EncodedImage? {
+    mutating func forget() {
         self.previous = nil
-        return nil
     }
 }

@@ -78,7 +78,8 @@ final class ImagePublisher {
     /// Publishes frame `frameID`'s image.
     /// - Throws: ``RenderError`` `invalidSize` for a frame or an encoding larger than
     ///   `render.image` carries, ``BusError`` if sending fails.
-    func publish(_ image: EncodedImage, frameID: Int, width: Int, height: Int) throws {
+    func publish(_ image: EncodedImage, frameID: Int) throws {
+        let (width, height) = (image.width, image.height)
         guard max(width, height) <= RenderImage.maximumSide, image.data.count <= RenderImage.maximumDataBytes else {
             throw RenderError(
                 .invalidSize, "image \(width)×\(height), \(image.data.count) bytes: more than render.image carries")

@@ -13,7 +13,9 @@ import ServiceSupport
 /// thread (``FrameRenderer``) while the loop goes on applying states and publishing health; a
 /// slow frame lowers the frame rate, and the next one draws the newest state. Each frame is published on
 /// `render/frame/` (``RenderFrame``), animation completions on `render/animation/`, and, while
-/// someone subscribes, the frame encoded for viewers on `render/image/<surface>/` (``ImagePublisher``).
+/// someone subscribes, the frame encoded for viewers on `render/image/<surface>/` (``ImagePublisher``),
+/// encoded on a thread of its own (``FrameEncoder``: the newest frame wins) once per frame
+/// however many viewers watch.
 /// The store's memos follow `memo/changed/` in seq order; at start, and whenever a change shows
 /// a new store epoch (the store restarted) or a gap, the worker asks the store for a snapshot
 /// (a `snapshot` command as client `<service name>`, answered on `memo/snapshot/<name>/`), and
@@ -117,6 +119,7 @@ public final class RenderService {
                 "largest_offscreen_px": Value(UInt64(self.lastStatistics.largestOffscreenPixels)),
             ]
             for (key, value) in self.images.health { extra[key] = value }
+            extra["images_skipped"] = Value(self.frames.imagesSkipped)
             return extra
         }
         try self.runner.subscribe(["ui/"], filter: SchemaFilter(Self.uiSchemas)) { [unowned self] delivery, _ in
@@ -167,6 +170,7 @@ public final class RenderService {
         }
         self.runner.watch(fileDescriptor: self.frames.wakeDescriptor) { [unowned self] in
             for (job, result) in self.frames.takeFinished() { try self.finish(job, result) }
+            for (frameID, result) in self.frames.takeEncoded() { try self.publishImage(frameID, result) }
         }
         self.runner.onStop = { [unowned self] in try self.finishFrameInFlight() }
         self.runner.every(ms: ImagePublisher.pollMs) { [unowned self] in
@@ -330,7 +334,6 @@ public final class RenderService {
                 stateSeq: job.stateSeq, timings: timings, png: output.png)
             try self.runner.publisher.publish(frame, on: self.frameTopic)
             self.framesPublished += 1
-            if let image = output.image { try self.publishImage(image, of: job) }
         case .failure(let error):
             self.runner.statistics.countReason("render_failed")
             Log.error(self.runner.name, "render_failed: frame \(job.frameID): \(error)")
@@ -338,13 +341,16 @@ public final class RenderService {
         try self.frameFinished()
     }
 
-    /// Publishes a frame's image for viewers; one that cannot be sent is counted (`image_failed`).
-    private func publishImage(_ image: EncodedImage, of job: FrameRenderer.Job) throws {
+    /// Publishes a frame's image for viewers; one that cannot be encoded or sent is counted
+    /// (`image_failed`).
+    private func publishImage(_ frameID: Int, _ result: Result<EncodedImage, any Error>) throws {
         do {
-            try self.images.publish(image, frameID: job.frameID, width: job.width, height: job.height)
-        } catch let error as RenderError {
+            try self.images.publish(try result.get(), frameID: frameID)
+        } catch let error as BusError {
+            throw error
+        } catch {
             self.runner.statistics.countReason("image_failed")
-            Log.error(self.runner.name, "image_failed: frame \(job.frameID): \(error)")
+            Log.error(self.runner.name, "image_failed: frame \(frameID): \(error)")
         }
     }
 

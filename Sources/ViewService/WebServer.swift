@@ -42,6 +42,8 @@ final class WebServer: @unchecked Sendable {
         var frameGeneration: UInt64 = 0
         var batch: UInt64
         var message: [UInt8] = []
+        /// Why the page is being closed: sent in the close frame at the next writable callback.
+        var closing: PageMessageError?
 
         init(session: String, batch: UInt64) {
             self.session = session
@@ -199,6 +201,7 @@ final class WebServer: @unchecked Sendable {
     private func receive(
         _ wsi: OpaquePointer, _ connection: Connection, _ input: UnsafeMutableRawPointer?, _ length: Int
     ) -> Int32 {
+        guard connection.closing == nil else { return 0 }
         if lws_frame_is_binary(wsi) != 0 {
             return self.close(wsi, connection, PageMessageError(.binary, "pages send text messages"))
         }
@@ -222,16 +225,25 @@ final class WebServer: @unchecked Sendable {
         return 0
     }
 
-    /// Closes a connection for a bad message, with the reason, counted by kind.
+    /// Closes a connection for a bad message, with the reason, counted by kind. The close frame
+    /// goes out from the writable callback: a frame still being sent to the page would otherwise
+    /// stand in its way and the page would see the connection drop without a reason (1006).
     private func close(_ wsi: OpaquePointer, _ connection: Connection, _ error: PageMessageError) -> Int32 {
         self.hub.count("closed_\(error.code.rawValue)")
         Log.error("uibus-view", "closing page \(connection.session): \(error)")
-        cws_close_reason(wsi, error.description)
-        return -1
+        connection.closing = error
+        lws_callback_on_writable(wsi)
+        // A page that never reads is never writable: it is dropped without the frame after 2 s.
+        lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, 2)
+        return 0
     }
 
     /// Sends the one most important thing due: the hello, an inspector batch, the newest frame.
     private func write(_ wsi: OpaquePointer, _ connection: Connection) -> Int32 {
+        if let error = connection.closing {
+            cws_close_reason(wsi, error.description)
+            return -1
+        }
         var sent: Int32 = 0
         if !connection.helloSent {
             connection.helloSent = true

@@ -62,9 +62,9 @@ import Testing
         gesture(6500, "photo", "photoPinch", "pinch", "began", x: 900, y: 700, touches: 2, extra: ["scale": .int(1)]),
         gesture(6550, "photo", "photoPinch", "pinch", "changed", x: 900, y: 700, touches: 2, extra: ["scale": .int(2)]),
         gesture(6600, "photo", "photoPinch", "pinch", "ended", x: 900, y: 700, touches: 2, extra: ["scale": .int(2)]),
-        // Memo board: create a memo, tap it open.
+        // Memo board: create a memo, double-tap it open.
         #"{"t_ms": 7000, "instance": "board1", "command": "create", "args": {"text": "牛乳を買う", "x": 40, "y": 50}}"#,
-        gesture(7200, "memos", "memoTap", "tap", "recognized", x: 1300, y: 110),
+        gesture(7200, "memos", "memoDoubleTap", "doubleTap", "recognized", x: 1300, y: 110),
         // App lifecycle, then offline: the next pull fails fast.
         #"{"t_ms": 8000, "event": "will_resign_active"}"#,
         #"{"t_ms": 8100, "event": "did_become_active"}"#,

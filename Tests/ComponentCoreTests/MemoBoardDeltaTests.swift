@@ -101,7 +101,7 @@ import Testing
                         minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0, version: 1)), epoch: 7, tMs: 190),
             .restoreRequested(memoID: "m2", tMs: 200), .trashRequested(memoID: "m5", tMs: 210),
             .searchRequested(query: "", tMs: 220), .emptyTrashRequested(tMs: 230),
-            .tapRecognized(x: 300, y: 300, tMs: 240),
+            .doubleTapRecognized(x: 300, y: 300, tMs: 240),
             .ackReceived(MemoAck(cmdId: "board1:s1:3", status: .ok, seq: 13, version: 5), tMs: 250),
         ]
         var deltas = 0

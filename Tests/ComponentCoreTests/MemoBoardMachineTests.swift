@@ -218,14 +218,23 @@ import Testing
         #expect(command.rotation == 0.3)
     }
 
-    @Test func memoBoard_tap_opensTheEditorOnTheTopmostMemo() {
+    @Test func memoBoard_doubleTap_opensTheEditorOnTheTopmostMemo() {
         var machine = Self.synced()
-        let effects = machine.handle(.tapRecognized(x: 1380, y: 360, tMs: 0))
+        let effects = machine.handle(.doubleTapRecognized(x: 1380, y: 360, tMs: 0))
         #expect(Self.state(effects)?.editing == .some("m2"))
         #expect(Effects.commands(effects).map(\.op) == [.front])
-        #expect(Self.state(machine.handle(.tapRecognized(x: 1900, y: 900, tMs: 10)))?.editing == .some(nil))
-        _ = machine.handle(.tapRecognized(x: 1380, y: 360, tMs: 20))
+        #expect(Self.state(machine.handle(.doubleTapRecognized(x: 1900, y: 900, tMs: 10)))?.editing == .some(nil))
+        _ = machine.handle(.doubleTapRecognized(x: 1380, y: 360, tMs: 20))
         #expect(Self.state(machine.handle(.editorClosed(tMs: 30)))?.editing == .some(nil))
+    }
+
+    @Test func memoBoard_tap_bringsTheMemoToTheFrontWithoutOpeningTheEditor() {
+        var machine = Self.synced()
+        let effects = machine.handle(.tapRecognized(x: 1380, y: 360, tMs: 0))
+        #expect(Effects.commands(effects).map(\.op) == [.front])
+        #expect(Effects.commands(effects).first?.memoId == "m2")
+        #expect(Self.state(effects)?.editing == .some(nil))
+        #expect(machine.handle(.tapRecognized(x: 1900, y: 900, tMs: 10)).isEmpty)
     }
 
     @Test func memoBoard_longPress_selects() {

@@ -153,4 +153,25 @@ import Testing
             #expect(corkPixels.contains(RGBA8(0xC8, 0x9B, 0x5E, 255)), "on a cork tone")
         }
     }
+
+    @Test func aMemoSearchHighlightsTheMatchesAndFadesTheOtherMemos() throws {
+        let memos = """
+            "memos":[{"id":"m1","x":10,"y":10,"width":80,"height":60,"text":""},
+             {"id":"m2","x":110,"y":10,"width":80,"height":60,"text":""}]
+            """
+        let yellow = RGBA8(0xFF, 0xF3, 0xA0, 255)
+        let plain = try Self.render("memoBoard", state: "{\"instance\":\"c1\",\(memos)}")
+        #expect(Self.near(plain.pixel(60, 50), yellow) && Self.near(plain.pixel(160, 50), yellow))
+        let searched = try Self.render(
+            "memoBoard",
+            state: """
+                {"instance":"c1",\(memos),"search":{"query":"a","matches":[{"memo_id":"m1","trashed":false,"ranges":[[0,1]]}]}}
+                """)
+        #expect(Self.near(searched.pixel(60, 50), yellow), "the match stays as it was")
+        let edge = searched.pixel(11, 50)
+        #expect(edge.r > 200 && edge.g > 120 && edge.g < 190 && edge.b < 60, "the match's orange border: \(edge)")
+        let faded = searched.pixel(160, 50)
+        #expect(!Self.near(faded, yellow, 20), "the other memo is faded into the board: \(faded)")
+        #expect(!Self.near(faded, RGBA8(0xC8, 0xA1, 0x65, 255), 10), "but still there: \(faded)")
+    }
 }

@@ -132,10 +132,14 @@ def memo_board(stack, predicate, what):
     return stack.listener.wait_for("ui/memoBoard/", predicate, what=what)
 
 
-def created_memo(stack, page, text):
-    board = next(v for v in SCENE["views"] if v.get("component", {}).get("kind") == "memoBoard")
+BOARD = next(v for v in SCENE["views"] if v.get("component", {}).get("kind") == "memoBoard")
+
+
+def created_memo(stack, page, text, x=100, y=120):
+    """Creates a memo at board point (x, y) through the page; (its state once acked, its centre in scene points)."""
+    board = BOARD
     instance = board["component"]["id"]
-    page.evaluate("([i, t]) => window.uibus.command(i, 'create', {text: t, x: 100, y: 120})", [instance, text])
+    page.evaluate("([i, t, x, y]) => window.uibus.command(i, 'create', {text: t, x, y})", [instance, text, x, y])
     state = memo_board(stack, lambda s: any(m["text"] == text and not m.get("pending") for m in s["memos"]), text)
     memo = next(m for m in state["memos"] if m["text"] == text)
     frame = board["frame"]
@@ -155,12 +159,91 @@ def test_a_two_touch_pinch_scales_a_memo(stack, page):
         stack, lambda s: any(m["id"] == memo["id"] and m["scale"] > 1.5 for m in s["memos"]), "memo scaled past 1.5")
 
 
+def test_a_two_finger_alt_mouse_pinch_mirrored_about_the_view_centre_scales_a_memo(stack, page):
+    frame = BOARD["frame"]
+    # A memo over the board's centre: the mirrored fingers' midpoint, where the pinch lands.
+    memo, (x, y) = created_memo(stack, page, "alt pinch", x=frame["width"] / 2 - 80, y=frame["height"] / 2 - 60)
+    device = page.evaluate("() => window.uibus.device")
+    client = lambda px, py: page.evaluate("([x, y]) => window.uibus.clientPoint(x, y)", [px, py])
+    page.keyboard.down("Alt")
+    page.mouse.move(*client(x - 15, y))
+    page.mouse.down()
+    for step in range(1, 21):
+        time.sleep(1 / 60)
+        page.mouse.move(*client(x - 15 - step * 3, y))
+    page.mouse.up()
+    page.keyboard.up("Alt")
+    began = stack.listener.wait_for(
+        f"touch/{device}/", lambda f: len(f["contacts"]) == 2, what="two contacts from one mouse")
+    first, second = began["contacts"]
+    assert first["x"] + second["x"] == pytest.approx(2 * x, abs=1.5), "mirrored about the board's centre"
+    assert first["y"] + second["y"] == pytest.approx(2 * y, abs=1.5)
+    memo_board(
+        stack, lambda s: any(m["id"] == memo["id"] and m["scale"] > 1.5 for m in s["memos"]), "memo scaled past 1.5")
+
+
+def memo_pixels(page, memo):
+    """The bottom right 20×20 scene points inside `memo` (clear of its text) on the page's canvas."""
+    frame = BOARD["frame"]
+    x, y = frame["x"] + memo["x"] + memo["width"] - 24, frame["y"] + memo["y"] + memo["height"] - 24
+    return page.evaluate(
+        """([x, y]) => { const s = window.uibus.frame.scale;
+               return Array.from(document.getElementById('screen').getContext('2d')
+                   .getImageData(x * s, y * s, 20 * s, 20 * s).data); }""",
+        [x, y],
+    )
+
+
+def is_yellow(pixels):
+    """Whether RGBA `pixels` average the memos' default yellow (#FFF3A0), give or take JPEG noise."""
+    count = len(pixels) // 4
+    mean = [sum(pixels[channel::4]) / count for channel in range(3)]
+    return all(abs(m - want) <= 8 for m, want in zip(mean, (0xFF, 0xF3, 0xA0)))
+
+
+def wait_for_pixels(page, memo, predicate, what, timeout_s=30):
+    deadline = time.monotonic() + timeout_s
+    while not predicate(memo_pixels(page, memo)):
+        assert time.monotonic() < deadline, f"never on the canvas: {what}"
+        time.sleep(0.05)
+
+
+def test_the_search_field_sends_the_memo_search_and_the_board_shows_the_matches(stack, page):
+    alpha, _ = created_memo(stack, page, "検索 alpha", x=20, y=440)
+    beta, _ = created_memo(stack, page, "検索 beta", x=220, y=440)
+    wait_for_pixels(page, beta, is_yellow, "the new memo drawn on the canvas")
+    page.fill("#search", "ALPHA")
+    state = memo_board(
+        stack, lambda s: (s.get("search") or {}).get("query") == "ALPHA", "the search on the board")
+    matched = {m["memo_id"] for m in state["search"]["matches"]}
+    assert alpha["id"] in matched and beta["id"] not in matched, state["search"]
+    # The match keeps its colour; the other memo fades (FloatyMemo+: only the matches stay active).
+    wait_for_pixels(page, beta, lambda p: not is_yellow(p), "the memo that does not match faded")
+    assert is_yellow(memo_pixels(page, alpha))
+    cleared = len(stack.listener.seen("ui/memoBoard/"))
+    page.fill("#search", "")
+    stack.listener.wait_for("ui/memoBoard/", lambda s: "search" in s and s["search"] is None, what="cleared",
+                            after=cleared)
+    wait_for_pixels(page, beta, is_yellow, "the memo shown again")
+
+
 def test_japanese_typed_into_a_memo_reaches_the_store(stack, page):
     memo, point = created_memo(stack, page, "edit me")
     touch = viewstack.Touch(page)
+    # One tap brings a memo to the front (a `front` command, the memo pending until acked); it
+    # does not open the editor.
+    boards = len(stack.listener.seen("ui/memoBoard/"))
+    touch.tap(point)
+    fronted = stack.listener.wait_for(
+        "ui/memoBoard/", lambda s: any(m["id"] == memo["id"] and m.get("pending") for m in s["memos"]),
+        what="the tapped memo sent to the front", after=boards)
+    assert fronted.get("editing") is None, fronted
+    assert page.evaluate("() => window.uibus.editing") is None
+    # A double tap opens it: the board says so and the page follows.
     touch.tap(point)
     time.sleep(0.08)
     touch.tap(point)
+    memo_board(stack, lambda s: s.get("editing") == memo["id"], "editing the memo")
     viewstack.wait_until(page, "(id) => window.uibus.editing === id", arg=memo["id"])
     cdp = page.context.new_cdp_session(page)
     page.evaluate("() => { const e = document.getElementById('memo-editor'); e.select(); }")

@@ -139,6 +139,16 @@ class Stack:
             proc.kill()
             raise RuntimeError(f"{proc.name} did not start: {line!r} {proc.stderr.read()}")
 
+    def kill_memo_store(self):
+        """kill -9 the memo store, as a crash would."""
+        proc = next(p for p in self.procs if p.name == "memo-store" and p.poll() is None)
+        proc.kill()
+        proc.wait()
+
+    def start_memo_store(self):
+        """Starts a memo store on the same database (after kill_memo_store)."""
+        return self.start("memo-store", "--bus", self.proxy.bus, "--db", self.db)
+
     def get(self, path):
         """(status, body) of a GET on the view."""
         try:
@@ -157,7 +167,8 @@ class Stack:
 
     def __exit__(self, *exc):
         for proc in reversed(self.procs):
-            proc.terminate()
+            if proc.poll() is None:
+                proc.terminate()
         for proc in reversed(self.procs):
             try:
                 proc.wait(timeout=10)

@@ -28,10 +28,13 @@ def main():
         page = context.new_page()
         page.goto(f"{stack.url}?token={stack.token}")
         viewstack.wait_until(page, "() => window.uibus && window.uibus.device && window.uibus.stats().frames > 0")
-        for text, x, y in [("買い物: 牛乳、卵", 40, 60), ("UIBus live", 220, 200), ("会議 15:00", 60, 380)]:
+        texts = [("買い物: 牛乳、卵", 40, 60), ("UIBus live", 220, 200), ("会議 15:00", 60, 380)]
+        for text, x, y in texts:
             page.evaluate("([i, t, x, y]) => window.uibus.command(i, 'create', {text: t, x, y})",
                           [board["component"]["id"], text, x, y])
-        stack.listener.wait_for("ui/memoBoard/", lambda s: len(s["memos"]) >= 3, what="three memos")
+        for text, _, _ in texts:  # full states and deltas: each memo acked in one of them
+            stack.listener.wait_for("ui/memoBoard/", lambda s: any(m["text"] == text and not m.get("pending")
+                                                                   for m in s["memos"]), what=text)
         touch = viewstack.Touch(page)
         pad = views[next(v["id"] for v in scene["views"] if v.get("component", {}).get("kind") == "numberPad")]
         for key in (0, 1, 2):
@@ -40,8 +43,12 @@ def main():
         touch.drag((pager["x"] + 400, pager["y"] + 300), (pager["x"] + 100, pager["y"] + 300), steps=20)
         table = views["table"]
         touch.drag((table["x"] + 200, 120), (table["x"] + 200, 330), steps=25, release=False)
-        time.sleep(1.0)
-        page.screenshot(path=str(out), type="jpeg", quality=75)
+        # The picture once the canvas shows the newest touch (the pull held open).
+        device = page.evaluate("() => window.uibus.device")
+        last = max(f["frame"] for _, _, f in stack.listener.seen(f"touch/{device}/"))
+        viewstack.wait_until(page, "(seq) => ((window.uibus.frame || {}).input || {}).seq >= seq", arg=last)
+        time.sleep(0.5)  # the inspector's next redraw (every 200 ms)
+        page.screenshot(path=str(out), type="jpeg", quality=60)
         touch.send("touchEnd", [])
         browser.close()
     print(out)

@@ -147,16 +147,26 @@
     };
   }
 
-  function sceneCentre() {
+  /**
+   * The centre of the view a touch at this scene point lands on, hit-tested as the recognizer
+   * does (highest `z` first, then the later view), or the screen's centre off every view.
+   */
+  function viewCentreAt(point) {
+    const views = ((scene && scene.views) || []).map((view, index) => ({ view, index }));
+    views.sort((a, b) => (b.view.z || 0) - (a.view.z || 0) || b.index - a.index);
+    const hit = views.find(({ view: { frame: f } }) =>
+      point.x >= f.x && point.x < f.x + f.width && point.y >= f.y && point.y < f.y + f.height);
+    if (hit) return { x: hit.view.frame.x + hit.view.frame.width / 2, y: hit.view.frame.y + hit.view.frame.height / 2 };
     const scale = frameInfo ? frameInfo.scale : 1;
     return { x: canvas.width / scale / 2, y: canvas.height / scale / 2 };
   }
 
   function pointsFor(entry, event) {
     const point = scenePoint(event);
-    if (!entry.mirrored) return [point];
-    // Alt+mouse, as in the iOS Simulator: a second finger mirrored about the view's centre.
-    const centre = sceneCentre();
+    if (!entry.centre) return [point];
+    // Alt+mouse, as in the iOS Simulator: a second finger mirrored about the centre of the view
+    // the press landed on, so both fingers stay on it (a pinch or rotation about its centre).
+    const centre = entry.centre;
     return [point, { x: 2 * centre.x - point.x, y: 2 * centre.y - point.y }];
   }
 
@@ -174,7 +184,10 @@
     event.preventDefault();
     canvas.setPointerCapture(event.pointerId);
     const mirrored = event.pointerType === 'mouse' && event.altKey;
-    const entry = { ids: mirrored ? [nextContact++, nextContact++] : [nextContact++], mirrored };
+    const entry = {
+      ids: mirrored ? [nextContact++, nextContact++] : [nextContact++],
+      centre: mirrored ? viewCentreAt(scenePoint(event)) : null,
+    };
     contacts.set(event.pointerId, entry);
     sendContacts(entry, 'began', event);
   });
@@ -248,19 +261,6 @@
       'pending_commands', 'syncing']) next[key] = delta[key];
     if ('search' in delta) next.search = delta.search;
     boardChanged(delta.instance, next);
-  }
-
-  /** The topmost memo under a scene point (its scaled, unrotated box), if any. */
-  function memoAt(x, y) {
-    const view = boardView();
-    if (!view || !board.state) return null;
-    const hits = (board.state.memos || []).filter((memo) => {
-      const cx = view.frame.x + memo.x + memo.width / 2;
-      const cy = view.frame.y + memo.y + memo.height / 2;
-      const scale = memo.scale || 1;
-      return Math.abs(x - cx) <= (memo.width * scale) / 2 && Math.abs(y - cy) <= (memo.height * scale) / 2;
-    });
-    return hits.sort((a, b) => (b.z || 0) - (a.z || 0))[0] || null;
   }
 
   function openEditor(memoID) {
@@ -344,11 +344,6 @@
       // One lane per gesture kind, as in the report: what the newest recognizer of that kind did.
       // Failures (every recognizer a touch did not match) would drown the rest, so they are left out.
       if (data.state !== 'failed') addLaneEvent(`gesture ${data.recognizer}`, `${data.state} (${data.name || data.view})`, now);
-      // A double tap of this page's on a memo opens the editor over it.
-      if (data.device === device && data.recognizer === 'doubleTap' && data.state === 'recognized') {
-        const memo = memoAt(data.x, data.y);
-        if (memo) openEditor(memo.id);
-      }
     } else if (record.topic.startsWith('sys/health/')) {
       // Restarts as this page saw them: every new process id of a service after the first.
       const pids = (health.get(data.service) || {}).pids || new Set();
