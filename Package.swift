@@ -55,7 +55,7 @@ let package = Package(
         // Runtime exclusivity checks on the publisher's and subscriber's class state cost ~740 of
         // ~11 800 instructions per message in the hop benchmark; the compile-time checks stay.
         .target(
-            name: "Bus", dependencies: ["CZeroMQ", "BusSchema"],
+            name: "Bus", dependencies: ["CZeroMQ", "BusSchema", "CLinux"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         .target(name: "ServiceSupport", dependencies: ["Bus", "BusSchema", "CLinux"]),
         .target(name: "BusTools", dependencies: ["Bus", "BusSchema", "CZeroMQ", "CZstd", "ServiceSupport"]),
