@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "ComponentCore", dependencies: ["BusSchema", "GestureCore"]),
 
         // The bus and service plumbing.
-        .target(name: "Bus", dependencies: ["CZeroMQ", "BusSchema"]),
+        .target(name: "Bus", dependencies: ["CZeroMQ", "BusSchema", "CLinux"]),
         .target(name: "ServiceSupport", dependencies: ["Bus", "BusSchema", "CLinux"]),
         .target(name: "BusTools", dependencies: ["Bus", "BusSchema", "CZeroMQ", "CZstd", "ServiceSupport"]),
 

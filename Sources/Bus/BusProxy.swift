@@ -50,9 +50,14 @@ public final class BusProxy {
     private let highWaterMark: Int32
     /// Caps on the connections of the input and the output.
     private let limiters: [ConnectionLimiter]
+    /// What the queues for subscribers may hold, in bytes, kept by cutting off those behind.
+    private var budget: QueueBudget
 
     /// Messages queued per peer before a slow one starts losing them (counted downstream as gaps).
     public static let defaultHighWaterMark: Int32 = 100_000
+
+    /// What the proxy may hold queued for subscribers by default (``QueueBudget``).
+    public static let defaultQueueBudgetBytes = 128 << 20
 
     /// The largest message the proxy accepts from a publisher by default.
     public static let defaultMaximumMessageSize: Int64 = 16 << 20
@@ -76,14 +81,17 @@ public final class BusProxy {
     /// - Parameter lastValues: how much state the late joiners' cache keeps and replays.
     /// - Parameter connectionsPerEndpoint: connections each endpoint holds before refusing more;
     ///   nil sets it from the open-file limit, whose soft value is first raised to the hard one.
+    /// - Parameter queueBudgetBytes: what the proxy may hold queued for subscribers; past it, those
+    ///   that fell behind are cut off (``QueueBudget``).
     /// - Throws: ``BusError`` if a socket cannot be made.
     public init(
         context: ZMQContext, config: BusConfig, name: String = "bus-proxy",
         highWaterMark: Int32 = BusProxy.defaultHighWaterMark,
         maximumMessageSize: Int64 = BusProxy.defaultMaximumMessageSize, curve: CurveServerKeys? = nil,
         messagesPerTurn: Int = 4096, lastValues: LastValueCache.Limits = LastValueCache.Limits(),
-        connectionsPerEndpoint: Int? = nil
+        connectionsPerEndpoint: Int? = nil, queueBudgetBytes: Int = BusProxy.defaultQueueBudgetBytes
     ) throws {
+        self.budget = QueueBudget(bytes: queueBudgetBytes)
         self.cache = LastValueCache(limits: lastValues, nowNs: Clock.monotonicNs())
         self.highWaterMark = highWaterMark
         self.config = config
@@ -185,6 +193,7 @@ public final class BusProxy {
         while !shouldStop() {
             let now = Clock.monotonicNs()
             if now >= nextHealth {
+                try self.checkBudget()
                 try self.publishHealth(state: .ready)
                 nextHealth = now + UInt64(healthIntervalMs) * 1_000_000
                 outputPending = true
@@ -257,8 +266,17 @@ public final class BusProxy {
             self.statistics.add(.received)
             self.statistics.add(.sent)
             self.bytesForwarded.wrappingAdd(UInt64(moved.bytes), ordering: .relaxed)
+            if self.budget.forwarded(moved.bytes) { try self.checkBudget() }
         }
         return true
+    }
+
+    /// Holds the queues against their byte budget, cutting off the subscribers behind.
+    private func checkBudget() throws {
+        let output = self.limiters[1]
+        // Connections that came and went since the last look are known before any is cut.
+        try output.handleEvents()
+        output.forget(self.budget.check(cacheBytes: self.cache.bytes, subscribers: output.descriptors))
     }
 
     /// Forwards a bounded batch of subscriptions.
@@ -345,6 +363,7 @@ public final class BusProxy {
             "connections_refused": Value(self.limiters.reduce(0) { $0 + $1.refused }),
             "subscriptions_untracked": Value(self.subscriptionCounts.untracked),
         ]
+        for (key, value) in self.budget.health { extra[key] = value }
         if self.authenticator != nil {
             extra["zap_accepted"] = Value(self.authentications.accepted)
             extra["zap_denied"] = Value(self.authentications.denied)

@@ -52,6 +52,13 @@ final class ConnectionLimiter {
     var refused: UInt64 { self.refusedCount.load(ordering: .relaxed) }
     /// Connections open now.
     var count: Int { self.open.count }
+    /// The descriptors of the connections open now.
+    var descriptors: Set<Int32> { self.open }
+
+    /// Stops counting connections the owner has shut down, before libzmq reports them closed.
+    func forget(_ descriptors: [Int32]) {
+        for descriptor in descriptors { self.open.remove(descriptor) }
+    }
 
     /// Reads every event waiting, refusing connections past the cap.
     func handleEvents() throws {

@@ -30,9 +30,13 @@ public final class Publisher {
     private var joining: JoinBuffer?
     /// Told of every subscribe notice, repeats included (see ``reportEverySubscribe(_:)``).
     private var onSubscribe: ((String) -> Void)?
+    /// What the send queue may hold of the larger payloads, in bytes.
+    private let budget: SendBudget
 
     /// How long a new publisher holds messages waiting for the bus's subscriptions by default.
     public static let defaultJoinGraceMs = 2000
+    /// What a publisher's send queue may hold of the larger payloads by default (``SendBudget``).
+    public static let defaultSendBudgetBytes = 64 << 20
     /// How many messages a new publisher holds at most while it waits.
     public static let joinHoldLimit = 1024
 
@@ -40,6 +44,8 @@ public final class Publisher {
     ///
     /// - Parameters:
     ///   - sendHighWaterMark: messages queued before ZeroMQ drops (counted as gaps downstream).
+    ///   - sendBudgetBytes: payload bytes queued before the publisher drops (``SendBudget``;
+    ///     counted as `send_over_budget` here and as gaps downstream).
     ///   - curve: join as a CURVE client with these keys (``BusConfig/curveClient()``).
     ///   - joinGraceMs: how long to hold messages while no subscription has arrived yet (a bus
     ///     nobody subscribes to sends none); 0 sends at once, as a bare XPUB does.
@@ -47,8 +53,9 @@ public final class Publisher {
     public init(
         context: ZMQContext, endpoint: String, name: String, statistics: BusStatistics = BusStatistics(),
         sendHighWaterMark: Int32 = 10_000, epoch: UInt64 = EnvelopeStamper.newEpoch(), curve: CurveClientKeys? = nil,
-        joinGraceMs: Int = Publisher.defaultJoinGraceMs
+        joinGraceMs: Int = Publisher.defaultJoinGraceMs, sendBudgetBytes: Int = Publisher.defaultSendBudgetBytes
     ) throws {
+        self.budget = SendBudget(bytes: sendBudgetBytes)
         self.socket = try ZMQSocket(context, .xpub)
         try self.socket.setOption(ZMQ_SNDHWM, sendHighWaterMark)
         if let curve { try self.socket.makeCurveClient(curve) }
@@ -86,11 +93,8 @@ public final class Publisher {
             return
         }
         try payload.withUnsafeBytes { payload in
-            try self.stamper.header.withUnsafeBytes { header in
-                try self.socket.sendMessage(topic: topic, header: header, payload: payload)
-            }
+            try self.stamper.header.withUnsafeBytes { try self.transmit(topic, header: $0, payload: payload) }
         }
-        self.statistics.add(.sent)
     }
 
     /// Publishes a dynamic value as the payload of `schema`.
@@ -165,7 +169,29 @@ public final class Publisher {
             self.stamper.payload.withUnsafeBytes { self.hold(topic, payload: $0) }
             return
         }
-        try self.socket.sendMessage(topic: topic, header: self.stamper.header, payload: self.stamper.payload)
+        try self.stamper.header.withUnsafeBytes { header in
+            try self.stamper.payload.withUnsafeBytes { try self.transmit(topic, header: header, payload: $0) }
+        }
+    }
+
+    /// Payload bytes sent and not yet written out by libzmq (the larger payloads only).
+    public var queuedBytes: Int { self.budget.queuedBytes }
+
+    /// Sends one message, unless its payload would take the send queue past its byte budget.
+    @inline(__always)
+    private func transmit(_ topic: Topic, header: UnsafeRawBufferPointer, payload: UnsafeRawBufferPointer) throws {
+        if payload.count < SendBudget.accountedBytes {
+            try self.socket.sendMessage(topic: topic, header: header, payload: payload)
+        } else {
+            guard self.budget.admits(payload.count) else {
+                self.statistics.countReason("send_over_budget")
+                return
+            }
+            var topicText = topic.rawValue
+            _ = try topicText.withUTF8 { try self.socket.send(UnsafeRawBufferPointer($0), more: true) }
+            _ = try self.socket.send(header, more: true)
+            try self.budget.send(payload, on: self.socket)
+        }
         self.statistics.add(.sent)
     }
 
@@ -194,11 +220,8 @@ public final class Publisher {
         self.sendsBeforeDrain = Self.drainInterval
         for message in joining.messages {
             try message.header.withUnsafeBytes { header in
-                try message.payload.withUnsafeBytes {
-                    try self.socket.sendMessage(topic: message.topic, header: header, payload: $0)
-                }
+                try message.payload.withUnsafeBytes { try self.transmit(message.topic, header: header, payload: $0) }
             }
-            self.statistics.add(.sent)
         }
     }
 }

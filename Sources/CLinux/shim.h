@@ -9,6 +9,7 @@
 #include <pty.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <malloc.h>
 
 /* The evdev ioctls are function-like macros, which Swift does not import. */
 
@@ -31,5 +32,10 @@ static inline int clinux_sched_setaffinity(int tid, size_t bytes, const unsigned
 /* sched_getaffinity(2) for one thread, as above. Returns the bytes of `mask` the kernel filled, or -1. */
 static inline int clinux_sched_getaffinity(int tid, size_t bytes, unsigned long *mask) {
     return (int)syscall(SYS_sched_getaffinity, tid, bytes, mask);
+}
+/* The heap in use: bytes of chunks allocated in every arena plus mmapped ones (mallinfo2). */
+static inline size_t clinux_heap_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return info.uordblks + info.hblkhd;
 }
 #endif

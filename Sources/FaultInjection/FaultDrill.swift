@@ -60,7 +60,8 @@ public final class FaultDrill {
         let context = try ZMQContext()
         let watch = try BusWatch(context: context, bus: bus)
         let driver = try MemoDriver(
-            context: context, bus: bus, client: "faults", ratePerSecond: self.plan.memoRate)
+            context: context, bus: bus, client: "faults", ratePerSecond: self.plan.memoRate,
+            editing: self.plan.memoEdits)
         let pump = Pump(watch: watch, driver: driver)
         try pump.run(forMs: self.plan.warmupMs)
         return pump

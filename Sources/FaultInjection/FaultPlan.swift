@@ -63,6 +63,8 @@ public struct FaultPlan: Sendable {
     public var watchdogMs: Int?
     /// New memo commands a second.
     public var memoRate = 40.0
+    /// Memos the driver creates before it only edits them (nil: every command creates one).
+    public var memoEdits: Int?
     /// Load before the first fault, to have a baseline.
     public var warmupMs = 1500
     /// How long a stopped process stays stopped (below the 3 s watchdog, so it is not restarted).

@@ -106,6 +106,7 @@ public final class SoakDrill {
         report.memoSent = pump.driver.sent
         report.memoAcknowledged = pump.driver.acknowledged.count
         report.memoUnacknowledged = pump.driver.unacknowledged
+        report.memoRefused = pump.driver.refused
         report.check = end.check
         report.supervisorExit = end.supervisorExit
         // The status file outlives the supervisor: its last word on each service's restarts.

@@ -17,6 +17,8 @@ public struct SoakReport: Sendable {
     public var memoSent = 0
     public var memoAcknowledged = 0
     public var memoUnacknowledged = 0
+    /// Commands the store answered without applying them (an edit's `conflict`: a touch had moved the memo).
+    public var memoRefused = 0
     public var check = MemoDriver.Check(lost: 0, appliedTwice: 0, stored: 0)
     public var supervisorExit: Int32?
 
@@ -74,7 +76,7 @@ public struct SoakReport: Sendable {
             "failed_seen": .array(self.failedSeen.sorted().map(Value.string)),
             "memo": .map([
                 "sent": .int(Int64(self.memoSent)), "acknowledged": .int(Int64(self.memoAcknowledged)),
-                "unacknowledged": .int(Int64(self.memoUnacknowledged)),
+                "unacknowledged": .int(Int64(self.memoUnacknowledged)), "refused": .int(Int64(self.memoRefused)),
                 "acknowledged_lost": .int(Int64(self.check.lost)),
                 "applied_twice": .int(Int64(self.check.appliedTwice)), "stored": .int(Int64(self.check.stored)),
             ]),

@@ -12,7 +12,7 @@ enum FaultsMain {
         Runs the whole stack under uibus-supervisor with a touch flood and a memo driver, kills each
         service (SIGKILL), pauses two (SIGSTOP/SIGCONT), and reports recovery, loss per hop and memos.
         --soak: instead, SECONDS at a realistic load (default 4 devices × 120 frames/s, 1 memo command
-        a second) with a random fault every 2–5 s (kill, pause or restart of a random service); reports
+        a second: 20 creates, then edits of those memos) with a random fault every 2–5 s (kill, pause or restart of a random service); reports
         memos lost and applied twice, whether the stack stopped, and each service's memory and
         descriptors in the first and the last minute. Exits 1 unless every rule held.
         """
@@ -53,6 +53,8 @@ enum FaultsMain {
                 plan.devices = try options.int("devices") ?? 4
                 plan.ratePerDevice = try options.double("rate").map { $0 / Double(max(plan.devices, 1)) } ?? 120
                 plan.memoRate = try options.double("memo-rate") ?? 1
+                // A memo edit a second on a board that keeps its size: growth is then not the board's.
+                plan.memoEdits = 20
             }
             let jsonPath = options.string("out")
             try options.finish(maximumPositionals: 0)
