@@ -51,7 +51,7 @@ public final class BusProxy {
     /// Caps on the connections of the input and the output.
     private let limiters: [ConnectionLimiter]
     /// What the queues for subscribers may hold, in bytes, kept by cutting off those behind.
-    private var budget: QueueBudget
+    @exclusivity(unchecked) private var budget: QueueBudget
 
     /// Messages queued per peer before a slow one starts losing them (counted downstream as gaps).
     public static let defaultHighWaterMark: Int32 = 100_000
