@@ -12,7 +12,9 @@ public struct ReportCommand {
         "": [
             .value("recording", "FILE.mcap", "the demo's bus recording"),
             .value("frames", "DIR", "the PNG frames to show"),
-            .value("status", "FILE", "the supervisor's status document"), .value("out", "FILE", "the report to write"),
+            .value("status", "FILE", "the supervisor's status document"),
+            .value("scene", "FILE", "the scene the demo ran (where each idiom's view lies in the gallery)"),
+            .value("out", "FILE", "the report to write"),
             .value("summary-json", "FILE", "also write the summary as JSON"),
         ]
     ])
@@ -84,30 +86,30 @@ public struct ReportCommand {
         let whole = HTMLReport.Crop(x: 0, y: 0, width: width, height: height, imageWidth: width, imageHeight: height)
         var crops = Dictionary(uniqueKeysWithValues: Gallery.spec.map { ($0.kind, whole) })
         guard let path = self.scenePath else { return crops }
-        let scene: Value
+        let scene: Scene
         do {
-            scene = try JSONReader.parse(try TextFile.read(path))
+            scene = try SceneFile.load(path)
         } catch {
-            throw ReportError(.badScene, "\(path): \(error)")
+            throw ReportError(.badScene, "\(error)")
         }
-        let views = scene["views"]?.arrayValue ?? []
-        guard let sceneWidth = scene["width"]?.doubleValue, sceneWidth > 0 else { return crops }
-        let scale = width / sceneWidth
-        func frame(_ view: Value?, above: Double) -> HTMLReport.Crop? {
-            guard let frame = view?["frame"], let x = frame["x"]?.doubleValue, let y = frame["y"]?.doubleValue,
-                let w = frame["width"]?.doubleValue, let h = frame["height"]?.doubleValue
-            else { return nil }
-            let top = max(0, y - above)
+        let scale = width / scene.width
+        func crop(_ view: Scene.View, above: Double) -> HTMLReport.Crop {
+            let frame = view.frame
+            let top = max(0, frame.y - above)
             return HTMLReport.Crop(
-                x: x * scale, y: top * scale, width: w * scale, height: min(h + y - top, Self.maxCropPoints) * scale,
-                imageWidth: width, imageHeight: height)
+                x: frame.x * scale, y: top * scale, width: frame.width * scale,
+                height: min(frame.height + frame.y - top, Self.maxCropPoints) * scale, imageWidth: width,
+                imageHeight: height)
         }
         for (kind, _) in crops {
-            guard let view = views.first(where: { $0["component"]?["kind"]?.stringValue == kind }) else { continue }
-            let table = view["component"]?["config"]?["scroll_view"]?.stringValue.flatMap { id in
-                views.first { $0["id"]?.stringValue == id }
+            guard let view = scene.views.first(where: { $0.component?.kind.rawValue == kind }) else { continue }
+            var shown = view
+            if case .pullToRefresh(let config)? = view.component?.config,
+                let table = config.scrollView.flatMap(scene.view)
+            {
+                shown = table
             }
-            crops[kind] = frame(table ?? view, above: kind == "numberPad" ? Self.popupRise : 0) ?? whole
+            crops[kind] = crop(shown, above: kind == "numberPad" ? Self.popupRise : 0)
         }
         return crops
     }

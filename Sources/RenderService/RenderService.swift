@@ -41,6 +41,8 @@ public final class RenderService {
         /// How frames for viewers are encoded, and the JPEG quality.
         public var imageEncoding = RenderImage.Encoding.jpeg
         public var imageQuality = JPEGEncoder.defaultQuality
+        /// How long a stop waits for the frame in flight (the supervisor's own stop timeout may be shorter).
+        public var stopWaitSeconds = 10.0
 
         public init(scene: Scene?) {
             self.scene = scene
@@ -54,8 +56,6 @@ public final class RenderService {
             "memoBoard",
         ].map { SchemaID("state.\($0)", major: 1, minor: 0) } + [MemoBoardDelta.schema, RenderService.sceneSchema]
     public static let sceneSchema = SchemaID("scene", major: 2, minor: 1)
-    /// How long a stop waits for the frame in flight (the supervisor's own stop timeout may be shorter).
-    public static let stopWaitSeconds = 10.0
     public static let memoChangedSchema = SchemaID("memo.changed", major: 1, minor: 0)
     public static let commandSchema = SchemaID("component.command", major: 1, minor: 0)
     public static let memoSnapshotSchema = SchemaID("memo.snapshot", major: 1, minor: 0)
@@ -307,13 +307,13 @@ public final class RenderService {
 
     /// On a stop signal: waits for the frame the render thread is drawing, so its snapshot is
     /// written whole (never cut off by the exit), and publishes it. A frame still drawing after
-    /// ``stopWaitSeconds`` is given up (its snapshot, unrenamed, never appears under its name).
+    /// ``Configuration/stopWaitSeconds`` is given up (its snapshot, unrenamed, never appears under its name).
     private func finishFrameInFlight() throws {
         guard let frameID = self.frameInFlight else { return }
         Log.error(self.runner.name, "stopping: waiting for frame \(frameID) in flight")
-        guard self.frames.waitUntilIdle(seconds: Self.stopWaitSeconds) else {
+        guard self.frames.waitUntilIdle(seconds: self.configuration.stopWaitSeconds) else {
             Log.error(
-                self.runner.name, "stopping: frame \(frameID) still drawing after \(Self.stopWaitSeconds) s; left")
+                self.runner.name, "stopping: frame \(frameID) still drawing after \(self.configuration.stopWaitSeconds) s; left")
             return
         }
         for (job, result) in self.frames.takeFinished() { try self.finish(job, result) }

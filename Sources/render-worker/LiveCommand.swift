@@ -3,7 +3,7 @@ import RenderService
 import ServiceSupport
 
 /// `render-worker [--bus FILE] [--cpus LIST] [--scene FILE] [--fps N] [--snapshot-every N] [--snapshot-dir DIR]
-/// [--scale K] [--threads T] [--image-encoding jpeg|png] [--image-quality Q]`: the live worker on the bus
+/// [--scale K] [--threads T] [--image-encoding jpeg|png] [--image-quality Q] [--stop-wait S]`: the live worker on the bus
 /// (see ``RenderService``); frames for viewers on `render/image/main/` as JPEG at quality 85 by default.
 enum LiveCommand {
     static func run(_ options: inout ServiceSupport.Options, signals: SignalWatcher) throws {
@@ -20,6 +20,10 @@ enum LiveCommand {
             configuration.snapshotEvery = every
         }
         if let directory = options.string("snapshot-dir") { configuration.snapshotDirectory = directory }
+        if let wait = try options.double("stop-wait") {
+            guard wait >= 0, wait <= 3600 else { throw UsageError("--stop-wait must be in 0...3600 s, not \(wait)") }
+            configuration.stopWaitSeconds = wait
+        }
         if let scale = try options.double("scale") {
             guard scale >= 0.25, scale <= 8 else { throw UsageError("--scale must be in 0.25...8, not \(scale)") }
             configuration.scale = scale

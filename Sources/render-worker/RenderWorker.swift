@@ -32,6 +32,7 @@ enum RenderWorker {
             .value("snapshot-dir", "DIR", "where the PNG snapshots go"), Self.scale, Self.threads,
             .value("image-encoding", "jpeg|png", "how frames for viewers are encoded (default jpeg)"),
             .value("image-quality", "Q", "JPEG quality 1…100 (default 85)"),
+            .value("stop-wait", "S", "seconds a stop waits for the frame being drawn (default 10)"),
         ],
         "blur": [
             Self.sigma, .value("level", "weak|default|strong", "a blur level instead of --sigma"), Self.threads,

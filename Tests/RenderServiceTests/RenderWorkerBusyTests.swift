@@ -52,8 +52,10 @@ import Testing
 
     @Test func sigtermMidFrameLetsTheFrameFinishAndPublishItAndLeavesOnlyWholeSnapshots() throws {
         // Half the frame above, written as a snapshot: long enough for a health report while it
-        // draws, short enough to finish within the worker's 10 s stop wait on a loaded machine.
-        let bus = try RenderBus(["--scale", "2", "--threads", "1", "--snapshot-every", "1"], scene: Self.scene)
+        // draws. The stop wait is set far above any frame time, so a loaded machine cannot turn
+        // "waits for the frame in flight" into "gives it up".
+        let bus = try RenderBus(
+            ["--scale", "2", "--threads", "1", "--snapshot-every", "1", "--stop-wait", "600"], scene: Self.scene)
         defer { _ = try? bus.stop() }
         let health = try bus.echo("sys/health/render-worker/")
         let lifecycle = try bus.echo("sys/lifecycle/render-worker/")
