@@ -14,12 +14,12 @@ import ServiceSupport
 /// [--desc FILE.desc]`, `--scenario NAME`, `--flood --devices N --rate R`; see ``InputService``.
 ///
 /// Offline modes (no bus):
-/// - `input-source convert FILE.events|FILE.jsonl|FILE.raw [--desc FILE.desc] [--width W --height H] [--device D]`
+/// - `input-source convert FILE.events|FILE.jsonl|FILE.raw [--desc FILE.desc] [--width W --height H] [--name D]`
 ///   prints the touch frames as JSON lines; a `.desc` next to the `.events` is found by itself.
 ///   A `FILE.raw` is a binary capture of `struct input_event` records (`cat /dev/input/eventN`);
 ///   its axes come from `--desc`.
 /// - `input-source flood --devices N --rate R --frames M` prints M frames of the flood generator.
-/// - `input-source scenario NAME [--device D]` prints a synthetic touch script.
+/// - `input-source scenario NAME [--name D]` prints a synthetic touch script.
 /// Problems in the input go to stderr with their line numbers and are skipped.
 @main
 struct InputSource {
@@ -28,15 +28,15 @@ struct InputSource {
                    | --device /dev/input/eventN [--desc FILE.desc] | --scenario NAME | --flood --devices N --rate R)
                    [--scene FILE | --width W --height H] [--pace recorded|max] [--loop] [--stuck-timeout-ms MS]
                    [--name D] [--subscriber-wait-ms MS]
-               input-source convert FILE.events|FILE.jsonl|FILE.raw [--desc FILE.desc] [--width W --height H] [--device D]
-               input-source scenario NAME [--device D]
+               input-source convert FILE.events|FILE.jsonl|FILE.raw [--desc FILE.desc] [--width W --height H] [--name D]
+               input-source scenario NAME [--name D]
                input-source flood --devices N --rate R --frames M
         scenarios: \(ScenarioCatalog.names.joined(separator: " "))
         """
     static let desc = OptionSpec.value("desc", "FILE.desc", "the device description (default: found next to it)")
     static let width = OptionSpec.value("width", "W", "the scene's width in points (with --height)")
     static let height = OptionSpec.value("height", "H", "the scene's height in points (with --width)")
-    static let device = OptionSpec.value("device", "D", "the device name in the frames (default d0)")
+    static let name = OptionSpec.value("name", "D", "the device name in the frames (default d0)")
     static let devices = OptionSpec.value("devices", "N", "how many devices to flood from")
     static let rate = OptionSpec.value("rate", "R", "frames per second over all devices")
     static let commandLine = CommandLineSpec(verbs: [
@@ -52,8 +52,8 @@ struct InputSource {
             .value("name", "D", "the device name to publish as (renames a script's one device)"),
             .value("subscriber-wait-ms", "MS", "how long to wait for a subscriber first (default 2000)"),
         ],
-        "convert": [Self.desc, Self.width, Self.height, Self.device],
-        "scenario": [Self.device],
+        "convert": [Self.desc, Self.width, Self.height, Self.name],
+        "scenario": [Self.name],
         "flood": [Self.devices, Self.rate, .value("frames", "M", "how many frames to print (default 1000)")],
     ])
 
@@ -161,7 +161,7 @@ struct InputSource {
     static func convert(_ options: inout Options) throws {
         guard options.positionals.count == 2 else { throw UsageError("convert needs FILE") }
         let path = options.positionals[1]
-        let device = options.string("device") ?? "d0"
+        let device = options.string("name") ?? "d0"
         let size = try Self.sceneSize(&options)
         let descPath = options.string("desc")
         try options.finish(maximumPositionals: 2)
@@ -215,7 +215,7 @@ struct InputSource {
     static func scenario(_ options: inout Options) throws {
         guard options.positionals.count == 2 else { throw UsageError("scenario needs NAME") }
         let name = options.positionals[1]
-        let device = options.string("device") ?? "d0"
+        let device = options.string("name") ?? "d0"
         try options.finish(maximumPositionals: 2)
         guard let lines = ScenarioCatalog.lines(named: name, device: device) else {
             throw UsageError("unknown scenario '\(name)'")
