@@ -24,7 +24,7 @@ extension GestureScene {
                 recognizer.settings.directions = Set(directions)
             }
             if let region = configuration.receiveRegion {
-                recognizer.receiveRegion = Rect(x: region.x, y: region.y, width: region.width, height: region.height)
+                recognizer.receiveRegion = region
             }
             var scene = self
             scene.views[viewIndex].recognizers[index] = recognizer

@@ -16,20 +16,8 @@ public struct RecognizerConfig: ValueMessage, Hashable {
     /// The longest recognizer name, in bytes (a topic segment).
     public static let maximumNameLength = 128
 
-    /// A rectangle in scene points.
-    public struct Region: Sendable, Hashable {
-        public var x: Double
-        public var y: Double
-        public var width: Double
-        public var height: Double
-
-        public init(x: Double, y: Double, width: Double, height: Double) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
-    }
+    /// A rectangle in scene points: the scene's own frame type.
+    public typealias Region = Scene.Frame
 
     /// The recognizer's name in the scene.
     public var recognizer: String
