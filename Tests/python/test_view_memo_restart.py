@@ -30,10 +30,7 @@ def test_an_edit_committed_while_the_memo_store_is_down_reaches_the_store_once_i
 
         stack.kill_memo_store()
         touch = viewstack.Touch(page)
-        touch.tap(point)
-        time.sleep(0.08)
-        touch.tap(point)
-        viewstack.wait_until(page, "(id) => window.uibus.editing === id", arg=memo["id"])
+        touch.double_tap_until(point, "(id) => window.uibus.editing === id", arg=memo["id"])
         page.evaluate("() => document.getElementById('memo-editor').select()")
         page.keyboard.insert_text("落ちている間の編集")
         page.keyboard.press("Enter")

@@ -240,11 +240,8 @@ def test_japanese_typed_into_a_memo_reaches_the_store(stack, page):
     assert fronted.get("editing") is None, fronted
     assert page.evaluate("() => window.uibus.editing") is None
     # A double tap opens it: the board says so and the page follows.
-    touch.tap(point)
-    time.sleep(0.08)
-    touch.tap(point)
+    touch.double_tap_until(point, "(id) => window.uibus.editing === id", arg=memo["id"])
     memo_board(stack, lambda s: s.get("editing") == memo["id"], "editing the memo")
-    viewstack.wait_until(page, "(id) => window.uibus.editing === id", arg=memo["id"])
     cdp = page.context.new_cdp_session(page)
     page.evaluate("() => { const e = document.getElementById('memo-editor'); e.select(); }")
     cdp.send("Input.imeSetComposition", {"text": "にほんご", "selectionStart": 4, "selectionEnd": 4})
