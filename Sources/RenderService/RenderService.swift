@@ -313,7 +313,8 @@ public final class RenderService {
         Log.error(self.runner.name, "stopping: waiting for frame \(frameID) in flight")
         guard self.frames.waitUntilIdle(seconds: self.configuration.stopWaitSeconds) else {
             Log.error(
-                self.runner.name, "stopping: frame \(frameID) still drawing after \(self.configuration.stopWaitSeconds) s; left")
+                self.runner.name,
+                "stopping: frame \(frameID) still drawing after \(self.configuration.stopWaitSeconds) s; left")
             return
         }
         for (job, result) in self.frames.takeFinished() { try self.finish(job, result) }

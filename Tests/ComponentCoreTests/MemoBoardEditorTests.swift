@@ -9,7 +9,8 @@ import Testing
         // Deltas between full states once a minute, so only the opening forces a full state.
         var machine = MemoBoardMachineTests.synced(fullStateEveryMs: 60_000)
         _ = machine.handle(.longPressBegan(x: 2000, y: 2000, tMs: 6))
-        let opened = try #require(MemoBoardMachineTests.state(machine.handle(.doubleTapRecognized(x: 1380, y: 360, tMs: 10))))
+        let opened = try #require(
+            MemoBoardMachineTests.state(machine.handle(.doubleTapRecognized(x: 1380, y: 360, tMs: 10))))
         #expect(opened.editing == .some("m2"))
         #expect(opened.animation == StateAnimation(durationMs: MemoBoardMachine.editorOpeningMs))
         #expect(MemoBoardMachine.editorOpeningMs == 300)
@@ -38,7 +39,8 @@ import Testing
 
     @Test func theOpeningAnimationSurvivesTheWire() throws {
         var machine = MemoBoardMachineTests.synced()
-        let opened = try #require(MemoBoardMachineTests.state(machine.handle(.doubleTapRecognized(x: 1380, y: 360, tMs: 10))))
+        let opened = try #require(
+            MemoBoardMachineTests.state(machine.handle(.doubleTapRecognized(x: 1380, y: 360, tMs: 10))))
         let decoded = try MemoBoardState(payload: opened.payload)
         #expect(decoded.animation?.durationMs == 300)
         #expect(opened.payload["animation"]?["curve"]?.stringValue == "easeInOut")
