@@ -213,23 +213,33 @@ class Touch:
         self.send("touchStart", [point])
         self.send("touchEnd", [])
 
+    def taps_until(self, points, reached, attempts=5):
+        """Taps each of `points` in turn until `reached()` (which waits with its own deadline)
+        returns true. The page stamps each touch when the browser delivers it, so on a loaded
+        machine two taps can arrive further apart than the idiom allows (a double tap, the
+        number pad's sequential interval) and count as unrelated taps; such a test is about what
+        the taps produce, not about the machine's speed, so it taps again."""
+        for attempt in range(attempts):
+            for index, point in enumerate(points):
+                if index:
+                    time.sleep(0.05)  # distinct taps: the page coalesces a contact's events per 4 ms
+                self.tap(point)
+            if reached():
+                return
+        raise AssertionError(f"{len(points)} taps at {points} did not reach the expected state in {attempts} tries")
+
     def double_tap_until(self, point, expression, arg=None, attempts=5):
-        """Double-taps `point` until `expression` holds on the page. The page stamps each touch
-        when the browser delivers it, so on a loaded machine two taps can arrive further apart
-        than a double tap allows and count as two single taps; the test is about what the double
-        tap opens, not about the machine's speed, so it taps again."""
+        """Double-taps `point` until `expression` holds on the page (see `taps_until`)."""
         from playwright.sync_api import TimeoutError as PageTimeout
 
-        for attempt in range(attempts):
-            self.tap(point)
-            time.sleep(0.05)  # two distinct taps: the page coalesces a contact's events per 4 ms
-            self.tap(point)
+        def reached():
             try:
                 wait_until(self.page, expression, timeout_s=5.0, arg=arg)
-                return
+                return True
             except PageTimeout:
-                if attempt == attempts - 1:
-                    raise
+                return False
+
+        self.taps_until([point, point], reached, attempts)
 
 
 def open_page(browser, stack, token=True):
