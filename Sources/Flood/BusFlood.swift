@@ -100,8 +100,7 @@ public struct BusFlood {
                 throw FloodError("no bus proxy reachable at \(endpoint) (\(problem)); start the stack first")
             }
         }
-        let context = try ZMQContext()
-        let progress = ProgressLine()
+        let environment = FloodEnvironment(context: try ZMQContext(), config: self.config, progress: ProgressLine())
         var result: FloodResult
         if self.searchMax {
             var search = RateSearch()
@@ -109,7 +108,7 @@ public struct BusFlood {
             var best: FloodResult?
             var last: FloodResult?
             while let rate = search.next {
-                let trial = try self.flood(context: context, progress: progress, rate: rate)
+                let trial = try self.flood(in: environment, rate: rate)
                 search.record(clean: trial.isClean)
                 if trial.isClean { best = trial }
                 last = trial
@@ -129,7 +128,7 @@ public struct BusFlood {
             result.details["max_rate_per_s"] = .double(best.map { $0.targetRate } ?? 0)
             result.details["search"] = .array(trials)
         } else {
-            result = try self.flood(context: context, progress: progress, rate: nil)
+            result = try self.flood(in: environment, rate: nil)
         }
         let document = result.value.json
         if let directory = self.outDirectory { try Self.write(result, json: document, to: directory) }
@@ -140,16 +139,16 @@ public struct BusFlood {
         }
     }
 
-    private func flood(context: ZMQContext, progress: ProgressLine, rate: Double?) throws -> FloodResult {
+    private func flood(in environment: FloodEnvironment, rate: Double?) throws -> FloodResult {
         let stolenBefore = StolenTime.sinceBootMs()
         var result: FloodResult
         switch self.mode {
         case .touch(var plan):
             plan.rate = rate ?? plan.rate
-            result = try TouchFlood(context: context, config: self.config, progress: progress).run(plan)
+            result = try TouchFlood.run(plan, in: environment)
         case .memo(var plan):
             plan.rate = rate ?? plan.rate
-            result = try MemoFlood(context: context, config: self.config, progress: progress).run(plan)
+            result = try MemoFlood.run(plan, in: environment)
         }
         if let before = stolenBefore, let after = StolenTime.sinceBootMs() { result.stolenMs = max(0, after - before) }
         return result

@@ -5,7 +5,7 @@ import Glibc
 import ServiceSupport
 
 /// What `bus-flood memo` is asked to do.
-public struct MemoFloodPlan: Sendable {
+public struct MemoFloodPlan: FloodPlan, Sendable {
     public var clients: Int
     /// Commands per second over all clients.
     public var rate: Double
@@ -60,103 +60,94 @@ struct MemoFloodCommands: FloodMessages {
 /// the command's send time, carried in its `cmd_id`, to its ack's arrival. Loss is counted from
 /// sequence gaps: commands the store never saw (its health), acks the flood never saw (the ack
 /// streams' sequence numbers).
-public final class MemoFlood {
+public enum MemoFlood {
     public static let store = "memo-store"
-
-    private let context: ZMQContext
-    private let config: BusConfig
-    private let progress: ProgressLine
-
-    public init(context: ZMQContext, config: BusConfig, progress: ProgressLine) {
-        self.context = context
-        self.config = config
-        self.progress = progress
-    }
 
     /// Floods once at `plan.rate`.
     ///
     /// - Throws: ``FloodError`` if the store never reports health or never subscribes.
-    public func run(_ plan: MemoFloodPlan) throws -> FloodResult {
+    static func run(_ plan: MemoFloodPlan, in environment: FloodEnvironment) throws -> FloodResult {
         let prefixes = (0..<plan.clients).map { "memo/ack/\(MemoFloodCommands.client($0))/" }
         let subscriber = try Subscriber(
-            context: self.context, endpoint: self.config.subscribe, prefixes: prefixes + ["sys/health/\(Self.store)/"])
+            context: environment.context, endpoint: environment.config.subscribe,
+            prefixes: prefixes + ["sys/health/\(Self.store)/"])
         defer { subscriber.socket.close() }
-        let commands = try MemoFloodCommands(clients: plan.clients, epoch: EnvelopeStamper.newEpoch())
-        var acks = HopTally()
-        var created: [String] = []
-        var reports = ServiceReports()
-        let baselineDeadline = Clock.monotonicNs() + 3_500_000_000
-        func handle(_ delivery: Delivery) {
-            let now = Clock.monotonicNs()
-            if delivery.topic.hasPrefix("memo/ack/") {
-                guard let ack = subscriber.decode(delivery, as: MemoAck.self), let sent = commands.sentNs(of: ack.cmdId)
-                else { return }
-                if let memo = ack.memoId { created.append(memo) }
-                acks.record(
-                    delivery.sequence, size: delivery.payload.count,
-                    latencyNs: Int64(now) - Int64(sent))
-            } else if let health = subscriber.decode(delivery, as: Health.self) {
-                reports.record(.init(health: health, receivedNs: now, seenReceived: acks.received, seenLost: acks.lost))
-            }
-        }
-        while !reports.has(Self.store) {
-            guard Clock.monotonicNs() < baselineDeadline else {
-                throw FloodError("no health report from memo-store on sys/health/ within 3.5 s; start memo-store first")
-            }
-            if let delivery = try subscriber.receive(timeoutMs: 50) { handle(delivery) }
-        }
-        let count = max(1, Int((plan.rate * plan.seconds).rounded()))
-        let sender = FloodSender(
-            context: self.context, endpoint: self.config.publish, name: TouchFlood.name, epoch: commands.epoch,
-            rate: plan.rate, count: count, messages: commands)
-        func hops(sent: UInt64) -> [HopResult] {
-            let received = HopResult(
-                hop: "bus-flood → memo-store (memo/cmd/)", countedBy: "health of memo-store", sent: sent,
-                delivered: reports.growth(Self.store) { $0.extra("commands") },
-                lost: reports.growth(Self.store) { $0.health.counters.gaps })
-            var answered = HopResult(
-                hop: "memo-store → bus-flood (memo/ack/)", countedBy: "bus-flood",
-                sent: reports.growth(Self.store) { $0.extra("commands") - $0.extra("unanswerable") },
-                delivered: reports.growth(Self.store) { $0.seenReceived },
-                lost: reports.growth(Self.store) { $0.seenLost })
-            answered.meanBytes = acks.meanBytes
-            return [received, answered]
-        }
-        while true {
-            if let delivery = try subscriber.receive(timeoutMs: 20) { handle(delivery) }
-            self.progress.update("memo: sent \(sender.sent)/\(count)  acked \(acks.received)  lost \(acks.lost)")
-            let end = sender.endNs
-            if sender.hasFailed { break }
-            guard end != 0, reports.reported(Self.store, after: end) else {
-                if end != 0, Clock.monotonicNs() > end + UInt64(plan.settleSeconds * 1e9) { break }
-                continue
-            }
-            let sent = UInt64(sender.sent)
-            if acks.received == sent && hops(sent: sent).allSatisfy({ $0.unaccounted == 0 }) { break }
-            let still = reports.isStill(Self.store, since: end) { $0.extra("commands") + $0.health.counters.gaps }
-            if still || Clock.monotonicNs() > end + UInt64(plan.settleSeconds * 1e9) { break }
-        }
-        self.progress.finish()
-        try sender.wait()
-        let sent = UInt64(sender.sent)
-        let hops = hops(sent: sent)
+        var trial = Trial(commands: try MemoFloodCommands(clients: plan.clients, epoch: EnvelopeStamper.newEpoch()))
+        try environment.awaitFirstReports(of: [Self.store], into: &trial, subscriber: subscriber, hint: Self.store)
+        let epoch = trial.commands.epoch
+        let (sent, seconds) = try environment.measure(
+            &trial, subscriber: subscriber, plan: plan, messages: trial.commands, epoch: epoch)
+        let hops = trial.hops(sent: sent)
         var main = HopResult(
             hop: "bus-flood → memo-store → bus-flood (command → ack)", countedBy: "bus-flood", sent: sent,
-            delivered: acks.received, lost: hops[0].lost + acks.lost)
-        let latency = LatencyHistogram(latenciesUs: acks.latenciesUs)
+            delivered: trial.acks.received, lost: hops[0].lost + trial.acks.lost)
+        let latency = LatencyHistogram(latenciesUs: trial.acks.latenciesUs)
         main.latency = latency
         var result = FloodResult(
             mode: "memo", main: main, latency: latency, latencyPath: "command sent → its ack received",
-            hops: hops, seconds: Double(sender.endNs - sender.startNs) / 1e9, targetRate: plan.rate)
+            hops: hops, seconds: seconds, targetRate: plan.rate)
         result.details = [
-            "clients": Value(UInt64(plan.clients)), "acked": Value(acks.received),
-            "unacked": .int(Int64(sent) - Int64(acks.received)),
+            "clients": Value(UInt64(plan.clients)), "acked": Value(trial.acks.received),
+            "unacked": .int(Int64(sent) - Int64(trial.acks.received)),
         ]
         if !plan.keep {
-            result.details["removed"] = Value(
-                UInt64(try self.remove(created, subscriber: subscriber, epoch: commands.epoch)))
+            let removed = try Self.remove(trial.created, in: environment, subscriber: subscriber, epoch: epoch)
+            result.details["removed"] = Value(UInt64(removed))
         }
         return result
+    }
+
+    /// The counts of one memo flood as they come in.
+    private struct Trial: FloodTrial {
+        let commands: MemoFloodCommands
+        var acks = HopTally()
+        /// The memos the flood created, removed at the end unless kept.
+        var created: [String] = []
+        var reports = ServiceReports()
+
+        mutating func handle(_ delivery: Delivery, subscriber: Subscriber, startNs: UInt64) {
+            let now = Clock.monotonicNs()
+            if delivery.topic.hasPrefix("memo/ack/") {
+                guard let ack = subscriber.decode(delivery, as: MemoAck.self),
+                    let sent = self.commands.sentNs(of: ack.cmdId)
+                else { return }
+                if let memo = ack.memoId { self.created.append(memo) }
+                self.acks.record(delivery.sequence, size: delivery.payload.count, latencyNs: Int64(now) - Int64(sent))
+            } else if let health = subscriber.decode(delivery, as: Health.self) {
+                self.reports.record(
+                    .init(health: health, receivedNs: now, seenReceived: self.acks.received, seenLost: self.acks.lost))
+            }
+        }
+
+        func progress(sent: Int, of count: Int) -> String {
+            "memo: sent \(sent)/\(count)  acked \(self.acks.received)  lost \(self.acks.lost)"
+        }
+
+        /// Whether the store reported since the flood ended at `endNs` and every command is
+        /// acknowledged and every hop balances, or its counts did not move between its last two reports.
+        func isSettled(sent: UInt64, since endNs: UInt64) -> Bool {
+            guard self.reports.reported(MemoFlood.store, after: endNs) else { return false }
+            if self.acks.received == sent && self.hops(sent: sent).allSatisfy({ $0.unaccounted == 0 }) { return true }
+            return self.reports.isStill(MemoFlood.store, since: endNs) {
+                $0.extra("commands") + $0.health.counters.gaps
+            }
+        }
+
+        func hops(sent: UInt64) -> [HopResult] {
+            let reports = self.reports
+            let store = MemoFlood.store
+            let received = HopResult(
+                hop: "bus-flood → memo-store (memo/cmd/)", countedBy: "health of memo-store", sent: sent,
+                delivered: reports.growth(store) { $0.extra("commands") },
+                lost: reports.growth(store) { $0.health.counters.gaps })
+            var answered = HopResult(
+                hop: "memo-store → bus-flood (memo/ack/)", countedBy: "bus-flood",
+                sent: reports.growth(store) { $0.extra("commands") - $0.extra("unanswerable") },
+                delivered: reports.growth(store) { $0.seenReceived },
+                lost: reports.growth(store) { $0.seenLost })
+            answered.meanBytes = self.acks.meanBytes
+            return [received, answered]
+        }
     }
 
     /// Removes the memos the flood created, from a client of its own: each is trashed, then taken
@@ -164,10 +155,13 @@ public final class MemoFlood {
     /// emptied). Waits for the acks (10 s at most): the board is left as the flood found it.
     ///
     /// - Returns: how many the store confirmed removed.
-    private func remove(_ memos: [String], subscriber: Subscriber, epoch: UInt64) throws -> Int {
+    private static func remove(
+        _ memos: [String], in environment: FloodEnvironment, subscriber: Subscriber, epoch: UInt64
+    ) throws -> Int {
         guard !memos.isEmpty else { return 0 }
         let client = MemoFloodCommands.client(0)
-        let publisher = try Publisher(context: self.context, endpoint: self.config.publish, name: TouchFlood.name)
+        let publisher = try Publisher(
+            context: environment.context, endpoint: environment.config.publish, name: FloodEnvironment.publisherName)
         defer { publisher.socket.close() }
         let topic = try Topic("memo/cmd/")
         _ = try publisher.waitForSubscriber(matching: topic, timeoutMs: 2000)

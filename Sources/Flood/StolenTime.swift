@@ -1,4 +1,5 @@
-import Foundation
+import Glibc
+import ServiceSupport
 
 /// CPU time a hypervisor took from this machine's vCPUs (`steal` in `/proc/stat`): time the
 /// machine had work to run and did not run it, which shows in a flood's tail as stalls that no
@@ -6,7 +7,7 @@ import Foundation
 public enum StolenTime {
     /// Milliseconds stolen since boot, over all CPUs; nil where `/proc/stat` cannot be read.
     public static func sinceBootMs() -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8) else { return nil }
+        guard let text = try? TextFile.read("/proc/stat") else { return nil }
         return Self.milliseconds(procStat: text, ticksPerSecond: Double(sysconf(Int32(_SC_CLK_TCK))))
     }
 

@@ -3,7 +3,7 @@ import BusSchema
 import DemoReport
 
 /// What `bus-flood touch` is asked to do.
-public struct TouchFloodPlan: Sendable {
+public struct TouchFloodPlan: FloodPlan, Sendable {
     public var devices: Int
     /// Frames per second over all devices.
     public var rate: Double
@@ -35,50 +35,30 @@ public struct TouchFloodPlan: Sendable {
 /// The main latency is exact end to end: each frame carries its send time as `t_ns`, and the
 /// recognizer copies it into the `t_ms` of the gesture events the frame causes. Component states
 /// carry no such link back to a frame, so the `ui/` hop has its one-way latency only.
-public final class TouchFlood {
+public enum TouchFlood {
     public static let recognizer = "gesture-recognizer"
     public static let host = "component-host"
-    /// The publisher name the flood stamps.
-    public static let name = "bus-flood"
-
-    private let context: ZMQContext
-    private let config: BusConfig
-    private let progress: ProgressLine
-
-    public init(context: ZMQContext, config: BusConfig, progress: ProgressLine) {
-        self.context = context
-        self.config = config
-        self.progress = progress
-    }
 
     /// Floods once at `plan.rate`.
     ///
     /// - Throws: ``FloodError`` if a service never reports health, another publisher sends touch
     ///   frames, or no one subscribes to the frames.
-    public func run(_ plan: TouchFloodPlan) throws -> FloodResult {
+    static func run(_ plan: TouchFloodPlan, in environment: FloodEnvironment) throws -> FloodResult {
         let devices = TouchFloodFrames.device(0)
         let subscriber = try Subscriber(
-            context: self.context, endpoint: self.config.subscribe, prefixes: ["touch/\(devices)"])
+            context: environment.context, endpoint: environment.config.subscribe, prefixes: ["touch/\(devices)"])
         try subscriber.addRoute(["gesture/\(devices)"], filter: nil)
         try subscriber.addRoute(["ui/"], filter: nil)
         try subscriber.addRoute(["sys/health/\(Self.recognizer)/", "sys/health/\(Self.host)/"], filter: nil)
         defer { subscriber.socket.close() }
-        let others = try Subscriber(context: self.context, endpoint: self.config.subscribe, prefixes: ["touch/"])
+        let others = try Subscriber(
+            context: environment.context, endpoint: environment.config.subscribe, prefixes: ["touch/"])
         defer { others.socket.close() }
-        let count = max(1, Int((plan.rate * plan.seconds).rounded()))
-        var trial = Trial(epoch: EnvelopeStamper.newEpoch(), expected: count)
-        // The first report of each service is the baseline the counts grow from.
-        let baselineDeadline = Clock.monotonicNs() + 3_500_000_000
-        while !(trial.reports.has(Self.recognizer) && trial.reports.has(Self.host)) {
-            guard Clock.monotonicNs() < baselineDeadline else {
-                let missing = [Self.recognizer, Self.host].filter { !trial.reports.has($0) }
-                throw FloodError(
-                    "no health report from \(missing.joined(separator: " or ")) on sys/health/ within 3.5 s; "
-                        + "start the pipeline first (bus-proxy, gesture-recognizer, component-host on one scene)")
-            }
-            if let delivery = try subscriber.receive(timeoutMs: 50) {
-                trial.handle(delivery, subscriber: subscriber, startNs: 0)
-            }
+        var trial = Trial(epoch: EnvelopeStamper.newEpoch(), expected: plan.count)
+        try environment.awaitFirstReports(
+            of: [Self.recognizer, Self.host], into: &trial, subscriber: subscriber,
+            hint: "the pipeline (bus-proxy, gesture-recognizer, component-host on one scene)"
+        ) {
             // Nothing of the flood's own is sent yet: any touch frame is someone else's.
             if let other = try others.receive(timeoutMs: 0) {
                 throw FloodError(
@@ -87,28 +67,10 @@ public final class TouchFlood {
                 )
             }
         }
-        let sender = FloodSender(
-            context: self.context, endpoint: self.config.publish, name: Self.name, epoch: trial.epoch,
-            rate: plan.rate, count: count,
-            messages: try TouchFloodFrames(devices: plan.devices, rate: plan.rate, payloadBytes: plan.payloadBytes))
-        while true {
-            if let delivery = try subscriber.receive(timeoutMs: 20) {
-                trial.handle(delivery, subscriber: subscriber, startNs: sender.startNs)
-            }
-            self.progress.update(
-                "touch: sent \(sender.sent)/\(count)  gestures \(trial.gesture.received)  "
-                    + "ui \(trial.ui.received)  lost \(trial.touch.lost + trial.gesture.lost + trial.ui.lost)")
-            let end = sender.endNs
-            guard end != 0 else { continue }
-            if sender.hasFailed || trial.isSettled(sent: UInt64(sender.sent), since: end)
-                || Clock.monotonicNs() > end + UInt64(plan.settleSeconds * 1e9)
-            {
-                break
-            }
-        }
-        self.progress.finish()
-        try sender.wait()
-        var result = trial.result(sent: UInt64(sender.sent), seconds: Double(sender.endNs - sender.startNs) / 1e9)
+        let frames = try TouchFloodFrames(devices: plan.devices, rate: plan.rate, payloadBytes: plan.payloadBytes)
+        let (sent, seconds) = try environment.measure(
+            &trial, subscriber: subscriber, plan: plan, messages: frames, epoch: trial.epoch)
+        var result = trial.result(sent: sent, seconds: seconds)
         result.targetRate = plan.rate
         result.details = [
             "devices": Value(UInt64(plan.devices)), "payload_bytes": .double((result.hops[0].meanBytes ?? 0).rounded()),
@@ -117,7 +79,7 @@ public final class TouchFlood {
         return result
     }
 
-    /// The subscriber's routes, in the order ``run(_:)`` adds them; health reports come last.
+    /// The subscriber's routes, in the order ``run(_:in:)`` adds them; health reports come last.
     private enum Route {
         static let touch = 0
         static let gesture = 1
@@ -125,7 +87,7 @@ public final class TouchFlood {
     }
 
     /// The counts of one flood as they come in.
-    private struct Trial {
+    private struct Trial: FloodTrial {
         let epoch: UInt64
         var touch: HopTally
         var gesture: HopTally
@@ -155,7 +117,7 @@ public final class TouchFlood {
             let latency = startNs != 0 && envelope.mono >= startNs ? Int64(now) - Int64(envelope.mono) : nil
             switch delivery.route {
             case Route.touch:
-                guard envelope.publisher == TouchFlood.name, envelope.epoch == self.epoch else { return }
+                guard envelope.publisher == FloodEnvironment.publisherName, envelope.epoch == self.epoch else { return }
                 self.touch.record(delivery.sequence, size: size, latencyNs: latency)
             case Route.gesture:
                 self.gesture.record(delivery.sequence, size: size, latencyNs: latency)
@@ -178,6 +140,11 @@ public final class TouchFlood {
                 self.reports.record(
                     .init(health: health, receivedNs: now, seenReceived: seen.received, seenLost: seen.lost))
             }
+        }
+
+        func progress(sent: Int, of count: Int) -> String {
+            "touch: sent \(sent)/\(count)  gestures \(self.gesture.received)  ui \(self.ui.received)  "
+                + "lost \(self.touch.lost + self.gesture.lost + self.ui.lost)"
         }
 
         /// Whether both services reported since the flood ended at `endNs` and every hop balances,
