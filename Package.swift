@@ -63,7 +63,7 @@ let package = Package(
 
         .target(name: "Supervisor", dependencies: ["SupervisorCore", "Bus", "BusSchema", "ServiceSupport"]),
         // The fault drill: the stack under the supervisor, a flood, a memo driver, signals.
-        .target(name: "FaultInjection", dependencies: ["Bus", "BusSchema", "MemoStore"]),
+        .target(name: "FaultInjection", dependencies: ["Bus", "BusSchema", "MemoStore", "ServiceSupport"]),
 
         // Child processes, a real proxy and deadline waits for cross-process tests.
         .target(name: "BusTestSupport", dependencies: ["Bus", "BusSchema", "ServiceSupport"]),

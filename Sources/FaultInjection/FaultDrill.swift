@@ -3,6 +3,7 @@ import BusSchema
 import Foundation
 import Glibc
 import MemoStore
+import ServiceSupport
 
 /// Runs a ``FaultPlan``: the stack under `uibus-supervisor`, a touch flood from `input-source`,
 /// a ``MemoDriver`` and a ``BusWatch`` in this process (never signalled), and each fault in turn.
@@ -37,13 +38,8 @@ public final class FaultDrill {
         }
         let end = try self.finish(pump)
         report.receivedByHop = pump.watch.counts.received
-        report.memoSent = pump.driver.sent
-        report.memoResent = pump.driver.resent
-        report.memoAcknowledged = pump.driver.acknowledged.count
-        report.memoUnacknowledged = pump.driver.unacknowledged
-        report.memoRefused = pump.driver.refused
+        report.memo = end.memo
         report.supervisorExit = end.supervisorExit
-        report.check = end.check
         return report
     }
 
@@ -69,12 +65,12 @@ public final class FaultDrill {
 
     /// Lets the driver finish (no new commands, resends until every one is acknowledged), stops
     /// the stack and checks the memo database.
-    func finish(_ pump: Pump) throws -> (supervisorExit: Int32?, check: MemoDriver.Check) {
+    func finish(_ pump: Pump) throws -> (supervisorExit: Int32?, memo: MemoTally) {
         pump.sending = false
         try pump.run(forMs: self.plan.recoveryTimeoutMs) { pump.driver.unacknowledged == 0 }
         let exit = try self.stopSupervisor()
         let store = try MemoStore(path: self.plan.directory + "/memo.sqlite")
-        return (exit, try pump.driver.check(store))
+        return (exit, MemoTally(pump.driver, check: try pump.driver.check(store)))
     }
 
     private func inject(_ fault: FaultPlan.Fault, pump: Pump) throws -> FaultReport.Outcome {
@@ -192,7 +188,7 @@ public final class FaultDrill {
 
     /// What the supervisor printed (its log lines and its children's failures).
     public var supervisorOutput: String {
-        (try? String(contentsOfFile: self.plan.directory + "/supervisor.out", encoding: .utf8)) ?? ""
+        (try? TextFile.read(self.plan.directory + "/supervisor.out")) ?? ""
     }
 
     private func stopSupervisor() throws -> Int32? {
@@ -213,8 +209,7 @@ public final class FaultDrill {
     /// One service's entry in the supervisor's status file.
     func serviceStatus(_ name: String) throws -> Value {
         let path = self.plan.directory + "/run/supervisor.json"
-        guard let data = FileManager.default.contents(atPath: path),
-            let document = try? data.withUnsafeBytes({ try JSONReader.parse($0) }),
+        guard let text = try? TextFile.read(path), let document = try? JSONReader.parse(text),
             let entry = document["services"]?.arrayValue?.first(where: { $0["name"]?.stringValue == name })
         else { throw Failure(description: "no status for \(name) in \(path)") }
         return entry

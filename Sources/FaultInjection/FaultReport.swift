@@ -22,14 +22,7 @@ public struct FaultReport: Sendable {
     }
 
     public var faults: [Outcome] = []
-    public var memoSent = 0
-    public var memoAcknowledged = 0
-    public var memoResent = 0
-    /// Commands still unacknowledged at the end (the drill waits for them; should be 0).
-    public var memoUnacknowledged = 0
-    /// Acks other than ok/duplicate (should be 0 for creates).
-    public var memoRefused = 0
-    public var check = MemoDriver.Check(lost: 0, appliedTwice: 0, stored: 0)
+    public var memo = MemoTally()
     /// Messages received per hop over the whole run.
     public var receivedByHop: [String: UInt64] = [:]
     /// The supervisor's exit status after `down`.
@@ -56,14 +49,8 @@ public struct FaultReport: Sendable {
             entry["supervisor_recovery_ms"] = outcome.supervisorRecoveryMs.map { .int($0) } ?? .null
             return .map(entry)
         }
-        let memo: ValueMap = [
-            "sent": .int(Int64(self.memoSent)), "acknowledged": .int(Int64(self.memoAcknowledged)),
-            "resent": .int(Int64(self.memoResent)), "unacknowledged": .int(Int64(self.memoUnacknowledged)),
-            "refused": .int(Int64(self.memoRefused)), "acknowledged_lost": .int(Int64(self.check.lost)),
-            "applied_twice": .int(Int64(self.check.appliedTwice)), "stored": .int(Int64(self.check.stored)),
-        ]
         let document: ValueMap = [
-            "faults": .array(faults), "memo": .map(memo), "received_by_hop": counts(self.receivedByHop),
+            "faults": .array(faults), "memo": self.memo.value, "received_by_hop": counts(self.receivedByHop),
             "supervisor_exit": self.supervisorExit.map { .int(Int64($0)) } ?? .null,
         ]
         return Value.map(document).json

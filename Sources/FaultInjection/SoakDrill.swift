@@ -2,6 +2,7 @@ import Bus
 import BusSchema
 import Foundation
 import Glibc
+import ServiceSupport
 
 /// A long run of the whole stack at a realistic load with a random fault every few seconds:
 /// each service in turn killed (SIGKILL), paused (SIGSTOP, then SIGCONT) or restarted through
@@ -103,11 +104,7 @@ public final class SoakDrill {
             services.allSatisfy { (try? self.drill.serviceStatus($0))?["state"] == .string("running") }
         }
         let end = try self.drill.finish(pump)
-        report.memoSent = pump.driver.sent
-        report.memoAcknowledged = pump.driver.acknowledged.count
-        report.memoUnacknowledged = pump.driver.unacknowledged
-        report.memoRefused = pump.driver.refused
-        report.check = end.check
+        report.memo = end.memo
         report.supervisorExit = end.supervisorExit
         // The status file outlives the supervisor: its last word on each service's restarts.
         for service in services {
@@ -121,7 +118,7 @@ public final class SoakDrill {
         services.compactMap { service in
             guard let status = try? self.drill.serviceStatus(service), status["state"] == .string("running"),
                 let pid = status["pid"]?.intValue,
-                let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                let text = try? TextFile.read("/proc/\(pid)/status"),
                 let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
                 let rss = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? ""),
                 let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count

@@ -14,12 +14,7 @@ public struct SoakReport: Sendable {
     /// Services found marked failed at any sample (must be empty).
     public var failedSeen: Set<String> = []
     public var restarts: [String: Int] = [:]
-    public var memoSent = 0
-    public var memoAcknowledged = 0
-    public var memoUnacknowledged = 0
-    /// Commands the store answered without applying them (an edit's `conflict`: a touch had moved the memo).
-    public var memoRefused = 0
-    public var check = MemoDriver.Check(lost: 0, appliedTwice: 0, stored: 0)
+    public var memo = MemoTally()
     public var supervisorExit: Int32?
 
     init(services: [String]) {
@@ -54,7 +49,7 @@ public struct SoakReport: Sendable {
 
     /// Whether the run met every rule: nothing lost or applied twice, the stack never stopped, flat.
     public var passed: Bool {
-        self.check.lost == 0 && self.check.appliedTwice == 0 && self.memoUnacknowledged == 0
+        self.memo.check.lost == 0 && self.memo.check.appliedTwice == 0 && self.memo.unacknowledged == 0
             && !self.supervisorStopped && self.failedSeen.isEmpty && self.isFlat
     }
 
@@ -74,12 +69,7 @@ public struct SoakReport: Sendable {
             "duration_ms": .int(Int64(self.durationMs)), "faults": .int(Int64(self.faultCount)),
             "services": .map(ValueMap(perService)), "supervisor_stopped": .bool(self.supervisorStopped),
             "failed_seen": .array(self.failedSeen.sorted().map(Value.string)),
-            "memo": .map([
-                "sent": .int(Int64(self.memoSent)), "acknowledged": .int(Int64(self.memoAcknowledged)),
-                "unacknowledged": .int(Int64(self.memoUnacknowledged)), "refused": .int(Int64(self.memoRefused)),
-                "acknowledged_lost": .int(Int64(self.check.lost)),
-                "applied_twice": .int(Int64(self.check.appliedTwice)), "stored": .int(Int64(self.check.stored)),
-            ]),
+            "memo": self.memo.value,
             "flat": .bool(self.isFlat), "passed": .bool(self.passed),
             "supervisor_exit": self.supervisorExit.map { .int(Int64($0)) } ?? .null,
         ]

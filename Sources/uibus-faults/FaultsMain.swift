@@ -77,7 +77,7 @@ enum FaultsMain {
                 try report.json.write(toFile: jsonPath, atomically: true, encoding: .utf8)
             }
             Log.out(report.json)
-            if report.check.lost > 0 || report.check.appliedTwice > 0 { exit(1) }
+            if report.memo.check.lost > 0 || report.memo.check.appliedTwice > 0 { exit(1) }
         }
     }
 }

@@ -44,11 +44,11 @@ import Testing
         #expect(resynced["component-host"]?.contains("board1") == true, "\(resynced)")
         #expect(resynced["render-worker"]?.contains("render-worker") == true, "\(resynced)")
 
-        #expect(report.memoAcknowledged > 0)
-        #expect(report.memoUnacknowledged == 0)
-        #expect(report.check.lost == 0, "acknowledged memos missing from the database")
-        #expect(report.check.appliedTwice == 0, "commands applied twice")
-        #expect(report.check.stored == report.memoAcknowledged)
+        #expect(report.memo.acknowledged > 0)
+        #expect(report.memo.unacknowledged == 0)
+        #expect(report.memo.check.lost == 0, "acknowledged memos missing from the database")
+        #expect(report.memo.check.appliedTwice == 0, "commands applied twice")
+        #expect(report.memo.check.stored == report.memo.acknowledged)
         #expect(report.supervisorExit == 0, "\(drill.supervisorOutput)")
     }
 }
