@@ -147,22 +147,27 @@ public indirect enum PayloadFilter: Sendable, Equatable {
             return ToolError("--filter '\(self.text)': \(message) at column \(column)")
         }
 
+        /// `term or term …`
         mutating func expression() throws -> PayloadFilter {
-            var terms = [try self.term()]
-            while self.peek?.kind == .word, self.peek?.text == "or" {
-                self.position += 1
-                terms.append(try self.term())
-            }
-            return terms.count == 1 ? terms[0] : .any(terms)
+            try self.joined(by: "or", into: PayloadFilter.any) { try $0.term() }
         }
 
+        /// `factor and factor …`
         mutating func term() throws -> PayloadFilter {
-            var factors = [try self.factor()]
-            while self.peek?.kind == .word, self.peek?.text == "and" {
+            try self.joined(by: "and", into: PayloadFilter.all) { try $0.factor() }
+        }
+
+        /// One `operand`, or several joined by the word `word` and combined by `combine`.
+        private mutating func joined(
+            by word: String, into combine: ([PayloadFilter]) -> PayloadFilter,
+            _ operand: (inout Parser) throws -> PayloadFilter
+        ) throws -> PayloadFilter {
+            var operands = [try operand(&self)]
+            while self.peek?.kind == .word, self.peek?.text == word {
                 self.position += 1
-                factors.append(try self.factor())
+                operands.append(try operand(&self))
             }
-            return factors.count == 1 ? factors[0] : .all(factors)
+            return operands.count == 1 ? operands[0] : combine(operands)
         }
 
         mutating func factor() throws -> PayloadFilter {
