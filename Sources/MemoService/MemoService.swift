@@ -110,10 +110,10 @@ public final class MemoService {
             self.counters.storageErrors += 1
             Log.error(self.runner.name, "batch of \(batch.count) not stored: \(error)")
         }
-        for addressed in result.acks { self.publishAck(addressed.ack, client: addressed.client) }
+        for addressed in result.acks { self.publishAck(addressed.message, client: addressed.client) }
         for change in result.changes { self.publish(change, on: { try Topic("memo/changed/") }) }
         for addressed in result.snapshots {
-            self.publish(addressed.snapshot, on: { try Topic(segments: "memo", "snapshot", addressed.client) })
+            self.publish(addressed.message, on: { try Topic(segments: "memo", "snapshot", addressed.client) })
         }
     }
 

@@ -1,26 +1,22 @@
 import BusSchema
 
-/// An ack and the client it goes to (`memo/ack/<client>/`).
-public struct AddressedAck: Sendable, Hashable {
+/// A message and the client it goes to: an ack (`memo/ack/<client>/`) or a snapshot chunk
+/// (`memo/snapshot/<client>/`).
+public struct Addressed<Message: Sendable & Hashable>: Sendable, Hashable {
     public var client: String
-    public var ack: MemoAck
+    public var message: Message
 
-    public init(client: String, ack: MemoAck) {
+    public init(client: String, message: Message) {
         self.client = client
-        self.ack = ack
+        self.message = message
     }
 }
+
+/// An ack and the client it goes to (`memo/ack/<client>/`).
+public typealias AddressedAck = Addressed<MemoAck>
 
 /// A snapshot chunk and the client that asked for it (`memo/snapshot/<client>/`).
-public struct AddressedSnapshot: Sendable, Hashable {
-    public var client: String
-    public var snapshot: MemoSnapshot
-
-    public init(client: String, snapshot: MemoSnapshot) {
-        self.client = client
-        self.snapshot = snapshot
-    }
-}
+public typealias AddressedSnapshot = Addressed<MemoSnapshot>
 
 /// What one ``MemoStore/apply(batch:now:)`` produced, all of it committed.
 ///

@@ -29,7 +29,7 @@ public enum MemoJSONLines {
             guard let (client, ack) = MemoAck.rejecting(payload: payload, error: error, seq: seq) else {
                 return .unusable("no cmd_id/client: \(error)")
             }
-            return .rejected(AddressedAck(client: client, ack: ack))
+            return .rejected(AddressedAck(client: client, message: ack))
         } catch {
             return .unusable("\(error)")
         }
@@ -37,9 +37,9 @@ public enum MemoJSONLines {
 
     /// The output lines for a batch result: acks, then changes, then snapshot chunks.
     public static func lines(_ result: MemoApplyResult) -> [String] {
-        var lines = result.acks.map { Self.line(topic: MemoClientName.ackTopic(for: $0.client), $0.ack.value) }
+        var lines = result.acks.map { Self.line(topic: MemoClientName.ackTopic(for: $0.client), $0.message.value) }
         lines += result.changes.map { Self.line(topic: "memo/changed/", $0.value) }
-        lines += result.snapshots.map { Self.line(topic: "memo/snapshot/\($0.client)/", $0.snapshot.value) }
+        lines += result.snapshots.map { Self.line(topic: "memo/snapshot/\($0.client)/", $0.message.value) }
         return lines
     }
 

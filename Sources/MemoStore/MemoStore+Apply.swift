@@ -21,7 +21,8 @@ extension MemoStore {
             try self.connection.execute("BEGIN IMMEDIATE")
             var state = try self.loadState()
             for command in batch {
-                result.acks.append(AddressedAck(client: command.client, ack: try self.applyOne(command, now, &state)))
+                result.acks.append(
+                    AddressedAck(client: command.client, message: try self.applyOne(command, now, &state)))
             }
             try self.syncSearchIndex()
             if !state.changes.isEmpty || state.settingsChanged { try self.saveState(state) }
@@ -40,7 +41,7 @@ extension MemoStore {
             result.acks = batch.map { command in
                 AddressedAck(
                     client: command.client,
-                    ack: Self.rejected(command, seq: seq, reason: "not stored: \(storeError.message)"))
+                    message: Self.rejected(command, seq: seq, reason: "not stored: \(storeError.message)"))
             }
         }
         return result

@@ -116,7 +116,7 @@ extension MemoStore {
         case .snapshot:
             state.snapshots += try self.snapshot(requestId: command.cmdId, seq: state.seq, settings: state.settings).map
             {
-                AddressedSnapshot(client: command.client, snapshot: $0)
+                AddressedSnapshot(client: command.client, message: $0)
             }
             return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq)
         }

@@ -99,7 +99,7 @@ enum MemoStoreTool {
                     case .rejected(let addressed):
                         output.append(
                             MemoJSONLines.line(
-                                topic: MemoClientName.ackTopic(for: addressed.client), addressed.ack.value))
+                                topic: MemoClientName.ackTopic(for: addressed.client), addressed.message.value))
                     case .unusable(let reason):
                         StandardStreams.writeError("memo-store: skipped line \(number): \(reason)\n")
                     }

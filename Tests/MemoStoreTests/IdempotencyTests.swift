@@ -31,7 +31,7 @@ import Testing
         #expect(reused.memoId == one && reused.op == .front)
         #expect(changes.isEmpty)
         // The first command's resend still gets its own ack, in the same batch too.
-        let batch = store.apply(batch: [front, create], now: 2).acks.map(\.ack)
+        let batch = store.apply(batch: [front, create], now: 2).acks.map(\.message)
         #expect(batch.map(\.status) == [.rejected, .duplicate])
         #expect(batch[1].memoId == two.memoId && batch[1].seq == two.seq)
     }
@@ -43,9 +43,9 @@ import Testing
         var theirs = mine
         theirs.client = "other"
         let acks = store.apply(batch: [mine, theirs], now: 1).acks
-        #expect(acks.map(\.ack.status) == [.ok, .ok])
+        #expect(acks.map(\.message.status) == [.ok, .ok])
         #expect(acks.map(\.client) == ["t", "other"])
-        #expect(Set(acks.compactMap(\.ack.memoId)).count == 2)
+        #expect(Set(acks.compactMap(\.message.memoId)).count == 2)
     }
 
     @Test func aResendWhoseMapKeysCameInAnotherOrderIsStillADuplicate() throws {
@@ -61,7 +61,7 @@ import Testing
         ])
         let first = try MemoCommand(messagePack: forward.messagePack)
         let second = try MemoCommand(messagePack: backward.messagePack)
-        #expect(store.apply(batch: [first, second], now: 1).acks.map(\.ack.status) == [.ok, .duplicate])
+        #expect(store.apply(batch: [first, second], now: 1).acks.map(\.message.status) == [.ok, .duplicate])
     }
 
     @Test func duplicateInsideOneBatchIsAppliedOnce() throws {
@@ -69,7 +69,7 @@ import Testing
         let store = try fixture.open()
         let create = fixture.command(.create) { $0.text = "once" }
         let result = store.apply(batch: [create, create], now: 1)
-        #expect(result.acks.map(\.ack.status) == [.ok, .duplicate])
+        #expect(result.acks.map(\.message.status) == [.ok, .duplicate])
         #expect(result.changes.count == 1)
     }
 
@@ -97,10 +97,10 @@ import Testing
             fixture.command(.create) { $0.text = "b" },
         ]
         let result = store.apply(batch: batch, now: 1)
-        #expect(result.acks.map(\.ack.status) == [.ok, .rejected, .rejected, .rejected, .ok])
-        #expect(result.acks[1].ack.reason == "unknown memo m404")
-        #expect(result.acks[1].ack.memoId == "m404")
-        #expect(result.acks[2].ack.reason == "x is not a finite number")
+        #expect(result.acks.map(\.message.status) == [.ok, .rejected, .rejected, .rejected, .ok])
+        #expect(result.acks[1].message.reason == "unknown memo m404")
+        #expect(result.acks[1].message.memoId == "m404")
+        #expect(result.acks[2].message.reason == "x is not a finite number")
         #expect(result.changes.map(\.seq) == [1, 2])
         #expect(try store.allMemos().map(\.text) == ["a", "b"])
     }

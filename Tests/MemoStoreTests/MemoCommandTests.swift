@@ -254,7 +254,7 @@ import Testing
         for text in ["a", "b", "c"] { _ = store.create(fixture, text: text) }
         let command = fixture.command(.snapshot)
         let result = store.apply(batch: [command], now: 1)
-        let chunks = result.snapshots.map(\.snapshot)
+        let chunks = result.snapshots.map(\.message)
         #expect(result.snapshots.allSatisfy { $0.client == "t" })
         #expect(chunks.map(\.chunk) == [0, 1])
         #expect(chunks.map(\.last) == [false, true])

@@ -22,7 +22,7 @@ import Testing
                 },
                 fixture.command(.trash) { $0.memoId = "m3" },
             ], now: 1)
-        #expect(first.acks.allSatisfy { $0.ack.status == .ok })
+        #expect(first.acks.allSatisfy { $0.message.status == .ok })
         #expect(try store.search("猫", includeTrash: true).map(\.memoId) == ["m2", "m1"])
         #expect(try store.search("大阪城の猫", includeTrash: true).map(\.memoId) == ["m2"])
         #expect(try store.search("大阪城の犬", includeTrash: true).isEmpty)
@@ -32,7 +32,7 @@ import Testing
         // Emptying the trash deletes the newest row; the next create takes its rowid.
         let second = store.apply(
             batch: [fixture.command(.emptyTrash), fixture.command(.create) { $0.text = "名古屋の鯨" }], now: 2)
-        #expect(second.acks.allSatisfy { $0.ack.status == .ok })
+        #expect(second.acks.allSatisfy { $0.message.status == .ok })
         #expect(try store.search("鯨", includeTrash: true).map(\.memoId) == ["m4"])
         #expect(try store.search("京都の鯨", includeTrash: true).isEmpty)
         #expect(try store.search("名古屋の鯨", includeTrash: true).map(\.memoId) == ["m4"])
@@ -57,7 +57,7 @@ import Testing
                 },
                 fixture.command(.search) { $0.query = "東京" },
             ], now: 1)
-        let hits = result.acks.map { $0.ack.results?.map(\.memoId) }
+        let hits = result.acks.map { $0.message.results?.map(\.memoId) }
         #expect(hits[1] == ["m2"])
         #expect(hits[2] == ["m2", "m1"])
         #expect(hits[4] == ["m2"])

@@ -27,8 +27,11 @@ import Testing
         let result = try #require(full)
         #expect(result.storageError?.resultCode == 13)  // SQLITE_FULL
         #expect(result.changes.isEmpty && result.snapshots.isEmpty)
-        #expect(result.acks.allSatisfy { $0.ack.seq == UInt64(stored) })
-        #expect(result.acks.allSatisfy { $0.ack.status == .rejected && $0.ack.reason?.hasPrefix("not stored") == true })
+        #expect(result.acks.allSatisfy { $0.message.seq == UInt64(stored) })
+        #expect(
+            result.acks.allSatisfy {
+                $0.message.status == .rejected && $0.message.reason?.hasPrefix("not stored") == true
+            })
         #expect(try store.allMemos().count == stored)
         let move = store.run(
             fixture.command(.move) {

@@ -36,7 +36,7 @@ extension MemoStore {
     /// Applies one command at time `now` and returns its ack and changes.
     func run(_ command: MemoCommand, now: Int64 = 1_000) -> (ack: MemoAck, changes: [MemoChanged]) {
         let result = self.apply(batch: [command], now: now)
-        return (result.acks[0].ack, result.changes)
+        return (result.acks[0].message, result.changes)
     }
 
     /// Creates a memo and returns its id.

@@ -96,7 +96,7 @@ enum MemoBench {
         for offset in stride(from: 0, to: commands.count, by: batch) {
             let result = store.apply(
                 batch: Array(commands[offset..<min(commands.count, offset + batch)]), now: Self.nowMilliseconds())
-            acked += result.acks.count { $0.ack.status == .ok }
+            acked += result.acks.count { $0.message.status == .ok }
         }
         let seconds = Self.seconds(ContinuousClock.now - start)
         let cpu = Self.cpuSeconds() - cpuStart
