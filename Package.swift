@@ -159,7 +159,7 @@ let package = Package(
                 "component-host", "memo-store",
             ]),
         .testTarget(name: "DemoReportTests", dependencies: ["DemoReport", "BusSchema", "BusTools"]),
-        .testTarget(name: "MemoStoreTests", dependencies: ["MemoStore", "BusSchema", "memo-store"]),
+        .testTarget(name: "MemoStoreTests", dependencies: ["MemoStore", "BusSchema", "BusTestSupport", "memo-store"]),
         .testTarget(
             name: "MemoServiceTests",
             dependencies: [

@@ -2,7 +2,8 @@ import Bus
 import Foundation
 import Synchronization
 
-/// A built UIBus executable run as a child process, with its output collected.
+/// A built UIBus executable run as a child process, with its output collected (and, if asked,
+/// its standard input a pipe the test writes to).
 public final class ChildProcess: Sendable {
     /// Where the executables are: `UIBUS_BIN_DIR`, else the debug build directory.
     public static let binDirectory: String = {
@@ -19,16 +20,21 @@ public final class ChildProcess: Sendable {
     }()
 
     private let process: Process
-    private let output = Mutex<(stdout: [UInt8], stderr: [UInt8], openPipes: Int)>(([], [], 2))
+    /// The writing end of standard input, for a child started with `input: true`.
+    private let input: FileHandle?
+    /// Both streams so far, how many of them are still open, and how much of stdout
+    /// ``nextLine(seconds:)`` has returned.
+    private let output = Mutex<(stdout: [UInt8], stderr: [UInt8], openPipes: Int, returned: Int)>(([], [], 2, 0))
 
     /// Starts `tool` (a name in ``binDirectory``, or a path) with `arguments`; `bus` is passed as `--bus`.
     ///
     /// - Parameters:
     ///   - directory: the working directory (default: the repository).
     ///   - environment: the child's environment (default: this process's).
+    ///   - input: whether standard input is a pipe for ``write(_:)`` (else it is `/dev/null`).
     public init(
         _ tool: String, _ arguments: [String], bus: String? = nil, directory: String? = nil,
-        environment: [String: String]? = nil
+        environment: [String: String]? = nil, input: Bool = false
     ) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool.hasPrefix("/") ? tool : "\(Self.binDirectory)/\(tool)")
@@ -39,7 +45,9 @@ public final class ChildProcess: Sendable {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
+        let stdin = input ? Pipe() : nil
+        process.standardInput = stdin ?? FileHandle.nullDevice
+        self.input = stdin?.fileHandleForWriting
         self.process = process
         stdout.fileHandleForReading.readabilityHandler = { [weak self] in self?.collect($0, isStdout: true) }
         stderr.fileHandleForReading.readabilityHandler = { [weak self] in self?.collect($0, isStdout: false) }
@@ -61,6 +69,35 @@ public final class ChildProcess: Sendable {
     public var lines: [String] { self.stdout.split(separator: "\n").map(String.init) }
     public var isRunning: Bool { self.process.isRunning }
     public var pid: Int32 { self.process.processIdentifier }
+
+    /// Writes `text` to the process's standard input.
+    ///
+    /// - Precondition: the process was started with `input: true`.
+    public func write(_ text: String) throws {
+        guard let input = self.input else { preconditionFailure("write(_:) needs a child started with input: true") }
+        try input.write(contentsOf: Data(text.utf8))
+    }
+
+    /// Closes standard input: the process reads end of file.
+    public func closeInput() throws {
+        try self.input?.close()
+    }
+
+    /// The next line of standard output that no call returned before, waiting up to `seconds`
+    /// for it to be complete; nil if it is not by then, or the output ended first.
+    public func nextLine(seconds: Double = 20) -> String? {
+        var line: String?
+        try? waitUntil("a line from \(self.process.executableURL!.lastPathComponent)", seconds: seconds) {
+            self.output.withLock { output in
+                let unread = output.stdout[output.returned...]
+                guard let newline = unread.firstIndex(of: UInt8(ascii: "\n")) else { return output.openPipes == 0 }
+                line = String(decoding: unread[..<newline], as: UTF8.self)
+                output.returned = newline + 1
+                return true
+            }
+        }
+        return line
+    }
 
     /// Waits until the process printed a line equal to `line`.
     public func waitForLine(_ line: String, seconds: Double = 20) throws {
@@ -104,11 +141,11 @@ public final class ChildProcess: Sendable {
         kill(self.process.processIdentifier, signal)
     }
 
-    /// Runs `tool` to completion and returns (status, stdout, stderr).
+    /// Runs `tool` to completion and returns its exit status and output.
     public static func run(
         _ tool: String, _ arguments: [String], bus: String? = nil, directory: String? = nil,
         environment: [String: String]? = nil
-    ) throws -> (Int32, String, String) {
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let child = try ChildProcess(tool, arguments, bus: bus, directory: directory, environment: environment)
         let status = try child.wait()
         return (status, child.stdout, child.stderr)

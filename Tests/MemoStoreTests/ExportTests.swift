@@ -1,4 +1,5 @@
 import BusSchema
+import BusTestSupport
 import Foundation
 import Testing
 
@@ -101,8 +102,8 @@ import Testing
             print(json.dumps({"eml": out, "mbox": box}, ensure_ascii=False))
             """
         let run = try ChildProcess.run("/usr/bin/python3", ["-c", script, fixture.directory])
-        #expect(run.status == 0, "\(run.errors)")
-        let output = run.output
+        #expect(run.status == 0, "\(run.stderr)")
+        let output = run.stdout
         let value = try JSONReader.parse(output)
         let eml = try #require(value["eml"]?.arrayValue)
         #expect(eml[0].arrayValue?[0].stringValue == "牛乳と卵を買う")

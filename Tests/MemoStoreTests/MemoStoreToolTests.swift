@@ -1,4 +1,5 @@
 import BusSchema
+import BusTestSupport
 import Foundation
 import MemoStore
 import Testing
@@ -7,23 +8,23 @@ import Testing
     @Test func checkPassesASoundFile() throws {
         let fixture = try StoreFixture()
         do { _ = try fixture.open().create(fixture, text: "東京") }
-        let run = try ChildProcess.run(ChildProcess.memoStore, ["check", "--db", fixture.path])
+        let run = try ChildProcess.run("memo-store", ["check", "--db", fixture.path])
         #expect(run.status == 0)
-        #expect(run.output.contains("result: ok"))
+        #expect(run.stdout.contains("result: ok"))
     }
 
     @Test func checkExitsNonZeroOnACorruptedFile() throws {
         let fixture = try StoreFixture()
         try MigrationTests.makeDamagedDatabase(fixture)
-        let run = try ChildProcess.run(ChildProcess.memoStore, ["check", "--db", fixture.path])
+        let run = try ChildProcess.run("memo-store", ["check", "--db", fixture.path])
         #expect(run.status == 1)
-        #expect(run.output.contains("result: DAMAGED"))
-        #expect(!run.output.contains("integrity_check: ok"))
+        #expect(run.stdout.contains("result: DAMAGED"))
+        #expect(!run.stdout.contains("integrity_check: ok"))
     }
 
     @Test func checkOfAMissingFileFails() throws {
         let fixture = try StoreFixture()
-        let run = try ChildProcess.run(ChildProcess.memoStore, ["check", "--db", fixture.directory + "/none.sqlite"])
+        let run = try ChildProcess.run("memo-store", ["check", "--db", fixture.directory + "/none.sqlite"])
         #expect(run.status != 0)
     }
 
@@ -34,24 +35,24 @@ import Testing
             _ = store.create(fixture, text: "牛乳と卵を買う")
             _ = store.create(fixture, text: "second")
         }
-        let text = try ChildProcess.run(ChildProcess.memoStore, ["export", "--db", fixture.path, "--format", "text"])
-        #expect(text.output == "牛乳と卵を買う\n\n----\n\nsecond\n")
-        let mbox = try ChildProcess.run(ChildProcess.memoStore, ["export", "--db", fixture.path, "--format", "mbox"])
-        #expect(mbox.output.components(separatedBy: "\nFrom memo@localhost ").count == 2)
-        let eml = try ChildProcess.run(ChildProcess.memoStore, ["export", "--db", fixture.path, "--format", "eml"])
-        #expect(eml.output.components(separatedBy: MemoExporter.emlSeparator).count == 2)
+        let text = try ChildProcess.run("memo-store", ["export", "--db", fixture.path, "--format", "text"])
+        #expect(text.stdout == "牛乳と卵を買う\n\n----\n\nsecond\n")
+        let mbox = try ChildProcess.run("memo-store", ["export", "--db", fixture.path, "--format", "mbox"])
+        #expect(mbox.stdout.components(separatedBy: "\nFrom memo@localhost ").count == 2)
+        let eml = try ChildProcess.run("memo-store", ["export", "--db", fixture.path, "--format", "eml"])
+        #expect(eml.stdout.components(separatedBy: MemoExporter.emlSeparator).count == 2)
         let out = fixture.directory + "/mail"
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let files = try ChildProcess.run(
-            ChildProcess.memoStore, ["export", "--db", fixture.path, "--format", "eml", "--out", out])
+            "memo-store", ["export", "--db", fixture.path, "--format", "eml", "--out", out])
         #expect(files.status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["m1.eml", "m2.eml"])
     }
 
     @Test func serviceModeWithADatabaseItCannotOpenExitsAsAPermanentFailure() throws {
-        let run = try ChildProcess.run(ChildProcess.memoStore, ["--db", "/nonexistent/memo.sqlite"])
+        let run = try ChildProcess.run("memo-store", ["--db", "/nonexistent/memo.sqlite"])
         #expect(run.status == 78)
-        #expect(run.errors.contains("/nonexistent/memo.sqlite"))
+        #expect(run.stderr.contains("/nonexistent/memo.sqlite"))
     }
 
     /// kill -9 while batches are in flight, restart, resend unacked commands with the same ids:
@@ -64,7 +65,7 @@ import Testing
         var cycles = 0
         while acked.count < total && cycles < 40 {
             cycles += 1
-            let child = try ChildProcess(ChildProcess.memoStore, ["apply", "--db", fixture.path])
+            let child = try ChildProcess("memo-store", ["apply", "--db", fixture.path], input: true)
             let unacked = (0..<next).filter { acked["k:\($0)"] == nil }
             let fresh = Array(next..<min(total, next + 40))
             next = fresh.last.map { $0 + 1 } ?? next
@@ -78,7 +79,9 @@ import Testing
             // Kill after the first ack of this cycle (or at once on every third cycle).
             let deadline = ContinuousClock.now + .seconds(10)
             var seen = 0
-            while cycles % 3 != 0, seen < 1 + cycles % 5, let line = child.readLine(deadline: deadline) {
+            while cycles % 3 != 0, seen < 1 + cycles % 5,
+                let line = child.nextLine(seconds: Self.seconds(until: deadline))
+            {
                 let payload = try JSONReader.parse(line)["payload"]
                 if let id = payload?["cmd_id"]?.stringValue, let status = payload?["status"]?.stringValue {
                     acked[id] = MemoAck.Status(rawValue: status)
@@ -86,15 +89,17 @@ import Testing
                 }
             }
             if cycles < 30 {
-                child.kill()
+                child.signal(SIGKILL)
+                try child.wait()
             } else {
-                while acked.count < total, let line = child.readLine(deadline: deadline) {
+                while acked.count < total, let line = child.nextLine(seconds: Self.seconds(until: deadline)) {
                     let payload = try JSONReader.parse(line)["payload"]
                     if let id = payload?["cmd_id"]?.stringValue, let status = payload?["status"]?.stringValue {
                         acked[id] = MemoAck.Status(rawValue: status)
                     }
                 }
-                #expect(try child.finish() == 0)
+                try child.closeInput()
+                #expect(try child.wait(seconds: 60) == 0)
             }
         }
         #expect(acked.count == total)
@@ -103,5 +108,11 @@ import Testing
         #expect(memos.count == total)
         #expect(Set(memos.map(\.id)) == Set((0..<total).map { "k\($0)" }))
         #expect(try MemoCheck.run(path: fixture.path).isSound)
+    }
+
+    /// Seconds from now to `deadline`, 0 past it.
+    private static func seconds(until deadline: ContinuousClock.Instant) -> Double {
+        let left = ContinuousClock.now.duration(to: deadline)
+        return max(0, Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
     }
 }
