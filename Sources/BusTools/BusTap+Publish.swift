@@ -64,10 +64,14 @@ extension BusTap {
 
     /// The payload text from a file, or from stdin for `-`.
     static func readPayload(_ path: String) throws -> String {
-        let contents: Data? =
-            path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
-        guard let data = contents else { throw ToolError("cannot read the payload file \(path)") }
-        return String(decoding: data, as: UTF8.self)
+        guard path != "-" else {
+            return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        }
+        do {
+            return try TextFile.read(path)
+        } catch {
+            throw ToolError("cannot read the payload file \(path) (\(error))")
+        }
     }
 
     /// `record`: writes every message matching the patterns to an indexed MCAP file until stopped,

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceSupport
 
 /// Reads the messages of an MCAP file, with the schema and channel of each.
 ///
@@ -41,10 +42,13 @@ public struct MCAPReader {
     ///
     /// - Throws: ``ToolError`` naming the file and the offset of the first problem.
     public init(path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ToolError("cannot read \(path)")
+        let bytes: [UInt8]
+        do {
+            // Read whole: bounded well above any recording the demo makes.
+            bytes = try TextFile.bytes(path, maxBytes: 1 << 30)
+        } catch {
+            throw ToolError("cannot read \(path) (\(error))")
         }
-        let bytes = [UInt8](data)
         guard bytes.count >= 16, Array(bytes.prefix(8)) == MCAPWriter.magic else {
             throw ToolError("\(path) is not an MCAP file (bad magic)")
         }

@@ -147,10 +147,11 @@ public final class SchemaStore {
     }
 
     private static func read(_ path: String, what: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ToolError("no \(what) at \(path)")
+        do {
+            return try TextFile.read(path)
+        } catch {
+            throw ToolError("no \(what) at \(path) (\(error))")
         }
-        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -67,9 +67,9 @@ public struct ReportCommand {
         if let directory = self.framesDirectory {
             let gallery = model.gallery.idioms.flatMap { $0.moments.compactMap(\.fileName) }
             for name in model.keyFrames.compactMap(\.fileName) + gallery where images[name] == nil {
-                guard let data = FileManager.default.contents(atPath: directory + "/" + name) else { continue }
-                images[name] = "data:image/png;base64," + data.base64EncodedString()
-                snapshotSize = snapshotSize ?? Self.pngSize([UInt8](data))
+                guard let bytes = try? TextFile.bytes(directory + "/" + name) else { continue }
+                images[name] = "data:image/png;base64," + Data(bytes).base64EncodedString()
+                snapshotSize = snapshotSize ?? Self.pngSize(bytes)
             }
         }
         let crops = try snapshotSize.map { try self.crops(snapshotSize: $0) } ?? [:]

@@ -1,5 +1,5 @@
 import BusSchema
-import Foundation
+import ServiceSupport
 
 /// What `uibus-supervisor` last wrote to `supervisor.json`: each service's state, restarts and last exit.
 public struct SupervisorStatus: Sendable, Equatable {
@@ -35,9 +35,9 @@ public struct SupervisorStatus: Sendable, Equatable {
     ///
     /// - Throws: ``ReportError`` (`badStatus`) if it is missing or not JSON.
     public static func load(path: String) throws -> SupervisorStatus {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let text = try? TextFile.read(path) else {
             throw ReportError(.badStatus, "\(path) does not exist or cannot be read")
         }
-        return try SupervisorStatus(json: String(decoding: data, as: UTF8.self), path: path)
+        return try SupervisorStatus(json: text, path: path)
     }
 }

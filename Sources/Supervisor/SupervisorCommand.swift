@@ -113,8 +113,8 @@ public enum SupervisorCommand {
 
     /// The status document and whether the supervisor that wrote it is still alive.
     static func readStatus(runDirectory: String) -> (document: Value, alive: Bool)? {
-        guard let data = FileManager.default.contents(atPath: SupervisorHost.statusPath(runDirectory: runDirectory)),
-            let document = try? data.withUnsafeBytes({ try JSONReader.parse($0) })
+        guard let text = try? TextFile.read(SupervisorHost.statusPath(runDirectory: runDirectory)),
+            let document = try? JSONReader.parse(text)
         else { return nil }
         let pid = Int32(document["pid"]?.intValue ?? 0)
         let running = document["state"]?.stringValue == "running"

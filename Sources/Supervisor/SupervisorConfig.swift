@@ -1,5 +1,6 @@
 import BusSchema
 import Foundation
+import ServiceSupport
 import SupervisorCore
 
 /// The services to run and the supervision policy, from `deploy/services.json`.
@@ -28,12 +29,15 @@ public struct SupervisorConfig: Sendable {
     ///
     /// - Throws: ``SupervisorError`` naming the file and the field that is wrong.
     public static func load(_ path: String, binDirectory: String) throws -> SupervisorConfig {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SupervisorError("cannot read \(path)")
+        let text: String
+        do {
+            text = try TextFile.read(path)
+        } catch {
+            throw SupervisorError("\(error)")
         }
         let document: Value
         do {
-            document = try data.withUnsafeBytes { try JSONReader.parse($0) }
+            document = try JSONReader.parse(text)
         } catch {
             throw SupervisorError("\(path) is not valid JSON: \(error)")
         }

@@ -1,4 +1,5 @@
 import Glibc
+import ServiceSupport
 
 /// The secret a page and its WebSocket must present: 32 random hex digits in a file only the
 /// owner may read (0600), made on first start and kept, so a reload or a restart keeps working.
@@ -31,11 +32,14 @@ public enum AccessToken {
             throw ViewError(
                 "\(path) may be read by others (mode \(String(status.st_mode & 0o777, radix: 8))); make it 0600")
         }
-        guard let file = fopen(path, "r") else { throw ViewError("cannot read \(path)") }
-        defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 128)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { throw ViewError("\(path) is empty") }
-        let token = String(cString: buffer).trimmingWhitespace
+        let text: String
+        do {
+            text = try TextFile.read(path, maxBytes: 4096)
+        } catch {
+            throw ViewError("\(error)")
+        }
+        let token = String(text.prefix { $0 != "\n" }).trimmingWhitespace
+        guard !token.isEmpty else { throw ViewError("\(path) is empty") }
         guard token.utf8.count >= 32, token.utf8.allSatisfy({ Self.hexDigits.contains($0) }) else {
             throw ViewError("\(path) does not hold a token (32 or more hex digits)")
         }

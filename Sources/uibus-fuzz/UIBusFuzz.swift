@@ -60,10 +60,8 @@ struct UIBusFuzz {
                 try options.finish(maximumPositionals: Int.max)
                 let harness = try Self.target(name).load(data)
                 for path in words {
-                    guard let bytes = FileManager.default.contents(atPath: path) else {
-                        throw ConfigurationError("cannot read \(path)")
-                    }
-                    print("\(path): \(harness.run(harness.prepare([UInt8](bytes))) ?? "accepted")")
+                    let bytes = try TextFile.bytes(path)
+                    print("\(path): \(harness.run(harness.prepare(bytes)) ?? "accepted")")
                 }
             case "seeds":
                 guard words.count == 2 else { throw UsageError("seeds TARGET DIR") }

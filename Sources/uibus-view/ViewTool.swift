@@ -42,10 +42,7 @@ struct ViewTool {
             try options.finish(maximumPositionals: 0)
             let scene: Value
             do {
-                guard let data = FileManager.default.contents(atPath: scenePath) else {
-                    throw ViewError("cannot read \(scenePath)")
-                }
-                scene = try data.withUnsafeBytes { try JSONReader.parse($0) }
+                scene = try JSONReader.parse(try TextFile.read(scenePath))
             } catch {
                 throw ConfigurationError("scene \(scenePath): \(error)")
             }
