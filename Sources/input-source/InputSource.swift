@@ -18,7 +18,7 @@ import ServiceSupport
 ///   prints the touch frames as JSON lines; a `.desc` next to the `.events` is found by itself.
 ///   A `FILE.raw` is a binary capture of `struct input_event` records (`cat /dev/input/eventN`);
 ///   its axes come from `--desc`.
-/// - `input-source flood --devices N --rate R --frames M` prints M frames of the flood generator.
+/// - `input-source flood --devices N --rate R --count N` prints N frames of the flood generator.
 /// - `input-source scenario NAME [--name D]` prints a synthetic touch script.
 /// Problems in the input go to stderr with their line numbers and are skipped.
 @main
@@ -30,7 +30,7 @@ struct InputSource {
                    [--name D] [--subscriber-wait-ms MS]
                input-source convert FILE.events|FILE.jsonl|FILE.raw [--desc FILE.desc] [--width W --height H] [--name D]
                input-source scenario NAME [--name D]
-               input-source flood --devices N --rate R --frames M
+               input-source flood --devices N --rate R --count N
         scenarios: \(ScenarioCatalog.names.joined(separator: " "))
         """
     static let desc = OptionSpec.value("desc", "FILE.desc", "the device description (default: found next to it)")
@@ -54,7 +54,7 @@ struct InputSource {
         ],
         "convert": [Self.desc, Self.width, Self.height, Self.name],
         "scenario": [Self.name],
-        "flood": [Self.devices, Self.rate, .value("frames", "M", "how many frames to print (default 1000)")],
+        "flood": [Self.devices, Self.rate, .value("count", "N", "how many frames to print (default 1000)")],
     ])
 
     static func main() {
@@ -205,7 +205,7 @@ struct InputSource {
     static func flood(_ options: inout Options) throws {
         let devices = try options.int("devices") ?? 1
         let rate = try options.double("rate") ?? 1000
-        let count = try options.int("frames") ?? 1000
+        let count = try options.int("count") ?? 1000
         try options.finish(maximumPositionals: 1)
         guard devices > 0, rate > 0 else { throw UsageError("--devices and --rate must be above 0") }
         try Self.print(

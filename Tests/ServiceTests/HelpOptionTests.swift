@@ -38,7 +38,7 @@ import Testing
         (["gesture-recognizer"], "device-prefixes"), (["gesture-recognizer", "replay"], "touches"),
         (["component-host"], "scene"), (["component-host", "replay"], "gestures"),
         (["input-source", "run"], "subscriber-wait-ms"), (["input-source", "convert"], "desc"),
-        (["input-source", "scenario"], "name"), (["input-source", "flood"], "frames"),
+        (["input-source", "scenario"], "name"), (["input-source", "flood"], "count"),
         (["render-worker"], "image-quality"), (["render-worker", "blur"], "sigma"),
         (["render-worker", "bench-blur"], "warmup"), (["render-worker", "bench-encode"], "runs"),
         (["render-worker", "render"], "state"), (["render-worker", "demo"], "memos"),
