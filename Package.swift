@@ -111,10 +111,10 @@ let package = Package(
 
         // Benchmarks (release builds only; never timed in tests).
         .executableTarget(
-            name: "gesture-bench", dependencies: ["GestureCore", "InputCore", "BusSchema"], path: "benchmarks/gestures",
-            exclude: ["README.md"]),
+            name: "gesture-bench", dependencies: ["GestureCore", "InputCore", "BusSchema", "ServiceSupport"],
+            path: "benchmarks/gestures", exclude: ["README.md"]),
         .executableTarget(
-            name: "bus-bench", dependencies: ["Bus", "BusSchema", "CZeroMQ"], path: "benchmarks/bus",
+            name: "bus-bench", dependencies: ["Bus", "BusSchema", "CZeroMQ", "ServiceSupport"], path: "benchmarks/bus",
             exclude: ["raw_hop.c"]),
 
         .executableTarget(
@@ -123,11 +123,11 @@ let package = Package(
             swiftSettings: [.define("RENDERCORE_X86_64_V3", .when(configuration: .release))]),
 
         .executableTarget(
-            name: "memo-bench", dependencies: ["MemoStore", "BusSchema"], path: "benchmarks/memo",
+            name: "memo-bench", dependencies: ["MemoStore", "BusSchema", "ServiceSupport"], path: "benchmarks/memo",
             exclude: ["crash_test.py", "disk_full_test.py", "README.md"]),
         .executableTarget(
-            name: "component-bench", dependencies: ["ComponentCore", "BusSchema"], path: "benchmarks/components",
-            exclude: ["README.md"]),
+            name: "component-bench", dependencies: ["ComponentCore", "BusSchema", "ServiceSupport"],
+            path: "benchmarks/components", exclude: ["README.md"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
         .testTarget(name: "ViewServiceTests", dependencies: ["ViewService", "BusSchema"]),

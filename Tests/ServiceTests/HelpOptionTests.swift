@@ -46,7 +46,9 @@ import Testing
         (["memo-store", "apply"], "db"), (["uibus-supervisor", "up"], "config"),
         (["uibus-supervisor", "status"], "json"), (["uibus-supervisor", "logs"], "since"),
         (["uibus-supervisor", "restart"], "timeout"), (["uibus-view"], "listen"), (["uibus-faults"], "soak"),
-        (["uibus-fuzz", "run"], "inputs"), (["uibus-report"], "recording"),
+        (["uibus-fuzz", "run"], "inputs"), (["uibus-report"], "recording"), (["bus-bench", "codec"], "iterations"),
+        (["bus-bench", "hop"], "endpoint"), (["gesture-bench"], "frames"), (["memo-bench"], "only"),
+        (["component-bench"], "events"),
     ])
     func everyVerbExplainsRefusesAndVersionsItsOptions(command: [String], option: String) throws {
         let tool = command[0]

@@ -2,29 +2,46 @@ import Bus
 import BusSchema
 import CZeroMQ
 import Foundation
+import ServiceSupport
 
 /// `bus-bench codec --iterations N` and `bus-bench hop --size S --count N --endpoint E`:
 /// the codec micro-benchmark and the one-hop peer of `raw_hop.c`. Prints JSON lines.
 @main
 enum BusBenchmark {
-    static func main() throws {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        func value(_ name: String, _ fallback: String) -> String {
-            guard let index = arguments.firstIndex(of: "--\(name)"), index + 1 < arguments.count else {
-                return fallback
+    static let usage = """
+        usage: bus-bench codec [--iterations N] [--part frame|envelope|both]
+               bus-bench hop [--size B] [--count N] [--endpoint E]
+        """
+    static let commandLine = CommandLineSpec(verbs: [
+        "codec": [
+            .value("iterations", "N", "encode + decode rounds (default 3000000)"),
+            .value("part", "frame|envelope|both", "what to run (default both)"),
+        ],
+        "hop": [
+            .value("size", "B", "payload bytes (default 64)"), .value("count", "N", "messages (default 1000000)"),
+            .value("endpoint", "E", "the endpoint (default ipc:///tmp/uibus-bench-hop)"),
+        ],
+    ])
+
+    static func main() {
+        Tool.main("bus-bench", usage: Self.usage) {
+            var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
+            switch options.verb {
+            case "codec":
+                let iterations = try options.int("iterations", in: 1...Int.max, default: 3_000_000)
+                let part = options.string("part") ?? "both"
+                guard ["frame", "envelope", "both"].contains(part) else {
+                    throw UsageError("--part takes frame, envelope or both, not '\(part)'")
+                }
+                try options.finish(maximumPositionals: 1)
+                Self.codec(iterations: iterations, part: part)
+            default:
+                let size = try options.int("size", in: 1...(64 << 20), default: 64)
+                let count = try options.int("count", in: 1...Int.max, default: 1_000_000)
+                let endpoint = options.string("endpoint") ?? "ipc:///tmp/uibus-bench-hop"
+                try options.finish(maximumPositionals: 1)
+                try Self.hop(size: size, count: count, endpoint: endpoint)
             }
-            return arguments[index + 1]
-        }
-        switch arguments.first {
-        case "codec": Self.codec(iterations: Int(value("iterations", "3000000"))!, part: value("part", "both"))
-        case "hop":
-            try Self.hop(
-                size: Int(value("size", "64"))!, count: Int(value("count", "1000000"))!,
-                endpoint: value("endpoint", "ipc:///tmp/uibus-bench-hop"))
-        default:
-            FileHandle.standardError.write(
-                "usage: bus-bench codec [--iterations N] | hop --size S --count N\n".data(using: .utf8)!)
-            exit(2)
         }
     }
 

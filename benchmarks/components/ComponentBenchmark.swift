@@ -1,6 +1,6 @@
 import BusSchema
 import ComponentCore
-import Foundation
+import ServiceSupport
 
 /// `component-bench`: gesture events handled per second by one `ComponentHost` with every
 /// component of the demo scene loaded, each published state encoded to MessagePack as the live
@@ -11,29 +11,26 @@ import Foundation
 /// start of each cycle so its state (every stroke) stays one drawing long.
 @main
 struct ComponentBenchmark {
-    static func main() throws {
-        var events = 1_000_000
-        var encode = true
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        while let flag = arguments.first {
-            arguments.removeFirst()
-            if flag == "--no-encode" {
-                encode = false
-                continue
-            }
-            guard flag == "--events", let value = arguments.first.flatMap(Int.init) else {
-                FileHandle.standardError.write(Data("usage: component-bench [--events N] [--no-encode]\n".utf8))
-                exit(2)
-            }
-            arguments.removeFirst()
-            events = value
+    static let usage = "usage: component-bench [--events N] [--no-encode]   (from the repository root)"
+    static let commandLine = CommandLineSpec(verbs: [
+        "": [
+            .value("events", "N", "gesture events to handle (default 1000000)"),
+            .flag("no-encode", "do not encode the published states"),
+        ]
+    ])
+
+    static func main() {
+        Tool.main("component-bench", usage: Self.usage) {
+            var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
+            let events = try options.int("events", in: 1...Int.max, default: 1_000_000)
+            let encode = !options.flag("no-encode")
+            try options.finish(maximumPositionals: 0)
+            try Self.run(events: events, encode: encode)
         }
-        let scenePath = "deploy/scenes/demo.json"
-        guard let data = FileManager.default.contents(atPath: scenePath) else {
-            FileHandle.standardError.write(Data("cannot read \(scenePath) (run from the repository root)\n".utf8))
-            exit(2)
-        }
-        let scene = ComponentScene(try Scene(json: String(decoding: data, as: UTF8.self), file: scenePath))
+    }
+
+    static func run(events: Int, encode: Bool) throws {
+        let scene = ComponentScene(try SceneFile.load("deploy/scenes/demo.json"))
         var host = ComponentHost(scene: scene)
         var writer = MessagePackWriter(capacity: 4096)
         let cycle = Self.cycle()

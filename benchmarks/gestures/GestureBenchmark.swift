@@ -1,6 +1,7 @@
 import BusSchema
 import GestureCore
 import InputCore
+import ServiceSupport
 
 /// `gesture-bench [--frames N] [--devices D] [--lanes 1]`: recognizer throughput offline, one core,
 /// the full standard recognizer set attached (the no-scene default). Prints one JSON object.
@@ -11,18 +12,30 @@ import InputCore
 /// ``DeviceLanes`` as the service runs it (an engine per device and its wake-up bookkeeping).
 @main
 struct GestureBenchmark {
+    static let usage = "usage: gesture-bench [--frames N] [--devices N] [--lanes 1]"
+    static let commandLine = CommandLineSpec(verbs: [
+        "": [
+            .value("frames", "N", "frames to push through (default 2000000)"),
+            .value("devices", "N", "devices the workload plays on (default 1)"),
+            .value("lanes", "0|1", "1: through DeviceLanes, as the service runs (default 0: one engine)"),
+        ]
+    ])
+
     static func main() {
-        var options: [String: Int] = [:]
-        var arguments = CommandLine.arguments.dropFirst()
-        while let name = arguments.popFirst(), let value = arguments.popFirst().flatMap({ Int($0) }) {
-            options[name] = value
+        Tool.main("gesture-bench", usage: Self.usage) {
+            var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
+            let target = try options.int("frames", in: 1...Int.max, default: 2_000_000)
+            let devices = try options.int("devices", in: 1...1024, default: 1)
+            let lanes = try options.int("lanes", in: 0...1, default: 0)
+            try options.finish(maximumPositionals: 0)
+            Self.run(target: target, devices: devices, throughLanes: lanes == 1)
         }
-        let target = options["--frames"] ?? 2_000_000
-        let devices = max(1, options["--devices"] ?? 1)
+    }
+
+    static func run(target: Int, devices: Int, throughLanes: Bool) {
         let frames = Self.workload(devices: devices)
         let periodNs = (frames.last?.tNs ?? 0) + 1_000_000_000
 
-        let throughLanes = options["--lanes"] == 1
         var engine = GestureEngine(scene: .standard())
         var lanes = DeviceLanes(scene: .standard())
         var processed = 0

@@ -1,6 +1,7 @@
 import BusSchema
 import Foundation
 import MemoStore
+import ServiceSupport
 
 /// `memo-bench [--dir DIR] [--only throughput|moves|latency|search] [--batch N] [--count N]`: acknowledged
 /// commands/s by batch size (WAL, synchronous=FULL),
@@ -13,17 +14,39 @@ enum MemoBench {
         "打ち合わせ", "りんご", "電話する", "Report", "週末", "レシピ", "支払い", "図書館",
     ]
 
-    static func main() throws {
-        let arguments = CommandLine.arguments
+    static let usage = "usage: memo-bench [--dir DIR] [--only throughput|moves|latency|search] [--batch N] [--count N]"
+    static let commandLine = CommandLineSpec(verbs: [
+        "": [
+            .value("dir", "DIR", "where the databases go (default: a temporary directory)"),
+            .value("only", "throughput|moves|latency|search", "run one part"),
+            .value("batch", "N", "one batch size for throughput (default 1, 16, 64 and 256)"),
+            .value("count", "N", "commands per throughput run (default 3000 unbatched, else 30000)"),
+        ]
+    ])
+
+    static func main() {
+        Tool.main("memo-bench", usage: Self.usage) {
+            var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
+            let directory = options.string("dir")
+            let only = options.string("only")
+            guard only.map(["throughput", "moves", "latency", "search"].contains) ?? true else {
+                throw UsageError("--only takes throughput, moves, latency or search, not '\(only ?? "")'")
+            }
+            let batch = try options.int("batch")
+            let count = try options.int("count")
+            guard (batch ?? 1) > 0, (count ?? 1) > 0 else { throw UsageError("--batch and --count must be above 0") }
+            try options.finish(maximumPositionals: 0)
+            try Self.run(
+                directory: directory, only: only, batches: batch.map { [$0] } ?? [1, 16, 64, 256], count: count)
+        }
+    }
+
+    static func run(directory: String?, only: String?, batches: [Int], count fixedCount: Int?) throws {
         let base =
-            arguments.firstIndex(of: "--dir").map { arguments[$0 + 1] }
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("memo-bench-\(getpid())").path
+            directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("memo-bench-\(getpid())").path
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: base) }
-        let only = arguments.firstIndex(of: "--only").map { arguments[$0 + 1] }
         var report: [(String, Value)] = []
-        let batches = arguments.firstIndex(of: "--batch").map { [Int(arguments[$0 + 1])!] } ?? [1, 16, 64, 256]
-        let fixedCount = arguments.firstIndex(of: "--count").map { Int(arguments[$0 + 1])! }
         if only == nil || only == "throughput" {
             for batch in batches {
                 let count = fixedCount ?? (batch == 1 ? 3_000 : 30_000)
