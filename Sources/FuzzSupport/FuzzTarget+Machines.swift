@@ -82,7 +82,7 @@ extension FuzzTarget {
                     firstError = firstError ?? code(error)
                 }
             }
-            while let deadline = engine.nextDeadline { Self.check(engine.handle(.timeElapsed(tNs: deadline))) }
+            while let deadline = engine.nextDeadline { Self.check(engine.handle(.timeElapsed(deadline))) }
             return firstError
         }
         return (seeds, decode)

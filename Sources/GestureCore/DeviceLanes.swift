@@ -6,12 +6,13 @@ import BusSchema
 /// Pure: the monotonic time is an input, like everything else.
 ///
 /// ## Time
-/// The cores run on *source time*: the `t_ns` of the frames (device or recording time). Timers
-/// (a long press at 500 ms, a double-tap timeout) are deadlines in source time, and they must
-/// fire even when no further frame arrives, so the service has to know what source time it is
-/// *now*. Each device lane keeps an anchor, `(t_ns, mono)` of its last frame, and reads the
-/// source clock as `source(mono) = anchor.t_ns + (mono − anchor.mono)`:
-/// - a deadline `D` is due on the monotonic clock at `anchor.mono + (D − anchor.t_ns)`; with touch
+/// The cores run on *source time* (``SourceInstant``): the `t_ns` of the frames (device or
+/// recording time). Timers (a long press at 500 ms, a double-tap timeout) are deadlines in source
+/// time, and they must fire even when no further frame arrives, so the service has to know what
+/// source time it is *now*. Each device lane keeps an anchor, the source and monotonic
+/// (``MonotonicInstant``) times of its last frame, and reads the source clock as
+/// `source(mono) = anchor.source + (mono − anchor.mono)`:
+/// - a deadline `D` is due on the monotonic clock at `anchor.mono + (D − anchor.source)`; with touch
 ///   down at `t` arriving at `m`, a long press fires at `m + 500 ms` with no further frame;
 /// - the anchor moves at every frame, so transport latency never accumulates into the mapping and
 ///   devices on different clocks (evdev stamps CLOCK_REALTIME, scripts start at 0) do not mix;
@@ -23,10 +24,10 @@ import BusSchema
 ///   fed at that time instead, so its touches still count; other devices are not affected.
 public struct DeviceLanes {
     public enum Event {
-        /// A touch frame arrived at monotonic time `monoNs`.
-        case frameArrived(TouchFrame, monoNs: UInt64)
-        /// The wake-up asked for `device` came due; the loop ran at `monoNs`.
-        case wakeDue(device: String, monoNs: UInt64)
+        /// A touch frame arrived at monotonic time `at`.
+        case frameArrived(TouchFrame, at: MonotonicInstant)
+        /// The wake-up asked for `device` came due; the loop ran at `at`.
+        case wakeDue(device: String, at: MonotonicInstant)
         /// A new scene replaces the old one: every device starts afresh (touches in flight are dropped).
         /// Run-time configurations that still name a recognizer of it carry over.
         case sceneChanged(GestureScene)
@@ -38,9 +39,9 @@ public struct DeviceLanes {
 
     public enum Effect: Equatable {
         case publish(GestureEvent)
-        /// Deliver ``Event/wakeDue(device:monoNs:)`` for `device` at this monotonic time,
+        /// Deliver ``Event/wakeDue(device:at:)`` for `device` at this monotonic time,
         /// replacing any wake-up asked for it before.
-        case wake(device: String, atMonoNs: UInt64)
+        case wake(device: String, at: MonotonicInstant)
         /// `device` needs no wake-up any more.
         case cancelWake(device: String)
         /// A configuration that does not fit the scene was ignored.
@@ -50,11 +51,11 @@ public struct DeviceLanes {
     private struct Lane {
         let device: String
         var engine: GestureEngine
-        var anchor: (sourceNs: Int64, monoNs: UInt64)
+        var anchor: (source: SourceInstant, mono: MonotonicInstant)
         /// The latest source time given to the engine.
-        var fedNs: Int64
+        var fed: SourceInstant
         /// The source-time deadline of the wake-up asked for, if any.
-        var wakeNs: Int64?
+        var wake: SourceInstant?
     }
 
     /// The scene as loaded, and as configured at run time (what the engines run).
@@ -78,26 +79,28 @@ public struct DeviceLanes {
 
     public mutating func handle(_ event: Event) -> [Effect] {
         switch event {
-        case .frameArrived(var frame, let monoNs):
-            let index = self.lane(for: frame.device, tNs: frame.tNs, monoNs: monoNs)
-            frame.tNs = max(frame.tNs, self.lanes[index].fedNs)
-            self.lanes[index].anchor = (frame.tNs, monoNs)
-            self.lanes[index].fedNs = frame.tNs
+        case .frameArrived(var frame, let mono):
+            let source = SourceInstant(nanoseconds: frame.tNs)
+            let index = self.lane(for: frame.device, source: source, mono: mono)
+            let fed = max(source, self.lanes[index].fed)
+            frame.tNs = fed.nanoseconds
+            self.lanes[index].anchor = (fed, mono)
+            self.lanes[index].fed = fed
             let effects = self.lanes[index].engine.handle(.frameArrived(frame))
             return self.finish(index, effects)
-        case .wakeDue(let device, let monoNs):
+        case .wakeDue(let device, let mono):
             guard let index = self.laneIndex[device] else { return [] }
-            self.lanes[index].wakeNs = nil
+            self.lanes[index].wake = nil
             let anchor = self.lanes[index].anchor
-            let now = max(self.lanes[index].fedNs, anchor.sourceNs + Int64(monoNs &- min(monoNs, anchor.monoNs)))
-            self.lanes[index].fedNs = now
-            let effects = self.lanes[index].engine.handle(.timeElapsed(tNs: now))
+            let now = max(self.lanes[index].fed, anchor.source + max(.zero, mono - anchor.mono))
+            self.lanes[index].fed = now
+            let effects = self.lanes[index].engine.handle(.timeElapsed(now))
             return self.finish(index, effects)
         case .sceneChanged(let scene):
             self.loadedScene = scene
             self.configurations = self.configurations.filter { (try? scene.configured($0.value)) != nil }
             self.scene = self.configuredScene()
-            let cancels = self.lanes.filter { $0.wakeNs != nil }.map(\.device).sorted().map {
+            let cancels = self.lanes.filter { $0.wake != nil }.map(\.device).sorted().map {
                 Effect.cancelWake(device: $0)
             }
             self.lanes = []
@@ -124,10 +127,12 @@ public struct DeviceLanes {
     }
 
     /// The index of `device`'s lane, made for it with its first frame.
-    private mutating func lane(for device: String, tNs: Int64, monoNs: UInt64) -> Int {
+    private mutating func lane(for device: String, source: SourceInstant, mono: MonotonicInstant) -> Int {
         if let index = self.laneIndex[device] { return index }
         self.lanes.append(
-            Lane(device: device, engine: GestureEngine(scene: self.scene), anchor: (tNs, monoNs), fedNs: .min))
+            Lane(
+                device: device, engine: GestureEngine(scene: self.scene), anchor: (source, mono),
+                fed: SourceInstant(nanoseconds: .min)))
         self.laneIndex[device] = self.lanes.count - 1
         return self.lanes.count - 1
     }
@@ -138,22 +143,21 @@ public struct DeviceLanes {
         var result: [Effect] = []
         // Sized once (at most one per engine effect, plus a wake-up or cancel); nothing allocated when idle.
         if !effects.isEmpty { result.reserveCapacity(effects.count + 1) }
-        var deadline: Int64?
+        var deadline: SourceInstant?
         for effect in effects {
             switch effect {
             case .publish(let event): result.append(.publish(event))
-            case .wake(let atNs): deadline = atNs
+            case .wake(let at): deadline = at
             }
         }
-        if deadline != self.lanes[index].wakeNs {
+        if deadline != self.lanes[index].wake {
             let (device, anchor) = (self.lanes[index].device, self.lanes[index].anchor)
             if let deadline {
-                let mono = anchor.monoNs &+ UInt64(max(0, deadline - anchor.sourceNs))
-                result.append(.wake(device: device, atMonoNs: mono))
+                result.append(.wake(device: device, at: anchor.mono + max(.zero, deadline - anchor.source)))
             } else {
                 result.append(.cancelWake(device: device))
             }
-            self.lanes[index].wakeNs = deadline
+            self.lanes[index].wake = deadline
         }
         return result
     }

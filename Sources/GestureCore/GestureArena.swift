@@ -2,7 +2,8 @@ import BusSchema
 
 /// One device's recognizers and the rules that decide between them.
 ///
-/// Recognizers propose transitions (``Proposal``); the arena turns them into published states with
+/// Each recognizer's machine (``RecognizerMachine``, one kind each) proposes transitions
+/// (``Proposal``) from the touches it follows; the arena turns them into published states with
 /// these rules, applied in scene order (views back to front, recognizers in declaration order) so
 /// the outcome never depends on anything but the input:
 ///
@@ -31,7 +32,8 @@ struct GestureArena: Sendable {
     }
 
     private struct Slot: Sendable {
-        var machine: RecognizerMachine
+        /// The touches its machine follows.
+        var touches = FollowedTouches()
         var gate = Gate.idle
         /// Whether it began or recognized in this touch sequence.
         var succeeded = false
@@ -42,6 +44,8 @@ struct GestureArena: Sendable {
     let device: String
     private var plan: ScenePlan
     private var slots: [Slot]
+    /// The slots' machines, by the same index.
+    private var machines: Recognizers
     private var touched: [Bool]
     private var proposals: [Proposal?]
     private var receivers: [Int] = []
@@ -50,9 +54,8 @@ struct GestureArena: Sendable {
         self.device = device
         self.plan = plan
         let screen = Rect(x: 0, y: 0, width: plan.scene.width, height: plan.scene.height)
-        self.slots = plan.entries.map {
-            Slot(machine: RecognizerMachine(kind: $0.spec.kind, settings: $0.spec.settings, screen: screen))
-        }
+        self.slots = Array(repeating: Slot(), count: plan.count)
+        self.machines = Recognizers(plan, screen: screen)
         self.touched = Array(repeating: false, count: plan.count)
         self.proposals = Array(repeating: nil, count: plan.count)
     }
@@ -63,34 +66,35 @@ struct GestureArena: Sendable {
     mutating func replacePlan(_ plan: ScenePlan) {
         precondition(plan.count == self.slots.count, "a configured plan keeps the recognizers")
         self.plan = plan
-        for index in self.slots.indices { self.slots[index].machine.settings = plan.entries[index].spec.settings }
+        for index in self.slots.indices { self.machines.configure(index, plan.entries[index].spec.settings) }
     }
 
     /// The earliest recognizer timer, if any (kept up to date by every mutating entry point).
-    private(set) var nextDeadline: Int64?
+    private(set) var nextDeadline: SourceInstant?
 
     private mutating func updateDeadline() {
-        var earliest: Int64?
-        for slot in self.slots {
-            if let deadline = slot.machine.deadlineNs, deadline < earliest ?? .max { earliest = deadline }
+        var earliest: SourceInstant?
+        for status in self.machines.statuses {
+            if let deadline = status.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
         }
         self.nextDeadline = earliest
     }
 
     /// Feeds one frame of this device; appends the gesture events it causes.
     mutating func frameArrived(_ frame: TouchFrame, into events: inout [GestureEngine.Effect]) {
-        self.timeElapsed(tNs: frame.tNs, into: &events)
-        self.deliver(frame)
+        let now = SourceInstant(nanoseconds: frame.tNs)
+        self.timeElapsed(now, into: &events)
+        self.deliver(frame, at: now)
         for index in self.slots.indices where self.touched[index] {
             guard let proposal = self.proposals[index] else { continue }
             self.proposals[index] = nil
             // A recognizer failed by an earlier resolution in this frame has nothing left to propose.
             if self.slots[index].gate == .closed { continue }
-            self.resolve(index, proposal, tNs: frame.tNs, into: &events)
+            self.resolve(index, proposal, at: now, into: &events)
         }
-        self.settle(tNs: frame.tNs, into: &events)
+        self.settle(at: now, into: &events)
         self.slots.withUnsafeMutableBufferPointer { slots in
-            for index in slots.indices where self.touched[index] { slots[index].machine.clearFrame() }
+            for index in slots.indices where self.touched[index] { slots[index].touches.clearFrame() }
         }
         self.updateDeadline()
     }
@@ -100,7 +104,7 @@ struct GestureArena: Sendable {
     /// proposal is resolved, so the rules judge each proposal against the others' state after this
     /// frame, whatever the scene order. The hot loop of the recognizer: slots are reached through
     /// a buffer pointer, so no element is copied or checked for uniqueness on each access.
-    private mutating func deliver(_ frame: TouchFrame) {
+    private mutating func deliver(_ frame: TouchFrame, at now: SourceInstant) {
         var receivers: [Int] = []
         swap(&receivers, &self.receivers)
         defer { swap(&receivers, &self.receivers) }
@@ -113,43 +117,46 @@ struct GestureArena: Sendable {
                         switch contact.phase {
                         case .began:
                             plan.receivers(x: contact.x, y: contact.y, into: &receivers)
-                            for index in receivers where slots[index].machine.phase != .done {
-                                slots[index].machine.land(id: contact.id, x: contact.x, y: contact.y)
+                            for index in receivers where !self.machines.statuses[index].isDone {
+                                slots[index].touches.land(id: contact.id, x: contact.x, y: contact.y)
                                 slots[index].touchIDs.append(contact.id)
                                 touched[index] = true
                             }
                         case .moved, .stationary:
                             for index in slots.indices
-                            where slots[index].machine.move(id: contact.id, x: contact.x, y: contact.y) {
+                            where slots[index].touches.move(id: contact.id, x: contact.x, y: contact.y) {
                                 touched[index] = true
                             }
                         case .ended, .cancelled:
                             let cancelled = contact.phase == .cancelled
                             for index in slots.indices
-                            where slots[index].machine.lift(
+                            where slots[index].touches.lift(
                                 id: contact.id, x: contact.x, y: contact.y, cancelled: cancelled)
                             {
                                 touched[index] = true
                             }
                         }
                     }
-                    for index in slots.indices where touched[index] {
-                        proposals[index] = slots[index].machine.frameEnded(tNs: frame.tNs)
+                    for index in slots.indices where touched[index] && !self.machines.statuses[index].isDone {
+                        slots[index].touches.frameJudged()
+                        proposals[index] = self.machines.handle(
+                            index, .frameEnded(at: now), touches: slots[index].touches)
                     }
                 }
             }
         }
     }
 
-    /// Fires every recognizer timer due at or before `tNs`, in time order.
-    mutating func timeElapsed(tNs: Int64, into events: inout [GestureEngine.Effect]) {
-        while let deadline = self.nextDeadline, deadline <= tNs {
-            for index in self.slots.indices where self.slots[index].machine.deadlineNs == deadline {
-                if let proposal = self.slots[index].machine.timeElapsed(tNs: deadline) {
-                    self.resolve(index, proposal, tNs: deadline, into: &events)
+    /// Fires every recognizer timer due at or before `now`, in time order.
+    mutating func timeElapsed(_ now: SourceInstant, into events: inout [GestureEngine.Effect]) {
+        while let deadline = self.nextDeadline, deadline <= now {
+            for index in self.slots.indices where self.machines.statuses[index].deadline == deadline {
+                let event = RecognizerEvent.deadlinePassed(at: deadline)
+                if let proposal = self.machines.handle(index, event, touches: self.slots[index].touches) {
+                    self.resolve(index, proposal, at: deadline, into: &events)
                 }
             }
-            self.settle(tNs: deadline, into: &events)
+            self.settle(at: deadline, into: &events)
             self.updateDeadline()
         }
     }
@@ -170,7 +177,7 @@ struct GestureArena: Sendable {
             if slot.succeeded || slot.gate == .open { return .blocked }
             switch slot.gate {
             case .waiting: mustWait = true
-            case .idle where slot.machine.isParticipating && slot.machine.phase != .done: mustWait = true
+            case .idle where self.isParticipating(other) && !self.machines.statuses[other].isDone: mustWait = true
             default: break
             }
         }
@@ -182,33 +189,38 @@ struct GestureArena: Sendable {
         return .go
     }
 
+    /// Whether a recognizer takes part in the current touch sequence (so others may wait for it).
+    private func isParticipating(_ index: Int) -> Bool {
+        !self.slots[index].touches.isEmpty || self.machines.statuses[index].isUnderway
+    }
+
     private func sharesTouch(_ a: Int, _ b: Int) -> Bool {
         self.slots[a].touchIDs.contains { self.slots[b].touchIDs.contains($0) }
     }
 
     private mutating func resolve(
-        _ index: Int, _ proposal: Proposal, tNs: Int64, into events: inout [GestureEngine.Effect]
+        _ index: Int, _ proposal: Proposal, at now: SourceInstant, into events: inout [GestureEngine.Effect]
     ) {
         switch (proposal, self.slots[index].gate) {
         case (.begin, _), (.recognize, _):
             switch self.decide(index) {
-            case .go: self.start(index, proposal, tNs: tNs, into: &events)
+            case .go: self.start(index, proposal, at: now, into: &events)
             case .wait: self.slots[index].gate = .waiting(proposal, ended: false)
-            case .blocked: self.fail(index, tNs: tNs, into: &events)
+            case .blocked: self.fail(index, at: now, into: &events)
             }
         case (.change, .open):
-            Self.publish(self.event(index, .changed, tNs: tNs), into: &events)
+            Self.publish(self.event(index, .changed, at: now), into: &events)
         case (.end, .open):
             self.slots[index].gate = .closed
-            Self.publish(self.event(index, .ended, tNs: tNs), into: &events)
+            Self.publish(self.event(index, .ended, at: now), into: &events)
         case (.end, .waiting(let held, _)):
             // Ended while held: published as began + ended when the wait is over.
             self.slots[index].gate = .waiting(held, ended: true)
         case (.cancel, .open):
             self.slots[index].gate = .closed
-            Self.publish(self.event(index, .cancelled, tNs: tNs), into: &events)
+            Self.publish(self.event(index, .cancelled, at: now), into: &events)
         case (.cancel, _), (.fail, _):
-            self.fail(index, tNs: tNs, into: &events)
+            self.fail(index, at: now, into: &events)
         case (.change, _), (.end, _):
             break
         }
@@ -216,24 +228,24 @@ struct GestureArena: Sendable {
 
     /// Publishes a begin or recognition and applies rules 3 and 4 to the others.
     private mutating func start(
-        _ index: Int, _ proposal: Proposal, tNs: Int64, into events: inout [GestureEngine.Effect]
+        _ index: Int, _ proposal: Proposal, at now: SourceInstant, into events: inout [GestureEngine.Effect]
     ) {
         let ended: Bool
         if case .waiting(_, let wasEnded) = self.slots[index].gate { ended = wasEnded } else { ended = false }
         self.slots[index].succeeded = true
         if proposal == .recognize {
             self.slots[index].gate = .closed
-            Self.publish(self.event(index, .recognized, tNs: tNs), into: &events)
+            Self.publish(self.event(index, .recognized, at: now), into: &events)
         } else {
             self.slots[index].gate = ended ? .closed : .open
-            Self.publish(self.event(index, .began, tNs: tNs), into: &events)
-            if ended { Self.publish(self.event(index, .ended, tNs: tNs), into: &events) }
+            Self.publish(self.event(index, .began, at: now), into: &events)
+            if ended { Self.publish(self.event(index, .ended, at: now), into: &events) }
         }
         for other in self.slots.indices where other != index && !self.plan.isSimultaneous(index, other) {
             guard self.sharesTouch(index, other) else { continue }
             switch self.slots[other].gate {
-            case .waiting: self.fail(other, tNs: tNs, into: &events)
-            case .idle where self.slots[other].machine.phase != .done: self.fail(other, tNs: tNs, into: &events)
+            case .waiting: self.fail(other, at: now, into: &events)
+            case .idle where !self.machines.statuses[other].isDone: self.fail(other, at: now, into: &events)
             default: break
             }
         }
@@ -241,29 +253,34 @@ struct GestureArena: Sendable {
             for other in self.plan.touchDownSiblings(of: index)
             where self.slots[other].gate == .open && self.sharesTouch(index, other) {
                 self.slots[other].gate = .closed
-                self.slots[other].machine.forceDone()
-                Self.publish(self.event(other, .cancelled, tNs: tNs), into: &events)
+                self.close(other)
+                Self.publish(self.event(other, .cancelled, at: now), into: &events)
             }
         }
     }
 
-    private mutating func fail(_ index: Int, tNs: Int64, into events: inout [GestureEngine.Effect]) {
+    private mutating func fail(_ index: Int, at now: SourceInstant, into events: inout [GestureEngine.Effect]) {
         let wasOpen = self.slots[index].gate == .open
         self.slots[index].gate = .closed
-        self.slots[index].machine.forceDone()
-        Self.publish(self.event(index, wasOpen ? .cancelled : .failed, tNs: tNs), into: &events)
+        self.close(index)
+        Self.publish(self.event(index, wasOpen ? .cancelled : .failed, at: now), into: &events)
+    }
+
+    /// Tells a recognizer the arena decided against it: it ignores input until its touches lift.
+    private mutating func close(_ index: Int) {
+        _ = self.machines.handle(index, .arenaClosed, touches: self.slots[index].touches)
     }
 
     /// Releases or fails waiting recognizers until nothing changes, then resets finished ones.
-    private mutating func settle(tNs: Int64, into events: inout [GestureEngine.Effect]) {
+    private mutating func settle(at now: SourceInstant, into events: inout [GestureEngine.Effect]) {
         var changed = true
         while changed {
             changed = false
             for index in self.slots.indices {
                 guard case .waiting(let proposal, _) = self.slots[index].gate else { continue }
                 switch self.decide(index) {
-                case .go: self.start(index, proposal, tNs: tNs, into: &events)
-                case .blocked: self.fail(index, tNs: tNs, into: &events)
+                case .go: self.start(index, proposal, at: now, into: &events)
+                case .blocked: self.fail(index, at: now, into: &events)
                 case .wait: continue
                 }
                 changed = true
@@ -272,9 +289,14 @@ struct GestureArena: Sendable {
         self.slots.withUnsafeMutableBufferPointer { slots in
             for index in slots.indices {
                 if case .waiting = slots[index].gate { continue }
-                if slots[index].machine.resetIfFinished()
-                    || (slots[index].gate == .idle && !slots[index].machine.isParticipating)
-                {
+                let status = self.machines.statuses[index]
+                let finished = status.isDone && slots[index].touches.down.isEmpty
+                if finished {
+                    // Back to possible, the touch arrays' storage kept.
+                    slots[index].touches.reset()
+                    _ = self.machines.handle(index, .touchesGone, touches: slots[index].touches)
+                }
+                if finished || (slots[index].gate == .idle && slots[index].touches.isEmpty && !status.isUnderway) {
                     slots[index].gate = .idle
                     slots[index].succeeded = false
                     if !slots[index].touchIDs.isEmpty { slots[index].touchIDs.removeAll(keepingCapacity: true) }
@@ -292,20 +314,14 @@ struct GestureArena: Sendable {
         events.append(.publish(event))
     }
 
-    private func event(_ index: Int, _ state: GestureEvent.State, tNs: Int64) -> GestureEvent {
-        // Read in place: copying the machine or the entry would retain every array inside them.
+    private func event(_ index: Int, _ state: GestureEvent.State, at now: SourceInstant) -> GestureEvent {
+        // Read in place: copying the slot or the entry would retain every array inside them.
         let kind = self.plan.entries[index].spec.kind
-        var (x, y) = self.slots[index].machine.location
-        var touches = self.slots[index].machine.touchCount
-        if state == .recognized, kind == .tap || kind == .doubleTap {
-            // A tap is where its fingers were down, with all of them (they lift one by one).
-            (x, y) = (self.slots[index].machine.tapX, self.slots[index].machine.tapY)
-            touches = self.plan.entries[index].spec.settings.touchesRequired
-        }
+        let (x, y) = self.slots[index].touches.location
         var event = GestureEvent(
-            tMs: Double(tNs) / 1e6, device: self.device, view: self.plan.viewID(of: index), recognizer: kind,
-            state: state, x: x, y: y, touches: touches, name: self.plan.names[index])
-        if state != .failed { self.slots[index].machine.describe(into: &event) }
+            tMs: now.milliseconds, device: self.device, view: self.plan.viewID(of: index), recognizer: kind,
+            state: state, x: x, y: y, touches: self.slots[index].touches.count, name: self.plan.names[index])
+        if state != .failed { self.machines.describe(index, into: &event) }
         // Within the schema's ranges, so every subscriber accepts it: a velocity over frames a
         // nanosecond apart or a pinch from a zero span would otherwise be refused downstream.
         event.clampNumbers()

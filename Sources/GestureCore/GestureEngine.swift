@@ -3,21 +3,22 @@ import BusSchema
 /// Turns touch frames into gesture events for every device, each device with its own
 /// independent set of recognizers (so one device never delays another).
 ///
-/// Pure: time comes from the frames and from ``Event/timeElapsed(tNs:)``; the owner carries out
-/// the effects, calling back at each ``Effect/wake(atNs:)`` time (a frame at or after that time
+/// Pure: time comes from the frames (their `t_ns`, as source time) and from
+/// ``Event/timeElapsed(_:)``; the owner carries out the effects, calling back at each
+/// ``Effect/wake(at:)`` time (a frame at or after that time
 /// fires the due timers too, so offline replay needs no timer calls until the end).
 public struct GestureEngine: Sendable {
     public enum Event: Sendable, Hashable {
         /// A touch frame arrived.
         case frameArrived(TouchFrame)
         /// Time passed with no frame; fires the recognizer timers due by then.
-        case timeElapsed(tNs: Int64)
+        case timeElapsed(SourceInstant)
     }
 
     public enum Effect: Sendable, Hashable {
         case publish(GestureEvent)
-        /// Send ``Event/timeElapsed(tNs:)`` at this time.
-        case wake(atNs: Int64)
+        /// Send ``Event/timeElapsed(_:)`` at this time.
+        case wake(at: SourceInstant)
     }
 
     private var plan: ScenePlan
@@ -40,26 +41,26 @@ public struct GestureEngine: Sendable {
     public mutating func handle(_ event: Event) -> [Effect] {
         // Allocated only when something is published.
         var effects: [Effect] = []
-        var wake: Int64?
+        var wake: SourceInstant?
         switch event {
         case .frameArrived(let frame):
             let index = self.arena(for: frame.device)
             self.arenas[index].frameArrived(frame, into: &effects)
             wake = self.arenas[index].nextDeadline
-        case .timeElapsed(let tNs):
+        case .timeElapsed(let now):
             // Devices in the order they first appeared, so the output is deterministic.
             for index in self.arenas.indices {
-                guard let deadline = self.arenas[index].nextDeadline, deadline <= tNs else { continue }
-                self.arenas[index].timeElapsed(tNs: tNs, into: &effects)
+                guard let deadline = self.arenas[index].nextDeadline, deadline <= now else { continue }
+                self.arenas[index].timeElapsed(now, into: &effects)
             }
             wake = self.nextDeadline
         }
-        if let wake { effects.append(.wake(atNs: wake)) }
+        if let wake { effects.append(.wake(at: wake)) }
         return effects
     }
 
     /// The earliest recognizer timer over all devices.
-    public var nextDeadline: Int64? {
+    public var nextDeadline: SourceInstant? {
         self.arenas.lazy.compactMap(\.nextDeadline).min()
     }
 
@@ -86,7 +87,7 @@ public struct GestureEngine: Sendable {
             for case .publish(let event) in effects { events.append(event) }
         }
         for frame in frames { collect(engine.handle(.frameArrived(frame))) }
-        while let deadline = engine.nextDeadline { collect(engine.handle(.timeElapsed(tNs: deadline))) }
+        while let deadline = engine.nextDeadline { collect(engine.handle(.timeElapsed(deadline))) }
         return events
     }
 }

@@ -1,3 +1,5 @@
+import BusSchema
+
 /// Estimates velocity from recent samples with a least-squares quadratic fit (LSQ2), as Android's
 /// `VelocityTracker`, Chromium's and Flutter's do.
 ///
@@ -8,11 +10,17 @@
 /// 40 ms older than the time asked about, the velocity is zero.
 public struct VelocityTracker: Sendable, Hashable {
     public static let historySize = 20
-    public static let horizonNs: Int64 = 100_000_000
-    public static let stoppedNs: Int64 = 40_000_000
+    /// How far back the fit looks from the newest sample.
+    public static let horizon = Duration.milliseconds(100)
+    /// A gap longer than this between samples means the pointer had stopped.
+    public static let stopped = Duration.milliseconds(40)
+    // The fit's inner loop compares nanosecond counts: converting each sample's span to a
+    // `Duration` (128-bit attoseconds) costs more than the rest of the loop.
+    private static let horizonNs: Int64 = 100_000_000
+    private static let stoppedNs: Int64 = 40_000_000
 
     private struct Sample: Sendable, Hashable {
-        var tNs: Int64
+        var at: SourceInstant
         var x: Double
         var y: Double
     }
@@ -23,24 +31,25 @@ public struct VelocityTracker: Sendable, Hashable {
 
     public init() {}
 
-    /// Records a position at `tNs`; a pause of more than 40 ms since the last sample starts afresh.
-    public mutating func add(tNs: Int64, x: Double, y: Double) {
+    /// Records a position at `time`; a pause of more than ``stopped`` since the last sample
+    /// starts afresh.
+    public mutating func add(at time: SourceInstant, x: Double, y: Double) {
         if self.newest >= 0 {
-            let last = self.samples[self.newest].tNs
-            if tNs - last > Self.stoppedNs {
+            let last = self.samples[self.newest].at
+            if time.nanoseconds &- last.nanoseconds > Self.stoppedNs {
                 self.reset()
-            } else if tNs == last {
-                self.samples[self.newest] = Sample(tNs: tNs, x: x, y: y)
+            } else if time == last {
+                self.samples[self.newest] = Sample(at: time, x: x, y: y)
                 return
             }
         }
         if self.samples.count < Self.historySize {
             if self.samples.isEmpty { self.samples.reserveCapacity(Self.historySize) }
-            self.samples.append(Sample(tNs: tNs, x: x, y: y))
+            self.samples.append(Sample(at: time, x: x, y: y))
             self.newest = self.samples.count - 1
         } else {
             self.newest = (self.newest + 1) % Self.historySize
-            self.samples[self.newest] = Sample(tNs: tNs, x: x, y: y)
+            self.samples[self.newest] = Sample(at: time, x: x, y: y)
         }
     }
 
@@ -49,11 +58,11 @@ public struct VelocityTracker: Sendable, Hashable {
         self.newest = -1
     }
 
-    /// The velocity in units per second as of `tNs` (normally the newest sample's or a lift's time).
-    public func velocity(atNs tNs: Int64) -> (x: Double, y: Double) {
+    /// The velocity in units per second as of `time` (normally the newest sample's or a lift's time).
+    public func velocity(at time: SourceInstant) -> (x: Double, y: Double) {
         guard self.newest >= 0 else { return (0, 0) }
-        let newestTime = self.samples[self.newest].tNs
-        guard tNs - newestTime <= Self.stoppedNs else { return (0, 0) }
+        let newestTime = self.samples[self.newest].at.nanoseconds
+        guard time.nanoseconds &- newestTime <= Self.stoppedNs else { return (0, 0) }
         // Sums for the normal equations, t in seconds relative to the newest sample, walking back
         // until a sample is older than the horizon or follows a pause.
         var (s0, s1, s2, s3, s4) = (0.0, 0.0, 0.0, 0.0, 0.0)
@@ -63,9 +72,10 @@ public struct VelocityTracker: Sendable, Hashable {
             var previousTime = newestTime
             for _ in 0..<samples.count {
                 let sample = samples[index]
-                if newestTime - sample.tNs > Self.horizonNs || previousTime - sample.tNs > Self.stoppedNs { break }
-                previousTime = sample.tNs
-                let t = Double(sample.tNs - newestTime) / 1e9
+                let sampleTime = sample.at.nanoseconds
+                if newestTime &- sampleTime > Self.horizonNs || previousTime &- sampleTime > Self.stoppedNs { break }
+                previousTime = sampleTime
+                let t = Double(sampleTime &- newestTime) / 1e9
                 let t2 = t * t
                 s0 += 1
                 s1 += t

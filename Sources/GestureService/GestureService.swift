@@ -75,7 +75,12 @@ public final class GestureService {
     private func frameReceived(_ delivery: Delivery, _ subscriber: Subscriber) throws {
         guard subscriber.decode(delivery, into: &self.frame) else { return }
         self.framesHandled += 1
-        try self.apply(self.lanes.handle(.frameArrived(self.frame, monoNs: self.runner.clock.monotonicNs())))
+        try self.apply(self.lanes.handle(.frameArrived(self.frame, at: self.now())))
+    }
+
+    /// The loop's monotonic clock, as the lanes take it.
+    private func now() -> MonotonicInstant {
+        MonotonicInstant(nanoseconds: Int64(clamping: self.runner.clock.monotonicNs()))
     }
 
     private func apply(_ effects: [DeviceLanes.Effect]) throws {
@@ -87,11 +92,11 @@ public final class GestureService {
                 if event.device == self.frame.device { event.input = TouchInput(self.frame) }
                 try self.runner.publisher.publish(event, on: try self.topic(for: event))
                 self.eventsPublished += 1
-            case .wake(let device, let monoNs):
+            case .wake(let device, let due):
                 if let timer = self.timers[device] { self.runner.cancel(timer: timer) }
-                self.timers[device] = self.runner.at(deadlineNs: monoNs) { [unowned self] in
+                self.timers[device] = self.runner.at(deadlineNs: UInt64(clamping: due.nanoseconds)) { [unowned self] in
                     self.timers[device] = nil
-                    try self.apply(self.lanes.handle(.wakeDue(device: device, monoNs: self.runner.clock.monotonicNs())))
+                    try self.apply(self.lanes.handle(.wakeDue(device: device, at: self.now())))
                 }
             case .cancelWake(let device):
                 if let timer = self.timers.removeValue(forKey: device) { self.runner.cancel(timer: timer) }

@@ -7,32 +7,31 @@ extension LayerRenderer {
         /// Byte arrays of finished offscreen groups, reused by the next group that fits.
         var offscreen: [[UInt8]] = []
         /// Laid-out text coverage in the layer's own pixels.
-        var layouts: [LayoutKey: Image] = [:]
+        var layouts = FrameCache<LayoutKey, Image>(byteLimit: 16 << 20, entryLimit: 512)
         /// Text coverage sampled onto canvas pixels, placed relative to the whole-pixel part of
         /// the layer's translation (so a memo moved by whole pixels reuses it).
-        var sampled: [SampledKey: Mask] = [:]
+        var sampled = FrameCache<SampledKey, Mask>(byteLimit: 16 << 20, entryLimit: 2048)
         /// Blurred shadow alpha by the shape's coverage and σ: a shadow is the same wherever
         /// its shape moves by whole pixels, so unchanged and dragged layers skip the blur.
-        var shadows: [ShadowKey: [UInt8]] = [:]
-        var shadowBytes = 0
-        /// Drawn offscreen groups, and the bytes they hold.
-        var groups: [GroupKey: GroupEntry] = [:]
-        var groupBytes = 0
+        /// Counted as the shape's coverage and the blurred alpha; an animated shadow misses every frame.
+        var shadows = FrameCache<ShadowKey, [UInt8]>(byteLimit: 64 << 20, entryLimit: 256)
+        /// Drawn offscreen groups (a board of memos needs a few MB).
+        var groups = FrameCache<GroupKey, GroupEntry>(byteLimit: 64 << 20, entryLimit: 1024)
         /// Groups drawn once: kept when drawn the same way again, so a layer that changes every
         /// frame (an animation, a drag) keeps reusing pooled buffers instead of filling the cache.
         var groupsSeen: Set<GroupKey> = []
 
         /// The most offscreen buffers kept (nested groups each hold one).
         static let offscreenLimit = 8
-        /// The most cached entries; a full cache is emptied, which is cheap and keeps memory bounded.
-        static let layoutLimit = 512
-        static let sampledLimit = 2048
-        static let shadowLimit = 256
-        /// Shadows' bytes (shape coverage and blurred alpha): an animated shadow misses every frame.
-        var shadowByteLimit = 64 << 20
-        /// Kept groups' bytes (a board of memos needs a few MB); past it the cache is emptied.
-        var groupByteLimit = 64 << 20
         static let groupsSeenLimit = 1024
+
+        /// Ends a frame: entries that recent frames did not use go (``FrameCache``).
+        mutating func endFrame() {
+            self.layouts.endFrame()
+            self.sampled.endFrame()
+            self.shadows.endFrame()
+            self.groups.endFrame()
+        }
     }
 
     /// A group's contents, its frame moved to the origin (its place is in `local`, the exact
@@ -123,52 +122,39 @@ extension LayerRenderer {
 
     /// The cached layout for `key`, or `make()`'s, stored.
     func layout(_ key: LayoutKey, _ make: () throws -> Image) rethrows -> Image {
-        if let cached = caches.withLock({ $0.layouts[key] }) { return cached }
+        if let cached = caches.withLock({ $0.layouts.value(for: key) }) { return cached }
         let image = try make()
-        caches.withLock { caches in
-            if caches.layouts.count >= Caches.layoutLimit { caches.layouts.removeAll() }
-            caches.layouts[key] = image
-        }
+        caches.withLock { $0.layouts.store(image, for: key, bytes: image.bytes.capacity) }
         return image
     }
 
     func sampled(_ key: SampledKey) -> Mask? {
-        caches.withLock { $0.sampled[key] }
+        caches.withLock { $0.sampled.value(for: key) }
     }
 
     func store(_ mask: Mask, for key: SampledKey) {
-        caches.withLock { caches in
-            if caches.sampled.count >= Caches.sampledLimit { caches.sampled.removeAll() }
-            caches.sampled[key] = mask
-        }
+        caches.withLock { $0.sampled.store(mask, for: key, bytes: mask.bytes.capacity) }
     }
 }
 
 extension LayerRenderer {
     /// The cached blurred alpha for `key`, or `make()`'s, stored.
     func shadow(_ key: ShadowKey, _ pass: Pass, _ make: () throws -> [UInt8]) rethrows -> [UInt8] {
-        if let cached = caches.withLock({ $0.shadows[key] }) {
+        if let cached = caches.withLock({ $0.shadows.value(for: key) }) {
             pass.statistics.shadowCacheHits += 1
             return cached
         }
         pass.statistics.shadowCacheMisses += 1
         let blurred = try make()
         let bytes = key.coverage.capacity + blurred.capacity
-        caches.withLock { caches in
-            if caches.shadows.count >= Caches.shadowLimit || caches.shadowBytes + bytes > caches.shadowByteLimit {
-                caches.shadows.removeAll()
-                caches.shadowBytes = 0
-            }
-            caches.shadows[key] = blurred
-            caches.shadowBytes += bytes
-        }
+        caches.withLock { $0.shadows.store(blurred, for: key, bytes: bytes) }
         return blurred
     }
 }
 
 extension LayerRenderer {
     func group(_ key: GroupKey) -> GroupEntry? {
-        caches.withLock { $0.groups[key] }
+        caches.withLock { $0.groups.value(for: key) }
     }
 
     /// Keeps `entry` if `key` was drawn before and returns true; otherwise notes `key` and
@@ -182,12 +168,7 @@ extension LayerRenderer {
                 caches.groupsSeen.insert(key)
                 return false
             }
-            if caches.groupBytes + bytes > caches.groupByteLimit {
-                caches.groups.removeAll()
-                caches.groupBytes = 0
-            }
-            caches.groups[key] = entry
-            caches.groupBytes += bytes
+            caches.groups.store(entry, for: key, bytes: bytes)
             return true
         }
     }

@@ -47,6 +47,7 @@ public final class LayerRenderer: Sendable {
         let whole = PixelRect(x: 0, y: 0, width: width, height: height)
         try draw(
             root, parent: .scale(scale, scale), clip: nil, Occlusion(later: [], interior: whole), into: &canvas, pass)
+        caches.withLock { $0.endFrame() }
         statistics.withLock { $0 = pass.statistics }
         return canvas.image
     }

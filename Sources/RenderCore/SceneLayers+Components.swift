@@ -21,8 +21,8 @@ extension SceneLayers {
     }
 
     /// A scroll view: rows of content moved by the content offset.
-    static func scrollContent(_ state: Value?, size: Size) -> [Layer] {
-        let offset = state?["offset"]?["y"]?.doubleValue ?? 0
+    static func scrollContent(_ state: ScrollViewState?, size: Size) -> [Layer] {
+        let offset = state?.offsetY ?? 0
         let rowHeight = 44.0
         let first = max(0, whole((offset / rowHeight).rounded(.down)))
         let last = whole(((offset + size.height) / rowHeight).rounded(.up))
@@ -49,11 +49,11 @@ extension SceneLayers {
 
     /// A drawer: the dim over the view and the panel sliding in from its edge by `progress`. The
     /// closed panel leaves its state's `tab` showing at the edge, with a menu mark in it.
-    static func drawer(_ state: Value?, config: Scene.Config.Drawer, view: Scene.View, size: Size) -> [Layer] {
-        let progress = min(max(state?["progress"]?.doubleValue ?? 0, 0), 1)
-        let width = min(state?["width"]?.doubleValue ?? config.width, size.width)
-        let rightEdge = (state?["edge"]?.stringValue ?? config.edge.rawValue) == "right"
-        let tab = min(max(state?["tab"]?.doubleValue ?? 0, 0), width)
+    static func drawer(_ state: DrawerState?, config: Scene.Config.Drawer, view: Scene.View, size: Size) -> [Layer] {
+        let progress = min(max(state?.progress ?? 0, 0), 1)
+        let width = min(state?.width ?? config.width, size.width)
+        let rightEdge = (state?.edge?.rawValue ?? config.edge.rawValue) == "right"
+        let tab = min(max(state?.tab ?? 0, 0), width)
         var dim = Layer(name: "dim", frame: Rect(x: 0, y: 0, width: size.width, height: size.height))
         dim.backgroundColor = .black
         dim.opacity = 0.4 * progress
@@ -99,21 +99,23 @@ extension SceneLayers {
     /// A slide table: visible rows, each a front view slid by its offset over its action
     /// buttons (drawn while the row is slid or sliding), all pushed down by `pulled` under a
     /// pull-to-refresh header. Fronts are direct sublayers, so the render worker can animate them.
-    static func slideTable(_ state: Value?, config: Scene.Config.SlideTable, size: Size, pulled: Double = 0) -> [Layer]
-    {
-        let rows = whole(state?["rows"]?.doubleValue ?? Double(config.rows))
+    static func slideTable(
+        _ state: SlideTableState?, config: Scene.Config.SlideTable, size: Size, pulled: Double = 0
+    ) -> [Layer] {
+        // A negative count draws nothing (and `rows - 1` below must not overflow).
+        let rows = max(0, state?.rows ?? config.rows)
         let rowHeight = config.rowHeight
-        let scroll = (state?["scroll_offset"]?.doubleValue ?? 0) - pulled
-        let offsets = state?["offsets"]?.arrayValue ?? []
-        let animatingRow = state?["animating_row"]?.intValue.map(Int.init)
-        let highlightedRow = state?["highlighted_row"]?.intValue.map(Int.init)
-        let selectedRow = state?["selected_row"]?.intValue.map(Int.init)
+        let scroll = (state?.scrollOffset ?? 0) - pulled
+        let offsets = state?.offsets ?? []
+        let animatingRow = state?.animatingRow ?? nil
+        let highlightedRow = state?.highlightedRow
+        let selectedRow = state?.selectedRow
         let first = max(0, whole((scroll / rowHeight).rounded(.down)))
         let last = min(rows - 1, whole(((scroll + size.height) / rowHeight).rounded(.up)))
         guard first <= last else { return [] }
         return (first...last).flatMap { index -> [Layer] in
             let y = Double(index) * rowHeight - scroll
-            let offset = index < offsets.count ? offsets[index].doubleValue ?? 0 : 0
+            let offset = index < offsets.count ? offsets[index] : 0
             var layers: [Layer] = []
             if offset != 0 || index == animatingRow {
                 var actions = Layer(
@@ -198,10 +200,10 @@ extension SceneLayers {
     /// worker turns it over the state's `arrow_animation`) points down at angle 0 and shows
     /// only while pulling, as the source's image view; while refreshing a spinner takes its
     /// place. Under the label, the last-updated line once a refresh has finished.
-    static func pullToRefresh(_ state: Value?, config: Scene.Config.PullToRefresh, size: Size) -> [Layer] {
-        let headerHeight = state?["header_height"]?.doubleValue ?? size.height
-        let pulled = max(0, state?["offset"]?.doubleValue ?? 0)
-        let phase = state?["phase"]?.stringValue
+    static func pullToRefresh(_ state: PullToRefreshState?, config: Scene.Config.PullToRefresh, size: Size) -> [Layer] {
+        let headerHeight = state?.headerHeight ?? size.height
+        let pulled = max(0, state?.offset ?? 0)
+        let phase = state?.phase
         let top = pulled - headerHeight
         var header = Layer(name: "header", frame: Rect(x: 0, y: top, width: size.width, height: headerHeight))
         header.backgroundColor = RefreshStyle.band
@@ -213,9 +215,9 @@ extension SceneLayers {
                 x: 28 - arrowSize.width / 2, y: top + middle - arrowSize.height / 2, width: arrowSize.width,
                 height: arrowSize.height))
         arrow.shape = ShapeContent(path: Self.arrowPath(arrowSize), color: RefreshStyle.ink)
-        arrow.transform = .rotation(state?["arrow_angle"]?.doubleValue ?? 0)
-        arrow.opacity = phase == "pullingDown" || phase == "overThreshold" ? 1 : 0
-        let updated = state?["updated_at_ms"]?.doubleValue.map { millis in
+        arrow.transform = .rotation(state?.arrowAngle ?? 0)
+        arrow.opacity = phase == .pullingDown || phase == .overThreshold ? 1 : 0
+        let updated = state?.updatedAtMs.map { millis in
             RefreshStyle.updatedPrefix
                 + Self.dateTime(millis, offsetMinutes: config.utcOffsetMin)
         }
@@ -223,7 +225,7 @@ extension SceneLayers {
         let labelY = updated == nil ? middle - 11 : middle - 21
         header.sublayers = [
             label(
-                state?["label"]?.stringValue ?? "", Rect(x: 56, y: labelY, width: size.width - 72, height: 24),
+                state?.label ?? "", Rect(x: 56, y: labelY, width: size.width - 72, height: 24),
                 size: 15, color: Color(hex: 0x3A3A3C), name: "label")
         ]
         if let updated {
@@ -233,7 +235,7 @@ extension SceneLayers {
             line.text?.singleLine = true
             header.sublayers.append(line)
         }
-        if phase == "refreshing" { header.sublayers.append(spinner(centre: Point(28, middle))) }
+        if phase == .refreshing { header.sublayers.append(spinner(centre: Point(28, middle))) }
         return [header, arrow]
     }
 
@@ -285,15 +287,15 @@ extension SceneLayers {
     /// moves up over the navigation bar by `header_offset`, at most `bar_height`. Pages, the
     /// progress area, its label, the menu and the indicator are direct sublayers whose frames
     /// carry the offsets, so the render worker animates page and menu snaps.
-    static func pager(_ state: Value?, config: Scene.Config.Pager, size: Size) -> [Layer] {
+    static func pager(_ state: PagerState?, config: Scene.Config.Pager, size: Size) -> [Layer] {
         // Every page is built each frame: a bad state's page count must not multiply the work.
-        let count = min(max(1, whole(state?["page_count"]?.doubleValue ?? Double(config.pageCount))), Self.pageLimit)
-        let pageOffset = state?["page_offset"]?.doubleValue ?? Double(state?["page"]?.intValue ?? 0)
+        let count = min(max(1, state?.pageCount ?? config.pageCount), Self.pageLimit)
+        let pageOffset = state?.pageOffset ?? Double(state?.page ?? 0)
         let navHeight = config.navHeight
         let menuHeight = config.menuHeight
         let barHeight = min(max(config.barHeight, 0), navHeight)
-        let collapse = min(max(state?["header_offset"]?.doubleValue ?? 0, 0), barHeight)
-        let pull = max(0, state?["pull_offset"]?.doubleValue ?? 0)
+        let collapse = min(max(state?.headerOffset ?? 0, 0), barHeight)
+        let pull = max(0, state?.pullOffset ?? 0)
         let menuTop = navHeight + pull - collapse
         let headerBottom = menuTop + menuHeight
         let hues: [UInt32] = [0xFDE2E4, 0xE2ECE9, 0xDFE7FD, 0xFFF1D0, 0xE8DFF5]
@@ -325,7 +327,7 @@ extension SceneLayers {
         var title = Layer(
             name: "pullLabel", frame: Rect(x: 0, y: navHeight + pull - barHeight, width: size.width, height: barHeight))
         title.text = TextContent(
-            state?["label"]?.stringValue ?? "ニュース", fontSize: 20, color: .white, inset: 10, singleLine: true)
+            state?.label ?? "ニュース", fontSize: 20, color: .white, inset: 10, singleLine: true)
         var tabs = Layer(name: "tabs", frame: Rect(x: 0, y: menuTop, width: size.width, height: menuHeight))
         tabs.backgroundColor = .white
         let tabWidth = size.width / Double(count)
@@ -340,30 +342,24 @@ extension SceneLayers {
             frame: Rect(x: pageOffset * tabWidth, y: headerBottom - 3, width: tabWidth, height: 3))
         indicator.backgroundColor = Color(hex: 0xD7263D)
         layers += [nav, title, tabs, indicator]
-        let progress = min(max(state?["progress"]?.doubleValue ?? 0, 0), 100)
-        if state?["loading"]?.boolValue == true || progress > 0 {
+        let progress = min(max(state?.progress ?? 0, 0), 100)
+        if state?.loading == true || progress > 0 {
             var bar = Layer(
                 name: "progress", frame: Rect(x: 0, y: headerBottom, width: size.width * progress / 100, height: 3))
             bar.backgroundColor = Color(hex: 0x0A84FF)
             // A finished load's bar fades out (the render worker animates the opacity).
-            bar.opacity = min(max(state?["progress_opacity"]?.doubleValue ?? 1, 0), 1)
+            bar.opacity = min(max(state?.progressOpacity ?? 1, 0), 1)
             layers.append(bar)
         }
         return layers
     }
 
     /// A drawing canvas: each stroke as a chain of segment quads.
-    static func canvas(_ state: Value?, config: Scene.Config.Canvas) -> [Layer] {
-        (state?["strokes"]?.arrayValue ?? []).enumerated().compactMap { index, stroke in
-            let points = (stroke["points"]?.arrayValue ?? []).compactMap { point -> Point? in
-                guard let xy = point.arrayValue, xy.count == 2, let x = xy[0].doubleValue, let y = xy[1].doubleValue
-                else {
-                    return nil
-                }
-                return Point(x, y)
-            }
+    static func canvas(_ state: CanvasState?, config: Scene.Config.Canvas) -> [Layer] {
+        (state?.strokes ?? []).compactMap { stroke in
+            let points = stroke.points.map { Point($0.x, $0.y) }
             guard !points.isEmpty else { return nil }
-            let width = stroke["width"]?.doubleValue ?? config.strokeWidth
+            let width = stroke.width
             var path = Path()
             for (p, q) in zip(points, points.dropFirst() + [points[points.count - 1]]) {
                 let (dx, dy) = (q.x - p.x, q.y - p.y)
@@ -376,21 +372,18 @@ extension SceneLayers {
                     Point(q.x + ex - nx, q.y + ey - ny), Point(p.x - ex - nx, p.y - ey - ny),
                 ])
             }
-            var layer = Layer(
-                name: "stroke\(stroke["id"]?.intValue ?? Int64(index))", frame: Rect(x: 0, y: 0, width: 0, height: 0))
-            layer.shape = ShapeContent(
-                path: path,
-                color: stroke["color"]?.stringValue.flatMap(color(hex:)) ?? color(config.strokeColor))
+            var layer = Layer(name: "stroke\(stroke.id)", frame: Rect(x: 0, y: 0, width: 0, height: 0))
+            layer.shape = ShapeContent(path: path, color: color(hex: stroke.color) ?? color(config.strokeColor))
             return layer
         }
     }
 
     /// A zoomable image (a drawn landscape, scaled and panned) and its caption overlay (the view
     /// `overlay`, styled as it declares: blur, corner radius, tint), shown while `overlay_visible`.
-    static func zoomView(_ state: Value?, overlay: Scene.View?, in frame: Rect) -> [Layer] {
+    static func zoomView(_ state: ZoomViewState?, overlay: Scene.View?, in frame: Rect) -> [Layer] {
         let size = frame.size
-        let scale = max(0.01, state?["scale"]?.doubleValue ?? 1)
-        let offset = Point(state?["offset"]?["x"]?.doubleValue ?? 0, state?["offset"]?["y"]?.doubleValue ?? 0)
+        let scale = max(0.01, state?.scale ?? 1)
+        let offset = Point(state?.offsetX ?? 0, state?.offsetY ?? 0)
         let (width, height) = (size.width * scale, size.height * scale)
         // Sky, ground and sun are direct sublayers whose frames are affine in scale and offset,
         // so the render worker animating each frame animates the zoom. Solid colours: a
@@ -423,7 +416,7 @@ extension SceneLayers {
                     roundedRect: caption.bounds, cornerRadius: min(caption.cornerRadius, caption.bounds.maxRadius)))
         }
         style(&caption, overlay)
-        caption.opacity = state?["overlay_visible"]?.boolValue == false ? 0 : 1
+        caption.opacity = state?.overlayVisible == false ? 0 : 1
         return [photo, ground, sun, caption]
     }
 

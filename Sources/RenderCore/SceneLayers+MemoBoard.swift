@@ -49,7 +49,7 @@ extension SceneLayers {
 
     /// The board's sublayers. `images` holds the background images that could be read, by path.
     static func memoBoard(
-        _ state: Value?, config: Scene.Config.MemoBoard, size: Size, images: [String: ImageContent]
+        _ state: MemoBoardState?, config: Scene.Config.MemoBoard, size: Size, images: [String: ImageContent]
     ) -> [Layer] {
         var layers = [boardBackground(state, config: config, size: size, images: images)]
         guard let state else { return layers }
@@ -66,7 +66,7 @@ extension SceneLayers {
 
     /// The configured image filling the board, or cork when none is set or it could not be read.
     private static func boardBackground(
-        _ state: Value?, config: Scene.Config.MemoBoard, size: Size, images: [String: ImageContent]
+        _ state: MemoBoardState?, config: Scene.Config.MemoBoard, size: Size, images: [String: ImageContent]
     ) -> Layer {
         guard let path = backgroundPath(state, config: config), let image = images[path] else {
             return boardBackground(size: size)
@@ -78,58 +78,52 @@ extension SceneLayers {
         return layer
     }
 
-    /// The background image path the board shows: its state's setting (null: none), else its
+    /// The background image path the board shows: its state's setting (nil: none), else its
     /// config's until a state arrives.
-    public static func backgroundPath(_ state: Value?, config: Scene.Config.MemoBoard) -> String? {
-        if let setting = state?["background"] { return setting.stringValue }
-        return config.background
+    public static func backgroundPath(_ state: MemoBoardState?, config: Scene.Config.MemoBoard) -> String? {
+        state.map(\.background) ?? config.background
     }
 
     /// The background image paths of `scene`'s memo boards with these states.
-    public static func backgroundPaths(scene: Scene, states: [String: Value]) -> Set<String> {
+    public static func backgroundPaths(scene: Scene, states: [String: ComponentState]) -> Set<String> {
         var paths: Set<String> = []
         for view in scene.views {
             guard let component = view.component, case .memoBoard(let config) = component.config else { continue }
-            if let path = backgroundPath(states[component.id], config: config) { paths.insert(path) }
+            let state = states[component.id]?.message as? MemoBoardState
+            if let path = backgroundPath(state, config: config) { paths.insert(path) }
         }
         return paths
     }
 
     /// The search shown: a state's `search` with a query, as (query, memo ids matching on the
     /// board, matches in the trash).
-    private static func activeSearch(_ state: Value) -> (query: String, board: Set<String>, trashed: Int)? {
-        guard let search = state["search"], let query = search["query"]?.stringValue else { return nil }
+    private static func activeSearch(_ state: MemoBoardState) -> (query: String, board: Set<String>, trashed: Int)? {
+        guard let search = state.search ?? nil else { return nil }
         var board: Set<String> = []
         var trashed = 0
-        for match in search["matches"]?.arrayValue ?? [] {
-            guard let id = match["memo_id"]?.stringValue else { continue }
-            if match["trashed"]?.boolValue == true { trashed += 1 } else { board.insert(id) }
+        for match in search.matches {
+            if match.trashed { trashed += 1 } else { board.insert(match.memoID) }
         }
-        return (query, board, trashed)
+        return (search.query, board, trashed)
     }
 
     /// The memo open in the editor, if it is on the board.
-    private static func editedMemo(_ state: Value) -> Value? {
-        guard let id = state["editing"]?.stringValue else { return nil }
-        return state["memos"]?.arrayValue?.first { $0["id"]?.stringValue == id }
+    private static func editedMemo(_ state: MemoBoardState) -> MemoBoardState.Memo? {
+        guard let id = state.editing ?? nil else { return nil }
+        return state.memos.first { $0.id == id }
     }
 
-    private static func memos(_ state: Value, search: (query: String, board: Set<String>, trashed: Int)?) -> [Layer] {
-        let selected = state["selected"]?.stringValue
-        let list = state["memos"]?.arrayValue ?? []
-        return list.sorted { ($0["z"]?.intValue ?? 0) < ($1["z"]?.intValue ?? 0) }.compactMap { memo in
-            guard let x = memo["x"]?.doubleValue, let y = memo["y"]?.doubleValue, let w = memo["width"]?.doubleValue,
-                let h = memo["height"]?.doubleValue
-            else { return nil }
-            let id = memo["id"]?.stringValue ?? "memo"
-            let isMinimized = memo["minimized"]?.boolValue == true
-            var layer = Layer(
-                name: id, frame: Rect(x: x, y: y, width: w, height: isMinimized ? min(h, minimizedMemoHeight) : h))
+    private static func memos(
+        _ state: MemoBoardState, search: (query: String, board: Set<String>, trashed: Int)?
+    ) -> [Layer] {
+        let selected = state.selected
+        return state.memos.sorted { $0.z < $1.z }.map { memo in
+            let id = memo.id
+            let isMinimized = memo.minimized
+            var layer = Layer(name: id, frame: memo.drawnFrame)
             layer.backgroundColor = memoColor(memo)
             if !isMinimized {
-                let scale = memo["scale"]?.doubleValue ?? 1
-                layer.transform = AffineTransform.scale(scale, scale).concatenating(
-                    .rotation(memo["rotation"]?.doubleValue ?? 0))
+                layer.transform = AffineTransform.scale(memo.scale, memo.scale).concatenating(.rotation(memo.rotation))
             }
             layer.masksToBounds = isMinimized
             layer.shadow = Shadow(opacity: 0.35, offset: Size(0, isMinimized ? 1 : 3), radius: isMinimized ? 2 : 4)
@@ -138,7 +132,7 @@ extension SceneLayers {
             layer.borderWidth = isSelected ? 2 : 0.5
             layer.borderColor = isSelected ? Color(hex: 0x1A73E8) : Color(hex: 0x000000, alpha: 0.15)
             layer.text = TextContent(
-                memo["text"]?.stringValue ?? "", fontSize: isMinimized ? 12 : 15, color: Color(hex: 0x333333),
+                memo.text, fontSize: isMinimized ? 12 : 15, color: Color(hex: 0x333333),
                 inset: isMinimized ? 6 : 8, singleLine: isMinimized)
             if let search {
                 if search.board.contains(id) {
@@ -153,8 +147,8 @@ extension SceneLayers {
         }
     }
 
-    private static func memoColor(_ memo: Value) -> Color {
-        Color(hex: palette[memo["color"]?.stringValue ?? "yellow"] ?? 0xFFF3A0)
+    private static func memoColor(_ memo: MemoBoardState.Memo) -> Color {
+        Color(hex: palette[memo.color] ?? 0xFFF3A0)
     }
 
     /// The search bar pulled down over the board's top: a rounded field with a magnifier and the
@@ -209,7 +203,7 @@ extension SceneLayers {
     }
 
     /// The veil, the enlarged memo and the editor's bar.
-    private static func editor(_ memo: Value, size: Size) -> [Layer] {
+    private static func editor(_ memo: MemoBoardState.Memo, size: Size) -> [Layer] {
         let style = MemoBoardStyle.self
         var veil = Layer(name: MemoBoardLayer.veil, frame: Rect(x: 0, y: 0, width: size.width, height: size.height))
         veil.backgroundColor = style.veil
@@ -225,7 +219,7 @@ extension SceneLayers {
                 x: 0, y: style.editorBarHeight, width: frame.width,
                 height: max(0, frame.height - style.editorBarHeight)))
         text.text = TextContent(
-            memo["text"]?.stringValue ?? "", fontSize: style.editorFontSize, color: Color(hex: 0x222222), inset: 16)
+            memo.text, fontSize: style.editorFontSize, color: Color(hex: 0x222222), inset: 16)
         editor.sublayers = [text]
         var bar = Layer(
             name: MemoBoardLayer.editorBar,
@@ -245,16 +239,32 @@ extension SceneLayers {
     /// How the editor starts when it opens on `memo`: its enlarged memo placed, scaled and
     /// rotated to cover the memo on the board (the memo then grows to ``editorFrame(size:)``).
     /// - Returns: the editor layer's origin, uniform scale and rotation at the start.
-    public static func editorStart(memo: Value, editor: Rect) -> (origin: Point, scale: Double, rotation: Double)? {
-        guard let x = memo["x"]?.doubleValue, let y = memo["y"]?.doubleValue, let w = memo["width"]?.doubleValue,
-            let h = memo["height"]?.doubleValue, editor.width > 0
-        else { return nil }
-        let minimized = memo["minimized"]?.boolValue == true
-        let scale = minimized ? 1 : memo["scale"]?.doubleValue ?? 1
-        let centre = Point(x + w / 2, y + (minimized ? min(h, minimizedMemoHeight) : h) / 2)
+    public static func editorStart(
+        memo: MemoBoardState.Memo, editor: Rect
+    ) -> (origin: Point, scale: Double, rotation: Double)? {
+        guard editor.width > 0 else { return nil }
+        let frame = memo.drawnFrame
+        let centre = Point(frame.minX + frame.width / 2, frame.minY + frame.height / 2)
         return (
-            Point(centre.x - editor.width / 2, centre.y - editor.height / 2), w * scale / editor.width,
-            minimized ? 0 : memo["rotation"]?.doubleValue ?? 0
+            Point(centre.x - editor.width / 2, centre.y - editor.height / 2),
+            frame.width * memo.drawnScale / editor.width,
+            memo.drawnRotation
         )
     }
+}
+
+extension MemoBoardState.Memo {
+    /// Where the memo is drawn before its transform: a minimized one folds to a strip at most
+    /// ``SceneLayers/minimizedMemoHeight`` tall.
+    public var drawnFrame: Rect {
+        Rect(
+            x: self.x, y: self.y, width: self.width,
+            height: self.minimized ? min(self.height, SceneLayers.minimizedMemoHeight) : self.height)
+    }
+
+    /// The scale it is drawn at: a minimized memo is drawn upright at its size.
+    public var drawnScale: Double { self.minimized ? 1 : self.scale }
+
+    /// The rotation it is drawn at (radians; 0 while minimized).
+    public var drawnRotation: Double { self.minimized ? 0 : self.rotation }
 }

@@ -34,11 +34,9 @@ extension SceneLayers {
         static let keyRadius = 6.0
     }
 
-    static func keys(_ state: Value?, config: Scene.Config.NumberPad, size: Size) -> [Layer] {
-        let layout =
-            state?["layout"]?.stringValue.flatMap(NumberPadState.Layout.init(rawValue:)) ?? config.layout
-        let digits = layout.digits
-        let enabled = state?["enabled"]?.arrayValue.map { Set($0.compactMap { $0.intValue.map(Int.init) }) }
+    static func keys(_ state: NumberPadState?, config: Scene.Config.NumberPad, size: Size) -> [Layer] {
+        let digits = (state?.layout ?? config.layout).digits
+        let enabled = state.map { Set($0.enabled) }
         let gap = NumberPadStyle.gap
         let width = max(0, (size.width - gap * Double(digits.count + 1)) / Double(digits.count))
         let frames = digits.indices.map { index in
@@ -58,12 +56,9 @@ extension SceneLayers {
                 inset: max(0, (width - fontSize * 0.6) / 2))
             return key
         }
-        if let popup = state?["popup"], let digit = popup["digit"]?.intValue.map(Int.init),
-            let index = digits.firstIndex(of: digit),
-            let kind = popup["kind"]?.stringValue.flatMap(NumberPadState.PopupKind.init(rawValue:))
-        {
+        if let popup = state?.popup, let index = digits.firstIndex(of: popup.digit) {
             let scale = size.width / NumberPadStyle.sourceWidth
-            layers.append(balloon(digit: digit, kind: kind, key: frames[index], scale: scale))
+            layers.append(balloon(digit: popup.digit, kind: popup.kind, key: frames[index], scale: scale))
         }
         return layers
     }

@@ -18,9 +18,13 @@ public struct RenderScene: Sendable {
     private var scene: Scene?
     /// Component instance id → the view id that hosts it (animation layer names use view ids).
     private var views: [String: String] = [:]
-    private var states: [String: Value] = [:]
-    /// The store's visible memos by id, as `memo/changed/` last described them.
-    private var storeMemos: [String: Value] = [:]
+    /// Component instance id → its kind in the scene: the type its states decode into.
+    private var kinds: [String: Scene.Component.Kind] = [:]
+    /// The latest full state of each instance, decoded once as it arrived.
+    private var states: [String: ComponentState] = [:]
+    /// The store's visible memos by id, as `memo/changed/` last described them (memos without
+    /// a place are left out: they cannot be drawn).
+    private var storeMemos: [String: MemoBoardState.Memo] = [:]
     private var memoStream: MemoStream
     /// Each memo board's copy, kept from its full states and deltas (boards that send a revision).
     private var boards: [String: MemoBoardReplica] = [:]
@@ -81,7 +85,7 @@ public struct RenderScene: Sendable {
                 guard let id = memo["id"]?.stringValue else {
                     throw StateError(description: "memo.snapshot has a memo without an id")
                 }
-                if memo["trashed_at"].map({ $0 == .null }) ?? true { self.storeMemos[id] = memo }
+                if memo["trashed_at"].map({ $0 == .null }) ?? true { self.storeMemos[id] = .init(storeRecord: memo) }
             }
             self.stateSeq += 1
             for change in replay { try self.applyMemoChange(change) }
@@ -110,47 +114,81 @@ public struct RenderScene: Sendable {
         self.stateSeq += 1
     }
 
-    /// Keeps `state` (a `state.<kind>` payload) as the latest full state of its `instance`.
-    /// Memos in it move to their new place, size, rotation and scale at once, or animated when
-    /// the state carries `animation` (`duration_ms`, `delay_ms`, `curve`, `autoreverses`, `id`).
+    /// Keeps `payload` (a `state.<kind>` payload) as the latest full state of its `instance`,
+    /// decoded into its kind's type: the kind `schema` names (`state.drawer`), else the kind of
+    /// the scene's component with that instance id. Memos in it move to their new place, size,
+    /// rotation and scale at once, or animated when the state carries `animation`
+    /// (`duration_ms`, `delay_ms`, `curve`, `autoreverses`, `id`).
     ///
     /// - Returns: completions of animations that the new targets ended.
-    public mutating func applyState(_ state: Value, atMs now: Double) throws -> [Animator.Completion] {
-        guard case .map = state, let instance = state["instance"]?.stringValue, !instance.isEmpty else {
+    /// - Throws: ``StateError`` when the payload does not decode as its kind, or its kind is not
+    ///   the kind of the scene's component with that instance id.
+    public mutating func applyState(
+        _ payload: Value, schema: String? = nil, atMs now: Double
+    ) throws -> [Animator.Completion] {
+        guard case .map = payload, let instance = payload["instance"]?.stringValue, !instance.isEmpty else {
             throw StateError(description: "a component state needs a map with a non-empty 'instance'")
         }
         do {
             // Finite numbers only: one NaN kept in a state would fail every later frame.
-            try state.checkNumbers(maxMagnitude: Self.maxStateMagnitude)
+            try payload.checkNumbers(maxMagnitude: Self.maxStateMagnitude)
         } catch {
             throw StateError(description: "state of '\(instance)' at \(error)")
         }
-        let options = try Self.animationOptions(state["animation"])
+        let state = try self.decode(payload, instance: instance, schema: schema)
+        let options = try Self.animationOptions(payload["animation"])
         let view = self.views[instance] ?? instance
-        guard let memos = state["memos"]?.arrayValue else {
-            return try self.applyViewState(state, instance: instance, view: view, options: options, atMs: now)
+        guard case .memoBoard(let board) = state else {
+            return try self.applyViewState(
+                state, overrides: try Self.overrides(payload), instance: instance, view: view, options: options,
+                atMs: now)
         }
-        let wasEditing = self.currentStates[instance]?["editing"]?.stringValue
+        let wasEditing = self.currentStates[instance].flatMap(Self.editing)
         self.states[instance] = state
         self.staleBoards.remove(instance)
         self.boardsAwaitingFullState.remove(instance)
-        self.boards[instance] =
-            state["revision"] == nil ? nil : (try? MemoBoardState(payload: state)).map(MemoBoardReplica.init)
+        self.boards[instance] = board.revision == nil ? nil : MemoBoardReplica(board)
         self.stateSeq += 1
-        var completions = self.memosMoved(memos, view: view, options: options, atMs: now)
-        if let options, let editing = state["editing"]?.stringValue, editing != wasEditing {
-            completions += self.editorOpened(on: editing, memos: memos, view: view, options: options, atMs: now)
+        var completions = self.memosMoved(board.memos, view: view, options: options, atMs: now)
+        if let options, let editing = Self.editing(state), editing != wasEditing {
+            completions += self.editorOpened(on: editing, memos: board.memos, view: view, options: options, atMs: now)
         }
         return completions
+    }
+
+    /// The memo a board's state has open in the editor.
+    private static func editing(_ state: ComponentState) -> String? {
+        guard case .memoBoard(let board) = state else { return nil }
+        return board.editing ?? nil
+    }
+
+    /// `payload` as a state of the kind `schema` names or, without one, the kind of the scene's
+    /// component `instance`.
+    private func decode(_ payload: Value, instance: String, schema: String?) throws -> ComponentState {
+        let inScene = self.kinds[instance]
+        let named = schema.flatMap(Scene.Component.Kind.init(stateSchema:))
+        if let inScene, let named, inScene != named {
+            throw StateError(
+                description: "a \(named.rawValue) state for '\(instance)', which the scene has as a \(inScene.rawValue)"
+            )
+        }
+        guard let kind = named ?? inScene else {
+            throw StateError(description: "a state for '\(instance)', which is not in the scene, without its kind")
+        }
+        do {
+            return try ComponentState(kind: kind, payload: payload)
+        } catch {
+            throw StateError(description: "\(kind.rawValue) state of '\(instance)': \(error)")
+        }
     }
 
     /// The editor opening on memo `id`, animated: its memo starts where the memo lies on the
     /// board (placed, scaled, rotated) and grows to the editor's frame; the veil and the editor's
     /// bar fade in.
     private mutating func editorOpened(
-        on id: String, memos: [Value], view: String, options: Animator.Options, atMs now: Double
+        on id: String, memos: [MemoBoardState.Memo], view: String, options: Animator.Options, atMs now: Double
     ) -> [Animator.Completion] {
-        guard let memo = memos.first(where: { $0["id"]?.stringValue == id }), let size = self.viewSize(view) else {
+        guard let memo = memos.first(where: { $0.id == id }), let size = self.viewSize(view) else {
             return []
         }
         let frame = SceneLayers.editorFrame(size: size)
@@ -218,11 +256,8 @@ public struct RenderScene: Sendable {
         self.boards[delta.instance] = board
         self.staleBoards.insert(delta.instance)
         self.stateSeq += 1
-        let moved = MemoBoardState(
-            instance: delta.instance, tMs: delta.tMs, memos: delta.memos, selected: nil, arrangeOrder: .created,
-            background: nil)
         let view = self.views[delta.instance] ?? delta.instance
-        return .applied(self.memosMoved(moved.payload["memos"]?.arrayValue ?? [], view: view, options: nil, atMs: now))
+        return .applied(self.memosMoved(delta.memos, view: view, options: nil, atMs: now))
     }
 
     /// A memo board's state as the copy kept from its full states and deltas holds it.
@@ -232,12 +267,11 @@ public struct RenderScene: Sendable {
 
     /// Gives the animator the memos' new places.
     private mutating func memosMoved(
-        _ memos: [Value], view: String, options: Animator.Options?, atMs now: Double
+        _ memos: [MemoBoardState.Memo], view: String, options: Animator.Options?, atMs now: Double
     ) -> [Animator.Completion] {
         var completions: [Animator.Completion] = []
         for memo in memos {
-            guard let id = memo["id"]?.stringValue else { continue }
-            let layer = "\(view)/\(id)"
+            let layer = "\(view)/\(memo.id)"
             // An animated state moves the memos it changed; the others stay where they are.
             let values = Self.targets(memo).filter { property, value in
                 options == nil || self.animator.target(layer: layer, property) != value
@@ -251,9 +285,9 @@ public struct RenderScene: Sendable {
     }
 
     /// ``states`` with every board changed by deltas written in from its copy.
-    private var currentStates: [String: Value] {
+    private var currentStates: [String: ComponentState] {
         var states = self.states
-        for instance in self.staleBoards { states[instance] = self.boards[instance]?.state.payload }
+        for instance in self.staleBoards { states[instance] = self.boards[instance].map { .memoBoard($0.state) } }
         return states
     }
 
@@ -261,9 +295,9 @@ public struct RenderScene: Sendable {
     /// table's rows, …) move to where the new state draws them, animated when the state says so,
     /// starting from where they are on screen. Views never animated skip the bookkeeping.
     private mutating func applyViewState(
-        _ state: Value, instance: String, view: String, options: Animator.Options?, atMs now: Double
+        _ state: ComponentState, overrides: [String: Override], instance: String, view: String,
+        options: Animator.Options?, atMs now: Double
     ) throws -> [Animator.Completion] {
-        let overrides = try Self.overrides(state)
         guard let scene = self.scene, options != nil || !overrides.isEmpty || self.animatedViews.contains(view) else {
             self.states[instance] = state
             self.stateSeq += 1
@@ -353,7 +387,7 @@ public struct RenderScene: Sendable {
                 throw StateError(description: "memo.changed upsert needs a memo with an id")
             }
             let trashed = memo["trashed_at"].map { $0 != .null } ?? false
-            self.storeMemos[id] = trashed ? nil : memo
+            self.storeMemos[id] = trashed ? nil : MemoBoardState.Memo(storeRecord: memo)
         case "delete":
             guard let id = change["memo"]?["id"]?.stringValue else {
                 throw StateError(description: "memo.changed delete needs a memo with an id")
@@ -389,12 +423,14 @@ public struct RenderScene: Sendable {
         guard let scene = self.scene else { return nil }
         var states = self.currentStates
         for view in scene.views {
-            guard let component = view.component, component.kind == .memoBoard, states[component.id] == nil,
-                !self.storeMemos.isEmpty
+            guard let component = view.component, case .memoBoard(let config) = component.config,
+                states[component.id] == nil, !self.storeMemos.isEmpty
             else { continue }
-            let instance = component.id
             let memos = self.storeMemos.sorted { $0.key < $1.key }.map(\.value)
-            states[instance] = .map(["instance": .string(instance), "memos": .array(memos)])
+            states[component.id] = .memoBoard(
+                MemoBoardState(
+                    instance: component.id, tMs: 0, memos: memos, selected: nil, arrangeOrder: .created,
+                    background: config.background))
         }
         var (size, root) = SceneLayers.build(scene: scene, states: states, images: self.backgroundImages)
         for viewIndex in root.sublayers.indices {
@@ -417,20 +453,17 @@ public struct RenderScene: Sendable {
         for view in scene.views {
             if let component = view.component { self.views[component.id] = view.id }
         }
+        self.kinds = scene.componentKinds
     }
 
-    /// A memo's animatable values, as ``SceneLayers`` draws them.
-    /// Where a memo is drawn: a minimized one folds to an upright strip (as ``SceneLayers`` draws it).
-    private static func targets(_ memo: Value) -> [Animator.Property: SIMD2<Double>] {
-        let minimized = memo["minimized"]?.boolValue == true
-        var values: [Animator.Property: SIMD2<Double>] = [:]
-        if let x = memo["x"]?.doubleValue, let y = memo["y"]?.doubleValue { values[.position] = SIMD2(x, y) }
-        if let w = memo["width"]?.doubleValue, let h = memo["height"]?.doubleValue {
-            values[.size] = SIMD2(w, minimized ? min(h, SceneLayers.minimizedMemoHeight) : h)
-        }
-        values[.rotation] = SIMD2(minimized ? 0 : memo["rotation"]?.doubleValue ?? 0, 0)
-        values[.scale] = SIMD2(minimized ? 1 : memo["scale"]?.doubleValue ?? 1, 0)
-        return values
+    /// A memo's animatable values, as ``SceneLayers`` draws them (a minimized one folds to an
+    /// upright strip).
+    private static func targets(_ memo: MemoBoardState.Memo) -> [Animator.Property: SIMD2<Double>] {
+        let frame = memo.drawnFrame
+        return [
+            .position: SIMD2(frame.minX, frame.minY), .size: SIMD2(frame.width, frame.height),
+            .rotation: SIMD2(memo.drawnRotation, 0), .scale: SIMD2(memo.drawnScale, 0),
+        ]
     }
 
     private static func animationOptions(_ value: Value?) throws -> Animator.Options? {

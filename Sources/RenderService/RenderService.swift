@@ -129,7 +129,8 @@ public final class RenderService {
                 } else if delivery.envelope.schema == MemoBoardDelta.schema.id {
                     try self.applyMemoBoardDelta(value)
                 } else {
-                    try self.publish(try self.scene.applyState(value, atMs: Self.nowMs()))
+                    try self.publish(
+                        try self.scene.applyState(value, schema: delivery.envelope.schema, atMs: Self.nowMs()))
                     self.images.noteState(value)
                 }
             }

@@ -117,7 +117,7 @@ struct GestureRecognizerTool {
                 "\(path): no touch frame in it (\(problems) problems); --touches takes a touch script "
                     + "(.jsonl) or an evemu recording (.events, its .desc next to it or given with --desc)")
         }
-        while let deadline = engine.nextDeadline { try publish(engine.handle(.timeElapsed(tNs: deadline))) }
+        while let deadline = engine.nextDeadline { try publish(engine.handle(.timeElapsed(deadline))) }
         try output.flush()
     }
 

@@ -12,8 +12,9 @@ enum RenderCommand {
         }
         let scale = try options.double("scale", in: 0.25...8) ?? 2
         let scene = try SceneFile.load(scenePath)
-        var states: [String: Value] = [:]
+        var states: [String: ComponentState] = [:]
         if let statePath = options.string("state") {
+            var documentsByInstance: [String: Value] = [:]
             let text = String(decoding: try Files.read(statePath), as: UTF8.self)
             let documents: [Value]
             if let whole = try? JSONReader.parse(text) {
@@ -26,10 +27,11 @@ enum RenderCommand {
                 guard let instance = state["instance"]?.stringValue else {
                     throw ConfigurationError("\(statePath): state \(index + 1) has no \"instance\"")
                 }
-                states[instance] = state
+                documentsByInstance[instance] = state
             }
-            let problems = StateCheck.problems(states, scene: scene, file: statePath)
+            let problems = StateCheck.problems(documentsByInstance, scene: scene, file: statePath)
             guard problems.isEmpty else { throw ConfigurationError(problems.joined(separator: "\n")) }
+            states = try StateCheck.decode(documentsByInstance, scene: scene, file: statePath)
         }
         var backgrounds = BackgroundImages()
         for failure in backgrounds.load(SceneLayers.backgroundPaths(scene: scene, states: states)) {

@@ -6,10 +6,7 @@ import ServiceSupport
 enum StateCheck {
     /// The problems of `states` (by instance) against `scene`, each naming the file and the field.
     static func problems(_ states: [String: Value], scene: Scene, file: String) -> [String] {
-        var kinds: [String: String] = [:]
-        for view in scene.views {
-            if let component = view.component { kinds[component.id] = component.kind.rawValue }
-        }
+        let kinds = scene.componentKinds.mapValues(\.rawValue)
         var problems: [String] = []
         for instance in states.keys.sorted() {
             guard let kind = kinds[instance] else {
@@ -33,5 +30,20 @@ enum StateCheck {
             }
         }
         return problems
+    }
+
+    /// `states` (checked by ``problems(_:scene:file:)``) decoded into their instances' kinds.
+    static func decode(_ states: [String: Value], scene: Scene, file: String) throws -> [String: ComponentState] {
+        let kinds = scene.componentKinds
+        var decoded: [String: ComponentState] = [:]
+        for (instance, state) in states {
+            guard let kind = kinds[instance] else { continue }
+            do {
+                decoded[instance] = try ComponentState(kind: kind, payload: state)
+            } catch {
+                throw ConfigurationError("\(file): \(instance): \(error)")
+            }
+        }
+        return decoded
     }
 }

@@ -89,6 +89,52 @@ import Testing
         #expect(refused > 100)
     }
 
+    /// A recognizer's settings may hold only what its kind reads: every setting of the schema, put
+    /// on a recognizer of each kind its description does not name, is refused by the parser with
+    /// the path and `additionalProperties`; on one of a kind it names, it is accepted.
+    @Test func aSettingForAnotherKind_isRefusedByTheParser() throws {
+        let settings = try #require(
+            Self.schema.schema["properties"]?["views"]?["items"]?["properties"]?["recognizers"]?["items"]?[
+                "properties"]?["settings"]?["properties"]?.mapValue)
+        let path = "$.views[2].recognizers[0]"
+        var refused = 0
+        for key in settings.keys {
+            let readers = Self.settingReaders(key)
+            #expect(!readers.isEmpty, "\(key) names no kind")
+            for kind in GestureEvent.Kind.allCases {
+                let value: Value = ["directions", "edges"].contains(key) ? .array([]) : .int(1)
+                let document = Self.editing(Self.demo, at: path) { recognizer in
+                    var map = recognizer.mapValue ?? [:]
+                    map["kind"] = .string(kind.rawValue)
+                    map["settings"] = .map([key: value])
+                    recognizer = .map(map)
+                }
+                let error = Self.error(document)
+                if readers.contains(kind.rawValue) {
+                    #expect(error == nil, "\(kind).\(key): \(error.map { "\($0)" } ?? "")")
+                } else {
+                    #expect(
+                        error?.path == "\(path).settings.\(key)" && error?.rule == .additionalProperties,
+                        "\(kind).\(key): \(error.map { "\($0)" } ?? "accepted")")
+                    #expect(error?.message.contains("a \(kind.rawValue) has no setting '\(key)'") == true)
+                    refused += 1
+                }
+            }
+        }
+        #expect(refused > 100)
+    }
+
+    /// What the parser reads of each kind is what the schema's descriptions say it reads.
+    @Test func eachKindsSettings_areTheOnesTheSchemaNamesForIt() throws {
+        let settings = try #require(
+            Self.schema.schema["properties"]?["views"]?["items"]?["properties"]?["recognizers"]?["items"]?[
+                "properties"]?["settings"]?["properties"]?.mapValue)
+        for kind in GestureEvent.Kind.allCases {
+            let named = settings.keys.filter { Self.settingReaders($0).contains(kind.rawValue) }.sorted()
+            #expect(RecognizerSettings.keys(for: kind).sorted() == named, "\(kind)")
+        }
+    }
+
     /// Every property the schema declares, anywhere, given a value of the wrong type in the demo
     /// scene: the parser refuses it with `type` at its path, so it reads every property (one it did
     /// not read would be refused as unknown instead) and none is accepted and ignored.
@@ -112,10 +158,22 @@ import Testing
             } else {
                 concrete = concrete.replacingOccurrences(of: "views[*]", with: "views[2]")
             }
+            var base = Self.demo
+            if let range = concrete.range(of: ".settings.") {
+                // A setting on a recognizer of a kind that reads it (the first its description names).
+                let key = String(concrete[range.upperBound...])
+                let recognizer = String(concrete[..<range.lowerBound])
+                base = Self.editing(base, at: recognizer) { value in
+                    var map = value.mapValue ?? [:]
+                    map["kind"] = .string(Self.settingReaders(key).first ?? "")
+                    map["settings"] = nil
+                    value = .map(map)
+                }
+            }
             let wrong: Value = property["type"]?.stringValue == "string" ? .bool(true) : .string("x")
             // Where the demo has no such object, it is made with its required properties.
             let parent = String(concrete[..<(concrete.lastIndex(of: ".") ?? concrete.endIndex)])
-            let made = Self.editing(Self.demo, at: parent) { value in
+            let made = Self.editing(base, at: parent) { value in
                 var map = value.mapValue ?? [:]
                 for key in siblings where map[key] == nil { map[key] = .int(0) }
                 value = .map(map)
@@ -142,6 +200,14 @@ import Testing
             }
         }
         return found
+    }
+
+    /// The recognizer kinds that read setting `key`: the prefix of its description.
+    static func settingReaders(_ key: String) -> [String] {
+        let description =
+            Self.schema.schema["properties"]?["views"]?["items"]?["properties"]?["recognizers"]?["items"]?[
+                "properties"]?["settings"]?["properties"]?[key]?["description"]?.stringValue ?? ""
+        return description.prefix { $0 != ":" }.split(separator: "/").map(String.init)
     }
 
     /// The component kinds that read config property `key`: the prefix of its description.

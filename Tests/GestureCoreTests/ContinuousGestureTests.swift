@@ -32,7 +32,7 @@ import Testing
 
     @Test func durationIsConfigurable() {
         // Flutter long_press_test "Should recognize long press with altered duration".
-        let scene = Replay.scene([Replay.recognizer("press", .longPress) { $0.minDurationMs = 100 }])
+        let scene = Replay.scene([Replay.recognizer("press", .longPress) { $0.minDuration = .milliseconds(100) }])
         let press = Replay.events(Replay.generator.tap(x: 10, y: 10, holdMs: 150), scene: scene).named("press")
         #expect(press.states == [.began, .ended])
         #expect(press.first?.tMs == 100)

@@ -79,7 +79,7 @@ import Testing
         let scene = Replay.scene([
             Replay.recognizer("hold", .longPress) {
                 $0.touchesRequired = fingers
-                $0.minDurationMs = 180
+                $0.minDuration = .milliseconds(180)
             }
         ])
         var lines: [TouchScriptLine] = []
@@ -93,7 +93,7 @@ import Testing
 
     @Test func holdCancelledByMotion() {
         // gestures_hold_cancel-style: moving before the timeout means no hold.
-        let scene = Replay.scene([Replay.recognizer("hold", .longPress) { $0.minDurationMs = 180 }])
+        let scene = Replay.scene([Replay.recognizer("hold", .longPress) { $0.minDuration = .milliseconds(180) }])
         let lines = Replay.generator.pan(fromX: 100, fromY: 100, toX: 200, toY: 100, durationMs: 150)
         #expect(Replay.events(lines, scene: scene).named("hold").states == [.failed])
     }

@@ -37,7 +37,9 @@ import Testing
     static func feed(_ frames: [TouchFrame], to lanes: inout DeviceLanes) -> [GestureEvent] {
         var events: [GestureEvent] = []
         for frame in frames {
-            for case .publish(let event) in lanes.handle(.frameArrived(frame, monoNs: UInt64(frame.tNs))) {
+            for case .publish(let event) in lanes.handle(
+                .frameArrived(frame, at: MonotonicInstant(nanoseconds: frame.tNs)))
+            {
                 events.append(event)
             }
         }

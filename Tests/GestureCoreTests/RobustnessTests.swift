@@ -28,7 +28,7 @@ import Testing
             for case .publish(let event) in engine.handle(.frameArrived(frame)) { events.append(event) }
         }
         while let deadline = engine.nextDeadline {
-            for case .publish(let event) in engine.handle(.timeElapsed(tNs: deadline)) { events.append(event) }
+            for case .publish(let event) in engine.handle(.timeElapsed(deadline)) { events.append(event) }
         }
         #expect(events.allSatisfy { $0.device == "d0" })
         #expect(events.named("touchDown").first?.state == .began)
@@ -41,8 +41,8 @@ import Testing
         // A long press begins from the timer alone, at its own time.
         var engine = GestureEngine(scene: .standard())
         let effects = engine.handle(.frameArrived(self.frame(0, [TouchContact(id: 1, phase: .began, x: 5, y: 5)])))
-        #expect(effects.contains(.wake(atNs: 500_000_000)))
-        let fired = engine.handle(.timeElapsed(tNs: 500_000_000))
+        #expect(effects.contains(.wake(at: SourceInstant(nanoseconds: 500_000_000))))
+        let fired = engine.handle(.timeElapsed(SourceInstant(nanoseconds: 500_000_000)))
         let states = fired.compactMap { effect -> String? in
             if case .publish(let event) = effect { "\(event.name!) \(event.state)" } else { nil }
         }

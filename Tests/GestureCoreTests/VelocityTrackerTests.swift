@@ -1,14 +1,17 @@
+import BusSchema
 import GestureCore
 import Testing
 
 @Suite struct VelocityTrackerTests {
+    static func t(_ nanoseconds: Int64) -> SourceInstant { SourceInstant(nanoseconds: nanoseconds) }
+
     @Test func constantVelocityIsExact() {
         var tracker = VelocityTracker()
         for step in 0..<12 {
             let t = Int64(step) * 8_000_000
-            tracker.add(tNs: t, x: 100 + 0.5 * Double(t) / 1e6, y: 50 - 0.25 * Double(t) / 1e6)
+            tracker.add(at: Self.t(t), x: 100 + 0.5 * Double(t) / 1e6, y: 50 - 0.25 * Double(t) / 1e6)
         }
-        let velocity = tracker.velocity(atNs: 88_000_000)
+        let velocity = tracker.velocity(at: Self.t(88_000_000))
         #expect(abs(velocity.x - 500) < 1e-6)
         #expect(abs(velocity.y + 250) < 1e-6)
     }
@@ -18,9 +21,9 @@ import Testing
         var tracker = VelocityTracker()
         for step in 0...10 {
             let t = Double(step) * 0.008
-            tracker.add(tNs: Int64(step) * 8_000_000, x: 10_000 * t * t, y: 0)
+            tracker.add(at: Self.t(Int64(step) * 8_000_000), x: 10_000 * t * t, y: 0)
         }
-        #expect(abs(tracker.velocity(atNs: 80_000_000).x - 1600) < 1e-6)
+        #expect(abs(tracker.velocity(at: Self.t(80_000_000)).x - 1600) < 1e-6)
     }
 
     @Test func onlyTheLast100msCount() {
@@ -29,17 +32,17 @@ import Testing
         for step in 0...30 {
             let ms = Double(step) * 8
             let x = ms < 100 ? ms * 5 : 500 + (ms - 100) * 0.1
-            tracker.add(tNs: Int64(ms * 1e6), x: x, y: 0)
+            tracker.add(at: Self.t(Int64(ms * 1e6)), x: x, y: 0)
         }
-        #expect(abs(tracker.velocity(atNs: 240_000_000).x - 100) < 1e-6)
+        #expect(abs(tracker.velocity(at: Self.t(240_000_000)).x - 100) < 1e-6)
     }
 
     @Test func aPauseOver40msResetsAndALateLiftGivesZero() {
         var tracker = VelocityTracker()
-        for step in 0...5 { tracker.add(tNs: Int64(step) * 8_000_000, x: Double(step) * 8, y: 0) }
-        #expect(tracker.velocity(atNs: 81_000_000) == (x: 0, y: 0))
-        tracker.add(tNs: 100_000_000, x: 40, y: 0)
-        #expect(tracker.velocity(atNs: 100_000_000) == (x: 0, y: 0))
+        for step in 0...5 { tracker.add(at: Self.t(Int64(step) * 8_000_000), x: Double(step) * 8, y: 0) }
+        #expect(tracker.velocity(at: Self.t(81_000_000)) == (x: 0, y: 0))
+        tracker.add(at: Self.t(100_000_000), x: 40, y: 0)
+        #expect(tracker.velocity(at: Self.t(100_000_000)) == (x: 0, y: 0))
     }
 
     @Test(
@@ -91,8 +94,8 @@ import Testing
         fling: (String, Double, Double, [(Int64, Double, Double)])
     ) {
         var tracker = VelocityTracker()
-        for (tNs, x, y) in fling.3 { tracker.add(tNs: tNs, x: x, y: y) }
-        let velocity = tracker.velocity(atNs: fling.3.last!.0)
+        for (tNs, x, y) in fling.3 { tracker.add(at: Self.t(tNs), x: x, y: y) }
+        let velocity = tracker.velocity(at: Self.t(fling.3.last!.0))
         // Android's test accepts 20 % (VELOCITY_TOLERANCE); the same fit agrees to well within 0.1 %.
         #expect(abs(velocity.x - fling.1) <= abs(fling.1) * 0.001, "\(fling.0) x: \(velocity.x)")
         #expect(abs(velocity.y - fling.2) <= abs(fling.2) * 0.001, "\(fling.0) y: \(velocity.y)")

@@ -16,8 +16,9 @@ import Testing
     /// The scene's layers for the row's front at `offset`.
     static func root(offset: Double) throws -> Layer {
         let state = try JSONReader.parse(
-            #"{"instance":"t1","rows":1,"open_row":0,"offsets":[\#(offset)],"scroll_offset":0}"#)
-        return SceneLayers.build(scene: try Scene(value: Self.scene), states: ["t1": state]).root
+            #"{"instance":"t1","t_ms":0,"rows":1,"open_row":0,"offsets":[\#(offset)],"scroll_offset":0}"#)
+        let scene = try Scene(value: Self.scene)
+        return SceneLayers.build(scene: scene, states: try TypedStates.decode(["t1": state], scene: scene)).root
     }
 
     /// The frame at `now` of a front slid from 0 to 150 at 0 ms over 100 ms after 50 ms, autoreversing.

@@ -15,7 +15,7 @@ import Testing
         try ComponentDrawingTests.render(
             "drawer", config: #"{"width":150}"#, view: Self.view,
             state: """
-                {"instance":"c1","open":\(progress > 0),"progress":\(progress),"listening_direction":"right",
+                {"instance":"c1","t_ms":0,"open":\(progress > 0),"progress":\(progress),"listening_direction":"right",
                  "edge":"\(edge)","width":150,"tab":44}
                 """, width: 200, height: 120)
     }

@@ -82,7 +82,7 @@ import Testing
 
     @Test func shadowsThatChangeEveryFrameStayWithinTheCachesByteLimit() throws {
         let renderer = LayerRenderer(font: try FontFace.systemJapanese())
-        renderer.caches.withLock { $0.shadowByteLimit = 60_000 }
+        renderer.caches.withLock { $0.shadows.byteLimit = 60_000 }
         for width in stride(from: 60.0, to: 110, by: 5) {
             var card = Layer(name: "card", frame: Rect(x: 20, y: 20, width: width, height: 60))
             card.backgroundColor = .white
@@ -90,7 +90,10 @@ import Testing
             _ = try Self.render(renderer, card)
             #expect(renderer.lastStatistics.shadowCacheMisses == 1, "a new shape each frame")
             let (bytes, held) = renderer.caches.withLock { caches in
-                (caches.shadowBytes, caches.shadows.reduce(0) { $0 + $1.key.coverage.capacity + $1.value.capacity })
+                (
+                    caches.shadows.bytes,
+                    caches.shadows.held.reduce(0) { $0 + $1.key.coverage.capacity + $1.value.capacity }
+                )
             }
             #expect(bytes == held, "the count is what the cache holds")
             #expect(bytes <= 60_000, "width \(width): \(bytes) bytes kept")
@@ -104,8 +107,10 @@ import Testing
         for _ in 0..<2 { _ = try Self.render(renderer, Self.board()) }
         let (bytes, held) = renderer.caches.withLock { caches in
             (
-                caches.groupBytes,
-                caches.groups.values.reduce(0) { $0 + $1.image.bytes.capacity + ($1.alpha?.bytes.capacity ?? 0) }
+                caches.groups.bytes,
+                caches.groups.held.reduce(0) {
+                    $0 + $1.value.image.bytes.capacity + ($1.value.alpha?.bytes.capacity ?? 0)
+                }
             )
         }
         #expect(held > 0, "the small group was kept")

@@ -15,8 +15,10 @@ import Testing
             {"width":\(width),"height":\(height),"views":[{"id":"memos","frame":{"x":0,"y":0,"width":\(width),
              "height":\(height)},"component":{"kind":"memoBoard","id":"b1","config":{"client":"b1"}}}]}
             """
+        let typed = try Scene(json: scene, file: "test")
         let (_, root) = SceneLayers.build(
-            scene: try Scene(json: scene, file: "test"), states: ["b1": try JSONReader.parse(state)], images: images)
+            scene: typed, states: try TypedStates.decode(["b1": try JSONReader.parse(state)], scene: typed),
+            images: images)
         return try LayerRenderer(font: try FontFace.systemJapanese()).render(root, width: width, height: height)
     }
 
@@ -71,11 +73,11 @@ import Testing
         let both =
             #","editing":"m1","search":{"query":"会議","matches":[{"memo_id":"m2","trashed":false,"ranges":[[0,2]]}]}"#
         let image = try Self.render(Self.board(both))
+        let scene = try Scene(
+            json: #"{"width":240,"height":240,"views":[{"id":"v","frame":{"x":0,"y":0,"width":240,"height":240},"#
+                + #""component":{"kind":"memoBoard","id":"b1","config":{}}}]}"#, file: "test")
         let (_, root) = SceneLayers.build(
-            scene: try Scene(
-                json: #"{"width":240,"height":240,"views":[{"id":"v","frame":{"x":0,"y":0,"width":240,"height":240},"#
-                    + #""component":{"kind":"memoBoard","id":"b1","config":{}}}]}"#, file: "test"),
-            states: ["b1": try JSONReader.parse(Self.board(both))])
+            scene: scene, states: try TypedStates.decode(["b1": try JSONReader.parse(Self.board(both))], scene: scene))
         let names = root.sublayers[0].sublayers.map(\.name)
         #expect(names.contains(SceneLayers.MemoBoardLayer.editor))
         #expect(!names.contains(SceneLayers.MemoBoardLayer.searchBar), "one overlay at a time")

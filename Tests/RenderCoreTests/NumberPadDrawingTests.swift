@@ -17,7 +17,8 @@ import Testing
              "width":320,"height":54},"component":{"kind":"numberPad","id":"pad1","config":\(config)}}]}
             """
         let states = try state.map { ["pad1": try JSONReader.parse($0)] } ?? [:]
-        let (_, root) = SceneLayers.build(scene: try Scene(json: scene), states: states)
+        let typed = try Scene(json: scene)
+        let (_, root) = SceneLayers.build(scene: typed, states: try TypedStates.decode(states, scene: typed))
         return try LayerRenderer(font: try FontFace.systemJapanese()).render(root, width: 320, height: 150)
     }
 

@@ -9,7 +9,7 @@ import Testing
         try ComponentDrawingTests.render(
             "pager", config: "{\"page_count\":3,\"nav_height\":60,\"menu_height\":40}",
             state: """
-                {"instance":"c1","page":0,"page_count":3,"header_offset":0,"progress":0,"loading":false,
+                {"instance":"c1","t_ms":0,"page":0,"page_count":3,"header_offset":0,"progress":0,"loading":false,
                  "page_offset":0,"pull_offset":\(pull),"scroll_offset":\(-pull),"label":"\(label)"}
                 """)
     }

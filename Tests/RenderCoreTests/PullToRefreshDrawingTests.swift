@@ -16,9 +16,10 @@ import Testing
              {"id":"tableHeader","frame":{"x":0,"y":0,"width":200,"height":60},
               "component":{"kind":"pullToRefresh","id":"h1","config":{"scroll_view":"table","header_height":60}}}]}
             """
-        let table = #"{"instance":"t1","rows":10,"offsets":[0,0,0,0],"scroll_offset":0,"open_row":null}"#
+        let table = #"{"instance":"t1","t_ms":0,"rows":10,"offsets":[0,0,0,0],"scroll_offset":0,"open_row":null}"#
         let states = ["t1": try JSONReader.parse(table), "h1": try JSONReader.parse(header)]
-        let (_, root) = SceneLayers.build(scene: try Scene(json: scene), states: states)
+        let typed = try Scene(json: scene)
+        let (_, root) = SceneLayers.build(scene: typed, states: try TypedStates.decode(states, scene: typed))
         return try LayerRenderer(font: try FontFace.systemJapanese()).render(root, width: 200, height: 200)
     }
 

@@ -11,15 +11,16 @@ import Testing
           "component":{"kind":"numberPad","id":"p1","config":{"layout":"startWithZero"}}}]}
         """
     static let board = """
-        {"instance":"b1","selected":null,"memos":[
-         {"id":"m1","x":10,"y":10,"width":80,"height":60,"scale":1,"rotation":0,"z":1,"color":"pink","text":"牛乳"},
+        {"instance":"b1","t_ms":0,"selected":null,"arrange_order":"created","background":null,"memos":[
+         {"id":"m1","x":10,"y":10,"width":80,"height":60,"scale":1,"rotation":0,"z":1,"color":"pink","minimized":false,"text":"牛乳"},
          {"id":"m2","x":100,"y":10,"width":80,"height":60,"scale":1,"rotation":0,"z":2,"color":"blue","text":"x",
           "minimized":true}]}
         """
 
     @Test func memosBecomeColouredLayersAndMinimizedOnesFoldToAStrip() throws {
+        let scene = try Scene(json: Self.scene)
         let (size, root) = SceneLayers.build(
-            scene: try Scene(json: Self.scene), states: ["b1": try JSONReader.parse(Self.board)])
+            scene: scene, states: try TypedStates.decode(["b1": try JSONReader.parse(Self.board)], scene: scene))
         #expect(size == Size(200, 150))
         let board = root.sublayers[0]
         #expect(board.sublayers.map(\.name) == ["background", "m1", "m2"])

@@ -10,7 +10,7 @@ import Testing
     @Test func theRevealedViewIsShadedAlongItsTopEdge() throws {
         let image = try ComponentDrawingTests.render(
             "slideTable", config: "{\"rows\":3,\"row_height\":60}",
-            state: "{\"instance\":\"c1\",\"rows\":3,\"open_row\":1,\"offsets\":[0,150,0],\"scroll_offset\":0}",
+            state: #"{"instance":"c1","t_ms":0,"rows":3,"open_row":1,"offsets":[0,150,0],"scroll_offset":0}"#,
             width: 200, height: 180)
         try GoldenImage.expectMatch(image, "slide-open")
         let green = RGBA8(0x34, 0xC7, 0x59, 255)
@@ -28,7 +28,7 @@ import Testing
         let image = try ComponentDrawingTests.render(
             "slideTable", config: "{\"rows\":3,\"row_height\":60}",
             state: """
-                {"instance":"c1","rows":3,"open_row":null,"offsets":[0,0,0],"scroll_offset":0,
+                {"instance":"c1","t_ms":0,"rows":3,"open_row":null,"offsets":[0,0,0],"scroll_offset":0,
                  "selected_row":0,"highlighted_row":2}
                 """,
             width: 200, height: 180)

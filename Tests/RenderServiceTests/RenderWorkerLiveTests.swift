@@ -105,8 +105,19 @@ import Testing
         // 0xc1 is never valid MessagePack; {"x": 1} has no instance.
         try publisher.publish(payload: [0xc1], schema: schema, on: topic)
         try publisher.publish(payload: [0x81, 0xa1, 0x78, 0x01], schema: schema, on: topic)
-        try waitUntil("bad_payload counted twice", seconds: 15) {
-            try RenderBus.payloads(health).contains { $0["reasons"]?["bad_payload"] == .int(2) }
+        // A drawer's state for the number pad, and a number pad state without its layout: each
+        // decodes into its kind's type once, at the edge, or is refused.
+        try publisher.publish(
+            try JSONReader.parse(
+                #"{"instance": "pad1", "t_ms": 0, "open": true, "progress": 1, "listening_direction": "left"}"#),
+            schema: SchemaID("state.drawer", major: 1, minor: 0), on: try Topic("ui/drawer/pad1/"))
+        try publisher.publish(
+            try JSONReader.parse(
+                #"{"instance": "pad1", "t_ms": 0, "enabled": [], "highlighted": null, "popup": null, "#
+                    + #""touched_string": "", "sequential_string": ""}"#),
+            schema: schema, on: topic)
+        try waitUntil("bad_payload counted four times", seconds: 15) {
+            try RenderBus.payloads(health).contains { $0["reasons"]?["bad_payload"] == .int(4) }
         }
         #expect(bus.worker.isRunning)
         #expect(bus.worker.stderr.contains("bad_payload"))

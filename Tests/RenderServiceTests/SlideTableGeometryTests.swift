@@ -28,7 +28,7 @@ import Testing
                 return state
             }.last)
         let open = try #require(state.openRow, "the swipe at y \(y) opened no row")
-        let (_, root) = SceneLayers.build(scene: Self.scene, states: ["t1": state.payload])
+        let (_, root) = SceneLayers.build(scene: Self.scene, states: ["t1": .slideTable(state)])
         let table = try #require(root.sublayers.first { $0.name == "table" })
         let fronts = table.sublayers.filter { $0.name.hasPrefix("front") }
         let under = try #require(fronts.first { $0.frame.minY <= y && y < $0.frame.maxY }, "no row drawn at y \(y)")

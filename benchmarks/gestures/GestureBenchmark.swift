@@ -47,7 +47,9 @@ struct GestureBenchmark {
             for var frame in frames {
                 frame.tNs += round * periodNs
                 if throughLanes {
-                    for case .publish in lanes.handle(.frameArrived(frame, monoNs: UInt64(frame.tNs))) {
+                    for case .publish in lanes.handle(
+                        .frameArrived(frame, at: MonotonicInstant(nanoseconds: frame.tNs)))
+                    {
                         published += 1
                     }
                 } else {

@@ -1,4 +1,6 @@
-/// A recognizer's thresholds; every one configurable per recognizer (scene `settings`).
+/// A recognizer's thresholds; every one configurable per recognizer (scene `settings`), each by
+/// the kinds that read it only (``keys(for:)``): a scene giving a setting to a kind that does not
+/// read it is refused.
 ///
 /// Defaults follow issue 3 and the peers (see `reference/gestures.md`): touch slop 8 pt
 /// (Android/Chromium), long press 500 ms with 10 pt allowed movement (UIKit), double tap within
@@ -8,24 +10,24 @@
 public struct RecognizerSettings: Sendable, Hashable {
     /// tap/doubleTap: taps needed (a doubleTap is a tap that needs 2).
     public var tapsRequired = 1
-    /// tap/longPress/swipe: fingers needed.
+    /// tap/doubleTap/longPress/swipe: fingers needed.
     public var touchesRequired = 1
     /// pan/edgePan: fewest and most fingers.
     public var minTouches = 1
     public var maxTouches = Int.max
-    /// longPress: how long the fingers must stay down, in ms.
-    public var minDurationMs = 500.0
+    /// longPress: how long the fingers must stay down.
+    public var minDuration = Duration.milliseconds(500)
     /// longPress: movement in points allowed before it begins.
     public var allowableMovement = 10.0
-    /// Movement in points before a pan begins or a tap fails.
+    /// tap/doubleTap/pan/edgePan: movement in points before a pan begins or a tap fails.
     public var slop = 8.0
-    /// tap: a finger held longer than this (ms) is a press, not a tap (Chromium sends no tap after
-    /// a long press); the long-press duration by default.
-    public var maxTapDurationMs = 500.0
-    /// Multi-tap: most time from a lift to the next touch-down, in ms.
-    public var doubleTapTimeoutMs = 300.0
-    /// Multi-tap: least time from a lift to the next touch-down, in ms (Android DOUBLE_TAP_MIN_TIME).
-    public var doubleTapMinMs = 40.0
+    /// tap: a finger held longer than this is a press, not a tap (Chromium sends no tap after a
+    /// long press); the long-press duration by default.
+    public var maxTapDuration = Duration.milliseconds(500)
+    /// Multi-tap: most time from a lift to the next touch-down.
+    public var doubleTapTimeout = Duration.milliseconds(300)
+    /// Multi-tap: least time from a lift to the next touch-down (Android DOUBLE_TAP_MIN_TIME).
+    public var doubleTapMinInterval = Duration.milliseconds(40)
     /// Multi-tap: largest distance between the taps, in points.
     public var doubleTapDistance = 100.0
     /// swipe: accepted directions (UIKit's default is right only).

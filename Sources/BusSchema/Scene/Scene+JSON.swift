@@ -136,8 +136,7 @@ extension Scene {
         let kind = try object.requiredEnum("kind", GestureEvent.Kind.self)
         var settings = RecognizerSettings.defaults(for: kind)
         if let settingsObject = try object.object("settings") {
-            try settings.read(settingsObject)
-            try settingsObject.finish()
+            try settings.read(settingsObject, kind: kind)
         }
         var receiveRegion: Frame?
         if let region = try object.object("receive_region") {
@@ -152,49 +151,5 @@ extension Scene {
             enabled: try object.bool("enabled") ?? true)
         try object.finish()
         return recognizer
-    }
-}
-
-extension RecognizerSettings {
-    /// Reads a recognizer's `settings` object over the defaults.
-    mutating func read(_ object: SceneObject) throws(SceneError) {
-        let nonNegative = 0...Double.infinity
-        if let value = try object.int("taps_required", in: 1...Int.max) { self.tapsRequired = value }
-        if let value = try object.int("touches_required", in: 1...Int.max) { self.touchesRequired = value }
-        if let value = try object.int("min_touches", in: 1...Int.max) { self.minTouches = value }
-        if let value = try object.int("max_touches", in: 1...Int.max) { self.maxTouches = value }
-        guard self.maxTouches >= self.minTouches else {
-            throw SceneError(
-                path: object.child("max_touches"), rule: .consistent,
-                "\(self.maxTouches) is below min_touches \(self.minTouches)")
-        }
-        if let value = try object.number("min_duration_ms", in: nonNegative) { self.minDurationMs = value }
-        if let value = try object.number("allowable_movement", in: nonNegative) { self.allowableMovement = value }
-        if let value = try object.number("slop", in: nonNegative) { self.slop = value }
-        if let value = try object.number("double_tap_timeout_ms", in: nonNegative) { self.doubleTapTimeoutMs = value }
-        if let value = try object.number("double_tap_min_ms", in: nonNegative) { self.doubleTapMinMs = value }
-        if let value = try object.number("double_tap_distance", in: nonNegative) { self.doubleTapDistance = value }
-        if let value = try object.number("min_velocity", in: nonNegative) { self.minVelocity = value }
-        if let value = try object.number("min_distance", in: nonNegative) { self.minDistance = value }
-        if let value = try object.number("max_angle_deg", in: 0...90) { self.maxAngleDegrees = value }
-        if let value = try object.number("edge_width", in: nonNegative) { self.edgeWidth = value }
-        if let value = try object.number("pinch_slop", in: nonNegative) { self.pinchSlop = value }
-        if let value = try object.number("rotation_slop", in: nonNegative) { self.rotationSlop = value }
-        if let values = try object.array(
-            "directions", unique: true,
-            { value, path throws(SceneError) in
-                try SceneObject.enumValue(value, GestureEvent.Direction.self, path: path)
-            })
-        {
-            self.directions = Set(values)
-        }
-        if let values = try object.array(
-            "edges", unique: true,
-            { value, path throws(SceneError) in
-                try SceneObject.enumValue(value, GestureEvent.Edge.self, path: path)
-            })
-        {
-            self.edges = Set(values)
-        }
     }
 }

@@ -1,0 +1,66 @@
+import BusSchema
+
+/// Long press: `touchesRequired` fingers held `minDuration` within `allowableMovement` begins it
+/// (from the timer); it changes as they move and ends when one lifts.
+struct LongPressMachine: RecognizerMachine {
+    private enum State: Sendable, Hashable {
+        case possible
+        /// The required fingers are down since `since`; it begins at `since + minDuration`.
+        case pressing(since: SourceInstant)
+        case began
+        /// Ended, cancelled or failed.
+        case finished
+    }
+
+    var settings: RecognizerSettings
+    private var state = State.possible
+
+    init(kind: GestureEvent.Kind, settings: RecognizerSettings, screen: Rect) {
+        self.settings = settings
+    }
+
+    var status: MachineStatus {
+        switch self.state {
+        case .possible: MachineStatus()
+        case .pressing(let since): MachineStatus(deadline: since + self.settings.minDuration)
+        case .began: MachineStatus(isUnderway: true)
+        case .finished: MachineStatus(isDone: true, isUnderway: true)
+        }
+    }
+
+    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+        switch (event, self.state) {
+        case (.frameEnded, .began):
+            if touches.cancelled { return self.finish(.cancel) }
+            if touches.down.count < self.settings.touchesRequired { return self.finish(.end) }
+            return touches.moved ? .change : nil
+        case (.frameEnded(let now), .possible), (.frameEnded(let now), .pressing):
+            if touches.cancelled || !touches.lifted.isEmpty { return self.finish(.fail) }
+            if touches.down.count > self.settings.touchesRequired { return self.finish(.fail) }
+            if touches.anyMoved(beyond: self.settings.allowableMovement) { return self.finish(.fail) }
+            if touches.landedCount > 0, touches.down.count == self.settings.touchesRequired {
+                self.state = .pressing(since: now)
+            }
+            return nil
+        case (.deadlinePassed, .pressing):
+            guard touches.down.count == self.settings.touchesRequired else { return self.finish(.fail) }
+            self.state = .began
+            return .begin
+        case (.arenaClosed, .possible), (.arenaClosed, .pressing), (.arenaClosed, .began):
+            self.state = .finished
+            return nil
+        case (.touchesGone, _):
+            self.state = .possible
+            return nil
+        case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
+            return nil
+        }
+    }
+
+    private mutating func finish(_ proposal: Proposal) -> Proposal {
+        self.state = .finished
+        return proposal
+    }
+
+    func describe(into event: inout GestureEvent) {}
+}

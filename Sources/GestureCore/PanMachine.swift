@@ -1,0 +1,121 @@
+import BusSchema
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Pan and screen-edge pan.
+///
+/// A pan begins when its translation exceeds the slop with `minTouches`…`maxTouches` fingers
+/// down, changes as they move and ends when fewer than `minTouches` remain. A screen-edge pan
+/// also needs its first touch to land within `edgeWidth` of one of its edges and its motion to
+/// point inward at least as much as along the edge; otherwise it fails.
+struct PanMachine: RecognizerMachine {
+    private enum State: Sendable, Hashable {
+        /// `edge`: the edge a screen-edge pan's first touch landed at.
+        case possible(edge: GestureEvent.Edge?)
+        case began(edge: GestureEvent.Edge?)
+        /// Ended, cancelled or failed.
+        case finished(edge: GestureEvent.Edge?)
+    }
+
+    let kind: GestureEvent.Kind
+    var settings: RecognizerSettings
+    /// The screen, for screen-edge pans.
+    let screen: Rect
+    private var state = State.possible(edge: nil)
+    private var translation = TranslationTracker()
+
+    init(kind: GestureEvent.Kind, settings: RecognizerSettings, screen: Rect) {
+        self.kind = kind
+        self.settings = settings
+        self.screen = screen
+    }
+
+    var status: MachineStatus {
+        switch self.state {
+        case .possible: MachineStatus()
+        case .began: MachineStatus(isUnderway: true)
+        case .finished: MachineStatus(isDone: true, isUnderway: true)
+        }
+    }
+
+    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+        switch (event, self.state) {
+        case (.frameEnded(let now), .possible(var edge)):
+            if self.kind == .edgePan, edge == nil, touches.landedCount > 0,
+                touches.down.count == touches.landedCount
+            {
+                edge = self.nearEdge(touches.down[0])
+                if edge == nil { return self.finish(.fail, edge: nil) }
+                self.state = .possible(edge: edge)
+            }
+            self.translation.track(touches, at: now)
+            return self.judgeStart(touches, edge: edge)
+        case (.frameEnded(let now), .began(let edge)):
+            self.translation.track(touches, at: now)
+            if touches.cancelled { return self.finish(.cancel, edge: edge) }
+            if touches.down.count < self.settings.minTouches { return self.finish(.end, edge: edge) }
+            return touches.moved || touches.landedCount > 0 ? .change : nil
+        case (.arenaClosed, .possible(let edge)), (.arenaClosed, .began(let edge)):
+            self.state = .finished(edge: edge)
+            return nil
+        case (.touchesGone, _):
+            self.state = .possible(edge: nil)
+            self.translation.reset()
+            return nil
+        case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
+            return nil
+        }
+    }
+
+    private mutating func judgeStart(_ touches: borrowing FollowedTouches, edge: GestureEvent.Edge?) -> Proposal? {
+        if touches.cancelled || touches.down.count > self.settings.maxTouches { return self.finish(.fail, edge: edge) }
+        if touches.down.isEmpty { return self.finish(.fail, edge: edge) }
+        guard touches.down.count >= self.settings.minTouches else { return nil }
+        let (dx, dy) = self.translation.translation
+        guard hypot(dx, dy) > self.settings.slop else { return nil }
+        if let edge {
+            let (inward, along): (Double, Double)
+            switch edge {
+            case .left: (inward, along) = (dx, dy)
+            case .right: (inward, along) = (-dx, dy)
+            case .top: (inward, along) = (dy, dx)
+            case .bottom: (inward, along) = (-dy, dx)
+            }
+            guard inward >= abs(along) else { return self.finish(.fail, edge: edge) }
+        }
+        self.state = .began(edge: edge)
+        return .begin
+    }
+
+    private mutating func finish(_ proposal: Proposal, edge: GestureEvent.Edge?) -> Proposal {
+        self.state = .finished(edge: edge)
+        return proposal
+    }
+
+    private func nearEdge(_ touch: TrackedTouch) -> GestureEvent.Edge? {
+        let width = self.settings.edgeWidth
+        // Fixed order, so a touch in a corner picks the same edge every time.
+        for edge in [GestureEvent.Edge.left, .right, .top, .bottom] where self.settings.edges.contains(edge) {
+            switch edge {
+            case .left where touch.startX - self.screen.x <= width: return edge
+            case .right where self.screen.x + self.screen.width - touch.startX <= width: return edge
+            case .top where touch.startY - self.screen.y <= width: return edge
+            case .bottom where self.screen.y + self.screen.height - touch.startY <= width: return edge
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    func describe(into event: inout GestureEvent) {
+        let translation = self.translation.translation
+        let velocity = self.translation.velocity
+        event.translation = GestureEvent.Vector(x: translation.x, y: translation.y)
+        event.velocity = GestureEvent.Vector(x: velocity.x, y: velocity.y)
+        switch self.state {
+        case .possible(let edge), .began(let edge), .finished(let edge): event.edge = edge
+        }
+    }
+}

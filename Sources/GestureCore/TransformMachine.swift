@@ -1,0 +1,145 @@
+import BusSchema
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Pinch and rotation follow the first two fingers down.
+///
+/// The span and angle are taken when the second finger lands. A pinch begins once the span has
+/// changed by more than `pinchSlop` (scale = span / start span); a rotation once the angle has
+/// turned by more than `rotationSlop` (radians, unwrapped, positive turning +x toward +y). They
+/// end when fewer than two of the pair remain, and fail if every finger lifts first.
+struct TransformMachine: RecognizerMachine {
+    /// The two fingers followed and where the measure started.
+    private struct Pair: Sendable, Hashable {
+        var first: Int
+        var second: Int
+        var startSpan: Double
+        var lastAngle: Double
+    }
+
+    private enum State: Sendable, Hashable {
+        /// `pair` once two fingers are down.
+        case possible(pair: Pair?)
+        case began(Pair)
+        /// Ended, cancelled or failed.
+        case finished
+    }
+
+    let kind: GestureEvent.Kind
+    var settings: RecognizerSettings
+    private var state = State.possible(pair: nil)
+    /// The last measure, kept after the end for the events published then.
+    private var scale = 1.0
+    private var rotation = 0.0
+    private var tracker = VelocityTracker()
+    private var sampled = SourceInstant(nanoseconds: 0)
+
+    init(kind: GestureEvent.Kind, settings: RecognizerSettings, screen: Rect) {
+        self.kind = kind
+        self.settings = settings
+    }
+
+    var status: MachineStatus {
+        switch self.state {
+        case .possible: MachineStatus()
+        case .began: MachineStatus(isUnderway: true)
+        case .finished: MachineStatus(isDone: true, isUnderway: true)
+        }
+    }
+
+    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+        switch (event, self.state) {
+        case (.frameEnded(let now), .possible(let pair)):
+            return self.judge(touches, pair, began: false, now: now)
+        case (.frameEnded(let now), .began(let pair)):
+            return self.judge(touches, pair, began: true, now: now)
+        case (.arenaClosed, .possible), (.arenaClosed, .began):
+            self.state = .finished
+            return nil
+        case (.touchesGone, _):
+            self.state = .possible(pair: nil)
+            (self.scale, self.rotation, self.sampled) = (1, 0, SourceInstant(nanoseconds: 0))
+            self.tracker.reset()
+            return nil
+        case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
+            return nil
+        }
+    }
+
+    private mutating func judge(
+        _ touches: borrowing FollowedTouches, _ before: Pair?, began: Bool, now: SourceInstant
+    ) -> Proposal? {
+        var pair = before
+        if pair == nil, touches.down.count >= 2 {
+            var new = Pair(first: touches.down[0].id, second: touches.down[1].id, startSpan: 0, lastAngle: 0)
+            let (span, angle) = Self.spanAndAngle(new, touches)
+            new.startSpan = max(span, 1)
+            new.lastAngle = angle
+            (self.rotation, self.scale) = (0, 1)
+            self.tracker.reset()
+            pair = new
+        }
+        var span = 0.0
+        if var current = pair {
+            // Positions include a finger lifted in this frame, so the last values are exact.
+            let angle: Double
+            (span, angle) = Self.spanAndAngle(current, touches)
+            var turn = angle - current.lastAngle
+            if turn > Double.pi { turn -= 2 * Double.pi }
+            if turn < -Double.pi { turn += 2 * Double.pi }
+            self.rotation += turn
+            current.lastAngle = angle
+            self.scale = span / current.startSpan
+            self.tracker.add(at: now, x: self.scale, y: self.rotation)
+            self.sampled = now
+            pair = current
+            if !(touches.follows(current.first) && touches.follows(current.second)) {
+                pair = nil
+                if began { return self.finish(touches.cancelled ? .cancel : .end) }
+            }
+        }
+        if touches.cancelled { return self.finish(began ? .cancel : .fail) }
+        if touches.down.isEmpty { return self.finish(began ? .end : .fail) }
+        guard let pair else {
+            self.state = .possible(pair: nil)
+            return nil
+        }
+        if began {
+            self.state = .began(pair)
+            return touches.moved ? .change : nil
+        }
+        let started =
+            self.kind == .pinch
+            ? abs(span - pair.startSpan) > self.settings.pinchSlop
+            : abs(self.rotation) > self.settings.rotationSlop
+        self.state = started ? .began(pair) : .possible(pair: pair)
+        return started ? .begin : nil
+    }
+
+    private mutating func finish(_ proposal: Proposal) -> Proposal {
+        self.state = .finished
+        return proposal
+    }
+
+    /// The pair's span and angle (0 when one of them is gone), found in one pass: this runs for
+    /// two recognizers on every frame.
+    private static func spanAndAngle(_ pair: Pair, _ touches: borrowing FollowedTouches) -> (
+        span: Double, angle: Double
+    ) {
+        guard let a = touches.touch(pair.first), let b = touches.touch(pair.second) else { return (0, 0) }
+        return (hypot(b.x - a.x, b.y - a.y), atan2(b.y - a.y, b.x - a.x))
+    }
+
+    func describe(into event: inout GestureEvent) {
+        let velocity = self.tracker.velocity(at: self.sampled)
+        if self.kind == .pinch {
+            event.scale = self.scale
+            event.scaleVelocity = velocity.x
+        } else {
+            event.rotation = self.rotation
+            event.rotationVelocity = velocity.y
+        }
+    }
+}
