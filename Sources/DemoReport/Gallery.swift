@@ -25,50 +25,58 @@ public struct Gallery: Sendable, Equatable {
 
     public var idioms: [Idiom]
 
+    /// A moment of a `S` state: `test` on the typed state (false for a state of another kind).
+    static func moment<S: ValueMessage>(
+        _ name: String, _ test: @escaping @Sendable (S) -> Bool
+    ) -> (String, @Sendable (ComponentState) -> Bool) {
+        (name, { state in (state.message as? S).map(test) ?? false })
+    }
+
     /// The moments looked for, per idiom: (idiom, component kind, [(moment, test on a state)]).
-    static let spec: [(name: String, kind: String, moments: [(String, @Sendable (Value) -> Bool)])] = [
+    static let spec: [(name: String, kind: String, moments: [(String, @Sendable (ComponentState) -> Bool)])] = [
         (
             "Pull to refresh", "pullToRefresh",
             [
-                ("pulled", { $0["phase"]?.stringValue == "pullingDown" && ($0["offset"]?.doubleValue ?? 0) > 20 }),
-                ("over the threshold", { $0["phase"]?.stringValue == "overThreshold" }),
-                ("refreshing", { $0["phase"]?.stringValue == "refreshing" }),
+                moment("pulled") { (state: PullToRefreshState) in state.phase == .pullingDown && state.offset > 20 },
+                moment("over the threshold") { (state: PullToRefreshState) in state.phase == .overThreshold },
+                moment("refreshing") { (state: PullToRefreshState) in state.phase == .refreshing },
             ]
         ),
         (
             "Number pad", "numberPad",
             [
-                ("popup", { $0["popup"]?.mapValue != nil }),
-                ("typed", { !($0["sequential_string"]?.stringValue ?? "").isEmpty }),
+                moment("popup") { (state: NumberPadState) in state.popup != nil },
+                moment("typed") { (state: NumberPadState) in !state.sequentialString.isEmpty },
             ]
         ),
         (
             "Pager", "pager",
             [
-                ("pulled: 引き下げて更新", { $0["label"]?.stringValue == "引き下げて更新" }),
-                ("past 120 pt: はなして更新", { $0["label"]?.stringValue == "はなして更新" }),
-                ("loading", { $0["loading"]?.boolValue == true }),
+                moment("pulled: 引き下げて更新") { (state: PagerState) in state.label == "引き下げて更新" },
+                moment("past 120 pt: はなして更新") { (state: PagerState) in state.label == "はなして更新" },
+                moment("loading") { (state: PagerState) in state.loading },
             ]
         ),
         (
             "Slide cells", "slideTable",
             [
-                ("selected", { $0["selected_row"]?.intValue != nil }),
-                ("open", { $0["open_row"]?.intValue != nil && $0["animating_row"]?.intValue == nil }),
+                moment("selected") { (state: SlideTableState) in state.selectedRow != nil },
+                moment("open") { (state: SlideTableState) in state.openRow != nil && (state.animatingRow ?? nil) == nil
+                },
             ]
         ),
         (
             "Edge drawer", "drawer",
             [
-                ("closed", { $0["open"]?.boolValue == false && ($0["progress"]?.doubleValue ?? 0) == 0 }),
-                ("open", { $0["open"]?.boolValue == true }),
+                moment("closed") { (state: DrawerState) in !state.open && state.progress == 0 },
+                moment("open") { (state: DrawerState) in state.open },
             ]
         ),
         (
             "Memo board", "memoBoard",
             [
-                ("editor open", { $0["editing"]?.stringValue != nil }),
-                ("search", { $0["search"]?.mapValue != nil }),
+                moment("editor open") { (state: MemoBoardState) in (state.editing ?? nil) != nil },
+                moment("search") { (state: MemoBoardState) in (state.search ?? nil) != nil },
             ]
         ),
     ]
@@ -86,25 +94,37 @@ public struct Gallery: Sendable, Equatable {
         }
 
         /// The last full memo board state per instance, with the fields deltas change written in.
-        private var boards: [String: ValueMap] = [:]
+        private var boards: [String: MemoBoardState] = [:]
 
         /// A `memoBoard.delta` payload: between full states a board sends only what changed,
-        /// its editor and search included (an absent `search` is unchanged).
+        /// its editor and search included (an absent `search` is unchanged). One that does not
+        /// decode changes nothing.
         mutating func boardDelta(_ payload: Value, atNs: UInt64) {
-            guard let instance = payload["instance"]?.stringValue else { return }
-            var board = self.boards[instance] ?? [:]
-            board["editing"] = payload["editing"] ?? .null
-            if let search = payload["search"] { board["search"] = search }
-            self.state(kind: "memoBoard", instance: instance, .map(board), atNs: atNs)
+            guard let delta = try? MemoBoardDelta(payload: payload) else { return }
+            var board =
+                self.boards[delta.instance]
+                ?? MemoBoardState(
+                    instance: delta.instance, tMs: delta.tMs, memos: [], selected: nil, arrangeOrder: .created,
+                    background: nil)
+            board.editing = .some(delta.editing)
+            if let search = delta.search { board.search = .some(search) }
+            self.moments(kind: "memoBoard", instance: delta.instance, .memoBoard(board), atNs: atNs)
         }
 
-        /// A `state.<kind>` payload of an instance, received at `atNs`.
+        /// A `state.<kind>` payload of an instance, received at `atNs`, decoded into its kind's
+        /// type: one that does not decode is in no moment.
         mutating func state(kind: String, instance: String, _ payload: Value, atNs: UInt64) {
-            if kind == "memoBoard", let fields = payload.mapValue { self.boards[instance] = fields }
+            let state = Scene.Component.Kind(rawValue: kind).flatMap { try? ComponentState(kind: $0, payload: payload) }
+            self.moments(kind: kind, instance: instance, state, atNs: atNs)
+        }
+
+        /// Opens and closes the moments' intervals of `instance` at its new state.
+        private mutating func moments(kind: String, instance: String, _ state: ComponentState?, atNs: UInt64) {
+            if case .memoBoard(let board) = state { self.boards[instance] = board }
             for (i, idiom) in Gallery.spec.enumerated() where idiom.kind == kind {
                 for (j, moment) in idiom.moments.enumerated() {
                     let key = "\(j)|\(instance)"
-                    let holds = moment.1(payload)
+                    let holds = state.map(moment.1) ?? false
                     if holds, self.open[i][key] == nil {
                         self.open[i][key] = atNs
                     } else if !holds, let start = self.open[i][key] {

@@ -17,19 +17,6 @@ public struct Recording: Sendable {
         /// When the publisher stamped it (MCAP publish_time: the envelope's wall clock ns).
         public var publishTimeNs: UInt64
         public var payload: Value
-
-        public init(
-            topic: String, schema: String, publisher: String, epoch: String, logTimeNs: UInt64,
-            publishTimeNs: UInt64, payload: Value
-        ) {
-            self.topic = topic
-            self.schema = schema
-            self.publisher = publisher
-            self.epoch = epoch
-            self.logTimeNs = logTimeNs
-            self.publishTimeNs = publishTimeNs
-            self.payload = payload
-        }
     }
 
     public var path: String

@@ -16,14 +16,6 @@ public struct HopResult: Sendable {
     /// Mean payload bytes per message, where the flood saw them.
     public var meanBytes: Double?
 
-    public init(hop: String, countedBy: String, sent: UInt64, delivered: UInt64, lost: UInt64) {
-        self.hop = hop
-        self.countedBy = countedBy
-        self.sent = sent
-        self.delivered = delivered
-        self.lost = lost
-    }
-
     /// Sent − delivered − lost: messages that vanished without a gap to show for it (must be 0).
     public var unaccounted: Int64 { Int64(self.sent) - Int64(self.delivered) - Int64(self.lost) }
 
@@ -58,19 +50,6 @@ public struct FloodResult: Sendable {
     /// CPU time the hypervisor took from the machine while the flood ran (``StolenTime``); nil
     /// where the machine does not say.
     public var stolenMs: Double?
-
-    public init(
-        mode: String, main: HopResult, latency: LatencyHistogram, latencyPath: String, hops: [HopResult],
-        seconds: Double, targetRate: Double
-    ) {
-        self.mode = mode
-        self.main = main
-        self.latency = latency
-        self.latencyPath = latencyPath
-        self.hops = hops
-        self.seconds = seconds
-        self.targetRate = targetRate
-    }
 
     /// Messages delivered on the main hop per second of sending.
     public var ratePerSecond: Double { self.seconds > 0 ? Double(self.main.delivered) / self.seconds : 0 }

@@ -10,21 +10,6 @@ public struct FrameTiming: Sendable, Equatable {
     public var publishedNs: UInt64
     public var receivedNs: UInt64
 
-    public init(sentNs: UInt64, publishedNs: UInt64, receivedNs: UInt64) {
-        self.sentNs = sentNs
-        self.publishedNs = publishedNs
-        self.receivedNs = receivedNs
-    }
-
-    /// The timing of a gesture event whose `t_ms` says its frame was sent at `sentMs`, if that is
-    /// a frame of this flood: sent at or after `startNs` and not after the event arrived. Anything
-    /// else (another source's event, an impossible or non-finite `t_ms` from the bus) is not one.
-    public init?(sentMs: Double, publishedNs: UInt64, receivedNs: UInt64, startNs: UInt64) {
-        let sentNs = (sentMs * 1e6).rounded()
-        guard sentNs >= Double(startNs), sentNs <= Double(receivedNs) else { return nil }
-        self.init(sentNs: min(UInt64(sentNs), receivedNs), publishedNs: publishedNs, receivedNs: receivedNs)
-    }
-
     /// From the frame's send to its event's arrival, in microseconds.
     public var endToEndUs: Double { (Double(self.receivedNs) - Double(self.sentNs)) / 1e3 }
 
@@ -37,5 +22,16 @@ public struct FrameTiming: Sendable, Equatable {
         text.reserveCapacity(timings.count * 60 + text.utf8.count)
         for timing in timings { text += "\(timing.sentNs),\(timing.publishedNs),\(timing.receivedNs)\n" }
         return text
+    }
+}
+
+extension FrameTiming {
+    /// The timing of a gesture event whose `t_ms` says its frame was sent at `sentMs`, if that is
+    /// a frame of this flood: sent at or after `startNs` and not after the event arrived. Anything
+    /// else (another source's event, an impossible or non-finite `t_ms` from the bus) is not one.
+    public init?(sentMs: Double, publishedNs: UInt64, receivedNs: UInt64, startNs: UInt64) {
+        let sentNs = (sentMs * 1e6).rounded()
+        guard sentNs >= Double(startNs), sentNs <= Double(receivedNs) else { return nil }
+        self.init(sentNs: min(UInt64(sentNs), receivedNs), publishedNs: publishedNs, receivedNs: receivedNs)
     }
 }

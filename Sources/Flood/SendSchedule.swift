@@ -7,12 +7,6 @@ public struct SendSchedule: Sendable, Equatable {
     public let ratePerSecond: Double
     public let count: Int
 
-    public init(startNs: UInt64, ratePerSecond: Double, count: Int) {
-        self.startNs = startNs
-        self.ratePerSecond = ratePerSecond
-        self.count = count
-    }
-
     /// The monotonic time message `index` is due.
     public func deadlineNs(of index: Int) -> UInt64 {
         self.startNs + UInt64((Double(index) * 1e9 / self.ratePerSecond).rounded(.down))

@@ -32,3 +32,17 @@ public struct PixelRect: Sendable, Hashable {
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }
+
+extension PixelRect {
+    /// The whole pixels the box `minX…maxX` × `minY…maxY` (canvas pixels) touches on a
+    /// `width`×`height` canvas, nil when it touches none. The box is clamped to the canvas
+    /// before converting, so far-away coordinates do not overflow Int.
+    init?(covering minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, width: Int, height: Int) {
+        let x0 = Int(min(max(minX, 0), Double(width)).rounded(.down))
+        let y0 = Int(min(max(minY, 0), Double(height)).rounded(.down))
+        let x1 = Int(min(max(maxX, 0), Double(width)).rounded(.up))
+        let y1 = Int(min(max(maxY, 0), Double(height)).rounded(.up))
+        guard x1 > x0, y1 > y0 else { return nil }
+        self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}

@@ -18,13 +18,10 @@ public enum Rasterizer {
             minY = min(minY, p.y)
             maxY = max(maxY, p.y)
         }
-        // Clamp before converting: far-away coordinates must not overflow Int.
-        let x0 = Int(min(max(minX, 0), Double(width)).rounded(.down))
-        let y0 = Int(min(max(minY, 0), Double(height)).rounded(.down))
-        let x1 = Int(min(max(maxX, 0), Double(width)).rounded(.up))
-        let y1 = Int(min(max(maxY, 0), Double(height)).rounded(.up))
-        guard x1 > x0, y1 > y0 else { return .empty }
-        let (w, h) = (x1 - x0, y1 - y0)
+        guard let box = PixelRect(covering: minX, minY, maxX, maxY, width: width, height: height) else {
+            return .empty
+        }
+        let (x0, y0, w, h) = (box.x, box.y, box.width, box.height)
         let stride = w + 2
         var accumulation = [Float](repeating: 0, count: stride * h)
         accumulation.withUnsafeMutableBufferPointer { acc in
@@ -64,12 +61,10 @@ public enum Rasterizer {
     static func fillRect(
         minX: Double, minY: Double, maxX: Double, maxY: Double, width: Int, height: Int, threads: Int = 1
     ) -> Mask {
-        let x0 = Int(min(max(minX, 0), Double(width)).rounded(.down))
-        let y0 = Int(min(max(minY, 0), Double(height)).rounded(.down))
-        let x1 = Int(min(max(maxX, 0), Double(width)).rounded(.up))
-        let y1 = Int(min(max(maxY, 0), Double(height)).rounded(.up))
-        guard x1 > x0, y1 > y0 else { return .empty }
-        let (w, h) = (x1 - x0, y1 - y0)
+        guard let box = PixelRect(covering: minX, minY, maxX, maxY, width: width, height: height) else {
+            return .empty
+        }
+        let (x0, y0, w, h) = (box.x, box.y, box.width, box.height)
         @Sendable func overlap(_ i: Int, _ lo: Double, _ hi: Double) -> Double {
             max(0, min(Double(i + 1), hi) - max(Double(i), lo))
         }

@@ -1,5 +1,6 @@
-import Flood
 import Testing
+
+@testable import Flood
 
 @Suite struct FrameTimingTests {
     @Test func aFrameOfTheFloodGivesItsLatencyInMicroseconds() throws {

@@ -1,5 +1,6 @@
-import Flood
 import Testing
+
+@testable import Flood
 
 /// The pure parts of a flood: absolute send deadlines and the max-rate search.
 @Suite struct ScheduleTests {

@@ -30,14 +30,18 @@ import Testing
         let context = try ZMQContext()
         let publisher = try Publisher(context: context, endpoint: proxy.config.publish, name: "sender")
         let topic = try Topic.touch("d0")
+        let lifecycleTopic = try Topic.lifecycle("sender")
+        // Each subscription is a socket of its own: wait until both have reached the publisher,
+        // or a loaded machine drops the lifecycle before its subscription arrives.
         #expect(try publisher.waitForSubscriber(matching: topic, timeoutMs: 5000))
+        #expect(try publisher.waitForSubscriber(matching: lifecycleTopic, timeoutMs: 5000))
         for index in 1...frames {
             try publisher.publish(
                 TouchFrame(device: "d0", frame: UInt64(index), tNs: 0, contacts: []), on: topic)
         }
         try publisher.publish(
             Lifecycle(service: "sender", event: .ready, epoch: publisher.epoch, pid: 1, reason: nil),
-            on: try Topic.lifecycle("sender"))
+            on: lifecycleTopic)
         // A failing test ends here rather than hanging.
         runner.at(deadlineNs: Clock.monotonicNs() + 20_000_000_000) { runner.stop() }
         try runner.run(subscriberWaitMs: 0)
