@@ -188,20 +188,23 @@ public struct ComponentHost: Sendable {
 
     /// The app resigned active (`false`) or became active (`true`).
     public mutating func appActiveChanged(_ active: Bool, at instant: SourceInstant) -> [HostOutput] {
-        var outputs = self.advance(to: instant)
-        let tMs = self.now.milliseconds
-        for index in self.instances.indices {
-            self.apply(index, self.instances[index].appActiveChanged(active, tMs: tMs), into: &outputs)
-        }
-        return outputs
+        self.everyComponent(at: instant) { $0.appActiveChanged(active, tMs: $1) }
     }
 
     /// The network's reachability changed.
     public mutating func connectivityChanged(_ connectivity: Connectivity, at instant: SourceInstant) -> [HostOutput] {
+        self.everyComponent(at: instant) { $0.connectivityChanged(connectivity, tMs: $1) }
+    }
+
+    /// Moves the clock to `instant`, then gives every component `event` (at that time, in ms).
+    private mutating func everyComponent(
+        at instant: SourceInstant, _ event: (inout ComponentInstance, Double) -> [ComponentEffect]
+    ) -> [HostOutput] {
         var outputs = self.advance(to: instant)
         let tMs = self.now.milliseconds
         for index in self.instances.indices {
-            self.apply(index, self.instances[index].connectivityChanged(connectivity, tMs: tMs), into: &outputs)
+            let effects = event(&self.instances[index], tMs)
+            self.apply(index, effects, into: &outputs)
         }
         return outputs
     }
@@ -257,16 +260,26 @@ public struct ComponentHost: Sendable {
     /// back by more than this is a source whose clock started again (a new script at zero).
     public static let maxCatchUp = Duration.seconds(60)
 
+    /// ``maxCatchUp`` in nanoseconds, worked out once: a `Duration`'s nanoseconds take a 128-bit
+    /// division, and the window is checked on every input.
+    private static let maxCatchUpNanoseconds = maxCatchUp.nanoseconds
+
+    /// The start of the catch-up window that ends at `instant`.
+    private static func catchUpStart(before instant: SourceInstant) -> SourceInstant {
+        let (start, overflow) = instant.nanoseconds.subtractingReportingOverflow(Self.maxCatchUpNanoseconds)
+        return SourceInstant(nanoseconds: overflow ? .min : start)
+    }
+
     /// The clock follows the input: forward, timers fire in time order on the way; back a little
     /// (a live tick that ran ahead of a late gesture), the timers keep their instants; back by
     /// more than ``maxCatchUp`` (a source's clock started again), each keeps its remaining time.
     private mutating func advance(to instant: SourceInstant, appendingTo outputs: inout [HostOutput]) {
-        if instant < self.now - Self.maxCatchUp {
+        if instant < Self.catchUpStart(before: self.now) {
             let shift = instant - self.now
             for (index, due) in self.timers { self.timers[index] = due + shift }
         }
         // Timers overdue by more than the catch-up window fire at its start instead.
-        let catchUp = instant - Self.maxCatchUp
+        let catchUp = Self.catchUpStart(before: instant)
         for (index, due) in self.timers where due < catchUp { self.timers[index] = catchUp }
         while let (index, due) = self.timers.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }), due <= instant {
             self.timers[index] = nil
