@@ -4,9 +4,9 @@ Offline: `gesture-recognizer replay --touches SCRIPT` piped into `component-host
 bus-proxy, `component-host`, `gesture-recognizer` and `input-source run --script SCRIPT`, real
 processes over a real bus, the states read by `bus-tap echo`. The script flings a scroll view (60 Hz
 deceleration frames, timers of the host), opens a table row (a slide that ends on a timer), taps
-the number pad twice within its 0.75 s sequence window (which closes on a timer) and draws a
-stroke, with gaps between them longer than any timer in flight, so no timer of the host falls
-due while a gesture is on its way.
+the number pad twice within its 0.75 s sequence window (measured between the taps' source times)
+and draws a stroke, with gaps between them longer than any timer in flight, so no timer of the
+host falls due while a gesture is on its way.
 
 Compared: every state, `t_ms` included, in order. Left out, with the reason:
 - `input` (the touch frame a state shows): the live recognizer names the frame that caused each
