@@ -88,7 +88,7 @@ public struct ComponentHost: Sendable {
 
     /// The component's state now.
     public func state(of instance: String) -> ComponentState? {
-        self.indexByInstance[instance].map { self.instances[$0].snapshot(tMs: self.now.milliseconds) }
+        self.indexByInstance[instance].map { self.instances[$0].snapshot(at: self.now) }
     }
 
     /// Publishes every component's initial state; memo boards ask the store for a snapshot.
@@ -103,7 +103,7 @@ public struct ComponentHost: Sendable {
             if case .memoBoard = self.instances[index] {
                 self.apply(index, self.instances[index].memoEvent(.started(tMs: tMs, session: session)), into: &outputs)
             } else {
-                self.emit(index, self.instances[index].snapshot(tMs: tMs), into: &outputs)
+                self.emit(index, self.instances[index].snapshot(at: self.now), into: &outputs)
             }
         }
         return outputs
@@ -112,9 +112,8 @@ public struct ComponentHost: Sendable {
     /// Every component's state now, for a subscriber that joined late or lost its place.
     public mutating func allStates(at instant: SourceInstant) -> [HostOutput] {
         var outputs = self.advance(to: instant)
-        let tMs = self.now.milliseconds
         for index in self.instances.indices {
-            self.emit(index, self.instances[index].snapshot(tMs: tMs), into: &outputs)
+            self.emit(index, self.instances[index].snapshot(at: self.now), into: &outputs)
         }
         return outputs
     }
@@ -177,7 +176,7 @@ public struct ComponentHost: Sendable {
     {
         var outputs = self.advance(to: instant)
         guard let index = self.indexByInstance[command.instance],
-            let effects = self.instances[index].command(command, tMs: self.now.milliseconds, wallMs: wallMs)
+            let effects = self.instances[index].command(command, at: self.now, wallMs: wallMs)
         else {
             self.counters.rejectedCommands += 1
             return outputs
@@ -188,22 +187,21 @@ public struct ComponentHost: Sendable {
 
     /// The app resigned active (`false`) or became active (`true`).
     public mutating func appActiveChanged(_ active: Bool, at instant: SourceInstant) -> [HostOutput] {
-        self.everyComponent(at: instant) { $0.appActiveChanged(active, tMs: $1) }
+        self.everyComponent(at: instant) { $0.appActiveChanged(active, at: $1) }
     }
 
     /// The network's reachability changed.
     public mutating func connectivityChanged(_ connectivity: Connectivity, at instant: SourceInstant) -> [HostOutput] {
-        self.everyComponent(at: instant) { $0.connectivityChanged(connectivity, tMs: $1) }
+        self.everyComponent(at: instant) { $0.connectivityChanged(connectivity, at: $1) }
     }
 
-    /// Moves the clock to `instant`, then gives every component `event` (at that time, in ms).
+    /// Moves the clock to `instant`, then gives every component `event` at that time.
     private mutating func everyComponent(
-        at instant: SourceInstant, _ event: (inout ComponentInstance, Double) -> [ComponentEffect]
+        at instant: SourceInstant, _ event: (inout ComponentInstance, SourceInstant) -> [ComponentEffect]
     ) -> [HostOutput] {
         var outputs = self.advance(to: instant)
-        let tMs = self.now.milliseconds
         for index in self.instances.indices {
-            let effects = event(&self.instances[index], tMs)
+            let effects = event(&self.instances[index], self.now)
             self.apply(index, effects, into: &outputs)
         }
         return outputs
@@ -283,7 +281,7 @@ public struct ComponentHost: Sendable {
         for (index, due) in self.timers where due < catchUp { self.timers[index] = catchUp }
         while let (index, due) = self.timers.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }), due <= instant {
             self.timers[index] = nil
-            self.apply(index, self.instances[index].timeElapsed(due.milliseconds), into: &outputs)
+            self.apply(index, self.instances[index].timeElapsed(due), into: &outputs)
         }
         self.now = instant
     }
