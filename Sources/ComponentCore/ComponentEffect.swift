@@ -4,18 +4,18 @@ import BusSchema
 public enum ComponentEffect: Sendable, Equatable {
     /// Publish the component's full state on `ui/<kind>/<instance>/`.
     case publishState(ComponentState)
-    /// Call the machine with `timeElapsed` at this time (ms, the gesture clock); replaces any
-    /// earlier timer of the same machine.
-    case scheduleTimer(at: Double)
+    /// Call the machine with `timeElapsed` at this instant (the input source's clock); replaces
+    /// any earlier timer of the same machine.
+    case scheduleTimer(at: SourceInstant)
     /// Drop the machine's pending timer.
     case cancelTimer
-    /// A property animation began (for the render worker; the state already follows it).
-    case startAnimation(ComponentAnimation)
     /// Send (or resend) a memo store command on `memo/cmd/`.
     case sendMemoCommand(MemoCommand)
 }
 
-/// One property animation: `property` of `target` goes from `from` to `to` over `durationMs`.
+/// One property animation a machine runs to know where it stands between timers (a slide's
+/// offset, the drawer's progress, the arrow's angle): `property` of `target` goes from `from` to
+/// `to` over `durationMs`. What is published is the state's `animation` (``StateAnimation``).
 public struct ComponentAnimation: Sendable, Hashable {
     public var property: String
     /// What moves, e.g. a row index or the arrow.

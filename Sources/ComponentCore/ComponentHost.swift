@@ -7,8 +7,6 @@ public enum HostOutput: Sendable, Equatable {
     case state(ComponentState)
     /// Send on `memo/cmd/`.
     case memoCommand(MemoCommand)
-    /// An animation began in a component.
-    case animation(instance: String, ComponentAnimation)
     /// Publish on `ui/recognizer/<recognizer>/`: a component set a recognizer's directions or
     /// receive region (an edge drawer, its swipes, with each of its states).
     case recognizerConfig(RecognizerConfig)
@@ -16,8 +14,10 @@ public enum HostOutput: Sendable, Equatable {
 
 /// The component host's routing core: the scene's components, each with its machine and its
 /// timer, fed by gesture events, commands, lifecycle, network and memo store messages. Pure:
-/// time comes from the inputs (gesture `t_ms`, or the time the owner passes), timers fire in
-/// time order before any later input.
+/// time comes from the inputs, on the input source's clock (a gesture's `t_ms`, or the instant the
+/// owner passes for the others), and timers fire in time order before any later input, so the same
+/// inputs at the same instants give the same states whoever feeds them (`component-host replay`
+/// or the live service).
 public struct ComponentHost: Sendable {
     /// What the host counted.
     public struct Counters: Sendable, Hashable {
@@ -32,7 +32,7 @@ public struct ComponentHost: Sendable {
     public let scene: ComponentScene
     private var instances: [ComponentInstance]
     private var indexByInstance: [String: Int] = [:]
-    private var timers: [Int: Double] = [:]
+    private var timers: [Int: SourceInstant] = [:]
     /// Canvases that follow each zoom view's scale and content offset.
     private var followers: [Int: [Int]] = [:]
     /// The scrolling component under each pull-to-refresh header, by component index.
@@ -45,8 +45,8 @@ public struct ComponentHost: Sendable {
     /// The swipe recognizers each drawer drives (those targeting it), by component index.
     private var drivenSwipes: [Int: [String]] = [:]
     public private(set) var counters = Counters()
-    /// The latest time seen, in ms.
-    public private(set) var now = 0.0
+    /// The host's clock: the latest input's source instant.
+    public private(set) var now = SourceInstant(nanoseconds: 0)
 
     /// Builds every component's machine.
     public init(scene: ComponentScene) {
@@ -88,31 +88,32 @@ public struct ComponentHost: Sendable {
 
     /// The component's state now.
     public func state(of instance: String) -> ComponentState? {
-        self.indexByInstance[instance].map { self.instances[$0].snapshot(tMs: self.now) }
+        self.indexByInstance[instance].map { self.instances[$0].snapshot(at: self.now) }
     }
 
     /// Publishes every component's initial state; memo boards ask the store for a snapshot.
     ///
     /// - Parameter session: what tells this run from every earlier one (the live host's random
     ///   bus epoch; a fixed value in a replay), part of every memo command id the boards make.
-    public mutating func start(tMs: Double, session: String) -> [HostOutput] {
-        self.now = tMs
+    public mutating func start(at instant: SourceInstant, session: String) -> [HostOutput] {
+        self.now = instant
+        let tMs = instant.milliseconds
         var outputs: [HostOutput] = []
         for index in self.instances.indices {
             if case .memoBoard = self.instances[index] {
                 self.apply(index, self.instances[index].memoEvent(.started(tMs: tMs, session: session)), into: &outputs)
             } else {
-                self.emit(index, self.instances[index].snapshot(tMs: tMs), into: &outputs)
+                self.emit(index, self.instances[index].snapshot(at: self.now), into: &outputs)
             }
         }
         return outputs
     }
 
     /// Every component's state now, for a subscriber that joined late or lost its place.
-    public mutating func allStates(tMs: Double) -> [HostOutput] {
-        var outputs = self.advance(to: tMs)
+    public mutating func allStates(at instant: SourceInstant) -> [HostOutput] {
+        var outputs = self.advance(to: instant)
         for index in self.instances.indices {
-            self.emit(index, self.instances[index].snapshot(tMs: self.now), into: &outputs)
+            self.emit(index, self.instances[index].snapshot(at: self.now), into: &outputs)
         }
         return outputs
     }
@@ -131,7 +132,7 @@ public struct ComponentHost: Sendable {
         // (a replay line, a test) is clamped to them, so no machine sees a NaN or an infinity.
         var gesture = gesture
         gesture.clampNumbers()
-        self.advance(to: gesture.tMs, appendingTo: &outputs)
+        self.advance(to: SourceInstant(milliseconds: gesture.tMs), appendingTo: &outputs)
         self.counters.gestures += 1
         let key = RouteKey(view: gesture.view, recognizer: gesture.recognizer, name: gesture.name)
         let route: [Int]?
@@ -168,12 +169,14 @@ public struct ComponentHost: Sendable {
         return targets.compactMap { self.indexByInstance[$0] }
     }
 
-    /// Carries out a component command at `tMs`; `wallMs` is when it was sent (wall clock, ms
+    /// Carries out a component command at `instant`; `wallMs` is when it was sent (wall clock, ms
     /// since the Unix epoch), the update time of a `refresh_done` that names none.
-    public mutating func handle(_ command: ComponentCommand, tMs: Double, wallMs: Double? = nil) -> [HostOutput] {
-        var outputs = self.advance(to: tMs)
+    public mutating func handle(_ command: ComponentCommand, at instant: SourceInstant, wallMs: Double? = nil)
+        -> [HostOutput]
+    {
+        var outputs = self.advance(to: instant)
         guard let index = self.indexByInstance[command.instance],
-            let effects = self.instances[index].command(command, tMs: self.now, wallMs: wallMs)
+            let effects = self.instances[index].command(command, at: self.now, wallMs: wallMs)
         else {
             self.counters.rejectedCommands += 1
             return outputs
@@ -183,36 +186,45 @@ public struct ComponentHost: Sendable {
     }
 
     /// The app resigned active (`false`) or became active (`true`).
-    public mutating func appActiveChanged(_ active: Bool, tMs: Double) -> [HostOutput] {
-        var outputs = self.advance(to: tMs)
-        for index in self.instances.indices {
-            self.apply(index, self.instances[index].appActiveChanged(active, tMs: self.now), into: &outputs)
-        }
-        return outputs
+    public mutating func appActiveChanged(_ active: Bool, at instant: SourceInstant) -> [HostOutput] {
+        self.everyComponent(at: instant) { $0.appActiveChanged(active, at: $1) }
     }
 
-    public mutating func connectivityChanged(_ connectivity: Connectivity, tMs: Double) -> [HostOutput] {
-        var outputs = self.advance(to: tMs)
+    /// The network's reachability changed.
+    public mutating func connectivityChanged(_ connectivity: Connectivity, at instant: SourceInstant) -> [HostOutput] {
+        self.everyComponent(at: instant) { $0.connectivityChanged(connectivity, at: $1) }
+    }
+
+    /// Moves the clock to `instant`, then gives every component `event` at that time.
+    private mutating func everyComponent(
+        at instant: SourceInstant, _ event: (inout ComponentInstance, SourceInstant) -> [ComponentEffect]
+    ) -> [HostOutput] {
+        var outputs = self.advance(to: instant)
         for index in self.instances.indices {
-            self.apply(index, self.instances[index].connectivityChanged(connectivity, tMs: self.now), into: &outputs)
+            let effects = event(&self.instances[index], self.now)
+            self.apply(index, effects, into: &outputs)
         }
         return outputs
     }
 
     /// An ack from `memo/ack/<client>/`.
-    public mutating func memoAckReceived(_ ack: MemoAck, client: String, tMs: Double) -> [HostOutput] {
-        var outputs = self.advance(to: tMs)
+    public mutating func memoAckReceived(_ ack: MemoAck, client: String, at instant: SourceInstant) -> [HostOutput] {
+        var outputs = self.advance(to: instant)
         guard let index = self.boardsByClient[client] else { return outputs }
-        self.apply(index, self.instances[index].memoEvent(.ackReceived(ack, tMs: self.now)), into: &outputs)
+        self.apply(
+            index, self.instances[index].memoEvent(.ackReceived(ack, tMs: self.now.milliseconds)), into: &outputs)
         return outputs
     }
 
     /// A change from `memo/changed/`, for every board.
-    public mutating func memoChangeReceived(_ change: MemoChanged, epoch: UInt64, tMs: Double) -> [HostOutput] {
-        var outputs = self.advance(to: tMs)
+    public mutating func memoChangeReceived(_ change: MemoChanged, epoch: UInt64, at instant: SourceInstant)
+        -> [HostOutput]
+    {
+        var outputs = self.advance(to: instant)
+        let tMs = self.now.milliseconds
         for index in self.boardsByClient.values.sorted() {
             self.apply(
-                index, self.instances[index].memoEvent(.changeReceived(change, epoch: epoch, tMs: self.now)),
+                index, self.instances[index].memoEvent(.changeReceived(change, epoch: epoch, tMs: tMs)),
                 into: &outputs)
         }
         return outputs
@@ -220,40 +232,58 @@ public struct ComponentHost: Sendable {
 
     /// A snapshot chunk from `memo/snapshot/<client>/`.
     public mutating func memoSnapshotReceived(
-        _ chunk: MemoSnapshot, client: String, epoch: UInt64, tMs: Double
+        _ chunk: MemoSnapshot, client: String, epoch: UInt64, at instant: SourceInstant
     ) -> [HostOutput] {
-        var outputs = self.advance(to: tMs)
+        var outputs = self.advance(to: instant)
         guard let index = self.boardsByClient[client] else { return outputs }
+        let tMs = self.now.milliseconds
         self.apply(
-            index, self.instances[index].memoEvent(.snapshotChunkReceived(chunk, epoch: epoch, tMs: self.now)),
+            index, self.instances[index].memoEvent(.snapshotChunkReceived(chunk, epoch: epoch, tMs: tMs)),
             into: &outputs)
         return outputs
     }
 
     /// When the earliest timer is due.
-    public var nextTimer: Double? { self.timers.values.min() }
+    public var nextTimer: SourceInstant? { self.timers.values.min() }
 
-    /// Fires every timer due at or before `tMs`, in time order, then moves the clock to `tMs`.
-    public mutating func advance(to tMs: Double) -> [HostOutput] {
+    /// Fires every timer due at or before `instant`, in time order, then moves the clock to it.
+    public mutating func advance(to instant: SourceInstant) -> [HostOutput] {
         var outputs: [HostOutput] = []
-        self.advance(to: tMs, appendingTo: &outputs)
+        self.advance(to: instant, appendingTo: &outputs)
         return outputs
     }
 
     /// The most time whose timers are replayed one by one when the clock jumps: a gesture stamped
-    /// a year ahead must not make the host run a year of 60 Hz frames before it answers.
-    public static let maxCatchUpMs = 60_000.0
+    /// a year ahead must not make the host run a year of 60 Hz frames before it answers. A jump
+    /// back by more than this is a source whose clock started again (a new script at zero).
+    public static let maxCatchUp = Duration.seconds(60)
 
-    private mutating func advance(to tMs: Double, appendingTo outputs: inout [HostOutput]) {
+    /// ``maxCatchUp`` in nanoseconds, worked out once: a `Duration`'s nanoseconds take a 128-bit
+    /// division, and the window is checked on every input.
+    private static let maxCatchUpNanoseconds = maxCatchUp.nanoseconds
+
+    /// The start of the catch-up window that ends at `instant`.
+    private static func catchUpStart(before instant: SourceInstant) -> SourceInstant {
+        let (start, overflow) = instant.nanoseconds.subtractingReportingOverflow(Self.maxCatchUpNanoseconds)
+        return SourceInstant(nanoseconds: overflow ? .min : start)
+    }
+
+    /// The clock follows the input: forward, timers fire in time order on the way; back a little
+    /// (a live tick that ran ahead of a late gesture), the timers keep their instants; back by
+    /// more than ``maxCatchUp`` (a source's clock started again), each keeps its remaining time.
+    private mutating func advance(to instant: SourceInstant, appendingTo outputs: inout [HostOutput]) {
+        if instant < Self.catchUpStart(before: self.now) {
+            let shift = instant - self.now
+            for (index, due) in self.timers { self.timers[index] = due + shift }
+        }
         // Timers overdue by more than the catch-up window fire at its start instead.
-        let catchUp = tMs - Self.maxCatchUpMs
+        let catchUp = Self.catchUpStart(before: instant)
         for (index, due) in self.timers where due < catchUp { self.timers[index] = catchUp }
-        while let (index, due) = self.timers.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }), due <= tMs {
+        while let (index, due) = self.timers.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }), due <= instant {
             self.timers[index] = nil
-            self.now = max(self.now, due)
             self.apply(index, self.instances[index].timeElapsed(due), into: &outputs)
         }
-        self.now = max(self.now, tMs)
+        self.now = instant
     }
 
     /// Carries out component `index`'s effects, appending what goes out to `outputs` (appended in
@@ -270,8 +300,6 @@ public struct ComponentHost: Sendable {
                 }
             case .scheduleTimer(let at): self.timers[index] = at
             case .cancelTimer: self.timers[index] = nil
-            case .startAnimation(let animation):
-                outputs.append(.animation(instance: self.scene.components[index].instance, animation))
             case .sendMemoCommand(let request): outputs.append(.memoCommand(request))
             }
         }

@@ -10,8 +10,10 @@ extension ComponentInstance {
     /// scrollView); the memo board takes `create {text, x, y, color}`, `edit {memo_id, text}`,
     /// `close_editor`, `trash`/`restore {memo_id}`, `empty_trash`, `arrange {order}`,
     /// `search {query}` and `background {image}`.
-    public mutating func command(_ command: ComponentCommand, tMs: Double, wallMs: Double? = nil) -> [ComponentEffect]?
+    public mutating func command(_ command: ComponentCommand, at instant: SourceInstant, wallMs: Double? = nil)
+        -> [ComponentEffect]?
     {
+        let tMs = instant.milliseconds
         let args = Value.map(command.args ?? [:])
         switch (self, command.command) {
         case (.pullToRefresh(var machine), "refresh_done"):

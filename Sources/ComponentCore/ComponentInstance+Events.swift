@@ -175,8 +175,9 @@ extension ComponentInstance {
         return effects
     }
 
-    /// The machine's timer fired at `tMs`.
-    public mutating func timeElapsed(_ tMs: Double) -> [ComponentEffect] {
+    /// The machine's timer fired at `instant`.
+    public mutating func timeElapsed(_ instant: SourceInstant) -> [ComponentEffect] {
+        let tMs = instant.milliseconds
         // Moved out and back, as in `handle(_:scrollAtTop:)`: timers fire on every animation frame.
         switch consume self {
         case .scrollView(var machine):
@@ -204,8 +205,9 @@ extension ComponentInstance {
     }
 
     /// The app is about to stop being active (`true`) or became active again (`false`).
-    public mutating func appActiveChanged(_ active: Bool, tMs: Double) -> [ComponentEffect] {
-        switch (self, active) {
+    public mutating func appActiveChanged(_ active: Bool, at instant: SourceInstant) -> [ComponentEffect] {
+        let tMs = instant.milliseconds
+        return switch (self, active) {
         case (.scrollView(var machine), false):
             self.update(&machine, .appWillResignActive(tMs: tMs), ComponentInstance.scrollView)
         case (.pullToRefresh(var machine), false):
@@ -233,9 +235,12 @@ extension ComponentInstance {
     }
 
     /// Network reachability changed.
-    public mutating func connectivityChanged(_ connectivity: Connectivity, tMs: Double) -> [ComponentEffect] {
+    public mutating func connectivityChanged(_ connectivity: Connectivity, at instant: SourceInstant)
+        -> [ComponentEffect]
+    {
         guard case .pullToRefresh(var machine) = self else { return [] }
-        return self.update(&machine, .connectivityChanged(connectivity, tMs: tMs), ComponentInstance.pullToRefresh)
+        return self.update(
+            &machine, .connectivityChanged(connectivity, tMs: instant.milliseconds), ComponentInstance.pullToRefresh)
     }
 
     /// The zoom view a canvas follows published its scale and content offset.

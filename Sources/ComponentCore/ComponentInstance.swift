@@ -104,8 +104,9 @@ public enum ComponentInstance: Sendable {
     }
 
     /// The component's full state now.
-    public func snapshot(tMs: Double) -> ComponentState {
-        switch self {
+    public func snapshot(at instant: SourceInstant) -> ComponentState {
+        let tMs = instant.milliseconds
+        return switch self {
         case .scrollView(let machine): .scrollView(machine.snapshot(tMs: tMs))
         case .pullToRefresh(let machine): .pullToRefresh(machine.snapshot(tMs: tMs))
         case .pager(let machine): .pager(machine.snapshot(tMs: tMs))

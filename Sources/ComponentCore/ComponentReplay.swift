@@ -8,7 +8,8 @@ import GestureCore
 /// command (`{"t_ms": …, "instance": …, "command": …, "args": …}`), an app lifecycle event
 /// (`{"t_ms": …, "event": "will_resign_active" | "did_become_active"}`) or a network state
 /// (`{"t_ms": …, "connectivity": "none" | "wired" | "wireless"}`). Malformed lines are counted
-/// and skipped. After the last line, timers run on until they stop or ``settleMs`` has passed.
+/// and skipped. After the last line, timers run on until they stop or ``settle`` has passed.
+/// Every line's `t_ms` is an instant on the input source's clock, as the live service runs it.
 public struct ComponentReplay: Sendable {
     /// A line that could not be used.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
@@ -19,7 +20,7 @@ public struct ComponentReplay: Sendable {
     }
 
     /// How long timers run on after the last input line.
-    public static let settleMs = 10_000.0
+    public static let settle = Duration.seconds(10)
 
     /// Every state published, in order.
     public private(set) var states: [ComponentState] = []
@@ -65,38 +66,38 @@ public struct ComponentReplay: Sendable {
         var outputs: [HostOutput] = []
         if !self.started {
             // A fixed session keeps a replay's command ids the same on every run.
-            outputs = self.host.start(tMs: tMs, session: "replay")
+            outputs = self.host.start(at: SourceInstant(milliseconds: tMs), session: "replay")
             self.started = true
         }
         do {
-            outputs += try self.feed(value, tMs: tMs)
+            outputs += try self.feed(value, at: SourceInstant(milliseconds: tMs))
         } catch {
             return (outputs, Problem(line: lineNumber, reason: "\(error)"))
         }
         return (outputs, nil)
     }
 
-    /// Runs the timers on for ``settleMs`` after the last line; returns what they sent.
+    /// Runs the timers on for ``settle`` after the last line; returns what they sent.
     public mutating func finish() -> [HostOutput] {
         var outputs: [HostOutput] = []
-        let end = self.host.now + Self.settleMs
+        let end = self.host.now + Self.settle
         while let next = self.host.nextTimer, next <= end {
             outputs += self.host.advance(to: next)
         }
         return outputs
     }
 
-    private mutating func feed(_ value: Value, tMs: Double) throws -> [HostOutput] {
+    private mutating func feed(_ value: Value, at instant: SourceInstant) throws -> [HostOutput] {
         if value["recognizer"] != nil {
             return self.host.handle(try GestureEvent(messagePack: value.messagePack))
         }
         if value["command"] != nil {
-            return self.host.handle(try ComponentCommand(payload: value), tMs: tMs)
+            return self.host.handle(try ComponentCommand(payload: value), at: instant)
         }
         if let event = value["event"]?.stringValue {
             switch event {
-            case Lifecycle.Event.willResignActive.rawValue: return self.host.appActiveChanged(false, tMs: tMs)
-            case Lifecycle.Event.didBecomeActive.rawValue: return self.host.appActiveChanged(true, tMs: tMs)
+            case Lifecycle.Event.willResignActive.rawValue: return self.host.appActiveChanged(false, at: instant)
+            case Lifecycle.Event.didBecomeActive.rawValue: return self.host.appActiveChanged(true, at: instant)
             default: throw CodecError(.invalidValue, offset: 0, context: "event: '\(event)'")
             }
         }
@@ -104,7 +105,7 @@ public struct ComponentReplay: Sendable {
             guard let connectivity = Connectivity(rawValue: name) else {
                 throw CodecError(.invalidValue, offset: 0, context: "connectivity: '\(name)'")
             }
-            return self.host.connectivityChanged(connectivity, tMs: tMs)
+            return self.host.connectivityChanged(connectivity, at: instant)
         }
         throw CodecError(
             .invalidValue, offset: 0, context: "neither a gesture, a command, a lifecycle event nor a network state")
@@ -120,7 +121,7 @@ public struct ComponentReplay: Sendable {
                 self.states.append(.memoBoard(state))
             case .state(let state): self.states.append(state)
             case .memoCommand(let request): self.memoCommands.append(request)
-            case .animation, .recognizerConfig: break
+            case .recognizerConfig: break
             }
         }
     }

@@ -102,7 +102,7 @@ public struct DrawerMachine: Sendable {
         var started = self.snapshot(tMs: tMs)
         started.progress = self.slide.to
         started.animation = StateAnimation(durationMs: self.config.durationMs, delayMs: self.config.delayMs)
-        return [.publishState(.drawer(started)), .startAnimation(self.slide), .scheduleTimer(at: self.slide.endMs)]
+        return [.publishState(.drawer(started)), .scheduleTimer(at: SourceInstant(milliseconds: self.slide.endMs))]
     }
 
     /// The state as published.

@@ -53,7 +53,7 @@ extension MemoBoardMachine {
     private var timerEffect: ComponentEffect {
         let dues = self.sync.pending.map(\.dueMs) + (self.sync.snapshotDeadline.map { [$0] } ?? [])
         guard let due = dues.min() else { return .cancelTimer }
-        return .scheduleTimer(at: due)
+        return .scheduleTimer(at: SourceInstant(milliseconds: due))
     }
 
     /// How long the board waits for the next snapshot chunk once the store has answered.

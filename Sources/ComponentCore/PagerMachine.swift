@@ -149,7 +149,8 @@ public struct PagerMachine: Sendable {
             let released = self.snapped(tMs) {
                 $0.scrollOffset = $0.headerSnapped(min(max($0.scrollOffset, 0), $0.maxScroll))
             }
-            return loads ? [released, .scheduleTimer(at: tMs + Self.progressTickMs)] : [released]
+            return loads
+                ? [released, .scheduleTimer(at: SourceInstant(milliseconds: tMs + Self.progressTickMs))] : [released]
         case (.panning, .panEnded(_, _, let tMs)), (.panning, .panCancelled(let tMs)),
             (.paging, .panCancelled(let tMs)), (.scrolling, .panCancelled(let tMs)),
             (.panning, .appWillResignActive(let tMs)), (.paging, .appWillResignActive(let tMs)),
@@ -180,7 +181,7 @@ public struct PagerMachine: Sendable {
         case (.loading(let startMs), .timeElapsed(let tMs)):
             self.progress = min(100, (tMs - startMs) / self.config.loadDurationMs * 100)
             if self.progress >= 100 { return self.finishLoading(tMs) }
-            return [self.publish(tMs), .scheduleTimer(at: tMs + Self.progressTickMs)]
+            return [self.publish(tMs), .scheduleTimer(at: SourceInstant(milliseconds: tMs + Self.progressTickMs))]
         case (.loading, .refreshDone(let tMs)), (.loadingPaused, .refreshDone(let tMs)):
             return [.cancelTimer] + self.finishLoading(tMs)
         case (_, .timeElapsed(let tMs)) where self.progressFadeEndMs.map { tMs >= $0 } ?? false:
@@ -192,7 +193,7 @@ public struct PagerMachine: Sendable {
             return [.cancelTimer]
         case (.loadingPaused(let elapsed), .appDidBecomeActive(let tMs)):
             self.state = .loading(startMs: tMs - elapsed)
-            return [.scheduleTimer(at: tMs + Self.progressTickMs)]
+            return [.scheduleTimer(at: SourceInstant(milliseconds: tMs + Self.progressTickMs))]
         default:
             return []
         }
@@ -252,7 +253,9 @@ public struct PagerMachine: Sendable {
         self.progressFadeEndMs = tMs + Self.progressFadeMs
         var state = self.snapshot(tMs: tMs)
         state.animation = StateAnimation(durationMs: Self.progressFadeMs)
-        return [.publishState(.pager(state)), .scheduleTimer(at: tMs + Self.progressFadeMs)]
+        return [
+            .publishState(.pager(state)), .scheduleTimer(at: SourceInstant(milliseconds: tMs + Self.progressFadeMs)),
+        ]
     }
 
     /// The state as published.

@@ -91,8 +91,8 @@ public struct PullToRefreshMachine: Sendable {
     private var failedOffline = false
     /// When the last refresh's data was updated (wall clock, ms since the epoch), as given.
     private var updatedAtMs: Double?
-    private var arrow = ComponentAnimation(
-        property: "arrow_angle", target: "arrow", from: 0, to: 0, startMs: 0, durationMs: 0)
+    /// Where the arrow turns to (the renderer turns it from where it is on screen).
+    private var arrowAngle = 0.0
 
     public init(instance: String, config: Config) {
         self.instance = instance
@@ -118,7 +118,7 @@ public struct PullToRefreshMachine: Sendable {
             }
             self.failedOffline = false
             self.state = .refreshing(deadline: tMs + self.config.timeoutMs)
-            return [self.snapped(tMs), .scheduleTimer(at: tMs + self.config.timeoutMs)]
+            return [self.snapped(tMs), .scheduleTimer(at: SourceInstant(milliseconds: tMs + self.config.timeoutMs))]
         case (.ignoringPan, .panEnded), (.ignoringPan, .panCancelled), (.ignoringPan, .appWillResignActive):
             self.state = .hidden
             return []
@@ -133,7 +133,7 @@ public struct PullToRefreshMachine: Sendable {
             return [.cancelTimer]
         case (.refreshingPaused(let remaining), .appDidBecomeActive(let tMs)):
             self.state = .refreshing(deadline: tMs + remaining)
-            return [.scheduleTimer(at: tMs + remaining)]
+            return [.scheduleTimer(at: SourceInstant(milliseconds: tMs + remaining))]
         case (_, .connectivityChanged(let connectivity, _)):
             self.connectivity = connectivity
             return []
@@ -158,18 +158,15 @@ public struct PullToRefreshMachine: Sendable {
         guard over != wasOver else { return [self.publish(tMs)] }
         // The turn, as the source's block animation: the state carries where the arrow turns to
         // and over how long; the renderer turns it from where it is on screen.
-        self.arrow = ComponentAnimation(
-            property: "arrow_angle", target: "arrow", from: self.arrow.value(at: tMs),
-            to: over ? Self.headingUpAngle : 0, startMs: tMs, durationMs: Self.arrowDurationMs)
+        self.arrowAngle = over ? Self.headingUpAngle : 0
         var state = self.snapshot(tMs: tMs)
         state.arrowAnimation = StateAnimation(durationMs: Self.arrowDurationMs)
-        return [.publishState(.pullToRefresh(state)), .startAnimation(self.arrow)]
+        return [.publishState(.pullToRefresh(state))]
     }
 
     private mutating func hide(_ tMs: Double) -> [ComponentEffect] {
         self.state = .hidden
-        self.arrow = ComponentAnimation(
-            property: "arrow_angle", target: "arrow", from: 0, to: 0, startMs: tMs, durationMs: 0)
+        self.arrowAngle = 0
         return [self.snapped(tMs)]
     }
 
@@ -198,7 +195,7 @@ public struct PullToRefreshMachine: Sendable {
         }
         return PullToRefreshState(
             instance: self.instance, tMs: tMs, phase: phase, offset: offset, threshold: self.config.threshold,
-            label: label, arrowAngle: self.arrow.to, offline: self.failedOffline,
+            label: label, arrowAngle: self.arrowAngle, offline: self.failedOffline,
             headerHeight: self.config.headerHeight, updatedAtMs: self.updatedAtMs)
     }
 

@@ -147,7 +147,10 @@ public struct ScrollViewMachine: Sendable {
         }
         self.state = .decelerating(lastMs: tMs)
         // Frame times kept to the microsecond, so they print without float residue.
-        return [self.publish(tMs), .scheduleTimer(at: ((tMs + Self.frameMs) * 1000).rounded() / 1000)]
+        return [
+            self.publish(tMs),
+            .scheduleTimer(at: SourceInstant(milliseconds: ((tMs + Self.frameMs) * 1000).rounded() / 1000)),
+        ]
     }
 
     /// Past the bounds a pinch meets resistance: a tenth of the excess ratio.

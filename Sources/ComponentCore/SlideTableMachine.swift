@@ -141,7 +141,8 @@ public struct SlideTableMachine: Sendable {
         case (_, .timeElapsed(let tMs)):
             guard !self.slides.isEmpty else { return [] }
             self.slides = self.slides.filter { $0.value.endMs > tMs }
-            return [self.publish(tMs)] + (self.nextSlideEnd.map { [.scheduleTimer(at: $0)] } ?? [])
+            return [self.publish(tMs)]
+                + (self.nextSlideEnd.map { [.scheduleTimer(at: SourceInstant(milliseconds: $0))] } ?? [])
         default:
             return []
         }
@@ -174,33 +175,28 @@ public struct SlideTableMachine: Sendable {
         return row == self.openRow ? self.config.rowWidth : 0
     }
 
-    private mutating func slide(_ row: Int, to target: Double, durationMs: Double, _ tMs: Double) -> ComponentEffect {
-        let animation = ComponentAnimation(
+    private mutating func slide(_ row: Int, to target: Double, durationMs: Double, _ tMs: Double) {
+        self.slides[row] = ComponentAnimation(
             property: "offset", target: "row \(row)", from: self.offset(of: row, at: tMs), to: target, startMs: tMs,
             durationMs: durationMs)
-        self.slides[row] = animation
-        return .startAnimation(animation)
     }
 
     private mutating func open(_ row: Int, _ tMs: Double) -> [ComponentEffect] {
-        var effects: [ComponentEffect] = []
         let previous = self.openRow
-        if let previous {
-            effects.append(self.slide(previous, to: 0, durationMs: self.config.closeDurationMs, tMs))
-        }
-        effects.append(self.slide(row, to: self.config.rowWidth, durationMs: self.config.openDurationMs, tMs))
+        if let previous { self.slide(previous, to: 0, durationMs: self.config.closeDurationMs, tMs) }
+        self.slide(row, to: self.config.rowWidth, durationMs: self.config.openDurationMs, tMs)
         self.openRow = row
         let started = self.started(tMs, durationMs: self.config.openDurationMs, closing: previous)
-        return [started] + effects + [.scheduleTimer(at: self.nextSlideEnd ?? tMs)]
+        return [started, .scheduleTimer(at: SourceInstant(milliseconds: self.nextSlideEnd ?? tMs))]
     }
 
     private mutating func close(_ tMs: Double) -> [ComponentEffect] {
         guard let row = self.openRow else { return [] }
-        let effect = self.slide(row, to: 0, durationMs: self.config.closeDurationMs, tMs)
+        self.slide(row, to: 0, durationMs: self.config.closeDurationMs, tMs)
         self.openRow = nil
         return [
-            self.started(tMs, durationMs: self.config.closeDurationMs), effect,
-            .scheduleTimer(at: self.nextSlideEnd ?? tMs),
+            self.started(tMs, durationMs: self.config.closeDurationMs),
+            .scheduleTimer(at: SourceInstant(milliseconds: self.nextSlideEnd ?? tMs)),
         ]
     }
 

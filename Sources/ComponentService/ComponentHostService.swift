@@ -11,8 +11,18 @@ import ServiceSupport
 /// board's changes between full states on `ui/memoBoard/<instance>/delta/`), with each drawer state
 /// the configuration of the swipes it drives on `ui/recognizer/<recognizer>/`, memo commands on
 /// `memo/cmd/` and the interface-derived connectivity on `sys/network/`. When another service says `ready` or `resync` on
-/// `sys/lifecycle/`, every state is published again. Time is the service's monotonic clock in ms: gesture events
-/// are restamped on arrival, so machine timers and inputs share one clock.
+/// `sys/lifecycle/`, every state is published again.
+///
+/// Time: the machines run on the input source's clock, the one gesture events carry (`t_ms`),
+/// never on this process's: a gesture keeps its source time, and a timer a machine sets (a fling's
+/// deceleration frames, the number pad's 0.75 s sequence window, a memo command's resend) is due
+/// at a source instant. So `component-host replay` and this service give the same states, `t_ms`
+/// included, for the same gestures. Inputs without a source time (commands, lifecycle, network,
+/// memo store messages) and the 60 Hz timer ticks are placed on the source's clock by
+/// ``SourceTimeline``: the latest gesture's source instant plus the monotonic time since it
+/// arrived (before the first gesture, the service's start is source instant zero). The states
+/// published before any gesture, and again when another service joins, are stamped on that
+/// timeline too: they have no counterpart in a replay, which starts at its first line.
 public final class ComponentHostService {
     public static let networkSchema = SchemaID("network", major: 1)
     /// How often timers are checked (one frame at 60 Hz).
@@ -26,6 +36,8 @@ public final class ComponentHostService {
     @exclusivity(unchecked) private var host: ComponentHost
     private let clients: [String]
     private var connectivity: Connectivity?
+    /// The input source's clock read from this process's.
+    private var timeline: SourceTimeline
     private var malformed = 0
     /// What the gesture being handled sent out; emptied and reused for the next one.
     @exclusivity(unchecked) private var outputs: [HostOutput] = []
@@ -46,13 +58,20 @@ public final class ComponentHostService {
     public init(runner: ServiceRunner, scene: ComponentScene) throws {
         self.runner = runner
         self.host = ComponentHost(scene: scene)
+        self.timeline = SourceTimeline(at: Self.monotonic(runner.clock))
         self.clients = scene.components.compactMap { component in
             guard case .memoBoard(let board) = component.config else { return nil }
             return board.client
         }
     }
 
-    private var nowMs: Double { self.runner.clock.nowMs }
+    /// This process's monotonic clock now.
+    private static func monotonic(_ clock: ServiceClock) -> MonotonicInstant {
+        MonotonicInstant(nanoseconds: Int64(clamping: clock.monotonicNs()))
+    }
+
+    /// The input source's clock now, for an input that carries none.
+    private var now: SourceInstant { self.timeline.source(at: Self.monotonic(self.runner.clock)) }
 
     /// Subscribes, publishes the initial states and runs until SIGTERM.
     public func run() throws {
@@ -72,18 +91,18 @@ public final class ComponentHostService {
             guard let command = subscriber.decode(delivery, as: ComponentCommand.self) else { return }
             // The sender's wall clock: when a refresh_done that names no update time updated.
             let sentMs = Double(delivery.envelope.wall) / 1e6
-            try self.publish(self.host.handle(command, tMs: self.nowMs, wallMs: sentMs))
+            try self.publish(self.host.handle(command, at: self.now, wallMs: sentMs))
         }
         try self.runner.subscribe(["sys/lifecycle/"], filter: SchemaFilter([Lifecycle.self])) {
             [unowned self] delivery, subscriber in
             guard let message = subscriber.decode(delivery, as: Lifecycle.self) else { return }
             switch message.event {
-            case .willResignActive: try self.publish(self.host.appActiveChanged(false, tMs: self.nowMs))
-            case .didBecomeActive: try self.publish(self.host.appActiveChanged(true, tMs: self.nowMs))
+            case .willResignActive: try self.publish(self.host.appActiveChanged(false, at: self.now))
+            case .didBecomeActive: try self.publish(self.host.appActiveChanged(true, at: self.now))
             case .ready,
                 .resync where message.service != self.runner.name:
                 // A service joined or lost its place: give it every state at once.
-                try self.publish(self.host.allStates(tMs: self.nowMs))
+                try self.publish(self.host.allStates(at: self.now))
             default: break
             }
         }
@@ -96,7 +115,7 @@ public final class ComponentHostService {
             try self.apply(connectivity)
         }
         try self.subscribeMemo()
-        self.runner.every(ms: Self.tickMs) { [unowned self] in try self.publish(self.host.advance(to: self.nowMs)) }
+        self.runner.every(ms: Self.tickMs) { [unowned self] in try self.publish(self.host.advance(to: self.now)) }
         self.runner.every(ms: Self.probeMs) { [unowned self] in try self.probe() }
         self.runner.healthExtra = { [unowned self] in
             let counters = self.host.counters
@@ -108,16 +127,16 @@ public final class ComponentHostService {
         }
         try self.probe()
         let session = String(self.runner.publisher.epoch, radix: 16)
-        try self.publish(self.host.start(tMs: self.nowMs, session: session))
+        try self.publish(self.host.start(at: self.now, session: session))
     }
 
-    /// Hands a gesture event to the host, timed by its arrival here, and publishes what comes out.
+    /// Hands a gesture event to the host, at its source time, and publishes what comes out.
     private func gestureReceived(_ delivery: Delivery, _ subscriber: Subscriber) throws {
         guard subscriber.decode(delivery, into: &self.event) else {
             self.malformed += 1
             return
         }
-        self.event.tMs = self.nowMs
+        self.timeline.anchor(SourceInstant(milliseconds: self.event.tMs), at: Self.monotonic(self.runner.clock))
         self.outputs.removeAll(keepingCapacity: true)
         self.host.handle(self.event, appendingTo: &self.outputs)
         try self.publish(self.outputs, input: self.event.input)
@@ -134,16 +153,16 @@ public final class ComponentHostService {
             case ("memo.changed", _):
                 try self.publish(
                     self.host.memoChangeReceived(
-                        try MemoChanged(messagePack: delivery.payload), epoch: epoch, tMs: self.nowMs))
+                        try MemoChanged(messagePack: delivery.payload), epoch: epoch, at: self.now))
             case ("memo.ack", 3):
                 try self.publish(
                     self.host.memoAckReceived(
-                        try MemoAck(messagePack: delivery.payload), client: segments[2], tMs: self.nowMs))
+                        try MemoAck(messagePack: delivery.payload), client: segments[2], at: self.now))
             case ("memo.snapshot", 3):
                 try self.publish(
                     self.host.memoSnapshotReceived(
                         try MemoSnapshot(messagePack: delivery.payload), client: segments[2], epoch: epoch,
-                        tMs: self.nowMs))
+                        at: self.now))
             default:
                 throw CodecError(
                     .invalidValue, offset: 0, context: "unexpected \(delivery.envelope.schema) on \(delivery.topic)")
@@ -156,14 +175,15 @@ public final class ComponentHostService {
         let connectivity = NetworkProbe.connectivity(interfaces)
         guard connectivity != self.connectivity else { return }
         try self.runner.publisher.publish(
-            NetworkProbe.payload(interfaces, tMs: self.nowMs), schema: Self.networkSchema, on: try Topic("sys/network/")
+            NetworkProbe.payload(interfaces, tMs: self.runner.clock.nowMs), schema: Self.networkSchema,
+            on: try Topic("sys/network/")
         )
         try self.apply(connectivity)
     }
 
     private func apply(_ connectivity: Connectivity) throws {
         self.connectivity = connectivity
-        try self.publish(self.host.connectivityChanged(connectivity, tMs: self.nowMs))
+        try self.publish(self.host.connectivityChanged(connectivity, at: self.now))
     }
 
     /// `ui/<kind>/<instance>/` (`…/delta/` for a memo board's deltas), made once per component.
@@ -190,8 +210,6 @@ public final class ComponentHostService {
             case .recognizerConfig(let configuration):
                 try self.runner.publisher.publish(
                     configuration, on: try Topic(segments: "ui", "recognizer", configuration.recognizer))
-            case .animation:
-                break
             }
         }
     }

@@ -54,7 +54,7 @@ extension FuzzTarget {
                 device: "d0", frame: UInt64(index), tNs: Int64(index) * 50_000_000,
                 contacts: [TouchContact(id: 0, phase: phase, x: x, y: y)])
         }
-        _ = host.start(tMs: 0, session: "fuzz")
+        _ = host.start(at: SourceInstant(nanoseconds: 0), session: "fuzz")
         for event in GestureEngine.replay(frames, scene: scene.gesture) {
             _ = host.handle(event)
         }

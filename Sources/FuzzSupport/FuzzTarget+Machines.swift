@@ -50,7 +50,7 @@ extension FuzzTarget {
                         firstError = firstError ?? code(error)
                     }
                 }
-                let end = host.now + ComponentReplay.settleMs
+                let end = host.now + ComponentReplay.settle
                 while let next = host.nextTimer, next <= end { Self.check(host.advance(to: next)) }
                 return firstError
             }

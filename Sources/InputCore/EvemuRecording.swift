@@ -1,3 +1,5 @@
+import BusSchema
+
 /// An evemu recording (`.desc` header lines and/or `.events` lines) as parsed.
 ///
 /// Format (`whot/evemu`): `N: name`, `I: bus vendor product version`, `P:`/`B:`/`L:`/`S:` bit
@@ -48,7 +50,7 @@ public struct EvemuRecording: Sendable {
         /// The description (and whether the text has one) from the lines so far; no events or problems.
         public private(set) var recording = EvemuRecording()
         private let description: DeviceDescription?
-        private var lastTime = Int64.min
+        private var lastTime = SourceInstant(nanoseconds: .min)
 
         /// What one line was.
         public enum Item: Sendable {
@@ -87,11 +89,11 @@ public struct EvemuRecording: Sendable {
                 do throws(InputProblem) {
                     let event = try EvemuRecording.event(fields, line: number)
                     try EvemuRecording.checkRange(event, self.description ?? self.recording.description, line: number)
-                    guard event.tNs >= self.lastTime else {
+                    guard event.time >= self.lastTime else {
                         throw InputProblem(
                             .timeWentBackwards, line: number, "event time \(fields[1]) is earlier than the one before")
                     }
-                    self.lastTime = event.tNs
+                    self.lastTime = event.time
                     return .event(event)
                 } catch {
                     return .problem(error)
@@ -150,7 +152,9 @@ public struct EvemuRecording: Sendable {
         guard let value = Int32(fields[4]) else {
             throw InputProblem(.invalidValue, line: line, "event value '\(fields[4])' is not an integer")
         }
-        return InputEvent(tNs: seconds * 1_000_000_000 + micros * 1000, type: type, code: code, value: value)
+        return InputEvent(
+            time: SourceInstant(nanoseconds: seconds * 1_000_000_000 + micros * 1000), type: type, code: code,
+            value: value)
     }
 }
 

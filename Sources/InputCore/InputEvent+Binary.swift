@@ -1,3 +1,5 @@
+import BusSchema
+
 extension InputEvent {
     /// The size of `struct input_event` on 64-bit Linux: `timeval` (2 × 8 bytes), type, code, value.
     public static let binarySize = 24
@@ -17,7 +19,7 @@ extension InputEvent {
             let micros = Int64(littleEndian: bytes.loadUnaligned(fromByteOffset: base + 8, as: Int64.self))
             events.append(
                 InputEvent(
-                    tNs: seconds &* 1_000_000_000 &+ micros &* 1000,
+                    time: SourceInstant(nanoseconds: seconds &* 1_000_000_000 &+ micros &* 1000),
                     type: UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: base + 16, as: UInt16.self)),
                     code: UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: base + 18, as: UInt16.self)),
                     value: Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: base + 20, as: Int32.self))))
@@ -29,8 +31,10 @@ extension InputEvent {
     public var binary: [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.binarySize)
-        withUnsafeBytes(of: (self.tNs / 1_000_000_000).littleEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: (self.tNs % 1_000_000_000 / 1000).littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: (self.time.nanoseconds / 1_000_000_000).littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: (self.time.nanoseconds % 1_000_000_000 / 1000).littleEndian) {
+            bytes.append(contentsOf: $0)
+        }
         withUnsafeBytes(of: self.type.littleEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: self.code.littleEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: self.value.littleEndian) { bytes.append(contentsOf: $0) }

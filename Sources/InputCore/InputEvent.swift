@@ -1,13 +1,15 @@
-/// One kernel input event (`struct input_event`), with its timestamp in nanoseconds.
+import BusSchema
+
+/// One kernel input event (`struct input_event`), with its timestamp.
 public struct InputEvent: Sendable, Hashable {
-    /// The event time (`input_event.time`) in nanoseconds, on the device's or the recording's clock.
-    public var tNs: Int64
+    /// The event time (`input_event.time`), on the device's or the recording's clock.
+    public var time: SourceInstant
     public var type: UInt16
     public var code: UInt16
     public var value: Int32
 
-    public init(tNs: Int64, type: UInt16, code: UInt16, value: Int32) {
-        self.tNs = tNs
+    public init(time: SourceInstant, type: UInt16, code: UInt16, value: Int32) {
+        self.time = time
         self.type = type
         self.code = code
         self.value = value

@@ -23,7 +23,7 @@ public struct MultitouchDecoder: Sendable {
         /// The device (or recording) delivered one event.
         case eventRead(InputEvent)
         /// The device went away at the given time; every contact is cancelled.
-        case deviceRemoved(tNs: Int64)
+        case deviceRemoved(at: SourceInstant)
     }
 
     private enum State: Sendable {
@@ -90,16 +90,16 @@ public struct MultitouchDecoder: Sendable {
     /// Applies one event; returns the frame it completed, if any.
     public mutating func handle(_ event: Event) -> TouchFrame? {
         switch (self.state, event) {
-        case (_, .deviceRemoved(let tNs)):
+        case (_, .deviceRemoved(let instant)):
             self.state = .reading
-            let frame = self.cancelAll(tNs: tNs, keepSuppressed: false)
+            let frame = self.cancelAll(at: instant, keepSuppressed: false)
             self.slots = Array(repeating: Slot(), count: self.slots.count)
             (self.single, self.singleDown, self.singleSuppressed) = (Slot(), false, false)
             return frame
         case (.droppingToReport, .eventRead(let input)):
             guard input.type == EventCode.synType, input.code == EventCode.synReport else { return nil }
             self.state = .reading
-            return self.cancelAll(tNs: input.tNs, keepSuppressed: true)
+            return self.cancelAll(at: input.time, keepSuppressed: true)
         case (.reading, .eventRead(let input)):
             return self.apply(input)
         }
@@ -110,8 +110,8 @@ public struct MultitouchDecoder: Sendable {
         case EventCode.synType:
             switch input.code {
             case EventCode.synReport:
-                if self.usesProtocolA { return self.protocolAFrame(tNs: input.tNs) }
-                return self.isMultitouch ? self.frame(tNs: input.tNs) : self.singleTouchFrame(tNs: input.tNs)
+                if self.usesProtocolA { return self.protocolAFrame(at: input.time) }
+                return self.isMultitouch ? self.frame(at: input.time) : self.singleTouchFrame(at: input.time)
             case EventCode.synMTReport:
                 self.usesProtocolA = true
                 self.isMultitouch = true
@@ -179,7 +179,7 @@ public struct MultitouchDecoder: Sendable {
         slot.touched = true
     }
 
-    private mutating func frame(tNs: Int64) -> TouchFrame? {
+    private mutating func frame(at time: SourceInstant) -> TouchFrame? {
         var contacts = self.pendingEnds
         self.pendingEnds.removeAll()
         for index in self.slots.indices {
@@ -205,11 +205,11 @@ public struct MultitouchDecoder: Sendable {
             slot.lastContact = self.contact(Int(slot.trackingID), phase, slot)
             contacts.append(slot.lastContact)
         }
-        return self.emit(contacts, tNs: tNs)
+        return self.emit(contacts, at: time)
     }
 
     /// The frame of a single-touch device: its one contact while `BTN_TOUCH` is down, and its end.
-    private mutating func singleTouchFrame(tNs: Int64) -> TouchFrame? {
+    private mutating func singleTouchFrame(at time: SourceInstant) -> TouchFrame? {
         var slot = self.single
         defer {
             slot.touched = false
@@ -227,15 +227,15 @@ public struct MultitouchDecoder: Sendable {
             }
             slot.live = slot.trackingID
             slot.lastContact = self.contact(Int(slot.trackingID), phase, slot)
-            return self.emit([slot.lastContact], tNs: tNs)
+            return self.emit([slot.lastContact], at: time)
         }
         guard slot.live != nil else { return nil }
         slot.live = nil
         slot.lastContact = self.contact(Int(slot.trackingID), .ended, slot)
-        return self.emit([slot.lastContact], tNs: tNs)
+        return self.emit([slot.lastContact], at: time)
     }
 
-    private mutating func protocolAFrame(tNs: Int64) -> TouchFrame? {
+    private mutating func protocolAFrame(at time: SourceInstant) -> TouchFrame? {
         if self.packet.touched { self.packets.append(self.packet) }
         self.packet = Slot()
         var contacts: [TouchContact] = []
@@ -258,7 +258,7 @@ public struct MultitouchDecoder: Sendable {
         }
         self.protocolAContacts = current
         self.packets.removeAll()
-        return self.emit(contacts, tNs: tNs)
+        return self.emit(contacts, at: time)
     }
 
     private func contact(_ id: Int, _ phase: TouchContact.Phase, _ slot: Slot) -> TouchContact {
@@ -270,7 +270,7 @@ public struct MultitouchDecoder: Sendable {
     }
 
     /// Cancels every published contact; with `keepSuppressed` their tracking ids stay ignored.
-    private mutating func cancelAll(tNs: Int64, keepSuppressed: Bool) -> TouchFrame? {
+    private mutating func cancelAll(at time: SourceInstant, keepSuppressed: Bool) -> TouchFrame? {
         var contacts: [TouchContact] = []
         self.pendingEnds.removeAll()
         for index in self.slots.indices where self.slots[index].live != nil {
@@ -294,12 +294,12 @@ public struct MultitouchDecoder: Sendable {
         self.protocolAContacts.removeAll()
         self.packets.removeAll()
         self.packet = Slot()
-        return self.emit(contacts, tNs: tNs)
+        return self.emit(contacts, at: time)
     }
 
-    private mutating func emit(_ contacts: [TouchContact], tNs: Int64) -> TouchFrame? {
+    private mutating func emit(_ contacts: [TouchContact], at time: SourceInstant) -> TouchFrame? {
         guard !contacts.isEmpty else { return nil }
         self.frameNumber += 1
-        return TouchFrame(device: self.device, frame: self.frameNumber, tNs: tNs, contacts: contacts)
+        return TouchFrame(device: self.device, frame: self.frameNumber, tNs: time.nanoseconds, contacts: contacts)
     }
 }

@@ -42,19 +42,17 @@ public enum OfflineConversion {
     }
 
     /// The stuck-touch guard's timeout offline.
-    public static let stuckTimeoutNs: Int64 = 10_000_000_000
+    public static let stuckTimeout = Duration.seconds(10)
 
     /// Runs frames through a ``StuckTouchGuard`` and flushes it at the end.
-    public static func guarded(_ frames: [TouchFrame], timeoutNs: Int64 = stuckTimeoutNs) -> [TouchFrame] {
-        var guardian = StuckTouchGuard(timeoutNs: timeoutNs)
+    public static func guarded(_ frames: [TouchFrame], timeout: Duration = stuckTimeout) -> [TouchFrame] {
+        var guardian = StuckTouchGuard(timeout: timeout)
         var output: [TouchFrame] = []
         output.reserveCapacity(frames.count)
-        func collect(_ effects: [StuckTouchGuard.Effect]) {
-            for case .publish(let frame) in effects { output.append(frame) }
+        for frame in frames {
+            for case .publish(let frame) in guardian.handle(.frameArrived(frame)) { output.append(frame) }
         }
-        for frame in frames { collect(guardian.handle(.frameArrived(frame))) }
-        while let deadline = guardian.nextDeadline { collect(guardian.handle(.timeElapsed(tNs: deadline))) }
-        return output
+        return output + guardian.flush()
     }
 
     /// Where the `.desc` of an evemu `.events` file may be, nearest first: `Dev.gesture.events` →

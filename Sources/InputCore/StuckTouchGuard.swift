@@ -3,34 +3,35 @@ import BusSchema
 /// Cancels contacts that have had no event for too long, so no touch is ever stuck down.
 ///
 /// A contact's own events are its `began` and `moved` phases (a finger held still on a real
-/// screen sends nothing). When a contact has been silent for ``timeoutNs``, the guard emits a
+/// screen sends nothing). When a contact has been silent for ``timeout``, the guard emits a
 /// frame for its device with the contact `cancelled` and drops every later report of that id
-/// until it ends. Time is an input: frames carry their own time, and ``Event/timeElapsed(tNs:)``
-/// tells the guard the time when nothing arrives; ``Effect/wake(atNs:)`` asks for that call.
+/// until it ends. Time is an input, on the source's clock: frames carry their own time, and
+/// ``Event/timeElapsed(at:)`` tells the guard the time when nothing arrives; ``Effect/wake(at:)``
+/// asks for that call.
 /// Frames leave the guard renumbered per device, so cancellation frames fit in the sequence.
 public struct StuckTouchGuard: Sendable {
     public enum Event: Sendable, Hashable {
         /// A frame arrived from the decoder or a script.
         case frameArrived(TouchFrame)
         /// Time passed with nothing arriving.
-        case timeElapsed(tNs: Int64)
+        case timeElapsed(at: SourceInstant)
         /// The app resigned (`false`) or regained (`true`) the active state, as `will_resign_active`
         /// and `did_become_active` on `sys/lifecycle/` say. Resigning cancels every contact down, as
         /// UIKit sends `touchesCancelled`; a contact that begins while inactive is dropped until it
         /// ends, so the UI never sees a touch without its beginning.
-        case activeChanged(Bool, tNs: Int64)
+        case activeChanged(Bool, at: SourceInstant)
     }
 
     public enum Effect: Sendable, Hashable {
         /// Publish this frame.
         case publish(TouchFrame)
-        /// Call ``handle(_:)`` with ``Event/timeElapsed(tNs:)`` at this time (the earliest deadline).
-        case wake(atNs: Int64)
+        /// Call ``handle(_:)`` with ``Event/timeElapsed(at:)`` at this instant (the earliest deadline).
+        case wake(at: SourceInstant)
     }
 
     private struct Tracked: Sendable {
         var contact: TouchContact
-        var lastEventNs: Int64
+        var lastEvent: SourceInstant
     }
 
     private struct DeviceState: Sendable {
@@ -41,35 +42,45 @@ public struct StuckTouchGuard: Sendable {
         var dead: Set<Int> = []
     }
 
-    /// How long a contact may stay silent, in nanoseconds (default 10 s).
-    public let timeoutNs: Int64
+    /// How long a contact may stay silent (default 10 s).
+    public let timeout: Duration
     private var devices: [String: DeviceState] = [:]
     private var active = true
 
-    public init(timeoutNs: Int64 = 10_000_000_000) {
-        self.timeoutNs = timeoutNs
+    public init(timeout: Duration = .seconds(10)) {
+        self.timeout = timeout
     }
 
     public mutating func handle(_ event: Event) -> [Effect] {
         var effects: [Effect] = []
         switch event {
         case .frameArrived(let frame):
-            self.expire(before: frame.tNs, into: &effects)
+            self.expire(before: SourceInstant(nanoseconds: frame.tNs), into: &effects)
             self.forward(frame, into: &effects)
-        case .timeElapsed(let tNs):
-            self.expire(before: tNs, into: &effects)
-        case .activeChanged(let active, let tNs):
-            self.expire(before: tNs, into: &effects)
-            if self.active, !active { self.cancelAll(tNs: tNs, into: &effects) }
+        case .timeElapsed(let instant):
+            self.expire(before: instant, into: &effects)
+        case .activeChanged(let active, let instant):
+            self.expire(before: instant, into: &effects)
+            if self.active, !active { self.cancelAll(at: instant, into: &effects) }
             self.active = active
         }
-        if let deadline = self.nextDeadline { effects.append(.wake(atNs: deadline)) }
+        if let deadline = self.nextDeadline { effects.append(.wake(at: deadline)) }
         return effects
     }
 
-    /// The earliest time at which some contact will be cancelled, if any is live.
-    public var nextDeadline: Int64? {
-        self.devices.values.lazy.flatMap { $0.live.values }.map { $0.lastEventNs + self.timeoutNs }.min()
+    /// The earliest instant at which some contact will be cancelled, if any is live.
+    public var nextDeadline: SourceInstant? {
+        self.devices.values.lazy.flatMap { $0.live.values }.map { $0.lastEvent + self.timeout }.min()
+    }
+
+    /// Every pending cancellation, each at its deadline: the end of a finite source, so that every
+    /// contact ends.
+    public mutating func flush() -> [TouchFrame] {
+        var frames: [TouchFrame] = []
+        while let deadline = self.nextDeadline {
+            for case .publish(let frame) in self.handle(.timeElapsed(at: deadline)) { frames.append(frame) }
+        }
+        return frames
     }
 
     private mutating func forward(_ frame: TouchFrame, into effects: inout [Effect]) {
@@ -93,7 +104,7 @@ public struct StuckTouchGuard: Sendable {
             switch contact.phase {
             case .began, .moved:
                 if state.live[contact.id] == nil { state.order.append(contact.id) }
-                state.live[contact.id] = Tracked(contact: contact, lastEventNs: frame.tNs)
+                state.live[contact.id] = Tracked(contact: contact, lastEvent: SourceInstant(nanoseconds: frame.tNs))
             case .stationary:
                 state.live[contact.id]?.contact = contact
             case .ended, .cancelled:
@@ -110,16 +121,16 @@ public struct StuckTouchGuard: Sendable {
         self.devices[frame.device] = state
     }
 
-    private mutating func expire(before tNs: Int64, into effects: inout [Effect]) {
+    private mutating func expire(before instant: SourceInstant, into effects: inout [Effect]) {
         for device in self.devices.keys.sorted() {
             var state = self.devices[device]!
             // Cancel at each distinct deadline in order, so the frames' times never go backwards.
-            while let deadline = state.live.values.map({ $0.lastEventNs + self.timeoutNs }).min(), deadline <= tNs {
+            while let deadline = state.live.values.map({ $0.lastEvent + self.timeout }).min(), deadline <= instant {
                 var contacts: [TouchContact] = []
                 for id in state.order {
                     guard let tracked = state.live[id] else { continue }
                     var contact = tracked.contact
-                    if tracked.lastEventNs + self.timeoutNs <= deadline {
+                    if tracked.lastEvent + self.timeout <= deadline {
                         contact.phase = .cancelled
                         state.live[id] = nil
                         state.dead.insert(id)
@@ -131,14 +142,15 @@ public struct StuckTouchGuard: Sendable {
                 state.order.removeAll { state.live[$0] == nil }
                 state.frame += 1
                 effects.append(
-                    .publish(TouchFrame(device: device, frame: state.frame, tNs: deadline, contacts: contacts)))
+                    .publish(
+                        TouchFrame(device: device, frame: state.frame, tNs: deadline.nanoseconds, contacts: contacts)))
             }
             self.devices[device] = state
         }
     }
 
-    /// Cancels every live contact of every device (devices in name order), at `tNs`.
-    private mutating func cancelAll(tNs: Int64, into effects: inout [Effect]) {
+    /// Cancels every live contact of every device (devices in name order), at `instant`.
+    private mutating func cancelAll(at instant: SourceInstant, into effects: inout [Effect]) {
         for device in self.devices.keys.sorted() {
             var state = self.devices[device]!
             guard !state.order.isEmpty else { continue }
@@ -152,7 +164,8 @@ public struct StuckTouchGuard: Sendable {
             state.live.removeAll()
             state.order.removeAll()
             state.frame += 1
-            effects.append(.publish(TouchFrame(device: device, frame: state.frame, tNs: tNs, contacts: contacts)))
+            effects.append(
+                .publish(TouchFrame(device: device, frame: state.frame, tNs: instant.nanoseconds, contacts: contacts)))
             self.devices[device] = state
         }
     }

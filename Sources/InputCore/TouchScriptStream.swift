@@ -11,10 +11,10 @@ public struct TouchScriptStream: Sendable {
 
     /// - Parameters:
     ///   - bounds: the scene size in points, when coordinates must lie inside it.
-    ///   - timeoutNs: the stuck-touch guard's timeout.
-    public init(bounds: (width: Double, height: Double)?, timeoutNs: Int64 = OfflineConversion.stuckTimeoutNs) {
+    ///   - timeout: the stuck-touch guard's timeout.
+    public init(bounds: (width: Double, height: Double)?, timeout: Duration = OfflineConversion.stuckTimeout) {
         self.parser = TouchScript.Parser(bounds: bounds)
-        self.guardian = StuckTouchGuard(timeoutNs: timeoutNs)
+        self.guardian = StuckTouchGuard(timeout: timeout)
     }
 
     /// Adds line `lineNumber`; returns the frames it completed and, if it was skipped, why.
@@ -32,11 +32,7 @@ public struct TouchScriptStream: Sendable {
 
     /// The frames still pending at the end of the script, every contact ended.
     public mutating func finish() -> [TouchFrame] {
-        var frames = self.guarded(self.framer.finish())
-        while let deadline = self.guardian.nextDeadline {
-            for case .publish(let frame) in self.guardian.handle(.timeElapsed(tNs: deadline)) { frames.append(frame) }
-        }
-        return frames
+        self.guarded(self.framer.finish()) + self.guardian.flush()
     }
 
     private mutating func guarded(_ frames: [TouchFrame]) -> [TouchFrame] {

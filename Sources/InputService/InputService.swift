@@ -43,8 +43,9 @@ public final class InputService {
     /// The source time and monotonic time of the last frame sent: maps the guard's deadlines (in
     /// source time) onto the monotonic clock, re-anchored at every frame so that a live device's
     /// clock (evdev stamps CLOCK_REALTIME) and a paced recording's both work.
-    private var lastSent: (sourceNs: Int64, monoNs: UInt64)?
-    private var guardTimer: (id: Int, deadlineNs: Int64)?
+    /// The source's clock, anchored on the last frame sent.
+    private var timeline = SourceTimeline(at: MonotonicInstant(nanoseconds: Int64(clamping: Clock.monotonicNs())))
+    private var guardTimer: (id: Int, deadline: SourceInstant)?
     private var topics: [String: Topic] = [:]
     private var framesSent: UInt64 = 0
     private var stuckCancelled: UInt64 = 0
@@ -66,7 +67,7 @@ public final class InputService {
         self.runner = runner
         self.subscriberWaitMs = subscriberWaitMs
         self.source = source
-        self.guardian = StuckTouchGuard(timeoutNs: Int64(stuckTimeoutMs) * 1_000_000)
+        self.guardian = StuckTouchGuard(timeout: .milliseconds(stuckTimeoutMs))
         switch source {
         case .frames(let frames, let loop):
             self.pacer = FramePacer(frames: loop ? FramePacer.looping(frames) : AnySequence(frames), pace: pace)
@@ -133,8 +134,9 @@ public final class InputService {
     /// Sends the cancellations of contacts still down, then ends the service (with the error
     /// that cut a file short, if one did).
     private func finish() throws {
-        while let deadline = self.guardian.nextDeadline {
-            try self.apply(self.guardian.handle(.timeElapsed(tNs: deadline)), counting: \.stuckCancelled)
+        for frame in self.guardian.flush() {
+            self.stuckCancelled += 1
+            try self.publish(frame)
         }
         if case .file(let file, _) = self.source, let failure = file.failure { throw failure }
         self.runner.stop()
@@ -155,7 +157,7 @@ public final class InputService {
         if let watch = self.deviceWatch { self.runner.unwatch(watch) }
         self.deviceWatch = nil
         Log.error(self.runner.name, "device removed: \(end)")
-        if let frame = self.decoder?.handle(.deviceRemoved(tNs: self.sourceTime(atMono: now))) {
+        if let frame = self.decoder?.handle(.deviceRemoved(at: self.sourceTime(atMono: now))) {
             try self.forward(frame, monoNs: now)
         }
         try self.finish()
@@ -168,8 +170,8 @@ public final class InputService {
         switch message.event {
         case .willResignActive, .didBecomeActive:
             self.appActive = message.event == .didBecomeActive
-            let tNs = self.sourceTime(atMono: Clock.monotonicNs())
-            let effects = self.guardian.handle(.activeChanged(self.appActive, tNs: tNs))
+            let now = self.sourceTime(atMono: Clock.monotonicNs())
+            let effects = self.guardian.handle(.activeChanged(self.appActive, at: now))
             try self.apply(effects, counting: \.resignCancelled)
         case .started, .ready, .stopping, .stopped, .resync:
             break
@@ -179,7 +181,8 @@ public final class InputService {
     // MARK: - Guard and publishing
 
     private func forward(_ frame: TouchFrame, monoNs: UInt64) throws {
-        self.lastSent = (frame.tNs, monoNs)
+        self.timeline.anchor(
+            SourceInstant(nanoseconds: frame.tNs), at: MonotonicInstant(nanoseconds: Int64(clamping: monoNs)))
         try self.apply(self.guardian.handle(.frameArrived(frame)))
     }
 
@@ -199,23 +202,22 @@ public final class InputService {
         }
     }
 
-    private func scheduleGuard(_ deadline: Int64) {
-        guard self.guardTimer?.deadlineNs != deadline, let lastSent = self.lastSent else { return }
+    private func scheduleGuard(_ deadline: SourceInstant) {
+        guard self.guardTimer?.deadline != deadline else { return }
         if let timer = self.guardTimer { self.runner.cancel(timer: timer.id) }
-        let mono = lastSent.monoNs &+ UInt64(max(0, deadline - lastSent.sourceNs))
+        let mono = UInt64(clamping: self.timeline.monotonic(at: deadline).nanoseconds)
         let id = self.runner.at(deadlineNs: mono) { [unowned self] in
             self.guardTimer = nil
             let now = Clock.monotonicNs()
             try self.apply(
-                self.guardian.handle(.timeElapsed(tNs: self.sourceTime(atMono: now))), counting: \.stuckCancelled)
+                self.guardian.handle(.timeElapsed(at: self.sourceTime(atMono: now))), counting: \.stuckCancelled)
         }
         self.guardTimer = (id, deadline)
     }
 
     /// The source's time now, extrapolated from the last frame sent.
-    private func sourceTime(atMono monoNs: UInt64) -> Int64 {
-        guard let lastSent = self.lastSent else { return 0 }
-        return lastSent.sourceNs + Int64(monoNs &- min(monoNs, lastSent.monoNs))
+    private func sourceTime(atMono monoNs: UInt64) -> SourceInstant {
+        self.timeline.source(at: MonotonicInstant(nanoseconds: Int64(clamping: monoNs)))
     }
 
     private func publish(_ frame: TouchFrame) throws {

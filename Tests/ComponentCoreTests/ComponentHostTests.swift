@@ -50,7 +50,7 @@ import Testing
 
     @Test func host_start_publishesEveryInitialStateAndTheBoardAsksForASnapshot() throws {
         var host = try Self.host()
-        let outputs = host.start(tMs: 0, session: "s1")
+        let outputs = host.start(at: ms(0), session: "s1")
         let instances = outputs.compactMap { output -> String? in
             if case .state(let state) = output { return state.instance }
             return nil
@@ -80,7 +80,8 @@ import Testing
             _ = host.handle(Self.gesture(10, "table", .pan, .changed, name: "tablePan", translation: pull))
             _ = host.handle(Self.gesture(20, "table", .pan, .ended, name: "tablePan", translation: pull))
             return host.handle(
-                ComponentCommand(instance: "refresh1", command: "refresh_done", args: args), tMs: 100, wallMs: wallMs)
+                ComponentCommand(instance: "refresh1", command: "refresh_done", args: args), at: ms(100), wallMs: wallMs
+            )
         }
         func updated(_ outputs: [HostOutput]) -> Double?? {
             guard case .pullToRefresh(let state)? = Self.states(outputs, "refresh1").last else { return nil }
@@ -139,7 +140,7 @@ import Testing
             for (view, kind, name, targets) in kinds {
                 t += 10
                 // Timers due by then fire first, so the gesture's outputs are its own.
-                _ = host.advance(to: t)
+                _ = host.advance(to: ms(t))
                 let state: GestureEvent.State = kind == .swipe || kind == .tap ? .recognized : .began
                 let outputs = host.handle(Self.gesture(t, view, kind, state, y: 75, name: name, direction: direction))
                 let instances = Set(Self.states(outputs, nil).map(\.instance))
@@ -154,13 +155,13 @@ import Testing
 
     @Test func host_commandsForUnknownInstancesOrThatAComponentDoesNotTake_areCountedAsRejected() throws {
         var host = try Self.host()
-        #expect(host.handle(ComponentCommand(instance: "ghost", command: "clear"), tMs: 0).isEmpty)
-        #expect(host.handle(ComponentCommand(instance: "table1", command: "clear"), tMs: 0).isEmpty)
+        #expect(host.handle(ComponentCommand(instance: "ghost", command: "clear"), at: ms(0)).isEmpty)
+        #expect(host.handle(ComponentCommand(instance: "table1", command: "clear"), at: ms(0)).isEmpty)
         #expect(
-            host.handle(ComponentCommand(instance: "board1", command: "edit", args: ["text": .string("x")]), tMs: 0)
+            host.handle(ComponentCommand(instance: "board1", command: "edit", args: ["text": .string("x")]), at: ms(0))
                 .isEmpty)
         #expect(host.counters.rejectedCommands == 3)
-        #expect(!host.handle(ComponentCommand(instance: "canvas1", command: "clear"), tMs: 0).isEmpty)
+        #expect(!host.handle(ComponentCommand(instance: "canvas1", command: "clear"), at: ms(0)).isEmpty)
     }
 
     /// A pinch about the view's top-left corner keeps the content offset at zero.
@@ -202,7 +203,7 @@ import Testing
     @Test func host_timers_fireInTimeOrderBeforeALaterInput() throws {
         var host = try Self.host()
         _ = host.handle(Self.gesture(0, "table", .swipe, .recognized, y: 75, name: "cellSwipe", direction: .right))
-        #expect(host.nextTimer == 200)
+        #expect(host.nextTimer == ms(200))
         let outputs = host.handle(
             Self.gesture(500, "table", .swipe, .recognized, y: 175, name: "cellSwipe", direction: .right))
         let times = Self.states(outputs, "table1").map { state -> Double in
@@ -212,6 +213,25 @@ import Testing
         #expect(times == [200, 500])
     }
 
+    @Test func host_aGestureALittleEarlierThanTheClock_movesItBackAndLeavesTheTimersWhereTheyAre() throws {
+        var host = try Self.host()
+        _ = host.handle(Self.gesture(1000, "table", .swipe, .recognized, y: 75, name: "cellSwipe", direction: .right))
+        _ = host.advance(to: ms(1100))
+        _ = host.handle(Self.gesture(1050, "table", .pan, .began, name: "tablePan"))
+        #expect(host.now == ms(1050))
+        #expect(host.nextTimer == ms(1200), "a live tick that ran ahead of a late gesture moves no timer")
+    }
+
+    @Test func host_aSourceWhoseClockStartsAgain_keepsEachTimersRemainingTime() throws {
+        var host = try Self.host()
+        _ = host.handle(
+            Self.gesture(100_000, "table", .swipe, .recognized, y: 75, name: "cellSwipe", direction: .right))
+        #expect(host.nextTimer == ms(100_200))
+        _ = host.handle(Self.gesture(50, "table", .pan, .began, name: "tablePan"))
+        #expect(host.now == ms(50))
+        #expect(host.nextTimer == ms(250), "the slide still ends 200 ms after it began")
+    }
+
     @Test func host_refreshTimeout_runsOnTheHostClock() throws {
         var host = try Self.host()
         _ = host.handle(Self.gesture(0, "table", .pan, .began, name: "tablePan"))
@@ -219,7 +239,7 @@ import Testing
         _ = host.handle(Self.gesture(32, "table", .pan, .ended, name: "tablePan", translation: vector(0, 500)))
         guard case .pullToRefresh(let refreshing)? = host.state(of: "refresh1") else { return }
         #expect(refreshing.phase == .refreshing)
-        let outputs = host.advance(to: 1032)
+        let outputs = host.advance(to: ms(1032))
         guard case .pullToRefresh(let hidden)? = Self.states(outputs, "refresh1").last else {
             Issue.record("no timeout")
             return
@@ -231,13 +251,13 @@ import Testing
     @Test func host_lifecycleAndNetwork_reachEveryComponent() throws {
         var host = try Self.host()
         _ = host.handle(Self.gesture(0, "sketch", .touchDown, .began, x: 600, y: 80, name: "ink"))
-        let resigned = host.appActiveChanged(false, tMs: 10)
+        let resigned = host.appActiveChanged(false, at: ms(10))
         guard case .canvas(let canvas)? = Self.states(resigned, "canvas1").last else {
             Issue.record("stroke not cancelled")
             return
         }
         #expect(canvas.strokes.isEmpty)
-        _ = host.connectivityChanged(.none, tMs: 20)
+        _ = host.connectivityChanged(.none, at: ms(20))
         _ = host.handle(Self.gesture(30, "table", .pan, .began, name: "tablePan"))
         _ = host.handle(Self.gesture(46, "table", .pan, .changed, name: "tablePan", translation: vector(0, 500)))
         let ended = host.handle(Self.gesture(62, "table", .pan, .ended, name: "tablePan", translation: vector(0, 500)))
@@ -252,24 +272,25 @@ import Testing
     @Test func host_allStates_givesEveryComponentAtTheCurrentTime() throws {
         var host = try Self.host()
         _ = host.handle(Self.gesture(40, "plain", .tap, .recognized, name: "plainTap"))
-        let outputs = host.allStates(tMs: 50)
+        let outputs = host.allStates(at: ms(50))
         #expect(
             Set(outputs.compactMap { if case .state(let state) = $0 { state.instance } else { nil } })
                 == Set(host.instanceIDs))
-        #expect(host.now == 50)
+        #expect(host.now == ms(50))
     }
 
     @Test func host_memoAck_goesToTheBoardOfItsClient() throws {
         var host = try Self.host()
-        let started = host.start(tMs: 0, session: "s1")
+        let started = host.start(at: ms(0), session: "s1")
         let snapshot = try #require(
             started.compactMap { output -> MemoCommand? in
                 if case .memoCommand(let request) = output { return request }
                 return nil
             }.first)
         #expect(
-            host.memoAckReceived(MemoAck(cmdId: snapshot.cmdId, status: .ok, seq: 0), client: "other", tMs: 5).isEmpty)
-        let acked = host.memoAckReceived(MemoAck(cmdId: snapshot.cmdId, status: .ok, seq: 0), client: "c1", tMs: 5)
+            host.memoAckReceived(MemoAck(cmdId: snapshot.cmdId, status: .ok, seq: 0), client: "other", at: ms(5))
+                .isEmpty)
+        let acked = host.memoAckReceived(MemoAck(cmdId: snapshot.cmdId, status: .ok, seq: 0), client: "c1", at: ms(5))
         guard case .memoBoardDelta(let delta)? = Self.states(acked, "board1").last else {
             Issue.record("ack not applied")
             return
@@ -293,7 +314,7 @@ import Testing
     @Test func host_drawerStates_configureTheSwipeThatTargetsIt_directionAndPanelRegion() throws {
         var host = try ComponentHost(
             scene: ComponentScene(try Scene(json: try ComponentSceneTests.demo(), file: "demo.json")))
-        let started = Self.configs(host.start(tMs: 0, session: "s1"))
+        let started = Self.configs(host.start(at: ms(0), session: "s1"))
         #expect(started.map(\.recognizer) == ["drawerSwipe"], "only the drawer's swipe, not the table's")
         #expect(started.first?.directions == [.right])
         #expect(started.first?.receiveRegion == RecognizerConfig.Region(x: 0, y: 0, width: 44, height: 1000))
@@ -311,6 +332,6 @@ import Testing
             }
         }
         #expect(order == ["state", "config"])
-        #expect(Self.configs(host.allStates(tMs: 200)).count == 1, "a resync republishes it")
+        #expect(Self.configs(host.allStates(at: ms(200))).count == 1, "a resync republishes it")
     }
 }

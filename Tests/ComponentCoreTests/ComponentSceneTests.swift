@@ -50,7 +50,7 @@ import Testing
 
     @Test func state_schema_isTheSchemaOfItsMessageForEveryKind() throws {
         var host = ComponentHost(scene: ComponentScene(try Scene(json: try Self.demo(), file: "demo.json")))
-        let states = host.allStates(tMs: 0).compactMap { if case .state(let state) = $0 { state } else { nil } }
+        let states = host.allStates(at: ms(0)).compactMap { if case .state(let state) = $0 { state } else { nil } }
         #expect(Set(states.map(\.kind)) == Set(ComponentScene.Kind.allCases))
         for state in states {
             #expect(state.schema == type(of: state.message).schema, "\(state.kind)")

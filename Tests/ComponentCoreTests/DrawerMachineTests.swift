@@ -72,9 +72,12 @@ import Testing
     @Test func drawer_reversalMidAnimation_startsFromTheCurrentProgress() {
         var machine = Self.machine()
         _ = machine.handle(.swipeRecognized(.right, tMs: 0))
-        let animation = Effects.animations(machine.handle(.swipeRecognized(.left, tMs: 250))).first
-        #expect(animation?.from == 0.5)
-        #expect(animation?.to == 0)
+        let reversed = Self.state(machine.handle(.swipeRecognized(.left, tMs: 250)))
+        #expect(reversed?.progress == 0, "the state carries the target")
+        // Halfway open at 250 ms; the slide back waits out its delay there, then takes 100 ms.
+        #expect(machine.snapshot(tMs: 449).progress == 0.5)
+        #expect(machine.snapshot(tMs: 500).progress == 0.25)
+        #expect(machine.snapshot(tMs: 550).progress == 0)
     }
 
     @Test func drawer_staleTimer_isIgnored() {
@@ -89,9 +92,9 @@ import Testing
         let effects = machine.handle(.swipeRecognized(.right, tMs: 1000))
         let state = try #require(Self.state(effects))
         #expect(state.animation == StateAnimation(durationMs: 100, delayMs: 200, curve: .easeInOut))
-        let slide = try #require(Effects.animations(effects).first)
-        #expect(slide.startMs == 1200 && slide.durationMs == 100, "the slide starts after the delay")
         #expect(machine.snapshot(tMs: 1199).progress == 0, "the menu holds still through the delay")
+        #expect(machine.snapshot(tMs: 1250).progress == 0.5)
+        #expect(Effects.timer(effects) == 1300, "the slide ends 100 ms after the delay")
         #expect(machine.snapshot(tMs: 1300).progress == 1)
     }
 

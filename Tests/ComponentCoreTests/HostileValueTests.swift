@@ -18,7 +18,7 @@ import Testing
     func everyMachineOfTheDemoScene_survivesHostileGesturesAndStillWorks(_ value: Double) throws {
         let scene = ComponentScene(try Scene(json: try Repository.read("deploy/scenes/demo.json"), file: "demo.json"))
         var host = ComponentHost(scene: scene)
-        Self.expectFinite(host.start(tMs: 0, session: "test"), "start")
+        Self.expectFinite(host.start(at: ms(0), session: "test"), "start")
         var t = 0.0
         for view in scene.gesture.views {
             for recognizer in view.recognizers {
@@ -43,7 +43,7 @@ import Testing
                 }
             }
         }
-        while let next = host.nextTimer, next <= t + 20_000 { Self.expectFinite(host.advance(to: next), "timers") }
+        while let next = host.nextTimer, next <= ms(t + 20_000) { Self.expectFinite(host.advance(to: next), "timers") }
     }
 
     @Test(arguments: hostile)
@@ -83,7 +83,7 @@ import Testing
     @Test func aGestureStampedFarAhead_firesOnlyTheCatchUpWindowOfTimers() throws {
         let scene = ComponentScene(try Scene(json: try Repository.read("deploy/scenes/demo.json"), file: "demo.json"))
         var host = ComponentHost(scene: scene)
-        _ = host.start(tMs: 0, session: "test")
+        _ = host.start(at: ms(0), session: "test")
         // A fling leaves the sidebar decelerating, asking for a frame every 16 ms.
         for (state, dy) in [(GestureEvent.State.began, 0.0), (.changed, -200), (.ended, -400)] {
             _ = host.handle(
@@ -97,7 +97,7 @@ import Testing
             y: 0, touches: 1)
         let outputs = host.handle(far)
         // At most one frame per 16 ms of the window per instance, not 10^13 ms of them.
-        #expect(outputs.count < Int(ComponentHost.maxCatchUpMs / 16 + 1) * host.instanceIDs.count)
-        #expect(host.now == NumberRange.timeMs.upper)
+        #expect(outputs.count < Int(ComponentHost.maxCatchUp.milliseconds / 16 + 1) * host.instanceIDs.count)
+        #expect(host.now == ms(NumberRange.timeMs.upper))
     }
 }

@@ -142,7 +142,7 @@ import Testing
         _ = machine.handle(.timeElapsed(300))
         #expect(machine.handle(.appWillResignActive(tMs: 400)) == [.cancelTimer])
         #expect(machine.snapshot(tMs: 5000).loading)
-        #expect(machine.handle(.appDidBecomeActive(tMs: 5000)) == [.scheduleTimer(at: 5100)])
+        #expect(machine.handle(.appDidBecomeActive(tMs: 5000)) == [.scheduleTimer(at: ms(5100))])
         #expect(Self.state(machine.handle(.timeElapsed(5100)))?.progress == 40)
         #expect(machine.handle(.appDidBecomeActive(tMs: 5200)).isEmpty)
     }

@@ -11,9 +11,10 @@ enum Effects {
         }
     }
 
+    /// The instant of the last timer asked for, in ms.
     static func timer(_ effects: [ComponentEffect]) -> Double? {
         effects.compactMap {
-            if case .scheduleTimer(let at) = $0 { return at }
+            if case .scheduleTimer(let at) = $0 { return at.milliseconds }
             return nil
         }.last
     }
@@ -24,14 +25,10 @@ enum Effects {
             return nil
         }
     }
-
-    static func animations(_ effects: [ComponentEffect]) -> [ComponentAnimation] {
-        effects.compactMap {
-            if case .startAnimation(let animation) = $0 { return animation }
-            return nil
-        }
-    }
 }
+
+/// The source instant `value` ms after the epoch.
+func ms(_ value: Double) -> SourceInstant { SourceInstant(milliseconds: value) }
 
 func vector(_ x: Double, _ y: Double) -> GestureEvent.Vector { GestureEvent.Vector(x: x, y: y) }
 

@@ -48,7 +48,10 @@ enum Fixtures {
             device: "d0", description: description, mapper: CoordinateMapper(description: description))
         return events.compactMap {
             decoder.handle(
-                .eventRead(InputEvent(tNs: $0.ms * 1_000_000, type: $0.type, code: $0.code, value: $0.value)))
+                .eventRead(
+                    InputEvent(
+                        time: SourceInstant(nanoseconds: $0.ms * 1_000_000), type: $0.type, code: $0.code,
+                        value: $0.value)))
         }
     }
 

@@ -143,12 +143,15 @@ import Testing
         for (type, code, value) in [
             (evAbs, trackingID, 1), (evAbs, posX, 10), (evAbs, slot, 1), (evAbs, trackingID, 2),
         ] {
-            _ = decoder.handle(.eventRead(InputEvent(tNs: 0, type: type, code: code, value: Int32(value))))
+            _ = decoder.handle(
+                .eventRead(InputEvent(time: SourceInstant(nanoseconds: 0), type: type, code: code, value: Int32(value)))
+            )
         }
-        _ = decoder.handle(.eventRead(InputEvent(tNs: 0, type: evSyn, code: report, value: 0)))
-        let frame = decoder.handle(.deviceRemoved(tNs: 5))
+        _ = decoder.handle(
+            .eventRead(InputEvent(time: SourceInstant(nanoseconds: 0), type: evSyn, code: report, value: 0)))
+        let frame = decoder.handle(.deviceRemoved(at: SourceInstant(nanoseconds: 5)))
         #expect(frame?.contacts.map(\.phase) == [.cancelled, .cancelled])
-        #expect(decoder.handle(.deviceRemoved(tNs: 6)) == nil)
+        #expect(decoder.handle(.deviceRemoved(at: SourceInstant(nanoseconds: 6))) == nil)
     }
 
     @Test func liftAndNewContactInOneFrameGiveEndedAndBegan() {
@@ -172,8 +175,9 @@ import Testing
 
     @Test func binaryInputEventsRoundTrip() {
         let events = [
-            InputEvent(tNs: 1_357_751_027_090_934_000, type: evAbs, code: trackingID, value: -1),
-            InputEvent(tNs: 5_000, type: evSyn, code: report, value: 0),
+            InputEvent(
+                time: SourceInstant(nanoseconds: 1_357_751_027_090_934_000), type: evAbs, code: trackingID, value: -1),
+            InputEvent(time: SourceInstant(nanoseconds: 5_000), type: evSyn, code: report, value: 0),
         ]
         let bytes = events.flatMap(\.binary) + [1, 2, 3]
         #expect(bytes.count == 2 * 24 + 3)

@@ -14,15 +14,19 @@ import Testing
         ])
 
     static func abs(_ ms: Int64, _ code: UInt16, _ value: Int32) -> InputEvent {
-        InputEvent(tNs: ms * 1_000_000, type: EventCode.absType, code: code, value: value)
+        InputEvent(time: SourceInstant(nanoseconds: ms * 1_000_000), type: EventCode.absType, code: code, value: value)
     }
 
     static func touch(_ ms: Int64, _ down: Bool) -> InputEvent {
-        InputEvent(tNs: ms * 1_000_000, type: EventCode.keyType, code: EventCode.buttonTouch, value: down ? 1 : 0)
+        InputEvent(
+            time: SourceInstant(nanoseconds: ms * 1_000_000), type: EventCode.keyType, code: EventCode.buttonTouch,
+            value: down ? 1 : 0)
     }
 
     static func report(_ ms: Int64) -> InputEvent {
-        InputEvent(tNs: ms * 1_000_000, type: EventCode.synType, code: EventCode.synReport, value: 0)
+        InputEvent(
+            time: SourceInstant(nanoseconds: ms * 1_000_000), type: EventCode.synType, code: EventCode.synReport,
+            value: 0)
     }
 
     static func decode(_ events: [InputEvent], description: DeviceDescription = Self.description) -> [TouchFrame] {
@@ -79,7 +83,8 @@ import Testing
     }
 
     @Test func droppedEventsCancelTheTouchWhichStaysIgnoredUntilItLifts() {
-        let dropped = InputEvent(tNs: 10_000_000, type: EventCode.synType, code: EventCode.synDropped, value: 0)
+        let dropped = InputEvent(
+            time: SourceInstant(nanoseconds: 10_000_000), type: EventCode.synType, code: EventCode.synDropped, value: 0)
         let frames = Self.decode([
             Self.touch(0, true), Self.abs(0, EventCode.absX, 1000), Self.report(0),
             dropped, Self.abs(10, EventCode.absX, 3000), Self.report(10),
@@ -96,7 +101,8 @@ import Testing
             device: "st", description: Self.description, mapper: CoordinateMapper(description: Self.description))
         _ = decoder.handle(.eventRead(Self.touch(0, true)))
         #expect(decoder.handle(.eventRead(Self.report(0)))?.contacts.map(\.phase) == [.began])
-        #expect(decoder.handle(.deviceRemoved(tNs: 5))?.contacts.map(\.phase) == [.cancelled])
-        #expect(decoder.handle(.deviceRemoved(tNs: 6)) == nil)
+        #expect(
+            decoder.handle(.deviceRemoved(at: SourceInstant(nanoseconds: 5)))?.contacts.map(\.phase) == [.cancelled])
+        #expect(decoder.handle(.deviceRemoved(at: SourceInstant(nanoseconds: 6))) == nil)
     }
 }

@@ -12,18 +12,18 @@ import Testing
     }
 
     @Test func silentContactIsCancelledAfterTheTimeout() {
-        var guardian = StuckTouchGuard(timeoutNs: 10_000_000_000)
+        var guardian = StuckTouchGuard(timeout: .seconds(10))
         let effects = guardian.handle(.frameArrived(self.frame(0, [TouchContact(id: 1, phase: .began, x: 5, y: 5)])))
-        #expect(effects.last == .wake(atNs: 10_000_000_000))
-        #expect(self.published(guardian.handle(.timeElapsed(tNs: 9_999_999_999))).isEmpty)
-        let cancelled = self.published(guardian.handle(.timeElapsed(tNs: 10_000_000_000)))
+        #expect(effects.last == .wake(at: SourceInstant(nanoseconds: 10_000_000_000)))
+        #expect(self.published(guardian.handle(.timeElapsed(at: SourceInstant(nanoseconds: 9_999_999_999)))).isEmpty)
+        let cancelled = self.published(guardian.handle(.timeElapsed(at: SourceInstant(nanoseconds: 10_000_000_000))))
         #expect(cancelled.map { $0.contacts.map(\.phase) } == [[.cancelled]])
         #expect(cancelled.first?.frame == 2)
         #expect(guardian.nextDeadline == nil)
     }
 
     @Test func movingContactStaysAndLaterReportsOfACancelledOneAreDropped() {
-        var guardian = StuckTouchGuard(timeoutNs: 1_000_000_000)
+        var guardian = StuckTouchGuard(timeout: .seconds(1))
         _ = guardian.handle(.frameArrived(self.frame(0, [TouchContact(id: 1, phase: .began, x: 5, y: 5)])))
         _ = guardian.handle(
             .frameArrived(
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func devicesAreGuardedSeparately() {
-        var guardian = StuckTouchGuard(timeoutNs: 1_000)
+        var guardian = StuckTouchGuard(timeout: .nanoseconds(1_000))
         _ = guardian.handle(.frameArrived(self.frame(0, [TouchContact(id: 1, phase: .began, x: 5, y: 5)], device: "a")))
         let effects = guardian.handle(
             .frameArrived(self.frame(1, [TouchContact(id: 1, phase: .began, x: 5, y: 5)], device: "b")))
@@ -60,11 +60,12 @@ import Testing
     }
 
     @Test func resigningActiveCancelsEveryContactAndTouchesBegunWhileInactiveNeverArrive() {
-        var guardian = StuckTouchGuard(timeoutNs: 10_000_000_000)
+        var guardian = StuckTouchGuard(timeout: .seconds(10))
         _ = guardian.handle(.frameArrived(self.frame(0, [TouchContact(id: 1, phase: .began, x: 5, y: 5)])))
         _ = guardian.handle(
             .frameArrived(self.frame(10, [TouchContact(id: 7, phase: .began, x: 1, y: 1)], device: "d1")))
-        let cancelled = self.published(guardian.handle(.activeChanged(false, tNs: 20_000_000)))
+        let cancelled = self.published(
+            guardian.handle(.activeChanged(false, at: SourceInstant(nanoseconds: 20_000_000))))
         #expect(cancelled.map(\.device) == ["d0", "d1"])
         #expect(cancelled.map { $0.contacts.map(\.phase) } == [[.cancelled], [.cancelled]])
         #expect(cancelled.map(\.tNs) == [20_000_000, 20_000_000])
@@ -77,7 +78,8 @@ import Testing
                     [TouchContact(id: 1, phase: .moved, x: 6, y: 6), TouchContact(id: 2, phase: .began, x: 3, y: 3)]
                 )))
         #expect(self.published(inactive).isEmpty)
-        #expect(self.published(guardian.handle(.activeChanged(true, tNs: 40_000_000))).isEmpty)
+        #expect(
+            self.published(guardian.handle(.activeChanged(true, at: SourceInstant(nanoseconds: 40_000_000)))).isEmpty)
         // Active again: touch 2 (begun while inactive) stays unseen until it ends; a new touch flows.
         let after = self.published(
             guardian.handle(

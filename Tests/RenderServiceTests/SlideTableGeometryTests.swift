@@ -17,7 +17,7 @@ import Testing
     @Test(arguments: [3.0, 50.0, 130.0, 300.0, 590.0])
     func withoutARowHeight_theRowASwipeOpensIsTheRowDrawnUnderTheFinger(y: Double) throws {
         var host = ComponentHost(scene: ComponentScene(Self.scene))
-        _ = host.start(tMs: 0, session: "s")
+        _ = host.start(at: SourceInstant(nanoseconds: 0), session: "s")
         let outputs = host.handle(
             GestureEvent(
                 tMs: 100, device: "d0", view: "table", recognizer: .swipe, state: .recognized, x: 160, y: y,

@@ -21,13 +21,13 @@ import Testing
             description: desc
         ).events
         // One more finger lands 100 ms after the recording and is never lifted.
-        let t = events.last!.tNs + 100_000_000
+        let t = events.last!.time + .milliseconds(100)
         events += [
-            InputEvent(tNs: t, type: EventCode.absType, code: EventCode.mtSlot, value: 0),
-            InputEvent(tNs: t, type: EventCode.absType, code: EventCode.mtTrackingID, value: 77),
-            InputEvent(tNs: t, type: EventCode.absType, code: EventCode.mtPositionX, value: 1000),
-            InputEvent(tNs: t, type: EventCode.absType, code: EventCode.mtPositionY, value: 1000),
-            InputEvent(tNs: t, type: EventCode.synType, code: EventCode.synReport, value: 0),
+            InputEvent(time: t, type: EventCode.absType, code: EventCode.mtSlot, value: 0),
+            InputEvent(time: t, type: EventCode.absType, code: EventCode.mtTrackingID, value: 77),
+            InputEvent(time: t, type: EventCode.absType, code: EventCode.mtPositionX, value: 1000),
+            InputEvent(time: t, type: EventCode.absType, code: EventCode.mtPositionY, value: 1000),
+            InputEvent(time: t, type: EventCode.synType, code: EventCode.synReport, value: 0),
         ]
         let expected = OfflineConversion.frames(events: events, description: desc)
         #expect(expected.last?.contacts.map(\.phase) == [.cancelled])

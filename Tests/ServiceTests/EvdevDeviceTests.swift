@@ -1,3 +1,4 @@
+import BusSchema
 import BusTestSupport
 import CLinux
 import Foundation
@@ -40,9 +41,10 @@ import Testing
 
         let device = try EvdevDevice(path: path)
         #expect(device.axesProblem != nil)
+        let t = SourceInstant(nanoseconds: 1_000)
         let records = [
-            InputEvent(tNs: 1_000, type: EventCode.keyType, code: EventCode.buttonTouch, value: 1),
-            InputEvent(tNs: 1_000, type: EventCode.synType, code: EventCode.synReport, value: 0),
+            InputEvent(time: t, type: EventCode.keyType, code: EventCode.buttonTouch, value: 1),
+            InputEvent(time: t, type: EventCode.synType, code: EventCode.synReport, value: 0),
         ]
         let bytes = records.flatMap(\.binary)
         #expect(bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) } == bytes.count)

@@ -10,12 +10,12 @@ import Testing
 @Suite struct InputLifecycleTests {
     /// A single-touch device's records (`BTN_TOUCH`, `ABS_X`, `ABS_Y`, `SYN_REPORT`).
     static func touch(_ ms: Int64, down: Bool, x: Int32 = 100, y: Int32 = 100) -> [UInt8] {
-        let t = ms * 1_000_000
+        let t = SourceInstant(nanoseconds: ms * 1_000_000)
         return [
-            InputEvent(tNs: t, type: EventCode.keyType, code: EventCode.buttonTouch, value: down ? 1 : 0),
-            InputEvent(tNs: t, type: EventCode.absType, code: EventCode.absX, value: x),
-            InputEvent(tNs: t, type: EventCode.absType, code: EventCode.absY, value: y),
-            InputEvent(tNs: t, type: EventCode.synType, code: EventCode.synReport, value: 0),
+            InputEvent(time: t, type: EventCode.keyType, code: EventCode.buttonTouch, value: down ? 1 : 0),
+            InputEvent(time: t, type: EventCode.absType, code: EventCode.absX, value: x),
+            InputEvent(time: t, type: EventCode.absType, code: EventCode.absY, value: y),
+            InputEvent(time: t, type: EventCode.synType, code: EventCode.synReport, value: 0),
         ].flatMap(\.binary)
     }
 

@@ -81,6 +81,17 @@ def finish(proc, timeout_s=20):
         raise
 
 
+def stop(proc, timeout_s=10):
+    """Ends a child with SIGTERM, then SIGKILL if it overruns, and reaps it."""
+    if proc.poll() is None:
+        proc.terminate()
+    try:
+        proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def receive_on(sock, topic, timeout_s=10.0):
     """The next (header, payload) frames on exactly `topic`, skipping other topics."""
     deadline = time.monotonic() + timeout_s

@@ -102,13 +102,7 @@ class Host:
 
     def stop(self):
         for proc in reversed(self.procs):
-            if proc.poll() is None:
-                proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            busproc.stop(proc)
             proc.stdout.close()
 
 

@@ -39,7 +39,7 @@ struct ComponentBenchmark {
         let clock = ContinuousClock()
         var handled = 0
         var offset = 0.0
-        _ = host.start(tMs: 0, session: "bench")
+        _ = host.start(at: SourceInstant(nanoseconds: 0), session: "bench")
         let start = clock.now
         while handled < events {
             for template in cycle where handled < events {
@@ -58,15 +58,17 @@ struct ComponentBenchmark {
                     case .memoCommand(let request):
                         // The memo store acknowledges at once.
                         let ack = MemoAck(cmdId: request.cmdId, status: .ok, seq: 0)
-                        outputs += host.memoAckReceived(ack, client: request.client, tMs: event.tMs)
-                    case .animation, .recognizerConfig: break
+                        outputs += host.memoAckReceived(
+                            ack, client: request.client, at: SourceInstant(milliseconds: event.tMs))
+                    case .recognizerConfig: break
                     }
                 }
                 handled += 1
             }
             offset += Self.cycleMs
             // A fresh drawing each cycle: the canvas state carries every stroke.
-            _ = host.handle(ComponentCommand(instance: "canvas1", command: "clear"), tMs: offset)
+            _ = host.handle(
+                ComponentCommand(instance: "canvas1", command: "clear"), at: SourceInstant(milliseconds: offset))
         }
         let seconds =
             Double((clock.now - start).components.attoseconds) / 1e18

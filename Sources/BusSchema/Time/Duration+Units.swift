@@ -19,5 +19,5 @@ extension Duration {
 
     /// The largest nanosecond count a time converted from a `Double` takes (2⁶², about 146
     /// years): time arrives from the bus and from files, so the conversion clamps, never traps.
-    private static let nanosecondLimit = 1 << 62
+    static let nanosecondLimit = 1 << 62
 }

@@ -18,7 +18,7 @@ public struct Instant<Clock: InstantClock>: Hashable, Comparable, Sendable {
     /// (the unit of the component states' `t_ms`); rounds to the nearest nanosecond, clamps to
     /// ±2⁶² ns and maps NaN to the epoch.
     public init(milliseconds: Double) {
-        self.init(nanoseconds: Duration.milliseconds(fractional: milliseconds).nanoseconds)
+        self.init(nanoseconds: Int64(Int(saturating: milliseconds * 1e6, limit: Duration.nanosecondLimit)))
     }
 
     /// Milliseconds since the epoch, as the component states' `t_ms` carries them.
