@@ -21,9 +21,15 @@ enum BusBenchmark {
             try Self.hop(
                 size: Int(value("size", "64"))!, count: Int(value("count", "1000000"))!,
                 endpoint: value("endpoint", "ipc:///tmp/uibus-bench-hop"))
+        case "stall":
+            try Self.stall(
+                endpoint: value("endpoint", "ipc:///tmp/uibus-bench-stall"),
+                health: value("health", "ipc:///tmp/uibus-bench-stall-health"),
+                budget: Int(value("budget", "\(Subscriber.defaultReceiveBudgetBytes)"))!)
         default:
             FileHandle.standardError.write(
-                "usage: bus-bench codec [--iterations N] | hop --size S --count N\n".data(using: .utf8)!)
+                "usage: bus-bench codec [--iterations N] | hop --size S --count N | stall --endpoint E --health E --budget B\n"
+                    .data(using: .utf8)!)
             exit(2)
         }
     }
@@ -88,6 +94,25 @@ enum BusBenchmark {
         print(
             #"{"peer":"uibus","size":\#(size),"count":\#(count),"rate_per_s":\#(Int(Double(count - 1) / seconds)),"gaps":\#(gaps)}"#
         )
+    }
+}
+
+extension BusBenchmark {
+    /// A subscriber that reads until its first message arrives, says `heard`, and never reads
+    /// again, publishing its health every 200 ms: a service stuck in its work, as the bus sees it
+    /// (`Tests/python/test_subscriber_budget.py` measures what it holds).
+    static func stall(endpoint: String, health: String, budget: Int) throws {
+        let context = try ZMQContext()
+        let subscriber = try Subscriber(
+            context: context, endpoint: endpoint, prefixes: ["big/"], receiveBudgetBytes: budget, bind: true)
+        let publisher = try Publisher(context: context, endpoint: health, name: "stall", joinGraceMs: 0)
+        var reporter = HealthReporter(service: "stall", statistics: subscriber.statistics, epoch: publisher.epoch)
+        while subscriber.statistics.value(.received) == 0 { _ = try subscriber.receive(timeoutMs: 100) }
+        FileHandle.standardOutput.write("heard\n".data(using: .utf8)!)
+        while true {
+            try publisher.publish(reporter.report(state: .ready), on: try reporter.topic)
+            usleep(200_000)
+        }
     }
 }
 
