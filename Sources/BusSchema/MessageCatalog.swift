@@ -4,7 +4,7 @@ public enum MessageCatalog {
         TouchFrame.self, Health.self, Lifecycle.self, TouchScriptLine.self, GestureEvent.self,
         ScrollViewState.self, PullToRefreshState.self, PagerState.self, SlideTableState.self, DrawerState.self,
         NumberPadState.self, CanvasState.self, ZoomViewState.self, MemoBoardState.self, ComponentCommand.self,
-        RenderFrame.self, RenderImage.self, RenderAnimation.self,
+        RenderFrame.self, RenderImage.self, RenderTiles.self, RenderAnimation.self,
         MemoCommand.self, MemoAck.self, MemoChanged.self, MemoSnapshot.self, MemoBoardDelta.self,
         RecognizerConfig.self,
     ]

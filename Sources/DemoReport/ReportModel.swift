@@ -96,6 +96,7 @@ public struct ReportModel: Sendable {
         var gestures: [String: Int] = [:]
         var transitions: [String: Int] = [:]
         var lastPhase: [String: String] = [:]
+        var phases = ComponentPhases()
         var memoChanges: [String: Int] = [:]
         var memoAcks: [String: Int] = [:]
         var memos: [String: Memo] = [:]
@@ -118,20 +119,21 @@ public struct ReportModel: Sendable {
                 let state = payload["state"]?.stringValue ?? "?"
                 if state == "recognized" || state == "began" { gestures[kind, default: 0] += 1 }
                 timeline.gesture(kind: kind, state: state, payload: payload, atNs: message.logTimeNs)
-            case let schema where schema.hasPrefix("state."):
-                let kind = String(schema.dropFirst("state.".count))
-                let component = "\(kind)/\(payload["instance"]?.stringValue ?? message.topic)"
-                let phase = ComponentPhase.of(kind: kind, payload)
-                gallery.state(
-                    kind: kind, instance: payload["instance"]?.stringValue ?? message.topic, payload,
-                    atNs: message.logTimeNs)
-                if lastPhase[component] != phase {
-                    transitions[component, default: 0] += 1
-                    lastPhase[component] = phase
-                    timeline.component(component, phase: phase, atNs: message.logTimeNs)
+            case let schema where schema.hasPrefix("state.") || schema == MemoBoardDelta.schema.id:
+                if schema == MemoBoardDelta.schema.id {
+                    gallery.boardDelta(payload, atNs: message.logTimeNs)
+                } else {
+                    gallery.state(
+                        kind: String(schema.dropFirst("state.".count)),
+                        instance: payload["instance"]?.stringValue ?? message.topic, payload, atNs: message.logTimeNs)
                 }
-            case "memoBoard.delta":
-                gallery.boardDelta(payload, atNs: message.logTimeNs)
+                if let named = phases.phase(schema: schema, topic: message.topic, payload),
+                    lastPhase[named.component] != named.phase
+                {
+                    transitions[named.component, default: 0] += 1
+                    lastPhase[named.component] = named.phase
+                    timeline.component(named.component, phase: named.phase, atNs: message.logTimeNs)
+                }
             case "memo.changed":
                 let change = payload["change"]?.stringValue ?? "?"
                 memoChanges[change, default: 0] += 1

@@ -10,7 +10,8 @@ import Synchronization
 /// while another waits replaces it (counted in ``skipped``), so a slow encoder lowers the image
 /// rate, never delays an image behind stale ones, and holds at most two frames. A replaced key
 /// frame passes its key on to the frame that replaced it, so a viewer that joined still gets a
-/// whole damaged frame first. Finished images are handed to `deliver` on the encoding thread.
+/// key frame first (and the tiles skip no base: they are found against the last frame encoded).
+/// Finished frames are handed to `deliver` on the encoding thread.
 final class FrameEncoder: Sendable {
     /// A drawn frame to encode.
     struct Frame: Sendable {
@@ -20,7 +21,7 @@ final class FrameEncoder: Sendable {
     }
 
     /// An encoded frame, or why it could not be encoded.
-    typealias Delivery = @Sendable (_ frameID: Int, _ result: Result<EncodedImage, any Error>) -> Void
+    typealias Delivery = @Sendable (_ frameID: Int, _ result: Result<EncodedFrame, any Error>) -> Void
 
     private struct Slot {
         var waiting: Frame?
@@ -56,11 +57,9 @@ final class FrameEncoder: Sendable {
             var frame = frame
             if let replaced = slot.waiting {
                 slot.skipped += 1
-                if replaced.request.keyFrame, !frame.request.keyFrame {
-                    frame = Frame(
-                        frameID: frame.frameID, image: frame.image,
-                        request: ImageRequest(keyFrame: true, input: frame.request.input))
-                }
+                frame = Frame(
+                    frameID: frame.frameID, image: frame.image, request: frame.request.keepingKeys(of: replaced.request)
+                )
             }
             slot.waiting = frame
             let idle = !slot.busy
@@ -82,7 +81,9 @@ final class FrameEncoder: Sendable {
             if slot.waiting == nil { slot.busy = false }
             return slot.waiting
         }) {
-            let result = Result { try self.encoder.withLock { try $0.encode(frame.image, frame.request) } }
+            let result = Result {
+                try self.encoder.withLock { try $0.encode(frame.image, frameID: frame.frameID, frame.request) }
+            }
             self.deliver(frame.frameID, result)
         }
     }

@@ -41,7 +41,7 @@ final class FrameRenderer: Sendable {
     /// What the threads hand to the loop, and the pipe that wakes it.
     private final class Mailbox: Sendable {
         let frames = Mutex<[(Job, Result<Output, any Error>)]>([])
-        let images = Mutex<[(frameID: Int, result: Result<EncodedImage, any Error>)]>([])
+        let images = Mutex<[(frameID: Int, result: Result<EncodedFrame, any Error>)]>([])
         let writer: Int32
 
         init(writer: Int32) { self.writer = writer }
@@ -132,8 +132,8 @@ final class FrameRenderer: Sendable {
         }
     }
 
-    /// The images encoded since the last call, oldest first.
-    func takeEncoded() -> [(frameID: Int, result: Result<EncodedImage, any Error>)] {
+    /// The frames encoded since the last call, oldest first.
+    func takeEncoded() -> [(frameID: Int, result: Result<EncodedFrame, any Error>)] {
         self.mailbox.images.withLock { done in
             defer { done.removeAll() }
             return done

@@ -4,13 +4,29 @@ import RenderCore
 
 /// What a frame's job asks of the encoder: set only while someone watches the surface.
 struct ImageRequest: Sendable {
-    /// Report the whole frame as damaged (the first image after a viewer joined).
-    let keyFrame: Bool
+    /// One stream's ask: encode the frame for it, a key frame when a viewer just joined.
+    struct Stream: Sendable, Equatable {
+        var keyFrame: Bool
+    }
+
+    /// `render.image`, the whole frame (someone watches `render/image/`).
+    var image: Stream?
+    /// `render.tiles`, what changed (someone watches `render/tiles/`).
+    var tiles: Stream?
     /// The newest touch frame whose effect the drawn state shows.
     let input: TouchInput?
+
+    /// This request, also asking for the key frames `replaced` asked for (a frame replaced
+    /// before it was encoded passes its keys on, so a viewer that joined still gets one).
+    func keepingKeys(of replaced: ImageRequest) -> ImageRequest {
+        var request = self
+        if replaced.image?.keyFrame == true, request.image != nil { request.image = Stream(keyFrame: true) }
+        if replaced.tiles?.keyFrame == true, request.tiles != nil { request.tiles = Stream(keyFrame: true) }
+        return request
+    }
 }
 
-/// A frame encoded for viewers.
+/// A frame encoded whole for viewers (`render.image`).
 struct EncodedImage: Sendable {
     let width: Int
     let height: Int
@@ -22,15 +38,56 @@ struct EncodedImage: Sendable {
     let input: TouchInput?
 }
 
-/// Encodes drawn frames for `render.image`: always the whole frame (a viewer that skips
-/// frames loses nothing), as JPEG (libjpeg-turbo) or PNG (libpng), with the rectangles that
-/// changed since the previous image. It keeps that previous image only while frames are
-/// being encoded. Used on the encoding thread (``FrameEncoder``).
+/// What changed in a frame, encoded tile by tile (`render.tiles`).
+struct EncodedTiles: Sendable {
+    let width: Int
+    let height: Int
+    /// The frame the tiles change; nil for a key frame (one tile, the whole frame).
+    let base: Int?
+    let tiles: [RenderTiles.Tile]
+    let encodeMs: Double
+    let input: TouchInput?
+
+    var bytes: Int { self.tiles.reduce(0) { $0 + $1.data.count } }
+}
+
+/// A frame encoded for each stream that asked; nil where it did not, or (tiles) nothing changed.
+struct EncodedFrame: Sendable {
+    var image: EncodedImage?
+    var tiles: EncodedTiles?
+}
+
+/// Encodes drawn frames for viewers, on the encoding thread (``FrameEncoder``).
+///
+/// `render.image` gets the whole frame (a viewer that skips frames loses nothing), as JPEG
+/// (libjpeg-turbo) or PNG (libpng), with the rectangles that changed since the previous image.
+/// `render.tiles` gets only those rectangles, each encoded by itself (the encoding configured,
+/// except that with JPEG a tile of at most ``pngTileMaximumPixels`` goes as PNG: smaller and as
+/// fast, `render-worker bench-encode`), over the frame its last message showed; a key frame (the
+/// whole frame as one tile) when a viewer joined, when the change covers half the frame or more,
+/// when the tiles since the last key frame outweigh it, or every ``keyFrameInterval`` frames,
+/// so a viewer that missed a message is not out of step for long. The previous images are kept
+/// only while frames are being encoded.
 struct ImageEncoder {
+    /// Tiles of at most this many pixels are PNG when the encoding is JPEG (a 128×128 square).
+    static let pngTileMaximumPixels = 128 * 128
+    /// The most tile messages between key frames.
+    static let keyFrameInterval = 120
+
+    /// Where the tile stream stands: the frame its last message showed.
+    private struct TileBase {
+        var frameID: Int
+        var image: Image
+        var bytesSinceKey: Int
+        var keyBytes: Int
+        var framesSinceKey: Int
+    }
+
     let encoding: RenderImage.Encoding
     let quality: Int
     private let jpeg: JPEGEncoder
     private var previous: Image?
+    private var tileBase: TileBase?
 
     /// - Throws: ``RenderError`` when libjpeg-turbo cannot make a compressor.
     init(encoding: RenderImage.Encoding = .jpeg, quality: Int = JPEGEncoder.defaultQuality) throws {
@@ -39,25 +96,82 @@ struct ImageEncoder {
         self.jpeg = try JPEGEncoder()
     }
 
-    /// Encodes `image` and finds what changed since the previous one.
+    /// Encodes frame `frameID` for the streams `request` asks for.
     /// - Throws: ``RenderError`` when the codec fails.
-    mutating func encode(_ image: Image, _ request: ImageRequest) throws -> EncodedImage {
-        let damage = image.damage(
-            since: request.keyFrame ? nil : self.previous, maximumCount: RenderImage.maximumDamageCount)
-        self.previous = image
-        let start = Clock.monotonicNs()
-        let data =
-            switch self.encoding {
-            case .jpeg: try self.jpeg.encode(image, quality: self.quality)
-            case .png: try PNGCodec.encode(image)
-            }
-        return EncodedImage(
-            width: image.width, height: image.height, encoding: self.encoding, data: data, damage: damage,
-            encodeMs: FrameRenderer.ms(Clock.monotonicNs() - start), input: request.input)
+    mutating func encode(_ image: Image, frameID: Int, _ request: ImageRequest) throws -> EncodedFrame {
+        var frame = EncodedFrame()
+        if let stream = request.image {
+            frame.image = try self.encodeWhole(image, keyFrame: stream.keyFrame, input: request.input)
+        } else {
+            self.previous = nil
+        }
+        if let stream = request.tiles {
+            frame.tiles = try self.encodeTiles(image, frameID: frameID, keyFrame: stream.keyFrame, input: request.input)
+        } else {
+            self.tileBase = nil
+        }
+        return frame
     }
 
-    /// Drops the previous image (nobody watches): the next image is a key frame anyway.
+    /// Drops the previous images (nobody watches): the next frame is a key frame anyway.
     mutating func forget() {
         self.previous = nil
+        self.tileBase = nil
+    }
+
+    private mutating func encodeWhole(_ image: Image, keyFrame: Bool, input: TouchInput?) throws -> EncodedImage {
+        let damage = image.damage(
+            since: keyFrame ? nil : self.previous, maximumCount: RenderImage.maximumDamageCount)
+        self.previous = image
+        let start = Clock.monotonicNs()
+        let data = try self.encode(image, as: self.encoding)
+        return EncodedImage(
+            width: image.width, height: image.height, encoding: self.encoding, data: data, damage: damage,
+            encodeMs: FrameRenderer.ms(Clock.monotonicNs() - start), input: input)
+    }
+
+    private mutating func encodeTiles(_ image: Image, frameID: Int, keyFrame: Bool, input: TouchInput?) throws
+        -> EncodedTiles?
+    {
+        let start = Clock.monotonicNs()
+        let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+        var base = keyFrame ? nil : self.tileBase
+        if let due = base, due.framesSinceKey >= Self.keyFrameInterval || due.bytesSinceKey > due.keyBytes {
+            base = nil
+        }
+        var damage = image.damage(since: base?.image, maximumCount: RenderTiles.maximumTiles)
+        if damage.isEmpty { return nil }
+        if damage.reduce(0, { $0 + $1.width * $1.height }) * 2 >= whole.width * whole.height { base = nil }
+        if base == nil { damage = [whole] }
+        var tiles: [RenderTiles.Tile] = []
+        tiles.reserveCapacity(damage.count)
+        for rect in damage {
+            let pixels = rect == whole ? image : try image.cropped(to: rect)
+            let encoding: RenderImage.Encoding =
+                rect.width * rect.height <= Self.pngTileMaximumPixels ? .png : self.encoding
+            tiles.append(
+                RenderTiles.Tile(
+                    x: rect.x, y: rect.y, width: rect.width, height: rect.height, encoding: encoding,
+                    data: try self.encode(pixels, as: encoding)))
+        }
+        let encoded = EncodedTiles(
+            width: image.width, height: image.height, base: base?.frameID, tiles: tiles,
+            encodeMs: FrameRenderer.ms(Clock.monotonicNs() - start), input: input)
+        if let base {
+            self.tileBase = TileBase(
+                frameID: frameID, image: image, bytesSinceKey: base.bytesSinceKey + encoded.bytes,
+                keyBytes: base.keyBytes, framesSinceKey: base.framesSinceKey + 1)
+        } else {
+            self.tileBase = TileBase(
+                frameID: frameID, image: image, bytesSinceKey: 0, keyBytes: encoded.bytes, framesSinceKey: 0)
+        }
+        return encoded
+    }
+
+    private func encode(_ image: Image, as encoding: RenderImage.Encoding) throws -> [UInt8] {
+        switch encoding {
+        case .jpeg: try self.jpeg.encode(image, quality: self.quality)
+        case .png: try PNGCodec.encode(image)
+        }
     }
 }

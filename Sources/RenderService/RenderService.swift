@@ -7,13 +7,14 @@ import ServiceSupport
 ///
 /// Subscribes `ui/` (every `state.<kind>` schema, and whole `scene` documents on `ui/scene/`),
 /// `memo/changed/` and `cmd/render/` (a `component.command` with command `snapshot` asks for a
-/// PNG of the next frame). States only update a ``RenderScene``; once the queued messages are
+/// PNG of the next frame, `key_frame` for a key frame of the tiles: a viewer lost one). States only update a ``RenderScene``; once the queued messages are
 /// drained, a ``FrameScheduler`` decides when to draw, at most `framesPerSecond` and always
 /// the newest state, so a burst of states becomes one frame. Frames are drawn on a render
 /// thread (``FrameRenderer``) while the loop goes on applying states and publishing health; a
 /// slow frame lowers the frame rate, and the next one draws the newest state. Each frame is published on
 /// `render/frame/` (``RenderFrame``), animation completions on `render/animation/`, and, while
-/// someone subscribes, the frame encoded for viewers on `render/image/<surface>/` (``ImagePublisher``),
+/// someone subscribes, the frame encoded for viewers on `render/image/<surface>/` and what
+/// changed on `render/tiles/<surface>/` (``ImagePublisher``),
 /// encoded on a thread of its own (``FrameEncoder``: the newest frame wins) once per frame
 /// however many viewers watch.
 /// The store's memos follow `memo/changed/` in seq order; at start, and whenever a change shows
@@ -163,11 +164,14 @@ public final class RenderService {
                 Log.error(self.runner.name, "bad_payload: a command without 'command' on \(delivery.topic)")
                 return
             }
-            guard name == "snapshot" else {
-                self.runner.statistics.countReason("unknown_command")
-                return
+            switch name {
+            case "snapshot": try self.perform(self.scheduler.handle(.snapshotRequested(atMs: Self.nowMs())))
+            case "key_frame":
+                // A viewer of the tiles lost one: the current state drawn again, as a key frame.
+                self.images.requestKeyFrame()
+                try self.perform(self.scheduler.handle(.redrawRequested(atMs: Self.nowMs())))
+            default: self.runner.statistics.countReason("unknown_command")
             }
-            try self.perform(self.scheduler.handle(.snapshotRequested(atMs: Self.nowMs())))
         }
         self.runner.watch(fileDescriptor: self.frames.wakeDescriptor) { [unowned self] in
             for (job, result) in self.frames.takeFinished() { try self.finish(job, result) }
@@ -345,7 +349,7 @@ public final class RenderService {
 
     /// Publishes a frame's image for viewers; one that cannot be encoded or sent is counted
     /// (`image_failed`).
-    private func publishImage(_ frameID: Int, _ result: Result<EncodedImage, any Error>) throws {
+    private func publishImage(_ frameID: Int, _ result: Result<EncodedFrame, any Error>) throws {
         do {
             try self.images.publish(try result.get(), frameID: frameID)
         } catch let error as BusError {

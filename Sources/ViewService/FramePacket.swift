@@ -1,34 +1,41 @@
 import BusSchema
 
-/// A frame as a page receives it: one binary WebSocket message.
+/// Tiles of a frame as a page receives them: one binary WebSocket message.
 ///
-/// Layout: a 4-byte big-endian header length, a UTF-8 JSON header, then the encoded image as the
-/// render worker made it (the page hands those bytes to `createImageBitmap`). The header:
-/// `{"surface", "frame", "width", "height", "scale", "encoding", "damage": [[x, y, w, h], …],
-/// "input": {"device", "seq", "t_ns"}}` (`input` only when the frame reflects a touch frame).
+/// Layout: a 4-byte big-endian header length, a UTF-8 JSON header, then each tile's encoded
+/// pixels as the render worker made them, one after another (the page hands each to
+/// `createImageBitmap` and draws it at its place, in order). The header: `{"surface", "frame",
+/// "width", "height", "scale", "key", "tiles": [[x, y, w, h, encoding, bytes], …], "input":
+/// {"device", "seq", "t_ns"}}`; `key` when the first tile is the whole frame (the page may
+/// resize its canvas), `input` only when the frame reflects a touch frame.
 public enum FramePacket {
-    /// The packet for `image`.
-    public static func make(_ image: RenderImage) -> [UInt8] {
-        var header: ValueMap = [
-            "surface": .string(image.surface), "frame": .int(Int64(image.frame)), "width": .int(Int64(image.width)),
-            "height": .int(Int64(image.height)), "scale": .double(image.scale),
-            "encoding": .string(image.encoding.rawValue),
-            "damage": .array(
-                image.damage.map { .array([$0.x, $0.y, $0.width, $0.height].map { .int(Int64($0)) }) }),
+    /// The packet for `tiles` of the frame `header` describes.
+    public static func make(_ header: RenderTiles, tiles: [RenderTiles.Tile], key: Bool) -> [UInt8] {
+        var fields: ValueMap = [
+            "surface": .string(header.surface), "frame": .int(Int64(header.frame)),
+            "width": .int(Int64(header.width)), "height": .int(Int64(header.height)), "scale": .double(header.scale),
+            "key": .bool(key),
+            "tiles": .array(
+                tiles.map { tile in
+                    .array(
+                        [tile.x, tile.y, tile.width, tile.height].map { .int(Int64($0)) } + [
+                            .string(tile.encoding.rawValue), .int(Int64(tile.data.count)),
+                        ])
+                }),
         ]
-        if let input = image.input {
-            header["input"] = .map([
+        if let input = header.input {
+            fields["input"] = .map([
                 "device": .string(input.device), "seq": Value(input.seq), "t_ns": .int(input.sourceTimeNs),
             ])
         }
         var json: [UInt8] = []
-        JSONWriter.write(.map(header), into: &json)
+        JSONWriter.write(.map(fields), into: &json)
         let length = UInt32(json.count)
         var packet: [UInt8] = []
-        packet.reserveCapacity(4 + json.count + image.data.count)
+        packet.reserveCapacity(4 + json.count + tiles.reduce(0) { $0 + $1.data.count })
         packet += [UInt8(length >> 24), UInt8(length >> 16 & 0xff), UInt8(length >> 8 & 0xff), UInt8(length & 0xff)]
         packet += json
-        packet += image.data
+        for tile in tiles { packet += tile.data }
         return packet
     }
 }

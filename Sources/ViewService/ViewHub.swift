@@ -1,7 +1,7 @@
 import BusSchema
 import Synchronization
 
-/// What the web thread and the bus thread share: the newest frame and inspector batches going
+/// What the web thread and the bus thread share: the frame's tiles (``TileChain``) and inspector batches going
 /// out to pages, the pages' touches, commands and visibility coming in, and the counters.
 ///
 /// Each side takes the lock only to copy or swap a few values; encoding, sending and publishing
@@ -11,8 +11,7 @@ final class ViewHub: Sendable {
     static let batchesKept = 100
 
     struct Outbound {
-        var frame: [UInt8]?
-        var frameGeneration: UInt64 = 0
+        var tiles = TileChain()
         var batches: [(sequence: UInt64, bytes: [UInt8])] = []
         var nextBatch: UInt64 = 1
     }
@@ -58,11 +57,10 @@ final class ViewHub: Sendable {
 
     var counters: [String: Int] { self.inbound.withLock { $0.counters } }
 
-    func publishFrame(_ packet: [UInt8]) {
-        self.outbound.withLock {
-            $0.frame = packet
-            $0.frameGeneration += 1
-        }
+    /// Adds a frame's tiles for the pages; false when they do not follow the frame the pages
+    /// are shown (a message was lost: the caller asks for a key frame).
+    func publishTiles(_ message: RenderTiles) -> Bool {
+        self.outbound.withLock { $0.tiles.apply(message) }
     }
 
     func publishBatch(_ bytes: [UInt8]) {
@@ -73,12 +71,11 @@ final class ViewHub: Sendable {
         }
     }
 
-    /// The newest frame if it is newer than `generation`.
-    func frame(after generation: UInt64) -> (generation: UInt64, packet: [UInt8])? {
-        self.outbound.withLock {
-            guard let frame = $0.frame, $0.frameGeneration > generation else { return nil }
-            return ($0.frameGeneration, frame)
-        }
+    /// The packet bringing a page that has the tiles up to `number` to the newest frame, if it
+    /// lacks any, with the newest number and frame. Made outside the lock.
+    func frame(after number: UInt64) -> (number: UInt64, frame: Int, packet: [UInt8])? {
+        guard let due = self.outbound.withLock({ $0.tiles.since(number) }) else { return nil }
+        return (due.number, due.header.frame, FramePacket.make(due.header, tiles: due.tiles, key: due.key))
     }
 
     /// The oldest batch after `sequence`, and how many older ones were already dropped.

@@ -5,10 +5,12 @@ import ServiceSupport
 
 /// `uibus-view` on the bus: frames out to pages, pages' touches and commands in.
 ///
-/// Subscribes `render/image/` (the newest frame goes to every page, see ``WebServer``) and,
+/// Subscribes `render/tiles/` (the frame's tiles go to every page, see ``WebServer``; when a
+/// message was lost it asks the render worker for a key frame on `cmd/render/`, once a second at
+/// most) and,
 /// for the inspector, `ui/`, `gesture/`, `touch/`, `memo/`, `sys/`, `cmd/` and `render/frame/`;
 /// every 100 ms the messages seen (at most ``maximumBatchMessages``, each as JSON, component
-/// states with their phase named as the report's timeline names it) go to the pages as one batch, and every second the message count per topic. Every
+/// states and memo board deltas with their lane and phase named as the report's timeline names them) go to the pages as one batch, and every second the message count per topic. Every
 /// ``flushMs`` it publishes at most one coalesced touch frame per page on `touch/web-<session>/`,
 /// the pages' component commands on `cmd/ui/<instance>/`, and `will_resign_active` on
 /// `sys/lifecycle/uibus-view/` once no page is open and shown, `did_become_active` when one is
@@ -36,6 +38,9 @@ public final class ViewService {
     private var touchFrames = 0
     private var commands = 0
     private var badFrames = 0
+    private var tilesOutOfStep = 0
+    private var phases = ComponentPhases()
+    private var nextKeyFrameRequestNs: UInt64 = 0
 
     /// - Parameters:
     ///   - token: what pages must present (see ``AccessToken``).
@@ -58,14 +63,17 @@ public final class ViewService {
     /// Subscribes and runs until SIGTERM; then closes every page.
     public func run() throws {
         let hub = self.server.hub
-        try self.runner.subscribe(["render/image/"], filter: SchemaFilter([RenderImage.self])) {
+        try self.runner.subscribe(["render/tiles/"], filter: SchemaFilter([RenderTiles.self])) {
             [unowned self] delivery, subscriber in
-            guard let image = subscriber.decode(delivery, as: RenderImage.self) else {
+            guard let tiles = subscriber.decode(delivery, as: RenderTiles.self) else {
                 self.badFrames += 1
                 return
             }
-            hub.publishFrame(FramePacket.make(image))
-            self.server.wake()
+            if hub.publishTiles(tiles) {
+                self.server.wake()
+            } else {
+                try self.askForKeyFrame()
+            }
         }
         try self.runner.subscribe(Self.inspectorPrefixes, filter: nil) { [unowned self] delivery, _ in
             self.inspect(delivery)
@@ -76,7 +84,8 @@ public final class ViewService {
         self.runner.healthExtra = { [unowned self] in
             var extra: ValueMap = [
                 "touch_frames": .int(Int64(self.touchFrames)), "commands": .int(Int64(self.commands)),
-                "bad_frames": .int(Int64(self.badFrames)), "inspector_omitted": .int(Int64(self.omitted)),
+                "bad_frames": .int(Int64(self.badFrames)), "tiles_out_of_step": .int(Int64(self.tilesOutOfStep)),
+                "inspector_omitted": .int(Int64(self.omitted)),
             ]
             for (name, count) in hub.counters.sorted(by: { $0.key < $1.key }) { extra[name] = .int(Int64(count)) }
             return extra
@@ -109,6 +118,17 @@ public final class ViewService {
         }
     }
 
+    /// Asks the render worker for a key frame: tiles were lost on the way (counted), and the
+    /// pages keep the frame they have until one comes.
+    private func askForKeyFrame() throws {
+        self.tilesOutOfStep += 1
+        let now = Clock.monotonicNs()
+        guard now >= self.nextKeyFrameRequestNs else { return }
+        self.nextKeyFrameRequestNs = now + 1_000_000_000
+        try self.runner.publisher.publish(
+            ComponentCommand(instance: "render", command: "key_frame"), on: try Topic("cmd/render/"))
+    }
+
     private func topic(for instance: String) throws -> Topic {
         if let topic = self.commandTopics[instance] { return topic }
         let topic = try Topic(segments: "cmd", "ui", instance)
@@ -133,9 +153,13 @@ public final class ViewService {
         ]
         if delivery.payload.count <= Self.maximumShownPayload, let data = try? Value(messagePack: delivery.payload) {
             record["data"] = data
-            // A component's phase as the report's timeline names it (`ui/<kind>/<instance>/`).
-            if envelope.schema.hasPrefix("state."), delivery.topic.hasPrefix("ui/") {
-                record["phase"] = .string(ComponentPhase.of(kind: String(envelope.schema.dropFirst(6)), data))
+            // A component's lane and phase as the report's timeline names them (a memo board's
+            // deltas too, applied to its last full state).
+            if delivery.topic.hasPrefix("ui/"),
+                let named = self.phases.phase(schema: envelope.schema, topic: delivery.topic, data)
+            {
+                record["lane"] = .string(named.component)
+                record["phase"] = .string(named.phase)
             }
         }
         self.batch.append(.map(record))

@@ -10,7 +10,8 @@ import Synchronization
 /// when a frame or an inspector batch is ready, and every connection is asked to write. A
 /// connection sends at most one message per writable callback and never queues frames: when its
 /// socket is slow it is simply not writable, and when it is writable again it gets the newest
-/// frame, skipping the ones in between.
+/// frame in one packet: the tiles it lacks that still show (``TileChain``), skipping the frames
+/// in between.
 ///
 /// Access: `/`, `/app.js` and `/style.css` need the token (`?token=` or the cookie set with
 /// the page), else 403; the WebSocket (`/ws?token=`) needs it too and an `Origin` equal to
@@ -39,7 +40,9 @@ final class WebServer: @unchecked Sendable {
     private final class Connection {
         let session: String
         var helloSent = false
-        var frameGeneration: UInt64 = 0
+        /// The number of the newest tile sent, and its frame.
+        var tileNumber: UInt64 = 0
+        var frame = 0
         var batch: UInt64
         var message: [UInt8] = []
         /// Why the page is being closed: sent in the close frame at the next writable callback.
@@ -253,11 +256,13 @@ final class WebServer: @unchecked Sendable {
             connection.batch = batch.sequence
             if batch.skipped > 0 { self.hub.count("batches_skipped", Int(batch.skipped)) }
             sent = self.send(wsi, batch.bytes, binary: false)
-        } else if let frame = self.hub.frame(after: connection.frameGeneration) {
-            if connection.frameGeneration > 0, frame.generation > connection.frameGeneration + 1 {
-                self.hub.count("frames_skipped", Int(frame.generation - connection.frameGeneration - 1))
+        } else if let frame = self.hub.frame(after: connection.tileNumber) {
+            // Frames in between are skipped; what they changed that still shows comes with this one.
+            if connection.tileNumber > 0, frame.frame > connection.frame + 1 {
+                self.hub.count("frames_skipped", frame.frame - connection.frame - 1)
             }
-            connection.frameGeneration = frame.generation
+            connection.tileNumber = frame.number
+            connection.frame = frame.frame
             self.hub.count("frames_sent")
             sent = self.send(wsi, frame.packet, binary: true)
         } else {

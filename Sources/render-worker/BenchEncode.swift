@@ -4,8 +4,9 @@ import ServiceSupport
 /// `render-worker bench-encode [--scene FILE] [--runs N]`: what encoding a frame for viewers
 /// costs. Draws the frame the live worker draws for the scene (default `deploy/scenes/demo.json`,
 /// 1600×1000), then, interleaved in every run so all see the same load, encodes it as JPEG at
-/// quality 75, 85 and 90 and as PNG, encodes a small damaged rectangle (a 120×80 key) both
-/// ways, and finds the damage between the frame and a copy with that rectangle changed.
+/// quality 75, 85 and 90 and as PNG, encodes a small damaged rectangle (a 120×80 key) and
+/// tiles of the frame (128 and 256 pixels square) both ways, and finds the damage between the
+/// frame and a copy with that rectangle changed.
 /// Prints one JSON line: the median ms and the bytes of each, the JPEGs' PSNR against the frame.
 enum BenchEncode {
     static func run(_ options: inout Options) throws -> String {
@@ -14,7 +15,7 @@ enum BenchEncode {
         let frame = try LayerRenderer(font: try FontFace.systemJapanese())
             .render(root, width: Int(size.width.rounded()), height: Int(size.height.rounded()), scale: 1)
         let rect = PixelRect(x: frame.width / 2, y: frame.height / 2, width: 120, height: 80)
-        let patch = try Self.crop(frame, rect)
+        let patch = try frame.cropped(to: rect)
         var changed = frame
         for y in rect.y..<(rect.y + rect.height) {
             for x in rect.x..<(rect.x + rect.width) { changed.setPixel(x, y, RGBA8(200, 40, 40, 255)) }
@@ -27,6 +28,15 @@ enum BenchEncode {
             ("png", { try PNGCodec.encode(frame) }), ("jpeg_q85_rect", { try jpeg.encode(patch, quality: 85) }),
             ("png_rect", { try PNGCodec.encode(patch) }),
         ]
+        // Tiles of the drawn frame (not flat colour) at the PNG limit and larger.
+        for side in [128, 256] {
+            let tile = try frame.cropped(
+                to: PixelRect(x: frame.width / 4, y: frame.height / 4, width: side, height: side))
+            cases += [
+                ("jpeg_q85_tile\(side)", { try jpeg.encode(tile, quality: 85) }),
+                ("png_tile\(side)", { try PNGCodec.encode(tile) }),
+            ]
+        }
         var times = [String: [Double]]()
         var bytes = [String: Int]()
         var psnr = [String: Double]()
@@ -35,7 +45,7 @@ enum BenchEncode {
                 let (data, ms) = try Self.timed(encode)
                 times[name, default: []].append(ms)
                 bytes[name] = data.count
-                if run == 0, name.hasPrefix("jpeg"), !name.hasSuffix("rect") {
+                if run == 0, name.hasPrefix("jpeg"), !name.hasSuffix("rect"), !name.contains("tile") {
                     psnr[name] = frame.psnr(try JPEGCodec.decode(data))
                 }
             }
@@ -59,15 +69,5 @@ enum BenchEncode {
         let value = try body()
         let (seconds, attoseconds) = (ContinuousClock.now - start).components
         return (value, Double(seconds) * 1e3 + Double(attoseconds) * 1e-15)
-    }
-
-    static func crop(_ image: Image, _ rect: PixelRect) throws -> Image {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(rect.width * rect.height * 4)
-        for y in rect.y..<(rect.y + rect.height) {
-            let start = (y * image.width + rect.x) * 4
-            bytes += image.bytes[start..<(start + rect.width * 4)]
-        }
-        return try Image(width: rect.width, height: rect.height, bytes: bytes)
     }
 }

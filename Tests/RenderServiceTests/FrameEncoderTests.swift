@@ -12,10 +12,12 @@ import Testing
     /// What an encoder delivered, and a semaphore signalled per delivery.
     final class Deliveries: Sendable {
         let images = Mutex<[(frameID: Int, image: EncodedImage)]>([])
+        let tiles = Mutex<[(frameID: Int, tiles: EncodedTiles)]>([])
         let arrived = DispatchSemaphore(value: 0)
 
-        func deliver(_ frameID: Int, _ result: Result<EncodedImage, any Error>) {
-            if let image = try? result.get() { self.images.withLock { $0.append((frameID, image)) } }
+        func deliver(_ frameID: Int, _ result: Result<EncodedFrame, any Error>) {
+            if let image = try? result.get().image { self.images.withLock { $0.append((frameID, image)) } }
+            if let tiles = try? result.get().tiles { self.tiles.withLock { $0.append((frameID, tiles)) } }
             self.arrived.signal()
         }
 
@@ -24,10 +26,13 @@ import Testing
         }
     }
 
-    static func frame(_ id: Int, key: Bool, marked: Bool = false) throws -> FrameEncoder.Frame {
+    static func frame(_ id: Int, key: Bool, marked: [Int] = [], tiles: Bool = false) throws -> FrameEncoder.Frame {
         var image = try Image(width: 64, height: 48, fill: RGBA8(0x33, 0x66, 0x99, 255))
-        if marked { image.setPixel(10, 10, RGBA8(255, 255, 255, 255)) }
-        return FrameEncoder.Frame(frameID: id, image: image, request: ImageRequest(keyFrame: key, input: nil))
+        for x in marked { image.setPixel(x, 10, RGBA8(255, 255, 255, 255)) }
+        let stream = ImageRequest.Stream(keyFrame: key)
+        return FrameEncoder.Frame(
+            frameID: id, image: image,
+            request: ImageRequest(image: tiles ? nil : stream, tiles: tiles ? stream : nil, input: nil))
     }
 
     @Test func framesDrawnWhileTheEncoderIsBusyAreSkippedToTheNewestWhichKeepsTheKey() throws {
@@ -46,12 +51,43 @@ import Testing
         #expect(first.frameID == 3, "the newest frame wins")
         #expect(first.image.damage == [PixelRect(x: 0, y: 0, width: 64, height: 48)], "the skipped key frame's key")
         #expect(Array(first.image.data.prefix(3)) == [0xFF, 0xD8, 0xFF], "a JPEG")
-        encoder.offer(try Self.frame(4, key: false, marked: true))
+        encoder.offer(try Self.frame(4, key: false, marked: [10]))
         try deliveries.wait("the next frame encoded")
         let next = try #require(deliveries.images.withLock { $0.count == 2 ? $0.last : nil })
         #expect(next.frameID == 4)
         let area = next.image.damage.reduce(0) { $0 + $1.width * $1.height }
         #expect(area > 0 && area < 64 * 48, "only what changed since the image before: \(next.image.damage)")
         #expect(encoder.skipped == 2)
+    }
+
+    @Test func tilesCarryOnlyWhatChangedSinceTheFrameTheLastTilesShowedAKeyFrameFirst() throws {
+        let queue = DispatchQueue(label: "test.encoder")
+        let deliveries = Deliveries()
+        let encoder = try FrameEncoder(encoding: .jpeg, quality: 85, queue: queue, deliver: deliveries.deliver)
+        queue.suspend()
+        encoder.offer(try Self.frame(1, key: true, tiles: true))
+        encoder.offer(try Self.frame(2, key: false, tiles: true))
+        queue.resume()
+        try deliveries.wait("the key frame")
+        let key = try #require(deliveries.tiles.withLock { $0.first })
+        #expect(key.frameID == 2 && key.tiles.base == nil, "the skipped key frame's key")
+        #expect(key.tiles.tiles.map { [$0.x, $0.y, $0.width, $0.height] } == [[0, 0, 64, 48]], "one tile, the frame")
+        encoder.offer(try Self.frame(3, key: false, marked: [10, 11], tiles: true))
+        try deliveries.wait("the changed frame")
+        let changed = try #require(deliveries.tiles.withLock { $0.count == 2 ? $0.last : nil })
+        #expect(changed.frameID == 3 && changed.tiles.base == 2, "over the frame the key frame showed")
+        let tile = try #require(changed.tiles.tiles.first)
+        #expect(changed.tiles.tiles.count == 1)
+        #expect([tile.x, tile.y, tile.width, tile.height] == [10, 10, 2, 1], "the two changed pixels")
+        #expect(tile.encoding == .png, "a small tile goes as PNG")
+        let decoded = try PNGCodec.decode(tile.data)
+        #expect(decoded.width == 2 && decoded.height == 1 && decoded.pixel(0, 0) == RGBA8(255, 255, 255, 255))
+        encoder.offer(try Self.frame(4, key: false, marked: [10, 11], tiles: true))
+        try deliveries.wait("the unchanged frame")
+        #expect(deliveries.tiles.withLock { $0.count } == 2, "no tiles for a frame that changed nothing")
+        encoder.offer(try Self.frame(5, key: false, tiles: true))
+        try deliveries.wait("the frame changed back")
+        let back = try #require(deliveries.tiles.withLock { $0.count == 3 ? $0.last : nil })
+        #expect(back.frameID == 5 && back.tiles.base == 3, "nothing for frame 4, which showed no change")
     }
 }

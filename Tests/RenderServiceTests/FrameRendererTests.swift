@@ -50,12 +50,12 @@ import Testing
         frames.submit(
             .init(
                 frameID: 1, stateSeq: 1, root: root, width: 40, height: 30, scale: 1, writePNG: false,
-                image: ImageRequest(keyFrame: true, input: nil)))
+                image: ImageRequest(image: .init(keyFrame: true), tiles: nil, input: nil)))
         #expect(frames.waitUntilIdle(seconds: 60), "drawn while its encoding is held")
         #expect(frames.takeFinished().map(\.0.frameID) == [1])
         #expect(frames.takeEncoded().isEmpty)
         encoderQueue.resume()
-        var encoded: [(frameID: Int, result: Result<EncodedImage, any Error>)] = []
+        var encoded: [(frameID: Int, result: Result<EncodedFrame, any Error>)] = []
         let deadline = Date().addingTimeInterval(60)
         while encoded.isEmpty, Date() < deadline {
             var readable = pollfd(fd: frames.wakeDescriptor, events: Int16(POLLIN), revents: 0)
@@ -64,7 +64,7 @@ import Testing
             encoded += frames.takeEncoded()
         }
         #expect(encoded.map(\.frameID) == [1])
-        let image = try #require(try encoded.first?.result.get())
+        let image = try #require(try encoded.first?.result.get().image)
         #expect(image.width == 40 && image.height == 30)
     }
 }

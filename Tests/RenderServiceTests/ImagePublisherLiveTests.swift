@@ -63,6 +63,34 @@ import Testing
         #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
     }
 
+    @Test func aTilesViewerGetsAKeyFrameThenOnlyWhatChangedOverTheFrameBefore() throws {
+        let bus = try RenderBus()
+        defer { _ = try? bus.stop() }
+        let frames = try bus.echo("render/frame/")
+        try bus.padState(highlighted: 1)
+        _ = try RenderBus.frames(frames, untilStateSeq: 1)
+        let viewer = try bus.echo("render/tiles/main/")
+        func tiles(_ what: String, where condition: (RenderTiles) -> Bool) throws -> RenderTiles {
+            var found: RenderTiles?
+            try waitUntil(what, seconds: 30) {
+                found = try RenderBus.payloads(viewer).map { try RenderTiles(messagePack: $0.messagePack) }
+                    .first(where: condition)
+                return found != nil
+            }
+            return try #require(found)
+        }
+        let key = try tiles("the viewer's key frame") { _ in true }
+        #expect(key.isKeyFrame && key.tiles.count == 1 && key.frame >= 2, "drawn again for the viewer, whole")
+        let whole = try JPEGCodec.decode(key.tiles[0].data)
+        #expect(whole.width == 400 && whole.height == 100)
+        try bus.padState(highlighted: 2)
+        let next = try tiles("the tiles of the next state") { $0.frame > key.frame }
+        #expect(next.base == key.frame, "over the key frame")
+        let area = next.tiles.reduce(0) { $0 + $1.width * $1.height }
+        #expect(area > 0 && area < 400 * 100 / 2, "only the keys that changed: \(next.tiles.map { ($0.x, $0.width) })")
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
     @Test func aSecondViewerGetsTheCurrentFrameWithoutNewInput() throws {
         let bus = try RenderBus()
         defer { _ = try? bus.stop() }

@@ -63,10 +63,16 @@ struct ViewHubTests {
         #expect(hub.drain().active == true)
     }
 
-    @Test func aSlowPageGetsOnlyTheNewestFrame() {
+    @Test func aSlowPageGetsTheNewestFrameInOnePacket() throws {
         let hub = ViewHub()
-        for frame in 1...5 { hub.publishFrame([UInt8(frame)]) }
-        #expect(hub.frame(after: 0)?.packet == [5])
-        #expect(hub.frame(after: 5) == nil)
+        #expect(hub.publishTiles(TileChainTests.key(frame: 1)))
+        for frame in 2...5 { #expect(hub.publishTiles(TileChainTests.patch(frame: frame, x: 0))) }
+        let due = try #require(hub.frame(after: 0))
+        #expect(due.frame == 5 && due.number == 5, "up to the newest tile")
+        // The header lists the key frame and the one tile the later ones (all at x 0) left.
+        let length = due.packet.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        let header = try JSONReader.parse(String(decoding: due.packet[4..<(4 + length)], as: UTF8.self))
+        #expect(header["tiles"]?.arrayValue?.count == 2 && header["key"] == .bool(true))
+        #expect(hub.frame(after: due.number) == nil)
     }
 }

@@ -24,7 +24,7 @@ SCHEMA_IDS = [
     "state.numberPad", "state.canvas", "state.zoomView", "state.memoBoard",
     "component.command", "memo.command", "memo.ack", "memo.changed", "memo.snapshot",
     "memoBoard.delta", "recognizer.config",
-    "render.frame", "render.image", "render.animation", "health", "lifecycle", "network",
+    "render.frame", "render.image", "render.tiles", "render.animation", "health", "lifecycle", "network",
 ]
 
 

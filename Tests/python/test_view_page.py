@@ -72,7 +72,7 @@ def test_the_page_needs_its_token_and_the_websocket_its_origin(stack):
 
 
 def test_a_late_page_gets_the_current_frame_without_any_input(stack, browser):
-    stack.listener.wait_for("render/image/", lambda body: True, what="(any frame)")
+    stack.listener.wait_for("render/tiles/", lambda body: True, what="(any frame)")
     page = viewstack.open_page(browser, stack)
     viewstack.wait_until(page, "() => window.uibus && window.uibus.stats().frames >= 1")
     frame = page.evaluate("() => window.uibus.frame")
@@ -110,7 +110,7 @@ def test_a_touch_drag_on_the_table_pulls_to_refresh(stack, page):
     phases = [s["phase"] for _, _, s in stack.listener.seen("ui/pullToRefresh/refresh1/")]
     firsts = [phases.index(p) for p in ("pullingDown", "overThreshold", "refreshing")]
     assert firsts == sorted(firsts), phases
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30
     while header_pixels(page) == before:
         assert time.monotonic() < deadline, "the header's pixels never changed on the page's canvas"
         time.sleep(0.05)
@@ -151,6 +151,20 @@ def created_memo(stack, page, text, x=100, y=120):
     memo = next(m for m in state["memos"] if m["text"] == text)
     frame = board["frame"]
     return memo, (frame["x"] + memo["x"] + memo["width"] / 2, frame["y"] + memo["y"] + memo["height"] / 2)
+
+
+LANE = "(i) => (window.uibus.lanes()['memoBoard/' + i] || []).slice(-1)[0] || ''"
+
+
+def test_the_inspectors_memo_board_lane_follows_the_boards_deltas(stack, page):
+    instance = BOARD["component"]["id"]
+    viewstack.wait_until(page, f"(i) => /^[0-9]+ memos$/.test(({LANE})(i))", arg=instance)
+    before = int(page.evaluate(LANE, instance).split()[0])
+    created_memo(stack, page, "lane")
+    # After its full state the board sends deltas only: the new memo reaches the lane through one.
+    deltas = stack.listener.seen(f"ui/memoBoard/{instance}/delta/")
+    assert any(any(m["text"] == "lane" for m in d["memos"]) for _, _, d in deltas), "the memo came in a delta"
+    viewstack.wait_until(page, f"([i, want]) => ({LANE})(i) === want", arg=[instance, f"{before + 1} memos"])
 
 
 def test_a_two_touch_pinch_scales_a_memo(stack, page):

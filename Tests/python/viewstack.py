@@ -89,7 +89,15 @@ class Listener:
 
 
 class Stack:
-    """proxy, memo-store, gesture-recognizer, component-host, render-worker and uibus-view."""
+    """proxy, memo-store, gesture-recognizer, component-host, render-worker and uibus-view.
+
+    The listener watches the tiles the pages get (`render/tiles/`); `whole_frames` adds
+    `render/image/`, which makes the render worker encode every frame whole as well, and
+    `render_args` go to the render worker (`--image-encoding png` for exact pixels)."""
+
+    def __init__(self, render_args=(), whole_frames=False):
+        self.render_args = list(render_args)
+        self.whole_frames = whole_frames
 
     def __enter__(self):
         self.proxy = busproc.Proxy().__enter__()
@@ -97,14 +105,15 @@ class Stack:
         self.db = os.path.join(self.dir, "memo.sqlite")
         self.token_file = os.path.join(self.dir, "var", "view-token")
         self.procs = []
-        self.listener = Listener(self.proxy.subscribe, ["ui/", "touch/", "gesture/", "render/image/", "sys/"])
+        prefixes = ["ui/", "touch/", "gesture/", "render/tiles/", "sys/"] + ["render/image/"] * self.whole_frames
+        self.listener = Listener(self.proxy.subscribe, prefixes)
         try:
             bus = ["--bus", self.proxy.bus]
             scene = ["--scene", str(SCENE)]
             self.start("memo-store", *bus, "--db", self.db)
             self.start("gesture-recognizer", *bus, *scene)
             self.start("component-host", *bus, *scene)
-            self.start("render-worker", *bus, *scene, "--fps", "60")
+            self.start("render-worker", *bus, *scene, "--fps", "60", *self.render_args)
             view = self.start(
                 "uibus-view", *bus, *scene, "--listen", "127.0.0.1:0", "--token-file", self.token_file, ready=False
             )

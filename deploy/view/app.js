@@ -54,8 +54,10 @@
   }
 
   // ---- Frames -----------------------------------------------------------------------------
-  // One decode at a time; a frame that arrives meanwhile waits, and a newer one replaces it.
-  const stats = { frames: 0, dropped: 0, latencies: [], arrivals: [] };
+  // A frame comes as tiles to draw over the canvas in order (the first packet's first tile is the
+  // whole frame). One decode at a time; tiles that arrive meanwhile wait, added to those waiting
+  // (a key frame replaces them), so nothing that still shows is skipped.
+  const stats = { frames: 0, tiles: 0, dropped: 0, latencies: [], arrivals: [] };
   let frameInfo = null;   // the header of the frame on the canvas
   let decoding = false;
   let waiting = null;
@@ -67,7 +69,12 @@
     const view = new DataView(buffer);
     const headerLength = view.getUint32(0);
     const header = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 4, headerLength)));
-    const image = new Blob([new Uint8Array(buffer, 4 + headerLength)], { type: `image/${header.encoding}` });
+    let offset = 4 + headerLength;
+    const tiles = header.tiles.map(([x, y, width, height, encoding, bytes]) => {
+      const blob = new Blob([new Uint8Array(buffer, offset, bytes)], { type: `image/${encoding}` });
+      offset += bytes;
+      return { x, y, width, height, blob };
+    });
     // Input -> frame here (before decoding), to split input -> pixels into transport and drawing.
     if (header.input && header.input.device === device && header.input.seq !== lastArrivedInput) {
       lastArrivedInput = header.input.seq;
@@ -77,32 +84,38 @@
     if (lastFrameNumber !== null && header.frame > lastFrameNumber + 1) stats.dropped += header.frame - lastFrameNumber - 1;
     lastFrameNumber = header.frame;
     if (decoding) {
-      if (waiting) stats.dropped += 1;
-      waiting = { header, image };
+      if (waiting && !header.key) {
+        waiting = { header: { ...header, key: waiting.header.key }, tiles: waiting.tiles.concat(tiles) };
+      } else {
+        waiting = { header, tiles };
+      }
       return;
     }
-    decode(header, image);
+    decode(header, tiles);
   }
 
-  function decode(header, image) {
+  function decode(header, tiles) {
     decoding = true;
-    createImageBitmap(image).then((bitmap) => {
-      if (canvas.width !== header.width || canvas.height !== header.height) {
+    Promise.all(tiles.map((tile) => createImageBitmap(tile.blob))).then((bitmaps) => {
+      if (header.key && (canvas.width !== header.width || canvas.height !== header.height)) {
         canvas.width = header.width;
         canvas.height = header.height;
         fitCanvas();
       }
-      context.drawImage(bitmap, 0, 0);
-      bitmap.close();
+      bitmaps.forEach((bitmap, index) => {
+        context.drawImage(bitmap, tiles[index].x, tiles[index].y);
+        bitmap.close();
+      });
       frameInfo = header;
       stats.frames += 1;
+      stats.tiles += tiles.length;
       measure(header.input);
     }).catch(() => { stats.dropped += 1; }).finally(() => {
       decoding = false;
       if (waiting) {
         const next = waiting;
         waiting = null;
-        decode(next.header, next.image);
+        decode(next.header, next.tiles);
       }
     });
   }
@@ -336,8 +349,9 @@
     const now = performance.now();
     if (record.topic.startsWith('ui/')) {
       states.set(record.topic, data);
-      // One lane per component instance, its phases named by the service as the report names them.
-      if (record.phase !== undefined) addLaneEvent(record.topic.slice(3, -1), record.phase, now);
+      // One lane per component instance, its phases named by the service as the report names them
+      // (a memo board's deltas too: the service applies them to the board's last full state).
+      if (record.lane !== undefined) addLaneEvent(record.lane, record.phase, now);
       if (record.schema === 'state.memoBoard') boardChanged(data.instance, data);
       if (record.schema === 'memoBoard.delta') applyBoardDelta(data);
     } else if (record.topic.startsWith('gesture/')) {
@@ -487,6 +501,8 @@
     get frame() { return frameInfo; },
     get editing() { return editing; },
     state(topic) { return states.get(topic) || null; },
+    /** The inspector's lanes: lane name -> the phases shown on it, oldest first. */
+    lanes() { return Object.fromEntries([...lanes].map(([name, events]) => [name, events.map((e) => e.label)])); },
   };
 
   connect();

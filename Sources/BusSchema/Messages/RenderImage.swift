@@ -168,9 +168,10 @@ public struct RenderImage: BusMessage, Hashable {
     }
 }
 
+/// Field readers `render.image` and `render.tiles` share.
 extension MessagePackReader {
     /// Reads an integer and checks it lies in `range`.
-    fileprivate mutating func readBounded(_ field: String, _ range: ClosedRange<Int>) throws -> Int {
+    mutating func readBounded(_ field: String, _ range: ClosedRange<Int>) throws -> Int {
         let start = self.offset
         let value = try self.readInt()
         guard value >= range.lowerBound, value <= range.upperBound else {
@@ -179,7 +180,7 @@ extension MessagePackReader {
         return Int(value)
     }
 
-    fileprivate mutating func readScale() throws -> Double {
+    mutating func readScale() throws -> Double {
         let start = self.offset
         let scale = try self.readDouble()
         guard scale.isFinite, scale > 0, scale <= RenderImage.maximumScale else {
@@ -189,7 +190,7 @@ extension MessagePackReader {
         return scale
     }
 
-    fileprivate mutating func readDuration(_ field: String) throws -> Double {
+    mutating func readDuration(_ field: String) throws -> Double {
         let start = self.offset
         let value = try self.readDouble()
         guard value.isFinite, value >= 0 else {
@@ -198,7 +199,7 @@ extension MessagePackReader {
         return value
     }
 
-    fileprivate mutating func readSurface() throws -> String {
+    mutating func readSurface() throws -> String {
         let start = self.offset
         let name = try self.readString()
         if let problem = Topic.segmentProblem(name, maximumLength: RenderImage.maximumSurfaceLength) {
@@ -209,7 +210,7 @@ extension MessagePackReader {
 
     /// Reads the encoded image: a bin, or (the JSON form) an array of bytes; its size is checked
     /// before it is copied.
-    fileprivate mutating func readImageData() throws -> [UInt8] {
+    mutating func readImageData(_ field: String = "data") throws -> [UInt8] {
         let start = self.offset
         let next = start < self.count ? self.base.load(fromByteOffset: start, as: UInt8.self) : 0
         let isArray = (0x90...0x9f).contains(next) || next == 0xdc || next == 0xdd
@@ -219,7 +220,7 @@ extension MessagePackReader {
         guard count >= 1, count <= RenderImage.maximumDataBytes else {
             throw CodecError(
                 .invalidValue, offset: start,
-                context: "data: \(count) bytes outside 1...\(RenderImage.maximumDataBytes)")
+                context: "\(field): \(count) bytes outside 1...\(RenderImage.maximumDataBytes)")
         }
         if let binary { return Array(binary) }
         var bytes: [UInt8] = []
@@ -227,7 +228,7 @@ extension MessagePackReader {
         for index in 0..<count {
             let byteStart = self.offset
             guard let byte = UInt8(exactly: try self.readInt()) else {
-                throw CodecError(.invalidValue, offset: byteStart, context: "data[\(index)]: not a byte")
+                throw CodecError(.invalidValue, offset: byteStart, context: "\(field)[\(index)]: not a byte")
             }
             bytes.append(byte)
         }
