@@ -292,9 +292,9 @@ struct GestureArena: Sendable {
                 let status = self.machines.statuses[index]
                 let finished = status.isDone && slots[index].touches.down.isEmpty
                 if finished {
-                    // Back to possible, the touch arrays' storage kept.
+                    // Back to possible: the touch arrays' storage kept, the machine fresh.
                     slots[index].touches.reset()
-                    _ = self.machines.handle(index, .touchesGone, touches: slots[index].touches)
+                    self.machines.restart(index)
                 }
                 if finished || (slots[index].gate == .idle && slots[index].touches.isEmpty && !status.isUnderway) {
                     slots[index].gate = .idle

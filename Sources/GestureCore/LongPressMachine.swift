@@ -21,10 +21,10 @@ struct LongPressMachine: RecognizerMachine {
 
     var status: MachineStatus {
         switch self.state {
-        case .possible: MachineStatus()
+        case .possible: .possible
         case .pressing(let since): MachineStatus(deadline: since + self.settings.minDuration)
-        case .began: MachineStatus(isUnderway: true)
-        case .finished: MachineStatus(isDone: true, isUnderway: true)
+        case .began: .underway
+        case .finished: .done
         }
     }
 
@@ -49,9 +49,6 @@ struct LongPressMachine: RecognizerMachine {
         case (.arenaClosed, .possible), (.arenaClosed, .pressing), (.arenaClosed, .began):
             self.state = .finished
             return nil
-        case (.touchesGone, _):
-            self.state = .possible
-            return nil
         case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
             return nil
         }
@@ -61,6 +58,4 @@ struct LongPressMachine: RecognizerMachine {
         self.state = .finished
         return proposal
     }
-
-    func describe(into event: inout GestureEvent) {}
 }

@@ -34,9 +34,9 @@ struct PanMachine: RecognizerMachine {
 
     var status: MachineStatus {
         switch self.state {
-        case .possible: MachineStatus()
-        case .began: MachineStatus(isUnderway: true)
-        case .finished: MachineStatus(isDone: true, isUnderway: true)
+        case .possible: .possible
+        case .began: .underway
+        case .finished: .done
         }
     }
 
@@ -59,10 +59,6 @@ struct PanMachine: RecognizerMachine {
             return touches.moved || touches.landedCount > 0 ? .change : nil
         case (.arenaClosed, .possible(let edge)), (.arenaClosed, .began(let edge)):
             self.state = .finished(edge: edge)
-            return nil
-        case (.touchesGone, _):
-            self.state = .possible(edge: nil)
-            self.translation.reset()
             return nil
         case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
             return nil

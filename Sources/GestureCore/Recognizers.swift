@@ -12,11 +12,14 @@ struct Recognizers: Sendable {
 
     private struct Member: Sendable {
         var family: Family
+        var kind: GestureEvent.Kind
         /// The index in the family's array.
         var index: Int
     }
 
     private let members: [Member]
+    /// The screen, for screen-edge pans.
+    private let screen: Rect
     private var taps: [TapMachine] = []
     private var longPresses: [LongPressMachine] = []
     private var pans: [PanMachine] = []
@@ -27,32 +30,31 @@ struct Recognizers: Sendable {
     private(set) var statuses: [MachineStatus]
 
     init(_ plan: ScenePlan, screen: Rect) {
+        self.screen = screen
         var members: [Member] = []
         for entry in plan.entries {
             let (kind, settings) = (entry.spec.kind, entry.spec.settings)
+            let member: Member
             switch kind {
-            case .tap, .doubleTap:
-                members.append(Member(family: .tap, index: self.taps.count))
-                self.taps.append(TapMachine(kind: kind, settings: settings, screen: screen))
-            case .longPress:
-                members.append(Member(family: .longPress, index: self.longPresses.count))
-                self.longPresses.append(LongPressMachine(kind: kind, settings: settings, screen: screen))
-            case .pan, .edgePan:
-                members.append(Member(family: .pan, index: self.pans.count))
-                self.pans.append(PanMachine(kind: kind, settings: settings, screen: screen))
-            case .swipe:
-                members.append(Member(family: .swipe, index: self.swipes.count))
-                self.swipes.append(SwipeMachine(kind: kind, settings: settings, screen: screen))
-            case .pinch, .rotation:
-                members.append(Member(family: .transform, index: self.transforms.count))
-                self.transforms.append(TransformMachine(kind: kind, settings: settings, screen: screen))
-            case .touchDown:
-                members.append(Member(family: .touchDown, index: self.touchDowns.count))
-                self.touchDowns.append(TouchDownMachine(kind: kind, settings: settings, screen: screen))
+            case .tap, .doubleTap: member = Self.add(&self.taps, .tap, kind, settings, screen)
+            case .longPress: member = Self.add(&self.longPresses, .longPress, kind, settings, screen)
+            case .pan, .edgePan: member = Self.add(&self.pans, .pan, kind, settings, screen)
+            case .swipe: member = Self.add(&self.swipes, .swipe, kind, settings, screen)
+            case .pinch, .rotation: member = Self.add(&self.transforms, .transform, kind, settings, screen)
+            case .touchDown: member = Self.add(&self.touchDowns, .touchDown, kind, settings, screen)
             }
+            members.append(member)
         }
         self.members = members
-        self.statuses = Array(repeating: MachineStatus(), count: members.count)
+        self.statuses = Array(repeating: .possible, count: members.count)
+    }
+
+    private static func add<Machine: RecognizerMachine>(
+        _ machines: inout [Machine], _ family: Family, _ kind: GestureEvent.Kind, _ settings: RecognizerSettings,
+        _ screen: Rect
+    ) -> Member {
+        machines.append(Machine(kind: kind, settings: settings, screen: screen))
+        return Member(family: family, kind: kind, index: machines.count - 1)
     }
 
     /// Hands `event` to recognizer `index` (in scene order) and returns its proposal.
@@ -75,6 +77,28 @@ struct Recognizers: Sendable {
         let proposal = machines[index].handle(event, touches: touches)
         status = machines[index].status
         return proposal
+    }
+
+    /// Replaces recognizer `index` with a fresh machine (same kind and settings): its touch
+    /// sequence is over.
+    mutating func restart(_ index: Int) {
+        let member = self.members[index]
+        switch member.family {
+        case .tap: Self.restart(&self.taps, member, self.screen)
+        case .longPress: Self.restart(&self.longPresses, member, self.screen)
+        case .pan: Self.restart(&self.pans, member, self.screen)
+        case .swipe: Self.restart(&self.swipes, member, self.screen)
+        case .transform: Self.restart(&self.transforms, member, self.screen)
+        case .touchDown: Self.restart(&self.touchDowns, member, self.screen)
+        }
+        self.statuses[index] = .possible
+    }
+
+    private static func restart<Machine: RecognizerMachine>(
+        _ machines: inout [Machine], _ member: Member, _ screen: Rect
+    ) {
+        let settings = machines[member.index].settings
+        machines[member.index] = Machine(kind: member.kind, settings: settings, screen: screen)
     }
 
     /// Gives recognizer `index` new settings (a run-time configuration).

@@ -26,8 +26,8 @@ struct SwipeMachine: RecognizerMachine {
 
     var status: MachineStatus {
         switch self.state {
-        case .possible, .tracking: MachineStatus()
-        case .recognized, .failed: MachineStatus(isDone: true, isUnderway: true)
+        case .possible, .tracking: .possible
+        case .recognized, .failed: .done
         }
     }
 
@@ -39,10 +39,6 @@ struct SwipeMachine: RecognizerMachine {
             return self.judge(touches, mostTouches: mostTouches, now: now)
         case (.arenaClosed, .possible), (.arenaClosed, .tracking):
             self.state = .failed
-            return nil
-        case (.touchesGone, _):
-            self.state = .possible
-            self.translation.reset()
             return nil
         case (.frameEnded, _), (.deadlinePassed, _), (.arenaClosed, _):
             return nil

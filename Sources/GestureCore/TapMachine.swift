@@ -46,12 +46,12 @@ struct TapMachine: RecognizerMachine {
 
     var status: MachineStatus {
         switch self.state {
-        case .possible: MachineStatus()
+        case .possible: .possible
         case .down(let progress):
             MachineStatus(isUnderway: progress.tapsDone > 0, deadline: progress.mark + self.settings.maxTapDuration)
         case .betweenTaps(let progress):
             MachineStatus(isUnderway: true, deadline: progress.mark + self.settings.doubleTapTimeout)
-        case .recognized, .failed: MachineStatus(isDone: true, isUnderway: true)
+        case .recognized, .failed: .done
         }
     }
 
@@ -67,9 +67,6 @@ struct TapMachine: RecognizerMachine {
             return .fail
         case (.arenaClosed, .possible), (.arenaClosed, .down), (.arenaClosed, .betweenTaps):
             self.state = .failed
-            return nil
-        case (.touchesGone, _):
-            self.state = .possible
             return nil
         case (.frameEnded, _), (.deadlinePassed, _), (.arenaClosed, _):
             return nil

@@ -20,9 +20,9 @@ struct TouchDownMachine: RecognizerMachine {
 
     var status: MachineStatus {
         switch self.state {
-        case .possible: MachineStatus()
-        case .began: MachineStatus(isUnderway: true)
-        case .finished: MachineStatus(isDone: true, isUnderway: true)
+        case .possible: .possible
+        case .began: .underway
+        case .finished: .done
         }
     }
 
@@ -40,9 +40,6 @@ struct TouchDownMachine: RecognizerMachine {
         case (.arenaClosed, .possible), (.arenaClosed, .began):
             self.state = .finished
             return nil
-        case (.touchesGone, _):
-            self.state = .possible
-            return nil
         case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
             return nil
         }
@@ -52,6 +49,4 @@ struct TouchDownMachine: RecognizerMachine {
         self.state = .finished
         return proposal
     }
-
-    func describe(into event: inout GestureEvent) {}
 }

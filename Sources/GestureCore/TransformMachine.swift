@@ -43,9 +43,9 @@ struct TransformMachine: RecognizerMachine {
 
     var status: MachineStatus {
         switch self.state {
-        case .possible: MachineStatus()
-        case .began: MachineStatus(isUnderway: true)
-        case .finished: MachineStatus(isDone: true, isUnderway: true)
+        case .possible: .possible
+        case .began: .underway
+        case .finished: .done
         }
     }
 
@@ -57,11 +57,6 @@ struct TransformMachine: RecognizerMachine {
             return self.judge(touches, pair, began: true, now: now)
         case (.arenaClosed, .possible), (.arenaClosed, .began):
             self.state = .finished
-            return nil
-        case (.touchesGone, _):
-            self.state = .possible(pair: nil)
-            (self.scale, self.rotation, self.sampled) = (1, 0, SourceInstant(nanoseconds: 0))
-            self.tracker.reset()
             return nil
         case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
             return nil
