@@ -140,7 +140,7 @@ struct GestureArena: Sendable {
                     for index in slots.indices where touched[index] && !self.machines.statuses[index].isDone {
                         slots[index].touches.frameJudged()
                         proposals[index] = self.machines.handle(
-                            index, .frameEnded(at: now), touches: slots[index].touches)
+                            index, .frameEnded(at: now), touches: &slots[index].touches)
                     }
                 }
             }
@@ -152,7 +152,7 @@ struct GestureArena: Sendable {
         while let deadline = self.nextDeadline, deadline <= now {
             for index in self.slots.indices where self.machines.statuses[index].deadline == deadline {
                 let event = RecognizerEvent.deadlinePassed(at: deadline)
-                if let proposal = self.machines.handle(index, event, touches: self.slots[index].touches) {
+                if let proposal = self.machines.handle(index, event, touches: &self.slots[index].touches) {
                     self.resolve(index, proposal, at: deadline, into: &events)
                 }
             }
@@ -268,7 +268,7 @@ struct GestureArena: Sendable {
 
     /// Tells a recognizer the arena decided against it: it ignores input until its touches lift.
     private mutating func close(_ index: Int) {
-        _ = self.machines.handle(index, .arenaClosed, touches: self.slots[index].touches)
+        _ = self.machines.handle(index, .arenaClosed, touches: &self.slots[index].touches)
     }
 
     /// Releases or fails waiting recognizers until nothing changes, then resets finished ones.

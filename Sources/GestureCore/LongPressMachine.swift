@@ -5,8 +5,8 @@ import BusSchema
 struct LongPressMachine: RecognizerMachine {
     private enum State: Sendable, Hashable {
         case possible
-        /// The required fingers are down since `since`; it begins at `since + minDuration`.
-        case pressing(since: SourceInstant)
+        /// The required fingers are down; it begins at `until` (their landing plus `minDuration`).
+        case pressing(until: SourceInstant)
         case began
         /// Ended, cancelled or failed.
         case finished
@@ -22,13 +22,13 @@ struct LongPressMachine: RecognizerMachine {
     var status: MachineStatus {
         switch self.state {
         case .possible: .possible
-        case .pressing(let since): MachineStatus(deadline: since + self.settings.minDuration)
+        case .pressing(let until): MachineStatus(deadline: until)
         case .began: .underway
         case .finished: .done
         }
     }
 
-    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+    mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
         case (.frameEnded, .began):
             if touches.cancelled { return self.finish(.cancel) }
@@ -39,7 +39,7 @@ struct LongPressMachine: RecognizerMachine {
             if touches.down.count > self.settings.touchesRequired { return self.finish(.fail) }
             if touches.anyMoved(beyond: self.settings.allowableMovement) { return self.finish(.fail) }
             if touches.landedCount > 0, touches.down.count == self.settings.touchesRequired {
-                self.state = .pressing(since: now)
+                self.state = .pressing(until: now + self.settings.minDuration)
             }
             return nil
         case (.deadlinePassed, .pressing):

@@ -40,7 +40,7 @@ struct PanMachine: RecognizerMachine {
         }
     }
 
-    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+    mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
         case (.frameEnded(let now), .possible(var edge)):
             if self.kind == .edgePan, edge == nil, touches.landedCount > 0,

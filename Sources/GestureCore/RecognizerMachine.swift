@@ -53,8 +53,10 @@ protocol RecognizerMachine: Sendable {
 
     var status: MachineStatus { get }
 
-    /// Judges `event`; `touches` are the ones it follows, as of the frame being handled.
-    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal?
+    /// Judges `event`; `touches` are the ones it follows, as of the frame being handled. They are
+    /// only read: `inout` passes them by address, where a borrow from the arena's slot buffer is
+    /// copied (two arrays retained and released per recognizer and frame).
+    mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal?
 
     /// Fills in the kind's own values (translation, velocity, scale, rotation, direction, edge, a
     /// tap's place) of an event about to be published.

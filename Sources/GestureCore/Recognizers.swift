@@ -58,23 +58,23 @@ struct Recognizers: Sendable {
     }
 
     /// Hands `event` to recognizer `index` (in scene order) and returns its proposal.
-    mutating func handle(_ index: Int, _ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+    mutating func handle(_ index: Int, _ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         let member = self.members[index]
         switch member.family {
-        case .tap: return Self.handle(&self.taps, member.index, event, touches, &self.statuses[index])
-        case .longPress: return Self.handle(&self.longPresses, member.index, event, touches, &self.statuses[index])
-        case .pan: return Self.handle(&self.pans, member.index, event, touches, &self.statuses[index])
-        case .swipe: return Self.handle(&self.swipes, member.index, event, touches, &self.statuses[index])
-        case .transform: return Self.handle(&self.transforms, member.index, event, touches, &self.statuses[index])
-        case .touchDown: return Self.handle(&self.touchDowns, member.index, event, touches, &self.statuses[index])
+        case .tap: return Self.handle(&self.taps, member.index, event, &touches, &self.statuses[index])
+        case .longPress: return Self.handle(&self.longPresses, member.index, event, &touches, &self.statuses[index])
+        case .pan: return Self.handle(&self.pans, member.index, event, &touches, &self.statuses[index])
+        case .swipe: return Self.handle(&self.swipes, member.index, event, &touches, &self.statuses[index])
+        case .transform: return Self.handle(&self.transforms, member.index, event, &touches, &self.statuses[index])
+        case .touchDown: return Self.handle(&self.touchDowns, member.index, event, &touches, &self.statuses[index])
         }
     }
 
     private static func handle<Machine: RecognizerMachine>(
-        _ machines: inout [Machine], _ index: Int, _ event: RecognizerEvent, _ touches: borrowing FollowedTouches,
+        _ machines: inout [Machine], _ index: Int, _ event: RecognizerEvent, _ touches: inout FollowedTouches,
         _ status: inout MachineStatus
     ) -> Proposal? {
-        let proposal = machines[index].handle(event, touches: touches)
+        let proposal = machines[index].handle(event, touches: &touches)
         status = machines[index].status
         return proposal
     }

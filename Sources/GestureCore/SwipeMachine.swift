@@ -31,7 +31,7 @@ struct SwipeMachine: RecognizerMachine {
         }
     }
 
-    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+    mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
         case (.frameEnded(let now), .possible):
             return self.judge(touches, mostTouches: 0, now: now)

@@ -26,7 +26,7 @@ struct TouchDownMachine: RecognizerMachine {
         }
     }
 
-    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+    mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
         case (.frameEnded, .began):
             if touches.cancelled || touches.landedCount > 0 { return self.finish(.cancel) }

@@ -49,7 +49,7 @@ struct TransformMachine: RecognizerMachine {
         }
     }
 
-    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+    mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
         case (.frameEnded(let now), .possible(let pair)):
             return self.judge(touches, pair, began: false, now: now)

@@ -28,7 +28,7 @@ struct MachineDriver<Machine: RecognizerMachine> {
         self.touches.clearFrame()
         changes(&self.touches)
         self.touches.frameJudged()
-        return self.machine.handle(.frameEnded(at: Self.at(ms)), touches: self.touches)
+        return self.machine.handle(.frameEnded(at: Self.at(ms)), touches: &self.touches)
     }
 
     mutating func land(_ ms: Int64, _ id: Int, _ x: Double, _ y: Double) -> Proposal? {
@@ -49,11 +49,11 @@ struct MachineDriver<Machine: RecognizerMachine> {
             Issue.record("no deadline")
             return nil
         }
-        return self.machine.handle(.deadlinePassed(at: deadline), touches: self.touches)
+        return self.machine.handle(.deadlinePassed(at: deadline), touches: &self.touches)
     }
 
     /// The arena decided against it.
-    mutating func arenaClosed() -> Proposal? { self.machine.handle(.arenaClosed, touches: self.touches) }
+    mutating func arenaClosed() -> Proposal? { self.machine.handle(.arenaClosed, touches: &self.touches) }
 
     /// Every touch lifted after it was done: the arena starts a fresh machine.
     mutating func touchesGone() {
