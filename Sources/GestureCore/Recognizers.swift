@@ -3,8 +3,8 @@ import BusSchema
 /// An arena's recognizer machines, in scene order, each kind's machines in an array of their own.
 ///
 /// Per-kind arrays keep every machine mutated in place: an enum of machines would copy a machine
-/// out of its case and back on every event, and with it retain its settings and samples. The
-/// status of each machine is kept beside them, so the arena's per-frame scans read one flat array.
+/// out of its case and back on every event, and with it retain its settings and samples. Each
+/// event returns the machine's status, which the arena keeps in its slot for its per-frame scans.
 struct Recognizers: Sendable {
     private enum Family: Sendable {
         case tap, longPress, pan, swipe, transform, touchDown
@@ -26,8 +26,6 @@ struct Recognizers: Sendable {
     private var swipes: [SwipeMachine] = []
     private var transforms: [TransformMachine] = []
     private var touchDowns: [TouchDownMachine] = []
-    /// Each machine's status after its last event.
-    private(set) var statuses: [MachineStatus]
 
     init(_ plan: ScenePlan, screen: Rect) {
         self.screen = screen
@@ -46,7 +44,6 @@ struct Recognizers: Sendable {
             members.append(member)
         }
         self.members = members
-        self.statuses = Array(repeating: .possible, count: members.count)
     }
 
     private static func add<Machine: RecognizerMachine>(
@@ -57,30 +54,30 @@ struct Recognizers: Sendable {
         return Member(family: family, kind: kind, index: machines.count - 1)
     }
 
-    /// Hands `event` to recognizer `index` (in scene order) and returns its proposal.
-    mutating func handle(_ index: Int, _ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
+    /// Hands `event` to recognizer `index` (in scene order) and returns its proposal and status.
+    mutating func handle(
+        _ index: Int, _ event: RecognizerEvent, touches: inout FollowedTouches
+    ) -> (Proposal?, MachineStatus) {
         let member = self.members[index]
         switch member.family {
-        case .tap: return Self.handle(&self.taps, member.index, event, &touches, &self.statuses[index])
-        case .longPress: return Self.handle(&self.longPresses, member.index, event, &touches, &self.statuses[index])
-        case .pan: return Self.handle(&self.pans, member.index, event, &touches, &self.statuses[index])
-        case .swipe: return Self.handle(&self.swipes, member.index, event, &touches, &self.statuses[index])
-        case .transform: return Self.handle(&self.transforms, member.index, event, &touches, &self.statuses[index])
-        case .touchDown: return Self.handle(&self.touchDowns, member.index, event, &touches, &self.statuses[index])
+        case .tap: return Self.handle(&self.taps, member.index, event, &touches)
+        case .longPress: return Self.handle(&self.longPresses, member.index, event, &touches)
+        case .pan: return Self.handle(&self.pans, member.index, event, &touches)
+        case .swipe: return Self.handle(&self.swipes, member.index, event, &touches)
+        case .transform: return Self.handle(&self.transforms, member.index, event, &touches)
+        case .touchDown: return Self.handle(&self.touchDowns, member.index, event, &touches)
         }
     }
 
     private static func handle<Machine: RecognizerMachine>(
-        _ machines: inout [Machine], _ index: Int, _ event: RecognizerEvent, _ touches: inout FollowedTouches,
-        _ status: inout MachineStatus
-    ) -> Proposal? {
+        _ machines: inout [Machine], _ index: Int, _ event: RecognizerEvent, _ touches: inout FollowedTouches
+    ) -> (Proposal?, MachineStatus) {
         let proposal = machines[index].handle(event, touches: &touches)
-        status = machines[index].status
-        return proposal
+        return (proposal, machines[index].status)
     }
 
-    /// Replaces recognizer `index` with a fresh machine (same kind and settings): its touch
-    /// sequence is over.
+    /// Replaces recognizer `index` with a fresh machine (same kind and settings, status
+    /// ``MachineStatus/possible``): its touch sequence is over.
     mutating func restart(_ index: Int) {
         let member = self.members[index]
         switch member.family {
@@ -91,7 +88,6 @@ struct Recognizers: Sendable {
         case .transform: Self.restart(&self.transforms, member, self.screen)
         case .touchDown: Self.restart(&self.touchDowns, member, self.screen)
         }
-        self.statuses[index] = .possible
     }
 
     private static func restart<Machine: RecognizerMachine>(
@@ -111,18 +107,6 @@ struct Recognizers: Sendable {
         case .swipe: self.swipes[member.index].settings = settings
         case .transform: self.transforms[member.index].settings = settings
         case .touchDown: self.touchDowns[member.index].settings = settings
-        }
-        self.statuses[index] = self.status(member)
-    }
-
-    private func status(_ member: Member) -> MachineStatus {
-        switch member.family {
-        case .tap: self.taps[member.index].status
-        case .longPress: self.longPresses[member.index].status
-        case .pan: self.pans[member.index].status
-        case .swipe: self.swipes[member.index].status
-        case .transform: self.transforms[member.index].status
-        case .touchDown: self.touchDowns[member.index].status
         }
     }
 
