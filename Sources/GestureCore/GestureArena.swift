@@ -141,10 +141,12 @@ struct GestureArena: Sendable {
                             }
                         }
                     }
-                    for index in slots.indices where touched[index] && !slots[index].status.isDone {
-                        slots[index].touches.frameJudged()
-                        (proposals[index], slots[index].status) = self.machines.handle(
-                            index, .frameEnded(at: now), touches: &slots[index].touches)
+                    self.machines.withMachines { machines in
+                        for index in slots.indices where touched[index] && !slots[index].status.isDone {
+                            slots[index].touches.frameJudged()
+                            (proposals[index], slots[index].status) = machines.handle(
+                                index, .frameEnded(at: now), touches: &slots[index].touches)
+                        }
                     }
                 }
             }

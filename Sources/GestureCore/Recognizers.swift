@@ -6,11 +6,11 @@ import BusSchema
 /// out of its case and back on every event, and with it retain its settings and samples. Each
 /// event returns the machine's status, which the arena keeps in its slot for its per-frame scans.
 struct Recognizers: Sendable {
-    private enum Family: Sendable {
+    fileprivate enum Family: Sendable {
         case tap, longPress, pan, swipe, transform, touchDown
     }
 
-    private struct Member: Sendable {
+    fileprivate struct Member: Sendable {
         var family: Family
         var kind: GestureEvent.Kind
         /// The index in the family's array.
@@ -58,26 +58,70 @@ struct Recognizers: Sendable {
     mutating func handle(
         _ index: Int, _ event: RecognizerEvent, touches: inout FollowedTouches
     ) -> (Proposal?, MachineStatus) {
-        let member = self.members[index]
-        switch member.family {
-        case .tap: return Self.handle(&self.taps, member.index, event, &touches)
-        case .longPress: return Self.handle(&self.longPresses, member.index, event, &touches)
-        case .pan: return Self.handle(&self.pans, member.index, event, &touches)
-        case .swipe: return Self.handle(&self.swipes, member.index, event, &touches)
-        case .transform: return Self.handle(&self.transforms, member.index, event, &touches)
-        case .touchDown: return Self.handle(&self.touchDowns, member.index, event, &touches)
+        self.withMachines { $0.handle(index, event, touches: &touches) }
+    }
+
+    /// The machines reached through buffer pointers, valid only inside ``withMachines(_:)``.
+    struct Machines {
+        fileprivate let members: [Member]
+        fileprivate let taps: UnsafeMutableBufferPointer<TapMachine>
+        fileprivate let longPresses: UnsafeMutableBufferPointer<LongPressMachine>
+        fileprivate let pans: UnsafeMutableBufferPointer<PanMachine>
+        fileprivate let swipes: UnsafeMutableBufferPointer<SwipeMachine>
+        fileprivate let transforms: UnsafeMutableBufferPointer<TransformMachine>
+        fileprivate let touchDowns: UnsafeMutableBufferPointer<TouchDownMachine>
+
+        /// Hands `event` to recognizer `index` (in scene order) and returns its proposal and status.
+        func handle(_ index: Int, _ event: RecognizerEvent, touches: inout FollowedTouches) -> (
+            Proposal?, MachineStatus
+        ) {
+            let member = self.members[index]
+            switch member.family {
+            case .tap: return Self.handle(self.taps, member.index, event, &touches)
+            case .longPress: return Self.handle(self.longPresses, member.index, event, &touches)
+            case .pan: return Self.handle(self.pans, member.index, event, &touches)
+            case .swipe: return Self.handle(self.swipes, member.index, event, &touches)
+            case .transform: return Self.handle(self.transforms, member.index, event, &touches)
+            case .touchDown: return Self.handle(self.touchDowns, member.index, event, &touches)
+            }
+        }
+
+        private static func handle<Machine: RecognizerMachine>(
+            _ machines: UnsafeMutableBufferPointer<Machine>, _ index: Int, _ event: RecognizerEvent,
+            _ touches: inout FollowedTouches
+        ) -> (Proposal?, MachineStatus) {
+            let proposal = machines[index].handle(event, touches: &touches)
+            return (proposal, machines[index].status)
         }
     }
 
-    private static func handle<Machine: RecognizerMachine>(
-        _ machines: inout [Machine], _ index: Int, _ event: RecognizerEvent, _ touches: inout FollowedTouches
-    ) -> (Proposal?, MachineStatus) {
-        let proposal = machines[index].handle(event, touches: &touches)
-        return (proposal, machines[index].status)
+    /// Runs `body` with every kind's machines reached through a buffer pointer: one uniqueness
+    /// check per kind for a whole frame's events, where each event through `self` checks its
+    /// kind's array (and the optimizer hoists the checks of all six out of loops).
+    mutating func withMachines<Result>(_ body: (inout Machines) -> Result) -> Result {
+        let members = self.members
+        return self.taps.withUnsafeMutableBufferPointer { taps in
+            self.longPresses.withUnsafeMutableBufferPointer { longPresses in
+                self.pans.withUnsafeMutableBufferPointer { pans in
+                    self.swipes.withUnsafeMutableBufferPointer { swipes in
+                        self.transforms.withUnsafeMutableBufferPointer { transforms in
+                            self.touchDowns.withUnsafeMutableBufferPointer { touchDowns in
+                                var machines = Machines(
+                                    members: members, taps: taps, longPresses: longPresses, pans: pans,
+                                    swipes: swipes, transforms: transforms, touchDowns: touchDowns)
+                                return body(&machines)
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Replaces recognizer `index` with a fresh machine (same kind and settings, status
-    /// ``MachineStatus/possible``): its touch sequence is over.
+    /// ``MachineStatus/possible``): its touch sequence is over. Not inlined: inlined into the
+    /// arena's per-frame slot loop, the optimizer checks all six arrays' uniqueness on every pass.
+    @inline(never)
     mutating func restart(_ index: Int) {
         let member = self.members[index]
         switch member.family {
