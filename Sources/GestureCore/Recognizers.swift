@@ -58,7 +58,25 @@ struct Recognizers: Sendable {
     mutating func handle(
         _ index: Int, _ event: RecognizerEvent, touches: inout FollowedTouches
     ) -> (Proposal?, MachineStatus) {
-        self.withMachines { $0.handle(index, event, touches: &touches) }
+        // One kind's array, checked once: the arena's single events (timers, closing) would pay
+        // for all six through ``withMachines(_:)``.
+        let member = self.members[index]
+        switch member.family {
+        case .tap:
+            return self.taps.withUnsafeMutableBufferPointer { Machines.handle($0, member.index, event, &touches) }
+        case .longPress:
+            return self.longPresses.withUnsafeMutableBufferPointer {
+                Machines.handle($0, member.index, event, &touches)
+            }
+        case .pan:
+            return self.pans.withUnsafeMutableBufferPointer { Machines.handle($0, member.index, event, &touches) }
+        case .swipe:
+            return self.swipes.withUnsafeMutableBufferPointer { Machines.handle($0, member.index, event, &touches) }
+        case .transform:
+            return self.transforms.withUnsafeMutableBufferPointer { Machines.handle($0, member.index, event, &touches) }
+        case .touchDown:
+            return self.touchDowns.withUnsafeMutableBufferPointer { Machines.handle($0, member.index, event, &touches) }
+        }
     }
 
     /// The machines reached through buffer pointers, valid only inside ``withMachines(_:)``.
@@ -86,7 +104,7 @@ struct Recognizers: Sendable {
             }
         }
 
-        private static func handle<Machine: RecognizerMachine>(
+        fileprivate static func handle<Machine: RecognizerMachine>(
             _ machines: UnsafeMutableBufferPointer<Machine>, _ index: Int, _ event: RecognizerEvent,
             _ touches: inout FollowedTouches
         ) -> (Proposal?, MachineStatus) {
@@ -158,12 +176,20 @@ struct Recognizers: Sendable {
     func describe(_ index: Int, into event: inout GestureEvent) {
         let member = self.members[index]
         switch member.family {
-        case .tap: self.taps[member.index].describe(into: &event)
-        case .longPress: self.longPresses[member.index].describe(into: &event)
-        case .pan: self.pans[member.index].describe(into: &event)
-        case .swipe: self.swipes[member.index].describe(into: &event)
-        case .transform: self.transforms[member.index].describe(into: &event)
-        case .touchDown: self.touchDowns[member.index].describe(into: &event)
+        case .tap: Self.describe(self.taps, member.index, &event)
+        case .longPress: Self.describe(self.longPresses, member.index, &event)
+        case .pan: Self.describe(self.pans, member.index, &event)
+        case .swipe: Self.describe(self.swipes, member.index, &event)
+        case .transform: Self.describe(self.transforms, member.index, &event)
+        case .touchDown: Self.describe(self.touchDowns, member.index, &event)
         }
+    }
+
+    /// Reads the machine in place: an array's subscript copies it out, retaining its settings and
+    /// samples.
+    private static func describe<Machine: RecognizerMachine>(
+        _ machines: [Machine], _ index: Int, _ event: inout GestureEvent
+    ) {
+        machines.withUnsafeBufferPointer { $0[index].describe(into: &event) }
     }
 }
