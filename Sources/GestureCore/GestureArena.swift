@@ -328,7 +328,7 @@ struct GestureArena: Sendable {
         events.append(.publish(event))
     }
 
-    private func event(_ index: Int, _ state: GestureEvent.State, at now: SourceInstant) -> GestureEvent {
+    private mutating func event(_ index: Int, _ state: GestureEvent.State, at now: SourceInstant) -> GestureEvent {
         // Read in place: copying the slot or the entry would retain every array inside them.
         let kind = self.plan.entries[index].spec.kind
         let (x, y) = self.slots[index].touches.location

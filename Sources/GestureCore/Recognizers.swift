@@ -172,24 +172,24 @@ struct Recognizers: Sendable {
         }
     }
 
-    /// Fills in recognizer `index`'s own values of an event about to be published.
-    func describe(_ index: Int, into event: inout GestureEvent) {
+    /// Fills in recognizer `index`'s own values of an event about to be published. Mutating only
+    /// to read the machine in place: read through `self` (or a read-only buffer) it is copied out,
+    /// retaining its settings and samples.
+    mutating func describe(_ index: Int, into event: inout GestureEvent) {
         let member = self.members[index]
         switch member.family {
-        case .tap: Self.describe(self.taps, member.index, &event)
-        case .longPress: Self.describe(self.longPresses, member.index, &event)
-        case .pan: Self.describe(self.pans, member.index, &event)
-        case .swipe: Self.describe(self.swipes, member.index, &event)
-        case .transform: Self.describe(self.transforms, member.index, &event)
-        case .touchDown: Self.describe(self.touchDowns, member.index, &event)
+        case .tap: Self.describe(&self.taps, member.index, &event)
+        case .longPress: Self.describe(&self.longPresses, member.index, &event)
+        case .pan: Self.describe(&self.pans, member.index, &event)
+        case .swipe: Self.describe(&self.swipes, member.index, &event)
+        case .transform: Self.describe(&self.transforms, member.index, &event)
+        case .touchDown: Self.describe(&self.touchDowns, member.index, &event)
         }
     }
 
-    /// Reads the machine in place: an array's subscript copies it out, retaining its settings and
-    /// samples.
     private static func describe<Machine: RecognizerMachine>(
-        _ machines: [Machine], _ index: Int, _ event: inout GestureEvent
+        _ machines: inout [Machine], _ index: Int, _ event: inout GestureEvent
     ) {
-        machines.withUnsafeBufferPointer { $0[index].describe(into: &event) }
+        machines.withUnsafeMutableBufferPointer { $0[index].describe(into: &event) }
     }
 }
