@@ -19,6 +19,8 @@ struct LongPressMachine: RecognizerMachine {
         self.settings = settings
     }
 
+    mutating func restart() { self.state = .possible }
+
     var status: MachineStatus {
         switch self.state {
         case .possible: .possible

@@ -32,6 +32,11 @@ struct PanMachine: RecognizerMachine {
         self.screen = screen
     }
 
+    mutating func restart() {
+        self.state = .possible(edge: nil)
+        self.translation.restart()
+    }
+
     var status: MachineStatus {
         switch self.state {
         case .possible: .possible

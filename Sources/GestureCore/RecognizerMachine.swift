@@ -53,6 +53,11 @@ protocol RecognizerMachine: Sendable {
 
     var status: MachineStatus { get }
 
+    /// Back to the state of a fresh machine, its settings and its samples' storage kept: its touch
+    /// sequence is over. In place, since a fresh machine would copy the settings and allocate
+    /// the samples again, sequence after sequence.
+    mutating func restart()
+
     /// Judges `event`; `touches` are the ones it follows, as of the frame being handled. They are
     /// only read: `inout` passes them by address, where a borrow from the arena's slot buffer is
     /// copied (two arrays retained and released per recognizer and frame).

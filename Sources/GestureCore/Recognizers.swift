@@ -12,14 +12,11 @@ struct Recognizers: Sendable {
 
     fileprivate struct Member: Sendable {
         var family: Family
-        var kind: GestureEvent.Kind
         /// The index in the family's array.
         var index: Int
     }
 
     private let members: [Member]
-    /// The screen, for screen-edge pans.
-    private let screen: Rect
     private var taps: [TapMachine] = []
     private var longPresses: [LongPressMachine] = []
     private var pans: [PanMachine] = []
@@ -28,7 +25,6 @@ struct Recognizers: Sendable {
     private var touchDowns: [TouchDownMachine] = []
 
     init(_ plan: ScenePlan, screen: Rect) {
-        self.screen = screen
         var members: [Member] = []
         for entry in plan.entries {
             let (kind, settings) = (entry.spec.kind, entry.spec.settings)
@@ -51,7 +47,7 @@ struct Recognizers: Sendable {
         _ screen: Rect
     ) -> Member {
         machines.append(Machine(kind: kind, settings: settings, screen: screen))
-        return Member(family: family, kind: kind, index: machines.count - 1)
+        return Member(family: family, index: machines.count - 1)
     }
 
     /// Hands `event` to recognizer `index` (in scene order) and returns its proposal and status.
@@ -136,27 +132,20 @@ struct Recognizers: Sendable {
         }
     }
 
-    /// Replaces recognizer `index` with a fresh machine (same kind and settings, status
-    /// ``MachineStatus/possible``): its touch sequence is over. Not inlined: inlined into the
+    /// Starts recognizer `index` afresh (status ``MachineStatus/possible``): its touch sequence
+    /// is over. Not inlined: inlined into the
     /// arena's per-frame slot loop, the optimizer checks all six arrays' uniqueness on every pass.
     @inline(never)
     mutating func restart(_ index: Int) {
         let member = self.members[index]
         switch member.family {
-        case .tap: Self.restart(&self.taps, member, self.screen)
-        case .longPress: Self.restart(&self.longPresses, member, self.screen)
-        case .pan: Self.restart(&self.pans, member, self.screen)
-        case .swipe: Self.restart(&self.swipes, member, self.screen)
-        case .transform: Self.restart(&self.transforms, member, self.screen)
-        case .touchDown: Self.restart(&self.touchDowns, member, self.screen)
+        case .tap: self.taps[member.index].restart()
+        case .longPress: self.longPresses[member.index].restart()
+        case .pan: self.pans[member.index].restart()
+        case .swipe: self.swipes[member.index].restart()
+        case .transform: self.transforms[member.index].restart()
+        case .touchDown: self.touchDowns[member.index].restart()
         }
-    }
-
-    private static func restart<Machine: RecognizerMachine>(
-        _ machines: inout [Machine], _ member: Member, _ screen: Rect
-    ) {
-        let settings = machines[member.index].settings
-        machines[member.index] = Machine(kind: member.kind, settings: settings, screen: screen)
     }
 
     /// Gives recognizer `index` new settings (a run-time configuration).

@@ -24,6 +24,11 @@ struct SwipeMachine: RecognizerMachine {
         self.settings = settings
     }
 
+    mutating func restart() {
+        self.state = .possible
+        self.translation.restart()
+    }
+
     var status: MachineStatus {
         switch self.state {
         case .possible, .tracking: .possible

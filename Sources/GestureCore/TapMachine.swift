@@ -47,6 +47,8 @@ struct TapMachine: RecognizerMachine {
         self.settings = settings
     }
 
+    mutating func restart() { self.state = .possible }
+
     var status: MachineStatus {
         switch self.state {
         case .possible: .possible

@@ -18,6 +18,8 @@ struct TouchDownMachine: RecognizerMachine {
         self.settings = settings
     }
 
+    mutating func restart() { self.state = .possible }
+
     var status: MachineStatus {
         switch self.state {
         case .possible: .possible

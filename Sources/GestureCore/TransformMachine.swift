@@ -41,6 +41,13 @@ struct TransformMachine: RecognizerMachine {
         self.settings = settings
     }
 
+    mutating func restart() {
+        self.state = .possible(pair: nil)
+        (self.scale, self.rotation) = (1, 0)
+        self.tracker.reset()
+        self.sampled = SourceInstant(nanoseconds: 0)
+    }
+
     var status: MachineStatus {
         switch self.state {
         case .possible: .possible

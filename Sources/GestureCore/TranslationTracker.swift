@@ -20,6 +20,15 @@ struct TranslationTracker: Sendable {
     /// The velocity as of the last sample, in points per second.
     var velocity: (x: Double, y: Double) { self.tracker.velocity(at: self.sampled) }
 
+    /// Back to a fresh tracker's state, its samples' storage kept.
+    mutating func restart() {
+        var tracker = VelocityTracker()
+        swap(&tracker, &self.tracker)
+        tracker.reset()
+        self = TranslationTracker()
+        self.tracker = tracker
+    }
+
     /// Updates the translation and its samples after a frame at `now`.
     mutating func track(_ touches: borrowing FollowedTouches, at now: SourceInstant) {
         if touches.landedCount > 0 || !touches.lifted.isEmpty {
