@@ -305,7 +305,7 @@ struct GestureArena: Sendable {
                 let status = slots[index].status
                 let finished = status.isDone && slots[index].touches.down.isEmpty
                 if finished {
-                    // Back to possible: the touch arrays' storage kept, the machine fresh.
+                    // Back to possible: the touch arrays' and the machine's storage kept.
                     slots[index].touches.reset()
                     slots[index].status = .possible
                     self.machines.restart(index)

@@ -43,7 +43,7 @@ struct MachineStatus: Sendable, Hashable {
 /// it touches and time and decides what its proposals become.
 ///
 /// Each kind keeps its own private `State` enum; a machine in a done state ignores every event,
-/// and the arena replaces it with a fresh one once its touches have lifted. Time is source time
+/// and the arena restarts it (``restart()``) once its touches have lifted. Time is source time
 /// (the frames' clock).
 protocol RecognizerMachine: Sendable {
     init(kind: GestureEvent.Kind, settings: RecognizerSettings, screen: Rect)
