@@ -86,7 +86,9 @@ struct FollowedTouches: Sendable {
     /// Forgets everything but the arrays' storage: touch sequence after touch sequence then
     /// allocates nothing.
     mutating func reset() {
-        self.down.removeAll(keepingCapacity: true)
+        // Guarded: removing nothing still costs a call of the generic `replaceSubrange`, and a
+        // finished recognizer has no touch down.
+        if !self.down.isEmpty { self.down.removeAll(keepingCapacity: true) }
         self.clearFrame()
         (self.lastX, self.lastY, self.lastCount) = (0, 0, 0)
     }

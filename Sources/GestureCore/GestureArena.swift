@@ -34,6 +34,8 @@ struct GestureArena: Sendable {
     private struct Slot: Sendable {
         /// The touches its machine follows.
         var touches = FollowedTouches()
+        /// Its machine's status after its last event.
+        var status = MachineStatus.possible
         var gate = Gate.idle
         /// Whether it began or recognized in this touch sequence.
         var succeeded = false
@@ -74,8 +76,10 @@ struct GestureArena: Sendable {
 
     private mutating func updateDeadline() {
         var earliest: SourceInstant?
-        for status in self.machines.statuses {
-            if let deadline = status.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        for index in self.slots.indices {
+            if let deadline = self.slots[index].status.deadline, earliest.map({ deadline < $0 }) ?? true {
+                earliest = deadline
+            }
         }
         self.nextDeadline = earliest
     }
@@ -117,7 +121,7 @@ struct GestureArena: Sendable {
                         switch contact.phase {
                         case .began:
                             plan.receivers(x: contact.x, y: contact.y, into: &receivers)
-                            for index in receivers where !self.machines.statuses[index].isDone {
+                            for index in receivers where !slots[index].status.isDone {
                                 slots[index].touches.land(id: contact.id, x: contact.x, y: contact.y)
                                 slots[index].touchIDs.append(contact.id)
                                 touched[index] = true
@@ -137,10 +141,12 @@ struct GestureArena: Sendable {
                             }
                         }
                     }
-                    for index in slots.indices where touched[index] && !self.machines.statuses[index].isDone {
-                        slots[index].touches.frameJudged()
-                        proposals[index] = self.machines.handle(
-                            index, .frameEnded(at: now), touches: slots[index].touches)
+                    self.machines.withMachines { machines in
+                        for index in slots.indices where touched[index] && !slots[index].status.isDone {
+                            slots[index].touches.frameJudged()
+                            (proposals[index], slots[index].status) = machines.handle(
+                                index, .frameEnded(at: now), touches: &slots[index].touches)
+                        }
                     }
                 }
             }
@@ -150,9 +156,9 @@ struct GestureArena: Sendable {
     /// Fires every recognizer timer due at or before `now`, in time order.
     mutating func timeElapsed(_ now: SourceInstant, into events: inout [GestureEngine.Effect]) {
         while let deadline = self.nextDeadline, deadline <= now {
-            for index in self.slots.indices where self.machines.statuses[index].deadline == deadline {
+            for index in self.slots.indices where self.slots[index].status.deadline == deadline {
                 let event = RecognizerEvent.deadlinePassed(at: deadline)
-                if let proposal = self.machines.handle(index, event, touches: self.slots[index].touches) {
+                if let proposal = self.send(event, to: index) {
                     self.resolve(index, proposal, at: deadline, into: &events)
                 }
             }
@@ -177,7 +183,7 @@ struct GestureArena: Sendable {
             if slot.succeeded || slot.gate == .open { return .blocked }
             switch slot.gate {
             case .waiting: mustWait = true
-            case .idle where self.isParticipating(other) && !self.machines.statuses[other].isDone: mustWait = true
+            case .idle where self.isParticipating(other) && !self.slots[other].status.isDone: mustWait = true
             default: break
             }
         }
@@ -191,7 +197,7 @@ struct GestureArena: Sendable {
 
     /// Whether a recognizer takes part in the current touch sequence (so others may wait for it).
     private func isParticipating(_ index: Int) -> Bool {
-        !self.slots[index].touches.isEmpty || self.machines.statuses[index].isUnderway
+        !self.slots[index].touches.isEmpty || self.slots[index].status.isUnderway
     }
 
     private func sharesTouch(_ a: Int, _ b: Int) -> Bool {
@@ -245,7 +251,7 @@ struct GestureArena: Sendable {
             guard self.sharesTouch(index, other) else { continue }
             switch self.slots[other].gate {
             case .waiting: self.fail(other, at: now, into: &events)
-            case .idle where !self.machines.statuses[other].isDone: self.fail(other, at: now, into: &events)
+            case .idle where !self.slots[other].status.isDone: self.fail(other, at: now, into: &events)
             default: break
             }
         }
@@ -268,7 +274,14 @@ struct GestureArena: Sendable {
 
     /// Tells a recognizer the arena decided against it: it ignores input until its touches lift.
     private mutating func close(_ index: Int) {
-        _ = self.machines.handle(index, .arenaClosed, touches: self.slots[index].touches)
+        _ = self.send(.arenaClosed, to: index)
+    }
+
+    /// Hands `event` to recognizer `index`, keeps its status and returns its proposal.
+    private mutating func send(_ event: RecognizerEvent, to index: Int) -> Proposal? {
+        let (proposal, status) = self.machines.handle(index, event, touches: &self.slots[index].touches)
+        self.slots[index].status = status
+        return proposal
     }
 
     /// Releases or fails waiting recognizers until nothing changes, then resets finished ones.
@@ -289,12 +302,13 @@ struct GestureArena: Sendable {
         self.slots.withUnsafeMutableBufferPointer { slots in
             for index in slots.indices {
                 if case .waiting = slots[index].gate { continue }
-                let status = self.machines.statuses[index]
+                let status = slots[index].status
                 let finished = status.isDone && slots[index].touches.down.isEmpty
                 if finished {
-                    // Back to possible, the touch arrays' storage kept.
+                    // Back to possible: the touch arrays' and the machine's storage kept.
                     slots[index].touches.reset()
-                    _ = self.machines.handle(index, .touchesGone, touches: slots[index].touches)
+                    slots[index].status = .possible
+                    self.machines.restart(index)
                 }
                 if finished || (slots[index].gate == .idle && slots[index].touches.isEmpty && !status.isUnderway) {
                     slots[index].gate = .idle
@@ -314,7 +328,7 @@ struct GestureArena: Sendable {
         events.append(.publish(event))
     }
 
-    private func event(_ index: Int, _ state: GestureEvent.State, at now: SourceInstant) -> GestureEvent {
+    private mutating func event(_ index: Int, _ state: GestureEvent.State, at now: SourceInstant) -> GestureEvent {
         // Read in place: copying the slot or the entry would retain every array inside them.
         let kind = self.plan.entries[index].spec.kind
         let (x, y) = self.slots[index].touches.location

@@ -5,8 +5,8 @@ import BusSchema
 struct LongPressMachine: RecognizerMachine {
     private enum State: Sendable, Hashable {
         case possible
-        /// The required fingers are down since `since`; it begins at `since + minDuration`.
-        case pressing(since: SourceInstant)
+        /// The required fingers are down; it begins at `until` (their landing plus `minDuration`).
+        case pressing(until: SourceInstant)
         case began
         /// Ended, cancelled or failed.
         case finished
@@ -19,16 +19,18 @@ struct LongPressMachine: RecognizerMachine {
         self.settings = settings
     }
 
+    mutating func restart() { self.state = .possible }
+
     var status: MachineStatus {
         switch self.state {
-        case .possible: MachineStatus()
-        case .pressing(let since): MachineStatus(deadline: since + self.settings.minDuration)
-        case .began: MachineStatus(isUnderway: true)
-        case .finished: MachineStatus(isDone: true, isUnderway: true)
+        case .possible: .possible
+        case .pressing(let until): MachineStatus(deadline: until)
+        case .began: .underway
+        case .finished: .done
         }
     }
 
-    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+    mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
         case (.frameEnded, .began):
             if touches.cancelled { return self.finish(.cancel) }
@@ -39,7 +41,7 @@ struct LongPressMachine: RecognizerMachine {
             if touches.down.count > self.settings.touchesRequired { return self.finish(.fail) }
             if touches.anyMoved(beyond: self.settings.allowableMovement) { return self.finish(.fail) }
             if touches.landedCount > 0, touches.down.count == self.settings.touchesRequired {
-                self.state = .pressing(since: now)
+                self.state = .pressing(until: now + self.settings.minDuration)
             }
             return nil
         case (.deadlinePassed, .pressing):
@@ -48,9 +50,6 @@ struct LongPressMachine: RecognizerMachine {
             return .begin
         case (.arenaClosed, .possible), (.arenaClosed, .pressing), (.arenaClosed, .began):
             self.state = .finished
-            return nil
-        case (.touchesGone, _):
-            self.state = .possible
             return nil
         case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
             return nil
@@ -61,6 +60,4 @@ struct LongPressMachine: RecognizerMachine {
         self.state = .finished
         return proposal
     }
-
-    func describe(into event: inout GestureEvent) {}
 }

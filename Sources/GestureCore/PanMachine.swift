@@ -32,15 +32,20 @@ struct PanMachine: RecognizerMachine {
         self.screen = screen
     }
 
+    mutating func restart() {
+        self.state = .possible(edge: nil)
+        self.translation.restart()
+    }
+
     var status: MachineStatus {
         switch self.state {
-        case .possible: MachineStatus()
-        case .began: MachineStatus(isUnderway: true)
-        case .finished: MachineStatus(isDone: true, isUnderway: true)
+        case .possible: .possible
+        case .began: .underway
+        case .finished: .done
         }
     }
 
-    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+    mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
         case (.frameEnded(let now), .possible(var edge)):
             if self.kind == .edgePan, edge == nil, touches.landedCount > 0,
@@ -59,10 +64,6 @@ struct PanMachine: RecognizerMachine {
             return touches.moved || touches.landedCount > 0 ? .change : nil
         case (.arenaClosed, .possible(let edge)), (.arenaClosed, .began(let edge)):
             self.state = .finished(edge: edge)
-            return nil
-        case (.touchesGone, _):
-            self.state = .possible(edge: nil)
-            self.translation.reset()
             return nil
         case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
             return nil

@@ -6,10 +6,9 @@ enum RecognizerEvent: Sendable, Hashable {
     case frameEnded(at: SourceInstant)
     /// Time reached its ``RecognizerMachine/deadline``.
     case deadlinePassed(at: SourceInstant)
-    /// The arena failed or cancelled it (rules 2–4): it ignores input until its touches lift.
+    /// The arena failed or cancelled it (rules 2–4): it ignores input until its touches lift
+    /// (then the arena starts it afresh).
     case arenaClosed
-    /// It was done and every touch it followed has lifted: a new touch sequence may begin.
-    case touchesGone
 }
 
 /// What a recognizer asks its arena to do after an event (the arena decides what it becomes).
@@ -32,14 +31,20 @@ struct MachineStatus: Sendable, Hashable {
     var isUnderway = false
     /// When ``RecognizerEvent/deadlinePassed(at:)`` is due.
     var deadline: SourceInstant?
+
+    /// Nothing under way yet.
+    static let possible = MachineStatus()
+    /// A continuous gesture in progress.
+    static let underway = MachineStatus(isUnderway: true)
+    static let done = MachineStatus(isDone: true, isUnderway: true)
 }
 
 /// One recognizer kind's state machine (UIKit semantics), without relationships: the arena feeds
 /// it touches and time and decides what its proposals become.
 ///
-/// Each kind keeps its own private `State` enum; a machine in a done state ignores everything but
-/// ``RecognizerEvent/arenaClosed`` and ``RecognizerEvent/touchesGone``. Time is source time (the
-/// frames' clock).
+/// Each kind keeps its own private `State` enum; a machine in a done state ignores every event,
+/// and the arena restarts it (``restart()``) once its touches have lifted. Time is source time
+/// (the frames' clock).
 protocol RecognizerMachine: Sendable {
     init(kind: GestureEvent.Kind, settings: RecognizerSettings, screen: Rect)
 
@@ -48,10 +53,22 @@ protocol RecognizerMachine: Sendable {
 
     var status: MachineStatus { get }
 
-    /// Judges `event`; `touches` are the ones it follows, as of the frame being handled.
-    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal?
+    /// Back to the state of a fresh machine, its settings and its samples' storage kept: its touch
+    /// sequence is over. In place, since a fresh machine would copy the settings and allocate
+    /// the samples again, sequence after sequence.
+    mutating func restart()
+
+    /// Judges `event`; `touches` are the ones it follows, as of the frame being handled. They are
+    /// only read: `inout` passes them by address, where a borrow from the arena's slot buffer is
+    /// copied (two arrays retained and released per recognizer and frame).
+    mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal?
 
     /// Fills in the kind's own values (translation, velocity, scale, rotation, direction, edge, a
     /// tap's place) of an event about to be published.
     func describe(into event: inout GestureEvent)
+}
+
+extension RecognizerMachine {
+    /// A kind with no values of its own (long press, touch-down) adds none.
+    func describe(into event: inout GestureEvent) {}
 }

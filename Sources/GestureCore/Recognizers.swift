@@ -3,14 +3,14 @@ import BusSchema
 /// An arena's recognizer machines, in scene order, each kind's machines in an array of their own.
 ///
 /// Per-kind arrays keep every machine mutated in place: an enum of machines would copy a machine
-/// out of its case and back on every event, and with it retain its settings and samples. The
-/// status of each machine is kept beside them, so the arena's per-frame scans read one flat array.
+/// out of its case and back on every event, and with it retain its settings and samples. Each
+/// event returns the machine's status, which the arena keeps in its slot for its per-frame scans.
 struct Recognizers: Sendable {
-    private enum Family: Sendable {
+    fileprivate enum Family: Sendable {
         case tap, longPress, pan, swipe, transform, touchDown
     }
 
-    private struct Member: Sendable {
+    fileprivate struct Member: Sendable {
         var family: Family
         /// The index in the family's array.
         var index: Int
@@ -23,58 +23,129 @@ struct Recognizers: Sendable {
     private var swipes: [SwipeMachine] = []
     private var transforms: [TransformMachine] = []
     private var touchDowns: [TouchDownMachine] = []
-    /// Each machine's status after its last event.
-    private(set) var statuses: [MachineStatus]
 
     init(_ plan: ScenePlan, screen: Rect) {
         var members: [Member] = []
         for entry in plan.entries {
             let (kind, settings) = (entry.spec.kind, entry.spec.settings)
+            let member: Member
             switch kind {
-            case .tap, .doubleTap:
-                members.append(Member(family: .tap, index: self.taps.count))
-                self.taps.append(TapMachine(kind: kind, settings: settings, screen: screen))
-            case .longPress:
-                members.append(Member(family: .longPress, index: self.longPresses.count))
-                self.longPresses.append(LongPressMachine(kind: kind, settings: settings, screen: screen))
-            case .pan, .edgePan:
-                members.append(Member(family: .pan, index: self.pans.count))
-                self.pans.append(PanMachine(kind: kind, settings: settings, screen: screen))
-            case .swipe:
-                members.append(Member(family: .swipe, index: self.swipes.count))
-                self.swipes.append(SwipeMachine(kind: kind, settings: settings, screen: screen))
-            case .pinch, .rotation:
-                members.append(Member(family: .transform, index: self.transforms.count))
-                self.transforms.append(TransformMachine(kind: kind, settings: settings, screen: screen))
-            case .touchDown:
-                members.append(Member(family: .touchDown, index: self.touchDowns.count))
-                self.touchDowns.append(TouchDownMachine(kind: kind, settings: settings, screen: screen))
+            case .tap, .doubleTap: member = Self.add(&self.taps, .tap, kind, settings, screen)
+            case .longPress: member = Self.add(&self.longPresses, .longPress, kind, settings, screen)
+            case .pan, .edgePan: member = Self.add(&self.pans, .pan, kind, settings, screen)
+            case .swipe: member = Self.add(&self.swipes, .swipe, kind, settings, screen)
+            case .pinch, .rotation: member = Self.add(&self.transforms, .transform, kind, settings, screen)
+            case .touchDown: member = Self.add(&self.touchDowns, .touchDown, kind, settings, screen)
             }
+            members.append(member)
         }
         self.members = members
-        self.statuses = Array(repeating: MachineStatus(), count: members.count)
     }
 
-    /// Hands `event` to recognizer `index` (in scene order) and returns its proposal.
-    mutating func handle(_ index: Int, _ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+    private static func add<Machine: RecognizerMachine>(
+        _ machines: inout [Machine], _ family: Family, _ kind: GestureEvent.Kind, _ settings: RecognizerSettings,
+        _ screen: Rect
+    ) -> Member {
+        machines.append(Machine(kind: kind, settings: settings, screen: screen))
+        return Member(family: family, index: machines.count - 1)
+    }
+
+    /// Hands `event` to recognizer `index` (in scene order) and returns its proposal and status.
+    mutating func handle(
+        _ index: Int, _ event: RecognizerEvent, touches: inout FollowedTouches
+    ) -> (Proposal?, MachineStatus) {
+        // One kind's array, checked once: the arena's single events (timers, closing) would pay
+        // for all six through ``withMachines(_:)``.
         let member = self.members[index]
         switch member.family {
-        case .tap: return Self.handle(&self.taps, member.index, event, touches, &self.statuses[index])
-        case .longPress: return Self.handle(&self.longPresses, member.index, event, touches, &self.statuses[index])
-        case .pan: return Self.handle(&self.pans, member.index, event, touches, &self.statuses[index])
-        case .swipe: return Self.handle(&self.swipes, member.index, event, touches, &self.statuses[index])
-        case .transform: return Self.handle(&self.transforms, member.index, event, touches, &self.statuses[index])
-        case .touchDown: return Self.handle(&self.touchDowns, member.index, event, touches, &self.statuses[index])
+        case .tap:
+            return self.taps.withUnsafeMutableBufferPointer { Machines.handle($0, member.index, event, &touches) }
+        case .longPress:
+            return self.longPresses.withUnsafeMutableBufferPointer {
+                Machines.handle($0, member.index, event, &touches)
+            }
+        case .pan:
+            return self.pans.withUnsafeMutableBufferPointer { Machines.handle($0, member.index, event, &touches) }
+        case .swipe:
+            return self.swipes.withUnsafeMutableBufferPointer { Machines.handle($0, member.index, event, &touches) }
+        case .transform:
+            return self.transforms.withUnsafeMutableBufferPointer { Machines.handle($0, member.index, event, &touches) }
+        case .touchDown:
+            return self.touchDowns.withUnsafeMutableBufferPointer { Machines.handle($0, member.index, event, &touches) }
         }
     }
 
-    private static func handle<Machine: RecognizerMachine>(
-        _ machines: inout [Machine], _ index: Int, _ event: RecognizerEvent, _ touches: borrowing FollowedTouches,
-        _ status: inout MachineStatus
-    ) -> Proposal? {
-        let proposal = machines[index].handle(event, touches: touches)
-        status = machines[index].status
-        return proposal
+    /// The machines reached through buffer pointers, valid only inside ``withMachines(_:)``.
+    struct Machines {
+        fileprivate let members: [Member]
+        fileprivate let taps: UnsafeMutableBufferPointer<TapMachine>
+        fileprivate let longPresses: UnsafeMutableBufferPointer<LongPressMachine>
+        fileprivate let pans: UnsafeMutableBufferPointer<PanMachine>
+        fileprivate let swipes: UnsafeMutableBufferPointer<SwipeMachine>
+        fileprivate let transforms: UnsafeMutableBufferPointer<TransformMachine>
+        fileprivate let touchDowns: UnsafeMutableBufferPointer<TouchDownMachine>
+
+        /// Hands `event` to recognizer `index` (in scene order) and returns its proposal and status.
+        func handle(_ index: Int, _ event: RecognizerEvent, touches: inout FollowedTouches) -> (
+            Proposal?, MachineStatus
+        ) {
+            let member = self.members[index]
+            switch member.family {
+            case .tap: return Self.handle(self.taps, member.index, event, &touches)
+            case .longPress: return Self.handle(self.longPresses, member.index, event, &touches)
+            case .pan: return Self.handle(self.pans, member.index, event, &touches)
+            case .swipe: return Self.handle(self.swipes, member.index, event, &touches)
+            case .transform: return Self.handle(self.transforms, member.index, event, &touches)
+            case .touchDown: return Self.handle(self.touchDowns, member.index, event, &touches)
+            }
+        }
+
+        fileprivate static func handle<Machine: RecognizerMachine>(
+            _ machines: UnsafeMutableBufferPointer<Machine>, _ index: Int, _ event: RecognizerEvent,
+            _ touches: inout FollowedTouches
+        ) -> (Proposal?, MachineStatus) {
+            let proposal = machines[index].handle(event, touches: &touches)
+            return (proposal, machines[index].status)
+        }
+    }
+
+    /// Runs `body` with every kind's machines reached through a buffer pointer: one uniqueness
+    /// check per kind for a whole frame's events, where each event through `self` checks its
+    /// kind's array (and the optimizer hoists the checks of all six out of loops).
+    mutating func withMachines<Result>(_ body: (inout Machines) -> Result) -> Result {
+        let members = self.members
+        return self.taps.withUnsafeMutableBufferPointer { taps in
+            self.longPresses.withUnsafeMutableBufferPointer { longPresses in
+                self.pans.withUnsafeMutableBufferPointer { pans in
+                    self.swipes.withUnsafeMutableBufferPointer { swipes in
+                        self.transforms.withUnsafeMutableBufferPointer { transforms in
+                            self.touchDowns.withUnsafeMutableBufferPointer { touchDowns in
+                                var machines = Machines(
+                                    members: members, taps: taps, longPresses: longPresses, pans: pans,
+                                    swipes: swipes, transforms: transforms, touchDowns: touchDowns)
+                                return body(&machines)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Starts recognizer `index` afresh (status ``MachineStatus/possible``): its touch sequence
+    /// is over. Not inlined: inlined into the
+    /// arena's per-frame slot loop, the optimizer checks all six arrays' uniqueness on every pass.
+    @inline(never)
+    mutating func restart(_ index: Int) {
+        let member = self.members[index]
+        switch member.family {
+        case .tap: self.taps[member.index].restart()
+        case .longPress: self.longPresses[member.index].restart()
+        case .pan: self.pans[member.index].restart()
+        case .swipe: self.swipes[member.index].restart()
+        case .transform: self.transforms[member.index].restart()
+        case .touchDown: self.touchDowns[member.index].restart()
+        }
     }
 
     /// Gives recognizer `index` new settings (a run-time configuration).
@@ -88,30 +159,26 @@ struct Recognizers: Sendable {
         case .transform: self.transforms[member.index].settings = settings
         case .touchDown: self.touchDowns[member.index].settings = settings
         }
-        self.statuses[index] = self.status(member)
     }
 
-    private func status(_ member: Member) -> MachineStatus {
-        switch member.family {
-        case .tap: self.taps[member.index].status
-        case .longPress: self.longPresses[member.index].status
-        case .pan: self.pans[member.index].status
-        case .swipe: self.swipes[member.index].status
-        case .transform: self.transforms[member.index].status
-        case .touchDown: self.touchDowns[member.index].status
-        }
-    }
-
-    /// Fills in recognizer `index`'s own values of an event about to be published.
-    func describe(_ index: Int, into event: inout GestureEvent) {
+    /// Fills in recognizer `index`'s own values of an event about to be published. Mutating only
+    /// to read the machine in place: read through `self` (or a read-only buffer) it is copied out,
+    /// retaining its settings and samples.
+    mutating func describe(_ index: Int, into event: inout GestureEvent) {
         let member = self.members[index]
         switch member.family {
-        case .tap: self.taps[member.index].describe(into: &event)
-        case .longPress: self.longPresses[member.index].describe(into: &event)
-        case .pan: self.pans[member.index].describe(into: &event)
-        case .swipe: self.swipes[member.index].describe(into: &event)
-        case .transform: self.transforms[member.index].describe(into: &event)
-        case .touchDown: self.touchDowns[member.index].describe(into: &event)
+        case .tap: Self.describe(&self.taps, member.index, &event)
+        case .longPress: Self.describe(&self.longPresses, member.index, &event)
+        case .pan: Self.describe(&self.pans, member.index, &event)
+        case .swipe: Self.describe(&self.swipes, member.index, &event)
+        case .transform: Self.describe(&self.transforms, member.index, &event)
+        case .touchDown: Self.describe(&self.touchDowns, member.index, &event)
         }
+    }
+
+    private static func describe<Machine: RecognizerMachine>(
+        _ machines: inout [Machine], _ index: Int, _ event: inout GestureEvent
+    ) {
+        machines.withUnsafeMutableBufferPointer { $0[index].describe(into: &event) }
     }
 }

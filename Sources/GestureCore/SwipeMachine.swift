@@ -24,14 +24,19 @@ struct SwipeMachine: RecognizerMachine {
         self.settings = settings
     }
 
+    mutating func restart() {
+        self.state = .possible
+        self.translation.restart()
+    }
+
     var status: MachineStatus {
         switch self.state {
-        case .possible, .tracking: MachineStatus()
-        case .recognized, .failed: MachineStatus(isDone: true, isUnderway: true)
+        case .possible, .tracking: .possible
+        case .recognized, .failed: .done
         }
     }
 
-    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+    mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
         case (.frameEnded(let now), .possible):
             return self.judge(touches, mostTouches: 0, now: now)
@@ -39,10 +44,6 @@ struct SwipeMachine: RecognizerMachine {
             return self.judge(touches, mostTouches: mostTouches, now: now)
         case (.arenaClosed, .possible), (.arenaClosed, .tracking):
             self.state = .failed
-            return nil
-        case (.touchesGone, _):
-            self.state = .possible
-            self.translation.reset()
             return nil
         case (.frameEnded, _), (.deadlinePassed, _), (.arenaClosed, _):
             return nil

@@ -16,6 +16,9 @@ struct TapMachine: RecognizerMachine {
         var tapsDone = 0
         /// When the current tap's first finger landed; between taps, when the last tap lifted.
         var mark: SourceInstant
+        /// When it fails unless the tap lifts, or the next lands: `mark` plus the maximum tap
+        /// duration, or between taps plus the double-tap timeout (taken once, at the mark).
+        var deadline: SourceInstant
         /// The most fingers down in the current tap, and their centroid then (a tap is where its
         /// fingers were with all of them down: they lift one by one).
         var mostTouches = 0
@@ -44,21 +47,21 @@ struct TapMachine: RecognizerMachine {
         self.settings = settings
     }
 
+    mutating func restart() { self.state = .possible }
+
     var status: MachineStatus {
         switch self.state {
-        case .possible: MachineStatus()
-        case .down(let progress):
-            MachineStatus(isUnderway: progress.tapsDone > 0, deadline: progress.mark + self.settings.maxTapDuration)
-        case .betweenTaps(let progress):
-            MachineStatus(isUnderway: true, deadline: progress.mark + self.settings.doubleTapTimeout)
-        case .recognized, .failed: MachineStatus(isDone: true, isUnderway: true)
+        case .possible: .possible
+        case .down(let progress): MachineStatus(isUnderway: progress.tapsDone > 0, deadline: progress.deadline)
+        case .betweenTaps(let progress): MachineStatus(isUnderway: true, deadline: progress.deadline)
+        case .recognized, .failed: .done
         }
     }
 
-    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+    mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
         case (.frameEnded(let now), .possible):
-            return self.judge(touches, Progress(mark: now), now: now)
+            return self.judge(touches, Progress(mark: now, deadline: now), now: now)
         case (.frameEnded(let now), .down(let progress)), (.frameEnded(let now), .betweenTaps(let progress)):
             return self.judge(touches, progress, now: now)
         case (.deadlinePassed, .down), (.deadlinePassed, .betweenTaps):
@@ -67,9 +70,6 @@ struct TapMachine: RecognizerMachine {
             return .fail
         case (.arenaClosed, .possible), (.arenaClosed, .down), (.arenaClosed, .betweenTaps):
             self.state = .failed
-            return nil
-        case (.touchesGone, _):
-            self.state = .possible
             return nil
         case (.frameEnded, _), (.deadlinePassed, _), (.arenaClosed, _):
             return nil
@@ -91,7 +91,10 @@ struct TapMachine: RecognizerMachine {
                     return self.fail()
                 }
             }
-            if startsTap { progress.mark = now }
+            if startsTap {
+                progress.mark = now
+                progress.deadline = now + self.settings.maxTapDuration
+            }
             if touches.down.count > progress.mostTouches {
                 progress.mostTouches = touches.down.count
                 (progress.x, progress.y) = touches.location
@@ -119,6 +122,7 @@ struct TapMachine: RecognizerMachine {
         }
         progress.mostTouches = 0
         progress.mark = now
+        progress.deadline = now + self.settings.doubleTapTimeout
         self.state = .betweenTaps(progress)
         return nil
     }

@@ -18,15 +18,17 @@ struct TouchDownMachine: RecognizerMachine {
         self.settings = settings
     }
 
+    mutating func restart() { self.state = .possible }
+
     var status: MachineStatus {
         switch self.state {
-        case .possible: MachineStatus()
-        case .began: MachineStatus(isUnderway: true)
-        case .finished: MachineStatus(isDone: true, isUnderway: true)
+        case .possible: .possible
+        case .began: .underway
+        case .finished: .done
         }
     }
 
-    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+    mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
         case (.frameEnded, .began):
             if touches.cancelled || touches.landedCount > 0 { return self.finish(.cancel) }
@@ -40,9 +42,6 @@ struct TouchDownMachine: RecognizerMachine {
         case (.arenaClosed, .possible), (.arenaClosed, .began):
             self.state = .finished
             return nil
-        case (.touchesGone, _):
-            self.state = .possible
-            return nil
         case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
             return nil
         }
@@ -52,6 +51,4 @@ struct TouchDownMachine: RecognizerMachine {
         self.state = .finished
         return proposal
     }
-
-    func describe(into event: inout GestureEvent) {}
 }

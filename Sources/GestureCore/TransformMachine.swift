@@ -41,15 +41,22 @@ struct TransformMachine: RecognizerMachine {
         self.settings = settings
     }
 
+    mutating func restart() {
+        self.state = .possible(pair: nil)
+        (self.scale, self.rotation) = (1, 0)
+        self.tracker.reset()
+        self.sampled = SourceInstant(nanoseconds: 0)
+    }
+
     var status: MachineStatus {
         switch self.state {
-        case .possible: MachineStatus()
-        case .began: MachineStatus(isUnderway: true)
-        case .finished: MachineStatus(isDone: true, isUnderway: true)
+        case .possible: .possible
+        case .began: .underway
+        case .finished: .done
         }
     }
 
-    mutating func handle(_ event: RecognizerEvent, touches: borrowing FollowedTouches) -> Proposal? {
+    mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
         case (.frameEnded(let now), .possible(let pair)):
             return self.judge(touches, pair, began: false, now: now)
@@ -57,11 +64,6 @@ struct TransformMachine: RecognizerMachine {
             return self.judge(touches, pair, began: true, now: now)
         case (.arenaClosed, .possible), (.arenaClosed, .began):
             self.state = .finished
-            return nil
-        case (.touchesGone, _):
-            self.state = .possible(pair: nil)
-            (self.scale, self.rotation, self.sampled) = (1, 0, SourceInstant(nanoseconds: 0))
-            self.tracker.reset()
             return nil
         case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
             return nil

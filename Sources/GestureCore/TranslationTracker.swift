@@ -6,12 +6,9 @@ import BusSchema
 /// It stays continuous when fingers land or lift: the old set's movement goes into the base and
 /// the new set's centroid becomes the anchor.
 struct TranslationTracker: Sendable {
-    private var anchorX = 0.0
-    private var anchorY = 0.0
-    private var baseX = 0.0
-    private var baseY = 0.0
-    private var lastCentroidX = 0.0
-    private var lastCentroidY = 0.0
+    private var (anchorX, anchorY) = (0.0, 0.0)
+    private var (baseX, baseY) = (0.0, 0.0)
+    private var (lastCentroidX, lastCentroidY) = (0.0, 0.0)
     private var tracker = VelocityTracker()
     /// The time of the last sample; velocities are fitted only when an event needs them.
     private(set) var sampled = SourceInstant(nanoseconds: 0)
@@ -22,6 +19,15 @@ struct TranslationTracker: Sendable {
 
     /// The velocity as of the last sample, in points per second.
     var velocity: (x: Double, y: Double) { self.tracker.velocity(at: self.sampled) }
+
+    /// Back to a fresh tracker's state, its samples' storage kept.
+    mutating func restart() {
+        var tracker = VelocityTracker()
+        swap(&tracker, &self.tracker)
+        tracker.reset()
+        self = TranslationTracker()
+        self.tracker = tracker
+    }
 
     /// Updates the translation and its samples after a frame at `now`.
     mutating func track(_ touches: borrowing FollowedTouches, at now: SourceInstant) {
@@ -42,13 +48,5 @@ struct TranslationTracker: Sendable {
         let translation = self.translation
         self.tracker.add(at: now, x: translation.x, y: translation.y)
         self.sampled = now
-    }
-
-    /// Back to no translation, keeping the samples' storage.
-    mutating func reset() {
-        self.tracker.reset()
-        (self.anchorX, self.anchorY, self.baseX, self.baseY) = (0, 0, 0, 0)
-        (self.lastCentroidX, self.lastCentroidY) = (0, 0)
-        self.sampled = SourceInstant(nanoseconds: 0)
     }
 }

@@ -54,7 +54,8 @@ public struct VelocityTracker: Sendable, Hashable {
     }
 
     public mutating func reset() {
-        self.samples.removeAll(keepingCapacity: true)
+        // Guarded: removing nothing still calls the generic `replaceSubrange`.
+        if !self.samples.isEmpty { self.samples.removeAll(keepingCapacity: true) }
         self.newest = -1
     }
 

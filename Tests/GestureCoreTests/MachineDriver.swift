@@ -6,13 +6,17 @@ import Testing
 /// Drives one recognizer machine directly, frame by frame, as its arena would: the touches it
 /// follows change, then it judges the frame.
 struct MachineDriver<Machine: RecognizerMachine> {
+    static var screen: Rect { Rect(x: 0, y: 0, width: 800, height: 600) }
+
+    let kind: GestureEvent.Kind
     var machine: Machine
     var touches = FollowedTouches()
 
     init(_ kind: GestureEvent.Kind, configure: (inout RecognizerSettings) -> Void = { _ in }) {
         var settings = RecognizerSettings.defaults(for: kind)
         configure(&settings)
-        self.machine = Machine(kind: kind, settings: settings, screen: Rect(x: 0, y: 0, width: 800, height: 600))
+        self.kind = kind
+        self.machine = Machine(kind: kind, settings: settings, screen: Self.screen)
     }
 
     static func at(_ ms: Int64) -> SourceInstant { SourceInstant(nanoseconds: ms * 1_000_000) }
@@ -24,7 +28,7 @@ struct MachineDriver<Machine: RecognizerMachine> {
         self.touches.clearFrame()
         changes(&self.touches)
         self.touches.frameJudged()
-        return self.machine.handle(.frameEnded(at: Self.at(ms)), touches: self.touches)
+        return self.machine.handle(.frameEnded(at: Self.at(ms)), touches: &self.touches)
     }
 
     mutating func land(_ ms: Int64, _ id: Int, _ x: Double, _ y: Double) -> Proposal? {
@@ -45,16 +49,16 @@ struct MachineDriver<Machine: RecognizerMachine> {
             Issue.record("no deadline")
             return nil
         }
-        return self.machine.handle(.deadlinePassed(at: deadline), touches: self.touches)
+        return self.machine.handle(.deadlinePassed(at: deadline), touches: &self.touches)
     }
 
     /// The arena decided against it.
-    mutating func arenaClosed() -> Proposal? { self.machine.handle(.arenaClosed, touches: self.touches) }
+    mutating func arenaClosed() -> Proposal? { self.machine.handle(.arenaClosed, touches: &self.touches) }
 
-    /// Every touch lifted after it was done.
-    mutating func touchesGone() -> Proposal? {
+    /// Every touch lifted after it was done: the arena starts a fresh machine.
+    mutating func touchesGone() {
         self.touches.reset()
-        return self.machine.handle(.touchesGone, touches: self.touches)
+        self.machine = Machine(kind: self.kind, settings: self.machine.settings, screen: Self.screen)
     }
 
     /// The event the arena would publish now in `state`, with the kind's own values.
