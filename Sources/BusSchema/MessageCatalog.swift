@@ -8,3 +8,12 @@ public enum MessageCatalog {
         MemoCommand.self, MemoAck.self, MemoChanged.self, MemoSnapshot.self, MemoBoardDelta.self,
     ]
 }
+
+extension Health: HandWrittenMessage {}
+extension MemoBoardState: HandWrittenMessage {}
+extension RenderImage: HandWrittenMessage {}
+extension MemoCommand: HandWrittenMessage {}
+extension MemoAck: HandWrittenMessage {}
+extension MemoChanged: HandWrittenMessage {}
+extension MemoSnapshot: HandWrittenMessage {}
+extension MemoBoardDelta: HandWrittenMessage {}
