@@ -1,7 +1,8 @@
-import BusSchema
 import Foundation
 import Testing
 import UIBusCodegen
+
+@testable import BusSchema
 
 /// The generated message types (`Sources/BusSchema/Generated/`) are what the schemas say.
 @Suite struct GeneratedCodeTests {
@@ -68,6 +69,52 @@ import UIBusCodegen
             _ = try ScrollViewState(messagePack: Value.map(payload).messagePack)
         } throws: { error in
             (error as? CodecError).map { $0.code == .missingField && $0.context == "offset.y" } == true
+        }
+    }
+}
+
+/// The touch frame's and gesture event's hand-tuned codecs against the generated reference
+/// (mutated input: the `fastpath.*` fuzz targets).
+@Suite struct FastPathReferenceTests {
+    static func reference<M: BusMessage>(
+        _ bytes: [UInt8], _ decode: (inout MessagePackReader) throws -> M
+    ) throws -> M {
+        try bytes.withUnsafeBytes { raw in
+            var reader = MessagePackReader(raw)
+            let message = try decode(&reader)
+            try reader.expectEnd()
+            return message
+        }
+    }
+
+    @Test func theTouchFramesFastPathsAgreeWithTheGeneratedCodecOnEveryExample() throws {
+        for (name, example) in try RepositoryFiles.examples("touch.frame") {
+            let reference = try Self.reference(example.messagePack) { try TouchFrame(from: &$0, path: "") }
+            #expect(try TouchFrame(messagePack: example.messagePack) == reference, "\(name)")
+            var writer = MessagePackWriter()
+            reference.encodeReference(to: &writer)
+            #expect(try TouchFrame(messagePack: writer.bytes) == reference, "\(name)")
+            let fast = reference.messagePack
+            #expect(try Self.reference(fast) { try TouchFrame(from: &$0, path: "") } == reference, "\(name)")
+            var scanned = TouchFrame.empty
+            let tookFastPath = fast.withUnsafeBytes { raw in
+                var reader = MessagePackReader(raw)
+                return reader.scan { scanned.decode(scanning: &$0) }
+            }
+            #expect(tookFastPath && scanned == reference, "\(name)")
+        }
+    }
+
+    @Test func theGestureEventsFastPathAgreesWithTheGeneratedCodecOnEveryExample() throws {
+        for (name, example) in try RepositoryFiles.examples("gesture.event") {
+            let reference = try Self.reference(example.messagePack) { try GestureEvent(from: &$0, path: "") }
+            #expect(try GestureEvent(messagePack: example.messagePack) == reference, "\(name)")
+            var scanned = GestureEvent.empty
+            let tookFastPath = reference.messagePack.withUnsafeBytes { raw in
+                var reader = MessagePackReader(raw)
+                return reader.scan { scanned.decode(scanning: &$0) }
+            }
+            #expect(tookFastPath && scanned == reference, "\(name)")
         }
     }
 }
