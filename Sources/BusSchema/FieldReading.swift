@@ -66,18 +66,20 @@ extension MessagePackReader {
 
     /// Reads an integer within `range`.
     public mutating func readInteger(_ field: FieldName, in range: ClosedRange<Int64>) throws -> Int64 {
-        let start = self.offset
-        let value = try self.naming(field) { try $0.readInt() }
-        guard range.contains(value) else {
-            throw CodecError(.invalidValue, offset: start, context: "\(field): \(value) is outside \(range)")
-        }
-        return value
+        try self.read(field, in: range) { try $0.readInt() }
     }
 
     /// Reads a non-negative integer within `range`.
     public mutating func readUnsigned(_ field: FieldName, in range: ClosedRange<UInt64>) throws -> UInt64 {
+        try self.read(field, in: range) { try $0.readUInt() }
+    }
+
+    @inline(__always)
+    private mutating func read<T: FixedWidthInteger>(
+        _ field: FieldName, in range: ClosedRange<T>, _ read: (inout MessagePackReader) throws -> T
+    ) throws -> T {
         let start = self.offset
-        let value = try self.naming(field) { try $0.readUInt() }
+        let value = try self.naming(field, read)
         guard range.contains(value) else {
             throw CodecError(.invalidValue, offset: start, context: "\(field): \(value) is outside \(range)")
         }
