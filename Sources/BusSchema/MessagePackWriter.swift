@@ -137,21 +137,6 @@ public struct MessagePackWriter: ~Copyable, @unchecked Sendable {
         self.withReserved(5) { $0.writeMapHeader(count) }
     }
 
-    /// Writes the header of a map of `count` pairs into the `size` bytes left for it at `offset`
-    /// (1, or 3 for up to 65 535 pairs), moving the pairs after it down when the shortest form
-    /// is smaller, so the encoding is the same as with the header written first.
-    mutating func setMapHeader(at offset: Int, size: Int, count: Int) {
-        precondition(size == 1 ? count < 16 : size == 3 && count <= 0xffff, "map header too small")
-        let header = self.storage.base + offset
-        var cursor = MessagePackCursor(header)
-        cursor.writeMapHeader(count)
-        let shrink = size - (cursor.pointer - header)
-        guard shrink > 0 else { return }
-        let pairs = header + size
-        cursor.pointer.copyMemory(from: pairs, byteCount: self.storage.count - offset - size)
-        self.storage.count -= shrink
-    }
-
     /// Writes a dynamically typed value.
     public mutating func write(_ value: Value) {
         switch value {

@@ -96,8 +96,6 @@ struct StructModel {
     var fastPath: Set<String> = []
     /// The schema file it was first read from, for error messages.
     var source: String
-    /// A hand-written type (`x-swift-external`): only its field table is generated.
-    var external = false
 }
 
 /// A generated string enum.

@@ -113,9 +113,7 @@ struct SchemaReader {
             guard let properties = schema["properties"]?.mapValue, properties.count > 0, swiftType != "ValueMap"
             else { return .anyMap }
             let name = swiftType ?? "\(owner).\(Naming.type(key))"
-            var model = try self.readStruct(schema, name: name, path: path)
-            model.external = schema["x-swift-external"]?.boolValue == true
-            try self.registry.add(model)
+            try self.registry.add(try self.readStruct(schema, name: name, path: path))
             return .object(name)
         case "array":
             guard let items = schema["items"] else { throw CodegenError("\(self.file)\(path): an array needs items") }

@@ -2,12 +2,6 @@
 struct SwiftWriter {
     private(set) var text = ""
     private var indent = 0
-    /// Each enum's first case (by qualified name): a blank value's.
-    let firstCases: [String: String]
-
-    init(firstCases: [String: String]) {
-        self.firstCases = firstCases
-    }
 
     /// Appends `line` (or several, split at newlines) at the current indentation.
     mutating func line(_ line: String = "") {
@@ -50,12 +44,8 @@ struct SwiftWriter {
 
     /// The declarations of `model` and the nested types listed in `nested`.
     mutating func declare(_ model: StructModel, nested: [Nested]) {
-        if model.external {
-            self.block("extension \(model.name): TableCoded {") { $0.table(model) }
-            return
-        }
         let protocols =
-            (model.schema == nil ? ["TableCoded"] : model.protocols + ["TableCoded"]) + ["Hashable"]
+            (model.schema == nil ? ["MessagePackMap"] : model.protocols + ["MessagePackMap"]) + ["Hashable"]
         self.doc(model.doc)
         self.block("public struct \(Self.lastComponent(model.name)): \(protocols.joined(separator: ", ")) {") {
             writer in
@@ -78,10 +68,15 @@ struct SwiftWriter {
             writer.line()
             writer.memberwiseInit(model)
             writer.line()
-            writer.table(model)
-            if !model.fastPath.isEmpty {
+            writer.encoder(model)
+            writer.line()
+            writer.decoder(model)
+            if model.protocols.contains("ValueMessage") {
                 writer.line()
-                writer.encoder(model)
+                writer.doc("Reads a decoded payload through the MessagePack decoder, so both check the same rules.")
+                writer.block("public init(payload: Value) throws {") {
+                    $0.line("try self.init(messagePack: payload.messagePack)")
+                }
             }
         }
     }
@@ -90,36 +85,22 @@ struct SwiftWriter {
         self.doc(model.doc)
         self.block("public enum \(Self.lastComponent(model.name)): String, Sendable, Hashable, CaseIterable {") {
             writer in
-            let cases = model.cases.map { raw in
+            for raw in model.cases {
                 let name = Naming.enumCase(raw)
-                return name == raw ? name : "\(name) = \"\(raw)\""
-            }
-            let oneLine = "case " + cases.joined(separator: ", ")
-            if oneLine.count <= 120 - 4 * writer.indent {
-                writer.line(oneLine)
-            } else {
-                for item in cases { writer.line("case \(item)") }
+                writer.line(name == raw ? "case \(name)" : "case \(name) = \"\(raw)\"")
             }
         }
     }
 
     private mutating func memberwiseInit(_ model: StructModel) {
         let stored = model.properties.flatMap { $0.flattened ?? [$0] }
-        let parameters = stored.map { property in
-            let type = Self.relative(property.swiftType, in: model.name)
-            let defaultValue = property.defaultValue.map { " = \($0)" } ?? (property.required ? "" : " = nil")
-            return "\(property.name): \(type)\(defaultValue)"
-        }
-        let oneLine = "public init(\(parameters.joined(separator: ", "))) {"
-        if oneLine.count <= 120 - 4 * self.indent {
-            self.line(oneLine)
-        } else {
-            // As `swift format` breaks a long signature: the parameters filling lines, `) {` alone.
-            self.line("public init(")
-            self.indent += 1
-            self.filled(parameters)
-            self.indent -= 1
-            self.line(") {")
+        self.block("public init(", closing: ") {") { writer in
+            for (index, property) in stored.enumerated() {
+                let type = Self.relative(property.swiftType, in: model.name)
+                let defaultValue =
+                    property.defaultValue.map { " = \($0)" } ?? (property.required ? "" : " = nil")
+                writer.line("\(property.name): \(type)\(defaultValue)\(index == stored.count - 1 ? "" : ",")")
+            }
         }
         self.indent += 1
         for property in stored { self.line("self.\(property.name) = \(property.name)") }
@@ -129,19 +110,13 @@ struct SwiftWriter {
 
     // MARK: Encoding
 
-    /// A fast-path message's encoder: the table's when ``encode(to:)`` is hand-tuned (the reference
-    /// a test holds it to), else written out field by field, as fast as a hand-written one.
     private mutating func encoder(_ model: StructModel) {
+        let always = model.properties.filter(\.alwaysWritten).count
         if model.fastPath.contains("encode") {
             self.doc("The reference encoder: ``encode(to:)`` is hand-tuned, and a test holds the two equal.")
-            self.block("public func encodeReference(to writer: inout MessagePackWriter) {") {
-                $0.line("Self.table.encode(self, to: &writer)")
-            }
-            return
         }
-        let always = model.properties.filter(\.alwaysWritten).count
-        self.doc("Written out field by field: the hot path's encoder, equal to the table's (a test holds them equal).")
-        self.block("public func encode(to writer: inout MessagePackWriter) {") { writer in
+        let name = model.fastPath.contains("encode") ? "encodeReference" : "encode"
+        self.block("public func \(name)(to writer: inout MessagePackWriter) {") { writer in
             let optional = model.properties.filter { !$0.alwaysWritten }
             if optional.isEmpty {
                 writer.line("writer.writeMapHeader(\(always))")
@@ -205,181 +180,135 @@ struct SwiftWriter {
         }
     }
 
-    // MARK: The field table
+    // MARK: Decoding
 
-    /// `public static let table`: the blank value to decode over and one entry per field.
-    private mutating func table(_ model: StructModel) {
-        let type = model.external ? model.name : Self.lastComponent(model.name)
-        self.doc("The fields in the order they are written: ``MessageTable`` encodes and decodes them.")
-        self.line("public static let table = MessageTable<\(type)>(")
-        self.indent += 1
-        self.wrapped("blank: \(type)(\(self.blankArguments(model))),")
-        self.line("[")
-        self.indent += 1
-        for property in model.properties {
-            guard let members = property.flattened else {
-                self.wrapped(self.entry(property, model: model.name) + ",")
-                continue
+    private mutating func decoder(_ model: StructModel) {
+        if model.schema != nil, !model.fastPath.contains("decode") {
+            self.doc("Decodes a payload map, ignoring unknown keys; every value is checked against the schema.")
+            self.block("public init(from reader: inout MessagePackReader) throws {") {
+                $0.line("try self.init(from: &reader, path: \"\")")
             }
-            let required = property.required ? "" : "required: false, "
-            self.line(".flattened(")
-            self.indent += 1
-            self.line("\"\(property.key)\",\(required.isEmpty ? "" : " required: false,")")
-            self.line("[")
-            self.indent += 1
-            for member in members { self.wrapped(self.entry(member, model: model.name) + ",") }
-            self.indent -= 1
-            self.line("]),")
-            self.indent -= 1
+            self.line()
         }
-        self.indent -= 1
-        self.line("])")
-        self.indent -= 1
+        self.doc(
+            model.fastPath.contains("decode")
+                ? "The reference decoder (the hand-tuned one falls back to it): decodes the map at `path`, naming the field in any error."
+                : "Decodes the map at `path` (empty at the top), naming the field in any error.")
+        self.block("public init(from reader: inout MessagePackReader, path: String) throws {") { writer in
+            for property in model.properties {
+                for stored in property.flattened ?? [property] {
+                    let type = Self.relative(stored.shape.swiftType, in: model.name) + (stored.nullable ? "?" : "")
+                    writer.line("var \(stored.name): \(type)?")
+                }
+            }
+            writer.block("try reader.readMap { reader, key in") { writer in
+                writer.line("switch key {")
+                for property in model.properties {
+                    writer.line("case \"\(property.key)\":")
+                    writer.indent += 1
+                    writer.readProperty(property, model: model.name)
+                    writer.indent -= 1
+                }
+                writer.line("default: try reader.skip()")
+                writer.line("}")
+            }
+            for property in model.properties {
+                for stored in property.flattened ?? [property] {
+                    let key = property.flattened == nil ? stored.key : "\(property.key).\(stored.key)"
+                    if stored.required {
+                        writer.line(
+                            "self.\(stored.name) = try reader.require(\(stored.name), FieldName(path, \"\(key)\"))")
+                    } else if let defaultValue = stored.defaultValue {
+                        writer.line("self.\(stored.name) = \(stored.name) ?? \(defaultValue)")
+                    } else {
+                        writer.line("self.\(stored.name) = \(stored.name)")
+                    }
+                }
+            }
+        }
     }
 
-    /// The memberwise initializer's arguments that have no default, each an empty value.
-    private func blankArguments(_ model: StructModel) -> String {
-        let stored = model.properties.flatMap { $0.flattened ?? [$0] }
-        return stored.filter { $0.required && $0.defaultValue == nil }.map { property in
-            let value = property.nullable ? "nil" : self.emptyValue(property.shape, model: model.name)
-            return "\(property.name): \(value)"
-        }.joined(separator: ", ")
-    }
-
-    private func emptyValue(_ shape: Shape, model: String) -> String {
-        switch shape {
-        case .string: "\"\""
-        case .boolean: "false"
-        case .integer, .number: "0"
-        case .enumeration(let name): ".\(Naming.enumCase(self.firstCases[name] ?? ""))"
-        case .object(let name): "\(Self.relative(name, in: model)).table.blank"
-        case .anyMap: "[:]"
-        case .array: "[]"
-        case .pair(let name, let members, _): "\(Self.relative(name, in: model))(\(members[0]): 0, \(members[1]): 0)"
+    private mutating func readProperty(_ property: Property, model: String) {
+        guard let members = property.flattened else {
+            let read = self.readValue(property.shape, field: "FieldName(path, \"\(property.key)\")", model: model)
+            // An optional value sent as null counts as absent, as readers of older minors expect.
+            let nullable = property.nullable || !property.alwaysWritten
+            if nullable {
+                // `.some`: a null of a nullable property is a value (Int??.some(nil)), not an absence.
+                if property.nullable {
+                    self.line("\(property.name) = .some(")
+                    self.indent += 1
+                }
+                self.line("\(property.nullable ? "" : "\(property.name) = ")try reader.readNullable { reader in")
+                self.indent += 1
+                self.line(read)
+                self.indent -= 1
+                self.line(property.nullable ? "})" : "}")
+                if property.nullable { self.indent -= 1 }
+            } else {
+                self.line("\(property.name) = \(read)")
+            }
+            return
+        }
+        self.block("try reader.readMap { reader, key in") { writer in
+            writer.line("switch key {")
+            for member in members {
+                let field = "FieldName(path, \"\(property.key).\(member.key)\")"
+                writer.line("case \"\(member.key)\":")
+                writer.line("    \(member.name) = \(writer.readValue(member.shape, field: field, model: model))")
+            }
+            writer.line("default: try reader.skip()")
+            writer.line("}")
         }
     }
 
-    /// One table entry: `.value("t_ms", { $0.tMs }, { $0.tMs = $1 }, .number(.atLeast(0)))`.
-    private func entry(_ property: Property, model: String) -> String {
-        let access = "{ $0.\(property.name) }, { $0.\(property.name) = $1 }"
-        let valueCodec = self.codec(property.shape, model: model)
-        let codec = property.nullable ? ".orNull(\(valueCodec))" : valueCodec
-        if let defaultValue = property.defaultValue, property.omitsDefault {
-            return ".value(\"\(property.key)\", omitting: \(defaultValue), \(access), \(codec))"
-        }
-        if property.alwaysWritten {
-            let required = property.required ? "" : "required: false, "
-            return ".value(\"\(property.key)\", \(required)\(access), \(codec))"
-        }
-        // A null of a nullable optional (`Int??`) is a value, not an absence.
-        let null = property.nullable ? ", nullIsAbsent: false" : ""
-        return ".optional(\"\(property.key)\", \(access), \(codec)\(null))"
-    }
-
-    /// The ``FieldCodec`` of `shape`, with the schema's checks.
-    private func codec(_ shape: Shape, model: String) -> String {
+    /// An expression reading one value of `shape` from `reader`.
+    private func readValue(_ shape: Shape, field: String, model: String) -> String {
         switch shape {
         case .string(let length, let pattern):
-            var arguments: [String] = []
-            if let length { arguments.append("length: \(length.lowerBound)...\(Self.bound(length.upperBound))") }
-            if let pattern { arguments.append("pattern: .\(pattern)") }
-            return ".string(\(arguments.joined(separator: ", ")))"
+            var arguments = field
+            if let length { arguments += ", length: \(length.lowerBound)...\(Self.bound(length.upperBound))" }
+            if let pattern { arguments += ", pattern: .\(pattern)" }
+            return "try reader.readString(\(arguments))"
         case .boolean:
-            return ".boolean"
+            return "try reader.readBool(\(field))"
         case .integer(let swift, let minimum, let maximum):
-            let lower = minimum ?? (swift == "UInt64" ? "0" : "Int64.min")
-            return ".integer(\(lower)...\(maximum ?? (swift == "UInt64" ? "UInt64.max" : "Int64.max")))"
+            if swift == "UInt64" {
+                return "try reader.readUnsigned(\(field), in: \(minimum ?? "0")...\(maximum ?? "UInt64.max"))"
+            }
+            let read = "try reader.readInteger(\(field), in: \(minimum ?? "Int64.min")...\(maximum ?? "Int64.max"))"
+            return swift == "Int64" ? read : "\(swift)(\(read))"
         case .number(let minimum, let maximum, let exclusive):
-            return ".number(\(Self.range(minimum, maximum))\(exclusive ? ", exclusiveLower: true" : ""))"
-        case .enumeration:
-            return ".enumeration"
-        case .object:
-            return ".map"
+            let range =
+                switch (minimum.map(Naming.number), maximum.map(Naming.number)) {
+                case (let lower?, let upper?): "NumberRange(\(lower), \(upper))"
+                case (let lower?, nil): ".atLeast(\(lower))"
+                case (nil, let upper?): ".atMost(\(upper))"
+                case (nil, nil): ".finite"
+                }
+            return "try reader.readNumber(\(field), in: \(range)\(exclusive ? ", exclusiveLower: true" : ""))"
+        case .enumeration(let name):
+            return "try reader.readEnum(\(Self.relative(name, in: model)).self, \(field))"
+        case .object(let name):
+            return "try \(Self.relative(name, in: model))(from: &reader, path: \(field).description)"
         case .anyMap:
-            return ".anyMap"
+            return "try reader.readMapValue(\(field))"
         case .pair(let name, let members, let item):
-            let type = Self.relative(name, in: model)
-            let make = "{ \(type)(\(members[0]): $0, \(members[1]): $1) }"
-            let parts = "{ ($0.\(members[0]), $0.\(members[1])) }"
-            return ".pair(\(self.codec(item, model: model)), make: \(make), parts: \(parts))"
+            let first = self.readValue(item, field: "FieldName(item: 0, of: \(field))", model: model)
+            let second = self.readValue(item, field: "FieldName(item: 1, of: \(field))", model: model)
+            return """
+                try reader.readPair(\(field)) { reader in
+                    \(Self.relative(name, in: model))(
+                        \(members[0]): \(first),
+                        \(members[1]): \(second))
+                }
+                """
         case .array(let item, let count):
             let limit = count.map { ", count: \($0.lowerBound)...\(Self.bound($0.upperBound))" } ?? ""
-            if case .number(let minimum, let maximum, false) = item {
-                return ".numbers(\(Self.range(minimum, maximum))\(limit))"
-            }
-            return ".array(\(self.codec(item, model: model))\(limit))"
+            let read = self.readValue(item, field: "item", model: model)
+            let body = read.split(separator: "\n").map { "    \($0)" }.joined(separator: "\n")
+            return "try reader.readArray(\(field)\(limit)) { reader, item in\n\(body)\n}"
         }
-    }
-
-    private static func range(_ minimum: Double?, _ maximum: Double?) -> String {
-        switch (minimum.map(Naming.number), maximum.map(Naming.number)) {
-        case (let lower?, let upper?): "NumberRange(\(lower), \(upper))"
-        case (let lower?, nil): ".atLeast(\(lower))"
-        case (nil, let upper?): ".atMost(\(upper))"
-        case (nil, nil): ".finite"
-        }
-    }
-
-    /// `line`, broken as `swift format` breaks a call too long for one line: after its first
-    /// parenthesis, then its arguments filling each line.
-    private mutating func wrapped(_ line: String) {
-        let width = 120 - 4 * self.indent
-        guard line.count > width, let open = line.firstIndex(of: "(") else { return self.line(line) }
-        self.line(String(line[...open]))
-        self.indent += 1
-        var current = ""
-        for argument in Self.arguments(String(line[line.index(after: open)...])) {
-            if !current.isEmpty, current.count + 1 + argument.count > width - 4 {
-                self.line(current)
-                current = ""
-            }
-            // An argument too long for a line of its own is broken the same way.
-            if current.isEmpty, argument.count > width - 4 {
-                self.wrapped(argument)
-                continue
-            }
-            current += current.isEmpty ? argument : " " + argument
-        }
-        if !current.isEmpty { self.line(current) }
-        self.indent -= 1
-    }
-
-    /// `items` separated by commas, as many on each line as fit.
-    private mutating func filled(_ items: [String]) {
-        let width = 120 - 4 * self.indent
-        var current = ""
-        for (index, item) in items.enumerated() {
-            let piece = index == items.count - 1 ? item : item + ","
-            if !current.isEmpty, current.count + 1 + piece.count > width {
-                self.line(current)
-                current = ""
-            }
-            current += current.isEmpty ? piece : " " + piece
-        }
-        if !current.isEmpty { self.line(current) }
-    }
-
-    /// `a, b(c, d), e)` split after each top-level comma, the separator kept with its argument.
-    private static func arguments(_ text: String) -> [String] {
-        var parts: [String] = []
-        var current = ""
-        var depth = 0
-        var quoted = false
-        for character in text {
-            current.append(character)
-            if character == "\"" {
-                quoted.toggle()
-            } else if !quoted, "([{".contains(character) {
-                depth += 1
-            } else if !quoted, ")]}".contains(character) {
-                depth -= 1
-            } else if !quoted, depth == 0, character == "," {
-                parts.append(current.trimmingLeadingSpace)
-                current = ""
-            }
-        }
-        if !current.isEmpty { parts.append(current.trimmingLeadingSpace) }
-        return parts
     }
 
     private static func bound(_ value: Int) -> String { value == Int.max ? "Int.max" : "\(value)" }
@@ -410,12 +339,6 @@ enum Nested {
         }
     }
 
-    /// A hand-written struct that gets only its field table, in an extension at file scope.
-    var isExternal: Bool {
-        if case .structure(let model, _) = self { return model.external }
-        return false
-    }
-
     func declare(in writer: inout SwiftWriter) {
         switch self {
         case .structure(let model, let nested): writer.declare(model, nested: nested)
@@ -425,8 +348,6 @@ enum Nested {
 }
 
 extension String {
-    fileprivate var trimmingLeadingSpace: String { String(self.drop { $0 == " " }) }
-
     fileprivate func replacingOccurrences(_ target: String, with replacement: String) -> String {
         self.split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }

@@ -3,11 +3,11 @@
 
 /// A drawing canvas: strokes in canvas coordinates (view-local points, mapped back by the zoom scale). Published in
 /// full on every change.
-public struct CanvasState: ValueMessage, TableCoded, Hashable {
+public struct CanvasState: ValueMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("state.canvas", major: 1, minor: 1)
 
     /// a stroke
-    public struct Stroke: TableCoded, Hashable {
+    public struct Stroke: MessagePackMap, Hashable {
         /// stroke id, from 1
         public var id: Int
         /// points [x, y] in view-local points
@@ -17,27 +17,65 @@ public struct CanvasState: ValueMessage, TableCoded, Hashable {
         /// stroke colour #RRGGBB or #RRGGBBAA
         public var color: String
 
-        public init(id: Int, points: [GestureEvent.Vector], width: Double, color: String) {
+        public init(
+            id: Int,
+            points: [GestureEvent.Vector],
+            width: Double,
+            color: String
+        ) {
             self.id = id
             self.points = points
             self.width = width
             self.color = color
         }
 
-        /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-        public static let table = MessageTable<Stroke>(
-            blank: Stroke(id: 0, points: [], width: 0, color: ""),
-            [
-                .value("id", { $0.id }, { $0.id = $1 }, .integer(1...Int64.max)),
-                .value(
-                    "points", { $0.points }, { $0.points = $1 },
-                    .array(
-                        .pair(
-                            .number(NumberRange(-1e6, 1e6)), make: { GestureEvent.Vector(x: $0, y: $1) },
-                            parts: { ($0.x, $0.y) }))),
-                .value("width", { $0.width }, { $0.width = $1 }, .number(.atLeast(0), exclusiveLower: true)),
-                .value("color", { $0.color }, { $0.color = $1 }, .string(pattern: .hexColor)),
-            ])
+        public func encode(to writer: inout MessagePackWriter) {
+            writer.writeMapHeader(4)
+            writer.writeKey("id")
+            writer.write(self.id)
+            writer.writeKey("points")
+            writer.writeArrayHeader(self.points.count)
+            for item in self.points {
+                writer.writeArrayHeader(2)
+                writer.writeNumber(item.x)
+                writer.writeNumber(item.y)
+            }
+            writer.writeKey("width")
+            writer.writeNumber(self.width)
+            writer.writeKey("color")
+            writer.write(self.color)
+        }
+
+        /// Decodes the map at `path` (empty at the top), naming the field in any error.
+        public init(from reader: inout MessagePackReader, path: String) throws {
+            var id: Int?
+            var points: [GestureEvent.Vector]?
+            var width: Double?
+            var color: String?
+            try reader.readMap { reader, key in
+                switch key {
+                case "id":
+                    id = Int(try reader.readInteger(FieldName(path, "id"), in: 1...Int64.max))
+                case "points":
+                    points = try reader.readArray(FieldName(path, "points")) { reader, item in
+                        try reader.readPair(item) { reader in
+                            GestureEvent.Vector(
+                                x: try reader.readNumber(FieldName(item: 0, of: item), in: NumberRange(-1e6, 1e6)),
+                                y: try reader.readNumber(FieldName(item: 1, of: item), in: NumberRange(-1e6, 1e6)))
+                        }
+                    }
+                case "width":
+                    width = try reader.readNumber(FieldName(path, "width"), in: .atLeast(0), exclusiveLower: true)
+                case "color":
+                    color = try reader.readString(FieldName(path, "color"), pattern: .hexColor)
+                default: try reader.skip()
+                }
+            }
+            self.id = try reader.require(id, FieldName(path, "id"))
+            self.points = try reader.require(points, FieldName(path, "points"))
+            self.width = try reader.require(width, FieldName(path, "width"))
+            self.color = try reader.require(color, FieldName(path, "color"))
+        }
     }
 
     /// component instance id (the scene's component id)
@@ -54,7 +92,11 @@ public struct CanvasState: ValueMessage, TableCoded, Hashable {
     public var input: TouchInput?
 
     public init(
-        instance: String, tMs: Double, strokes: [Stroke], active: Int?? = nil, zoomScale: Double? = nil,
+        instance: String,
+        tMs: Double,
+        strokes: [Stroke],
+        active: Int?? = nil,
+        zoomScale: Double? = nil,
         input: TouchInput? = nil
     ) {
         self.instance = instance
@@ -65,17 +107,88 @@ public struct CanvasState: ValueMessage, TableCoded, Hashable {
         self.input = input
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<CanvasState>(
-        blank: CanvasState(instance: "", tMs: 0, strokes: []),
-        [
-            .value("instance", { $0.instance }, { $0.instance = $1 }, .string(length: 1...Int.max)),
-            .value("t_ms", { $0.tMs }, { $0.tMs = $1 }, .number(.atLeast(0))),
-            .value("strokes", { $0.strokes }, { $0.strokes = $1 }, .array(.map)),
-            .optional(
-                "active", { $0.active }, { $0.active = $1 }, .orNull(.integer(1...Int64.max)), nullIsAbsent: false),
-            .optional(
-                "zoom_scale", { $0.zoomScale }, { $0.zoomScale = $1 }, .number(.atLeast(0), exclusiveLower: true)),
-            .optional("input", { $0.input }, { $0.input = $1 }, .map),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 3
+        if self.active != nil { count += 1 }
+        if self.zoomScale != nil { count += 1 }
+        if self.input != nil { count += 1 }
+        writer.writeMapHeader(count)
+        writer.writeKey("instance")
+        writer.write(self.instance)
+        writer.writeKey("t_ms")
+        writer.writeNumber(self.tMs)
+        writer.writeKey("strokes")
+        writer.writeArrayHeader(self.strokes.count)
+        for item in self.strokes {
+            item.encode(to: &writer)
+        }
+        if let active = self.active {
+            writer.writeKey("active")
+            if let active = active {
+                writer.write(active)
+            } else {
+                writer.writeNil()
+            }
+        }
+        if let zoomScale = self.zoomScale {
+            writer.writeKey("zoom_scale")
+            writer.writeNumber(zoomScale)
+        }
+        if let input = self.input {
+            writer.writeKey("input")
+            input.encode(to: &writer)
+        }
+    }
+
+    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
+    public init(from reader: inout MessagePackReader) throws {
+        try self.init(from: &reader, path: "")
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var instance: String?
+        var tMs: Double?
+        var strokes: [Stroke]?
+        var active: Int??
+        var zoomScale: Double?
+        var input: TouchInput?
+        try reader.readMap { reader, key in
+            switch key {
+            case "instance":
+                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
+            case "t_ms":
+                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
+            case "strokes":
+                strokes = try reader.readArray(FieldName(path, "strokes")) { reader, item in
+                    try Stroke(from: &reader, path: item.description)
+                }
+            case "active":
+                active = .some(
+                    try reader.readNullable { reader in
+                        Int(try reader.readInteger(FieldName(path, "active"), in: 1...Int64.max))
+                    })
+            case "zoom_scale":
+                zoomScale = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "zoom_scale"), in: .atLeast(0), exclusiveLower: true)
+                }
+            case "input":
+                input = try reader.readNullable { reader in
+                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
+                }
+            default: try reader.skip()
+            }
+        }
+        self.instance = try reader.require(instance, FieldName(path, "instance"))
+        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
+        self.strokes = try reader.require(strokes, FieldName(path, "strokes"))
+        self.active = active
+        self.zoomScale = zoomScale
+        self.input = input
+    }
+
+    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
+    public init(payload: Value) throws {
+        try self.init(messagePack: payload.messagePack)
+    }
 }

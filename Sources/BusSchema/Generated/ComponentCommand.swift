@@ -2,7 +2,7 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// A command to a component instance from outside the component host (a refresh finished, go to a page, ...).
-public struct ComponentCommand: ValueMessage, TableCoded, Hashable {
+public struct ComponentCommand: ValueMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("component.command", major: 1, minor: 1)
 
     /// target component instance id
@@ -13,18 +13,60 @@ public struct ComponentCommand: ValueMessage, TableCoded, Hashable {
     /// command arguments
     public var args: ValueMap?
 
-    public init(instance: String, command: String, args: ValueMap? = nil) {
+    public init(
+        instance: String,
+        command: String,
+        args: ValueMap? = nil
+    ) {
         self.instance = instance
         self.command = command
         self.args = args
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<ComponentCommand>(
-        blank: ComponentCommand(instance: "", command: ""),
-        [
-            .value("instance", { $0.instance }, { $0.instance = $1 }, .string(length: 1...Int.max)),
-            .value("command", { $0.command }, { $0.command = $1 }, .string(pattern: .commandName)),
-            .optional("args", { $0.args }, { $0.args = $1 }, .anyMap),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 2
+        if self.args != nil { count += 1 }
+        writer.writeMapHeader(count)
+        writer.writeKey("instance")
+        writer.write(self.instance)
+        writer.writeKey("command")
+        writer.write(self.command)
+        if let args = self.args {
+            writer.writeKey("args")
+            writer.write(Value.map(args))
+        }
+    }
+
+    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
+    public init(from reader: inout MessagePackReader) throws {
+        try self.init(from: &reader, path: "")
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var instance: String?
+        var command: String?
+        var args: ValueMap?
+        try reader.readMap { reader, key in
+            switch key {
+            case "instance":
+                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
+            case "command":
+                command = try reader.readString(FieldName(path, "command"), pattern: .commandName)
+            case "args":
+                args = try reader.readNullable { reader in
+                    try reader.readMapValue(FieldName(path, "args"))
+                }
+            default: try reader.skip()
+            }
+        }
+        self.instance = try reader.require(instance, FieldName(path, "instance"))
+        self.command = try reader.require(command, FieldName(path, "command"))
+        self.args = args
+    }
+
+    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
+    public init(payload: Value) throws {
+        try self.init(messagePack: payload.messagePack)
+    }
 }

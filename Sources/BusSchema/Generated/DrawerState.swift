@@ -6,12 +6,13 @@
 /// recognizers that target the drawer (schema gesture.config on ui/recognizer/<name>/): they accept only
 /// listening_direction and receive touches only inside the panel's frame at progress, so the opposite swipe fails and a
 /// recognizer that requires it to fail (the scroll view's pan) gets the touches.
-public struct DrawerState: ValueMessage, TableCoded, Hashable {
+public struct DrawerState: ValueMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("state.drawer", major: 1, minor: 4)
 
     /// A horizontal side: the swipe direction the drawer listens for, or the edge it is attached to.
     public enum Side: String, Sendable, Hashable, CaseIterable {
-        case left, right
+        case left
+        case right
     }
 
     /// component instance id (the scene's component id)
@@ -38,8 +39,16 @@ public struct DrawerState: ValueMessage, TableCoded, Hashable {
     public var input: TouchInput?
 
     public init(
-        instance: String, tMs: Double, open: Bool, progress: Double, listeningDirection: Side, edge: Side? = nil,
-        width: Double? = nil, tab: Double? = nil, animation: StateAnimation? = nil, input: TouchInput? = nil
+        instance: String,
+        tMs: Double,
+        open: Bool,
+        progress: Double,
+        listeningDirection: Side,
+        edge: Side? = nil,
+        width: Double? = nil,
+        tab: Double? = nil,
+        animation: StateAnimation? = nil,
+        input: TouchInput? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -53,19 +62,112 @@ public struct DrawerState: ValueMessage, TableCoded, Hashable {
         self.input = input
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<DrawerState>(
-        blank: DrawerState(instance: "", tMs: 0, open: false, progress: 0, listeningDirection: .left),
-        [
-            .value("instance", { $0.instance }, { $0.instance = $1 }, .string(length: 1...Int.max)),
-            .value("t_ms", { $0.tMs }, { $0.tMs = $1 }, .number(.atLeast(0))),
-            .value("open", { $0.open }, { $0.open = $1 }, .boolean),
-            .value("progress", { $0.progress }, { $0.progress = $1 }, .number(NumberRange(0, 1))),
-            .value("listening_direction", { $0.listeningDirection }, { $0.listeningDirection = $1 }, .enumeration),
-            .optional("edge", { $0.edge }, { $0.edge = $1 }, .enumeration),
-            .optional("width", { $0.width }, { $0.width = $1 }, .number(.atLeast(0))),
-            .optional("tab", { $0.tab }, { $0.tab = $1 }, .number(.atLeast(0))),
-            .optional("animation", { $0.animation }, { $0.animation = $1 }, .map),
-            .optional("input", { $0.input }, { $0.input = $1 }, .map),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 5
+        if self.edge != nil { count += 1 }
+        if self.width != nil { count += 1 }
+        if self.tab != nil { count += 1 }
+        if self.animation != nil { count += 1 }
+        if self.input != nil { count += 1 }
+        writer.writeMapHeader(count)
+        writer.writeKey("instance")
+        writer.write(self.instance)
+        writer.writeKey("t_ms")
+        writer.writeNumber(self.tMs)
+        writer.writeKey("open")
+        writer.write(self.open)
+        writer.writeKey("progress")
+        writer.writeNumber(self.progress)
+        writer.writeKey("listening_direction")
+        writer.write(self.listeningDirection.rawValue)
+        if let edge = self.edge {
+            writer.writeKey("edge")
+            writer.write(edge.rawValue)
+        }
+        if let width = self.width {
+            writer.writeKey("width")
+            writer.writeNumber(width)
+        }
+        if let tab = self.tab {
+            writer.writeKey("tab")
+            writer.writeNumber(tab)
+        }
+        if let animation = self.animation {
+            writer.writeKey("animation")
+            animation.encode(to: &writer)
+        }
+        if let input = self.input {
+            writer.writeKey("input")
+            input.encode(to: &writer)
+        }
+    }
+
+    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
+    public init(from reader: inout MessagePackReader) throws {
+        try self.init(from: &reader, path: "")
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var instance: String?
+        var tMs: Double?
+        var open: Bool?
+        var progress: Double?
+        var listeningDirection: Side?
+        var edge: Side?
+        var width: Double?
+        var tab: Double?
+        var animation: StateAnimation?
+        var input: TouchInput?
+        try reader.readMap { reader, key in
+            switch key {
+            case "instance":
+                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
+            case "t_ms":
+                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
+            case "open":
+                open = try reader.readBool(FieldName(path, "open"))
+            case "progress":
+                progress = try reader.readNumber(FieldName(path, "progress"), in: NumberRange(0, 1))
+            case "listening_direction":
+                listeningDirection = try reader.readEnum(Side.self, FieldName(path, "listening_direction"))
+            case "edge":
+                edge = try reader.readNullable { reader in
+                    try reader.readEnum(Side.self, FieldName(path, "edge"))
+                }
+            case "width":
+                width = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "width"), in: .atLeast(0))
+                }
+            case "tab":
+                tab = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "tab"), in: .atLeast(0))
+                }
+            case "animation":
+                animation = try reader.readNullable { reader in
+                    try StateAnimation(from: &reader, path: FieldName(path, "animation").description)
+                }
+            case "input":
+                input = try reader.readNullable { reader in
+                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
+                }
+            default: try reader.skip()
+            }
+        }
+        self.instance = try reader.require(instance, FieldName(path, "instance"))
+        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
+        self.open = try reader.require(open, FieldName(path, "open"))
+        self.progress = try reader.require(progress, FieldName(path, "progress"))
+        self.listeningDirection = try reader.require(listeningDirection, FieldName(path, "listening_direction"))
+        self.edge = edge
+        self.width = width
+        self.tab = tab
+        self.animation = animation
+        self.input = input
+    }
+
+    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
+    public init(payload: Value) throws {
+        try self.init(messagePack: payload.messagePack)
+    }
 }

@@ -4,48 +4,87 @@
 /// A gesture recognizer state change (what gesture-recognizer replay prints as JSON lines and the live service
 /// publishes). Discrete recognizers (tap, doubleTap, swipe) emit recognized or failed; continuous ones emit began,
 /// changed, then ended or cancelled (or failed before beginning). Positions are scene points.
-public struct GestureEvent: ReusableBusMessage, TableCoded, Hashable {
+public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("gesture.event", major: 1, minor: 1)
 
     /// swipe direction
     public enum Direction: String, Sendable, Hashable, CaseIterable {
-        case left, right, up, down
+        case left
+        case right
+        case up
+        case down
     }
 
     /// screen edge of an edgePan
     public enum Edge: String, Sendable, Hashable, CaseIterable {
-        case left, right, top, bottom
+        case left
+        case right
+        case top
+        case bottom
     }
 
     /// recognizer kind
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case tap, doubleTap, longPress, pan, swipe, pinch, rotation, edgePan, touchDown
+        case tap
+        case doubleTap
+        case longPress
+        case pan
+        case swipe
+        case pinch
+        case rotation
+        case edgePan
+        case touchDown
     }
 
     /// UIKit recognizer state reached
     public enum State: String, Sendable, Hashable, CaseIterable {
-        case began, changed, ended, cancelled, failed, recognized
+        case began
+        case changed
+        case ended
+        case cancelled
+        case failed
+        case recognized
     }
 
     /// pan/edgePan translation from the start location, in points
-    public struct Vector: TableCoded, Hashable {
+    public struct Vector: MessagePackMap, Hashable {
         /// x in points (right is positive)
         public var x: Double
         /// y in points (down is positive)
         public var y: Double
 
-        public init(x: Double, y: Double) {
+        public init(
+            x: Double,
+            y: Double
+        ) {
             self.x = x
             self.y = y
         }
 
-        /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-        public static let table = MessageTable<Vector>(
-            blank: Vector(x: 0, y: 0),
-            [
-                .value("x", { $0.x }, { $0.x = $1 }, .number(NumberRange(-1e7, 1e7))),
-                .value("y", { $0.y }, { $0.y = $1 }, .number(NumberRange(-1e7, 1e7))),
-            ])
+        public func encode(to writer: inout MessagePackWriter) {
+            writer.writeMapHeader(2)
+            writer.writeKey("x")
+            writer.writeNumber(self.x)
+            writer.writeKey("y")
+            writer.writeNumber(self.y)
+        }
+
+        /// Decodes the map at `path` (empty at the top), naming the field in any error.
+        public init(from reader: inout MessagePackReader, path: String) throws {
+            var x: Double?
+            var y: Double?
+            try reader.readMap { reader, key in
+                switch key {
+                case "x":
+                    x = try reader.readNumber(FieldName(path, "x"), in: NumberRange(-1e7, 1e7))
+                case "y":
+                    y = try reader.readNumber(FieldName(path, "y"), in: NumberRange(-1e7, 1e7))
+                default: try reader.skip()
+                }
+            }
+            self.x = try reader.require(x, FieldName(path, "x"))
+            self.y = try reader.require(y, FieldName(path, "y"))
+        }
     }
 
     /// time of the touch frame that caused the event, in ms on the touch source's clock (t_ns / 10^6; script time
@@ -87,10 +126,24 @@ public struct GestureEvent: ReusableBusMessage, TableCoded, Hashable {
     public var input: TouchInput?
 
     public init(
-        tMs: Double, device: String, view: String, recognizer: Kind, state: State, x: Double, y: Double, touches: Int,
-        direction: Direction? = nil, translation: Vector? = nil, velocity: Vector? = nil, scale: Double? = nil,
-        rotation: Double? = nil, edge: Edge? = nil, name: String? = nil, scaleVelocity: Double? = nil,
-        rotationVelocity: Double? = nil, input: TouchInput? = nil
+        tMs: Double,
+        device: String,
+        view: String,
+        recognizer: Kind,
+        state: State,
+        x: Double,
+        y: Double,
+        touches: Int,
+        direction: Direction? = nil,
+        translation: Vector? = nil,
+        velocity: Vector? = nil,
+        scale: Double? = nil,
+        rotation: Double? = nil,
+        edge: Edge? = nil,
+        name: String? = nil,
+        scaleVelocity: Double? = nil,
+        rotationVelocity: Double? = nil,
+        input: TouchInput? = nil
     ) {
         self.tMs = tMs
         self.device = device
@@ -112,34 +165,6 @@ public struct GestureEvent: ReusableBusMessage, TableCoded, Hashable {
         self.input = input
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<GestureEvent>(
-        blank: GestureEvent(tMs: 0, device: "", view: "", recognizer: .tap, state: .began, x: 0, y: 0, touches: 0),
-        [
-            .value("t_ms", { $0.tMs }, { $0.tMs = $1 }, .number(NumberRange(0, 1e13))),
-            .value("device", { $0.device }, { $0.device = $1 }, .string(length: 1...Int.max)),
-            .value("view", { $0.view }, { $0.view = $1 }, .string(length: 1...Int.max)),
-            .value("recognizer", { $0.recognizer }, { $0.recognizer = $1 }, .enumeration),
-            .value("state", { $0.state }, { $0.state = $1 }, .enumeration),
-            .value("x", { $0.x }, { $0.x = $1 }, .number(NumberRange(-1e6, 1e6))),
-            .value("y", { $0.y }, { $0.y = $1 }, .number(NumberRange(-1e6, 1e6))),
-            .value("touches", { $0.touches }, { $0.touches = $1 }, .integer(0...256)),
-            .optional("direction", { $0.direction }, { $0.direction = $1 }, .enumeration),
-            .optional("translation", { $0.translation }, { $0.translation = $1 }, .map),
-            .optional("velocity", { $0.velocity }, { $0.velocity = $1 }, .map),
-            .optional("scale", { $0.scale }, { $0.scale = $1 }, .number(NumberRange(0, 1e6))),
-            .optional("rotation", { $0.rotation }, { $0.rotation = $1 }, .number(NumberRange(-1e6, 1e6))),
-            .optional("edge", { $0.edge }, { $0.edge = $1 }, .enumeration),
-            .optional("name", { $0.name }, { $0.name = $1 }, .string()),
-            .optional(
-                "scale_velocity", { $0.scaleVelocity }, { $0.scaleVelocity = $1 }, .number(NumberRange(-1e7, 1e7))),
-            .optional(
-                "rotation_velocity", { $0.rotationVelocity }, { $0.rotationVelocity = $1 },
-                .number(NumberRange(-1e7, 1e7))),
-            .optional("input", { $0.input }, { $0.input = $1 }, .map),
-        ])
-
-    /// Written out field by field: the hot path's encoder, equal to the table's (a test holds them equal).
     public func encode(to writer: inout MessagePackWriter) {
         var count = 8
         if self.direction != nil { count += 1 }
@@ -209,5 +234,107 @@ public struct GestureEvent: ReusableBusMessage, TableCoded, Hashable {
             writer.writeKey("input")
             input.encode(to: &writer)
         }
+    }
+
+    /// The reference decoder (the hand-tuned one falls back to it): decodes the map at `path`, naming the field in any
+    /// error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var tMs: Double?
+        var device: String?
+        var view: String?
+        var recognizer: Kind?
+        var state: State?
+        var x: Double?
+        var y: Double?
+        var touches: Int?
+        var direction: Direction?
+        var translation: Vector?
+        var velocity: Vector?
+        var scale: Double?
+        var rotation: Double?
+        var edge: Edge?
+        var name: String?
+        var scaleVelocity: Double?
+        var rotationVelocity: Double?
+        var input: TouchInput?
+        try reader.readMap { reader, key in
+            switch key {
+            case "t_ms":
+                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: NumberRange(0, 1e13))
+            case "device":
+                device = try reader.readString(FieldName(path, "device"), length: 1...Int.max)
+            case "view":
+                view = try reader.readString(FieldName(path, "view"), length: 1...Int.max)
+            case "recognizer":
+                recognizer = try reader.readEnum(Kind.self, FieldName(path, "recognizer"))
+            case "state":
+                state = try reader.readEnum(State.self, FieldName(path, "state"))
+            case "x":
+                x = try reader.readNumber(FieldName(path, "x"), in: NumberRange(-1e6, 1e6))
+            case "y":
+                y = try reader.readNumber(FieldName(path, "y"), in: NumberRange(-1e6, 1e6))
+            case "touches":
+                touches = Int(try reader.readInteger(FieldName(path, "touches"), in: 0...256))
+            case "direction":
+                direction = try reader.readNullable { reader in
+                    try reader.readEnum(Direction.self, FieldName(path, "direction"))
+                }
+            case "translation":
+                translation = try reader.readNullable { reader in
+                    try Vector(from: &reader, path: FieldName(path, "translation").description)
+                }
+            case "velocity":
+                velocity = try reader.readNullable { reader in
+                    try Vector(from: &reader, path: FieldName(path, "velocity").description)
+                }
+            case "scale":
+                scale = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "scale"), in: NumberRange(0, 1e6))
+                }
+            case "rotation":
+                rotation = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "rotation"), in: NumberRange(-1e6, 1e6))
+                }
+            case "edge":
+                edge = try reader.readNullable { reader in
+                    try reader.readEnum(Edge.self, FieldName(path, "edge"))
+                }
+            case "name":
+                name = try reader.readNullable { reader in
+                    try reader.readString(FieldName(path, "name"))
+                }
+            case "scale_velocity":
+                scaleVelocity = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "scale_velocity"), in: NumberRange(-1e7, 1e7))
+                }
+            case "rotation_velocity":
+                rotationVelocity = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "rotation_velocity"), in: NumberRange(-1e7, 1e7))
+                }
+            case "input":
+                input = try reader.readNullable { reader in
+                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
+                }
+            default: try reader.skip()
+            }
+        }
+        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
+        self.device = try reader.require(device, FieldName(path, "device"))
+        self.view = try reader.require(view, FieldName(path, "view"))
+        self.recognizer = try reader.require(recognizer, FieldName(path, "recognizer"))
+        self.state = try reader.require(state, FieldName(path, "state"))
+        self.x = try reader.require(x, FieldName(path, "x"))
+        self.y = try reader.require(y, FieldName(path, "y"))
+        self.touches = try reader.require(touches, FieldName(path, "touches"))
+        self.direction = direction
+        self.translation = translation
+        self.velocity = velocity
+        self.scale = scale
+        self.rotation = rotation
+        self.edge = edge
+        self.name = name
+        self.scaleVelocity = scaleVelocity
+        self.rotationVelocity = rotationVelocity
+        self.input = input
     }
 }

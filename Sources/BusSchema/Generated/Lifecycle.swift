@@ -4,7 +4,7 @@
 /// A service lifecycle event on sys/lifecycle/<service>/ (started, ready, stopping, stopped; resync when a subscriber
 /// saw a new epoch or a gap it cannot bridge) and the app lifecycle events the components follow (will_resign_active:
 /// cancel in-flight gestures, pause refresh timers, flush memo edits; did_become_active: resume).
-public struct Lifecycle: BusMessage, TableCoded, Hashable {
+public struct Lifecycle: BusMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("lifecycle", major: 1, minor: 0)
 
     /// what happened
@@ -31,7 +31,14 @@ public struct Lifecycle: BusMessage, TableCoded, Hashable {
     /// exit status (stopped)
     public var exitCode: Int?
 
-    public init(service: String, event: Event, epoch: UInt64, pid: Int, reason: String? = nil, exitCode: Int? = nil) {
+    public init(
+        service: String,
+        event: Event,
+        epoch: UInt64,
+        pid: Int,
+        reason: String? = nil,
+        exitCode: Int? = nil
+    ) {
         self.service = service
         self.event = event
         self.epoch = epoch
@@ -40,15 +47,68 @@ public struct Lifecycle: BusMessage, TableCoded, Hashable {
         self.exitCode = exitCode
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<Lifecycle>(
-        blank: Lifecycle(service: "", event: .started, epoch: 0, pid: 0),
-        [
-            .value("service", { $0.service }, { $0.service = $1 }, .string(length: 1...Int.max)),
-            .value("event", { $0.event }, { $0.event = $1 }, .enumeration),
-            .value("epoch", { $0.epoch }, { $0.epoch = $1 }, .integer(1...9_007_199_254_740_991)),
-            .value("pid", { $0.pid }, { $0.pid = $1 }, .integer(1...Int64.max)),
-            .optional("reason", { $0.reason }, { $0.reason = $1 }, .string()),
-            .optional("exit_code", { $0.exitCode }, { $0.exitCode = $1 }, .integer(Int64.min...Int64.max)),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 4
+        if self.reason != nil { count += 1 }
+        if self.exitCode != nil { count += 1 }
+        writer.writeMapHeader(count)
+        writer.writeKey("service")
+        writer.write(self.service)
+        writer.writeKey("event")
+        writer.write(self.event.rawValue)
+        writer.writeKey("epoch")
+        writer.write(self.epoch)
+        writer.writeKey("pid")
+        writer.write(self.pid)
+        if let reason = self.reason {
+            writer.writeKey("reason")
+            writer.write(reason)
+        }
+        if let exitCode = self.exitCode {
+            writer.writeKey("exit_code")
+            writer.write(exitCode)
+        }
+    }
+
+    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
+    public init(from reader: inout MessagePackReader) throws {
+        try self.init(from: &reader, path: "")
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var service: String?
+        var event: Event?
+        var epoch: UInt64?
+        var pid: Int?
+        var reason: String?
+        var exitCode: Int?
+        try reader.readMap { reader, key in
+            switch key {
+            case "service":
+                service = try reader.readString(FieldName(path, "service"), length: 1...Int.max)
+            case "event":
+                event = try reader.readEnum(Event.self, FieldName(path, "event"))
+            case "epoch":
+                epoch = try reader.readUnsigned(FieldName(path, "epoch"), in: 1...9_007_199_254_740_991)
+            case "pid":
+                pid = Int(try reader.readInteger(FieldName(path, "pid"), in: 1...Int64.max))
+            case "reason":
+                reason = try reader.readNullable { reader in
+                    try reader.readString(FieldName(path, "reason"))
+                }
+            case "exit_code":
+                exitCode = try reader.readNullable { reader in
+                    Int(try reader.readInteger(FieldName(path, "exit_code"), in: Int64.min...Int64.max))
+                }
+            default: try reader.skip()
+            }
+        }
+        self.service = try reader.require(service, FieldName(path, "service"))
+        self.event = try reader.require(event, FieldName(path, "event"))
+        self.epoch = try reader.require(epoch, FieldName(path, "epoch"))
+        self.pid = try reader.require(pid, FieldName(path, "pid"))
+        self.reason = reason
+        self.exitCode = exitCode
+    }
 }

@@ -3,38 +3,61 @@
 
 /// A ten-key pad in one row: highlighted key and popup while a finger is down, the digit emitted on lift, and the
 /// sequence of quick taps. Published in full on every change.
-public struct NumberPadState: ValueMessage, TableCoded, Hashable {
+public struct NumberPadState: ValueMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("state.numberPad", major: 1, minor: 1)
 
     /// key order: startWithZero (0…9) or phone (1…9, 0)
     public enum Layout: String, Sendable, Hashable, CaseIterable {
-        case startWithZero, phone
+        case startWithZero
+        case phone
     }
 
     /// popup shape: left edge key, inner key, right edge key
     public enum PopupKind: String, Sendable, Hashable, CaseIterable {
-        case left, inner, right
+        case left
+        case inner
+        case right
     }
 
     /// key popup shown while a finger is down, or null
-    public struct Popup: TableCoded, Hashable {
+    public struct Popup: MessagePackMap, Hashable {
         /// popup shape: left edge key, inner key, right edge key
         public var kind: NumberPadState.PopupKind
         /// digit shown in the popup
         public var digit: Int
 
-        public init(kind: NumberPadState.PopupKind, digit: Int) {
+        public init(
+            kind: NumberPadState.PopupKind,
+            digit: Int
+        ) {
             self.kind = kind
             self.digit = digit
         }
 
-        /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-        public static let table = MessageTable<Popup>(
-            blank: Popup(kind: .left, digit: 0),
-            [
-                .value("kind", { $0.kind }, { $0.kind = $1 }, .enumeration),
-                .value("digit", { $0.digit }, { $0.digit = $1 }, .integer(0...9)),
-            ])
+        public func encode(to writer: inout MessagePackWriter) {
+            writer.writeMapHeader(2)
+            writer.writeKey("kind")
+            writer.write(self.kind.rawValue)
+            writer.writeKey("digit")
+            writer.write(self.digit)
+        }
+
+        /// Decodes the map at `path` (empty at the top), naming the field in any error.
+        public init(from reader: inout MessagePackReader, path: String) throws {
+            var kind: NumberPadState.PopupKind?
+            var digit: Int?
+            try reader.readMap { reader, key in
+                switch key {
+                case "kind":
+                    kind = try reader.readEnum(NumberPadState.PopupKind.self, FieldName(path, "kind"))
+                case "digit":
+                    digit = Int(try reader.readInteger(FieldName(path, "digit"), in: 0...9))
+                default: try reader.skip()
+                }
+            }
+            self.kind = try reader.require(kind, FieldName(path, "kind"))
+            self.digit = try reader.require(digit, FieldName(path, "digit"))
+        }
     }
 
     /// component instance id (the scene's component id)
@@ -57,8 +80,15 @@ public struct NumberPadState: ValueMessage, TableCoded, Hashable {
     public var input: TouchInput?
 
     public init(
-        instance: String, tMs: Double, layout: Layout, enabled: [Int], highlighted: Int?, popup: Popup?,
-        touchedString: String, sequentialString: String, input: TouchInput? = nil
+        instance: String,
+        tMs: Double,
+        layout: Layout,
+        enabled: [Int],
+        highlighted: Int?,
+        popup: Popup?,
+        touchedString: String,
+        sequentialString: String,
+        input: TouchInput? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -71,20 +101,105 @@ public struct NumberPadState: ValueMessage, TableCoded, Hashable {
         self.input = input
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<NumberPadState>(
-        blank: NumberPadState(
-            instance: "", tMs: 0, layout: .startWithZero, enabled: [], highlighted: nil, popup: nil, touchedString: "",
-            sequentialString: ""),
-        [
-            .value("instance", { $0.instance }, { $0.instance = $1 }, .string(length: 1...Int.max)),
-            .value("t_ms", { $0.tMs }, { $0.tMs = $1 }, .number(.atLeast(0))),
-            .value("layout", { $0.layout }, { $0.layout = $1 }, .enumeration),
-            .value("enabled", { $0.enabled }, { $0.enabled = $1 }, .array(.integer(0...9))),
-            .value("highlighted", { $0.highlighted }, { $0.highlighted = $1 }, .orNull(.integer(0...9))),
-            .value("popup", { $0.popup }, { $0.popup = $1 }, .orNull(.map)),
-            .value("touched_string", { $0.touchedString }, { $0.touchedString = $1 }, .string()),
-            .value("sequential_string", { $0.sequentialString }, { $0.sequentialString = $1 }, .string()),
-            .optional("input", { $0.input }, { $0.input = $1 }, .map),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 8
+        if self.input != nil { count += 1 }
+        writer.writeMapHeader(count)
+        writer.writeKey("instance")
+        writer.write(self.instance)
+        writer.writeKey("t_ms")
+        writer.writeNumber(self.tMs)
+        writer.writeKey("layout")
+        writer.write(self.layout.rawValue)
+        writer.writeKey("enabled")
+        writer.writeArrayHeader(self.enabled.count)
+        for item in self.enabled {
+            writer.write(item)
+        }
+        writer.writeKey("highlighted")
+        if let highlighted = self.highlighted {
+            writer.write(highlighted)
+        } else {
+            writer.writeNil()
+        }
+        writer.writeKey("popup")
+        if let popup = self.popup {
+            popup.encode(to: &writer)
+        } else {
+            writer.writeNil()
+        }
+        writer.writeKey("touched_string")
+        writer.write(self.touchedString)
+        writer.writeKey("sequential_string")
+        writer.write(self.sequentialString)
+        if let input = self.input {
+            writer.writeKey("input")
+            input.encode(to: &writer)
+        }
+    }
+
+    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
+    public init(from reader: inout MessagePackReader) throws {
+        try self.init(from: &reader, path: "")
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var instance: String?
+        var tMs: Double?
+        var layout: Layout?
+        var enabled: [Int]?
+        var highlighted: Int??
+        var popup: Popup??
+        var touchedString: String?
+        var sequentialString: String?
+        var input: TouchInput?
+        try reader.readMap { reader, key in
+            switch key {
+            case "instance":
+                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
+            case "t_ms":
+                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
+            case "layout":
+                layout = try reader.readEnum(Layout.self, FieldName(path, "layout"))
+            case "enabled":
+                enabled = try reader.readArray(FieldName(path, "enabled")) { reader, item in
+                    Int(try reader.readInteger(item, in: 0...9))
+                }
+            case "highlighted":
+                highlighted = .some(
+                    try reader.readNullable { reader in
+                        Int(try reader.readInteger(FieldName(path, "highlighted"), in: 0...9))
+                    })
+            case "popup":
+                popup = .some(
+                    try reader.readNullable { reader in
+                        try Popup(from: &reader, path: FieldName(path, "popup").description)
+                    })
+            case "touched_string":
+                touchedString = try reader.readString(FieldName(path, "touched_string"))
+            case "sequential_string":
+                sequentialString = try reader.readString(FieldName(path, "sequential_string"))
+            case "input":
+                input = try reader.readNullable { reader in
+                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
+                }
+            default: try reader.skip()
+            }
+        }
+        self.instance = try reader.require(instance, FieldName(path, "instance"))
+        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
+        self.layout = try reader.require(layout, FieldName(path, "layout"))
+        self.enabled = try reader.require(enabled, FieldName(path, "enabled"))
+        self.highlighted = try reader.require(highlighted, FieldName(path, "highlighted"))
+        self.popup = try reader.require(popup, FieldName(path, "popup"))
+        self.touchedString = try reader.require(touchedString, FieldName(path, "touched_string"))
+        self.sequentialString = try reader.require(sequentialString, FieldName(path, "sequential_string"))
+        self.input = input
+    }
+
+    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
+    public init(payload: Value) throws {
+        try self.init(messagePack: payload.messagePack)
+    }
 }

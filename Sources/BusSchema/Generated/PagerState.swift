@@ -3,7 +3,7 @@
 
 /// A SmartNews-style pager with a collapsing header and a pull-to-load progress area. Published in full on every
 /// change.
-public struct PagerState: ValueMessage, TableCoded, Hashable {
+public struct PagerState: ValueMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("state.pager", major: 1, minor: 4)
 
     /// component instance id (the scene's component id)
@@ -41,9 +41,20 @@ public struct PagerState: ValueMessage, TableCoded, Hashable {
     public var progressOpacity: Double?
 
     public init(
-        instance: String, tMs: Double, page: Int, pageCount: Int, headerOffset: Double, progress: Double, label: String,
-        loading: Bool, pageOffset: Double? = nil, pullOffset: Double? = nil, scrollOffset: Double? = nil,
-        animation: StateAnimation? = nil, input: TouchInput? = nil, progressOpacity: Double? = nil
+        instance: String,
+        tMs: Double,
+        page: Int,
+        pageCount: Int,
+        headerOffset: Double,
+        progress: Double,
+        label: String,
+        loading: Bool,
+        pageOffset: Double? = nil,
+        pullOffset: Double? = nil,
+        scrollOffset: Double? = nil,
+        animation: StateAnimation? = nil,
+        input: TouchInput? = nil,
+        progressOpacity: Double? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -61,25 +72,141 @@ public struct PagerState: ValueMessage, TableCoded, Hashable {
         self.progressOpacity = progressOpacity
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<PagerState>(
-        blank: PagerState(
-            instance: "", tMs: 0, page: 0, pageCount: 0, headerOffset: 0, progress: 0, label: "", loading: false),
-        [
-            .value("instance", { $0.instance }, { $0.instance = $1 }, .string(length: 1...Int.max)),
-            .value("t_ms", { $0.tMs }, { $0.tMs = $1 }, .number(.atLeast(0))),
-            .value("page", { $0.page }, { $0.page = $1 }, .integer(0...Int64.max)),
-            .value("page_count", { $0.pageCount }, { $0.pageCount = $1 }, .integer(1...Int64.max)),
-            .value("header_offset", { $0.headerOffset }, { $0.headerOffset = $1 }, .number(.atLeast(0))),
-            .value("progress", { $0.progress }, { $0.progress = $1 }, .number(NumberRange(0, 100))),
-            .value("label", { $0.label }, { $0.label = $1 }, .string()),
-            .value("loading", { $0.loading }, { $0.loading = $1 }, .boolean),
-            .optional("page_offset", { $0.pageOffset }, { $0.pageOffset = $1 }, .number(.finite)),
-            .optional("pull_offset", { $0.pullOffset }, { $0.pullOffset = $1 }, .number(.atLeast(0))),
-            .optional("scroll_offset", { $0.scrollOffset }, { $0.scrollOffset = $1 }, .number(.finite)),
-            .optional("animation", { $0.animation }, { $0.animation = $1 }, .map),
-            .optional("input", { $0.input }, { $0.input = $1 }, .map),
-            .optional(
-                "progress_opacity", { $0.progressOpacity }, { $0.progressOpacity = $1 }, .number(NumberRange(0, 1))),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 8
+        if self.pageOffset != nil { count += 1 }
+        if self.pullOffset != nil { count += 1 }
+        if self.scrollOffset != nil { count += 1 }
+        if self.animation != nil { count += 1 }
+        if self.input != nil { count += 1 }
+        if self.progressOpacity != nil { count += 1 }
+        writer.writeMapHeader(count)
+        writer.writeKey("instance")
+        writer.write(self.instance)
+        writer.writeKey("t_ms")
+        writer.writeNumber(self.tMs)
+        writer.writeKey("page")
+        writer.write(self.page)
+        writer.writeKey("page_count")
+        writer.write(self.pageCount)
+        writer.writeKey("header_offset")
+        writer.writeNumber(self.headerOffset)
+        writer.writeKey("progress")
+        writer.writeNumber(self.progress)
+        writer.writeKey("label")
+        writer.write(self.label)
+        writer.writeKey("loading")
+        writer.write(self.loading)
+        if let pageOffset = self.pageOffset {
+            writer.writeKey("page_offset")
+            writer.writeNumber(pageOffset)
+        }
+        if let pullOffset = self.pullOffset {
+            writer.writeKey("pull_offset")
+            writer.writeNumber(pullOffset)
+        }
+        if let scrollOffset = self.scrollOffset {
+            writer.writeKey("scroll_offset")
+            writer.writeNumber(scrollOffset)
+        }
+        if let animation = self.animation {
+            writer.writeKey("animation")
+            animation.encode(to: &writer)
+        }
+        if let input = self.input {
+            writer.writeKey("input")
+            input.encode(to: &writer)
+        }
+        if let progressOpacity = self.progressOpacity {
+            writer.writeKey("progress_opacity")
+            writer.writeNumber(progressOpacity)
+        }
+    }
+
+    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
+    public init(from reader: inout MessagePackReader) throws {
+        try self.init(from: &reader, path: "")
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var instance: String?
+        var tMs: Double?
+        var page: Int?
+        var pageCount: Int?
+        var headerOffset: Double?
+        var progress: Double?
+        var label: String?
+        var loading: Bool?
+        var pageOffset: Double?
+        var pullOffset: Double?
+        var scrollOffset: Double?
+        var animation: StateAnimation?
+        var input: TouchInput?
+        var progressOpacity: Double?
+        try reader.readMap { reader, key in
+            switch key {
+            case "instance":
+                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
+            case "t_ms":
+                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
+            case "page":
+                page = Int(try reader.readInteger(FieldName(path, "page"), in: 0...Int64.max))
+            case "page_count":
+                pageCount = Int(try reader.readInteger(FieldName(path, "page_count"), in: 1...Int64.max))
+            case "header_offset":
+                headerOffset = try reader.readNumber(FieldName(path, "header_offset"), in: .atLeast(0))
+            case "progress":
+                progress = try reader.readNumber(FieldName(path, "progress"), in: NumberRange(0, 100))
+            case "label":
+                label = try reader.readString(FieldName(path, "label"))
+            case "loading":
+                loading = try reader.readBool(FieldName(path, "loading"))
+            case "page_offset":
+                pageOffset = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "page_offset"), in: .finite)
+                }
+            case "pull_offset":
+                pullOffset = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "pull_offset"), in: .atLeast(0))
+                }
+            case "scroll_offset":
+                scrollOffset = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "scroll_offset"), in: .finite)
+                }
+            case "animation":
+                animation = try reader.readNullable { reader in
+                    try StateAnimation(from: &reader, path: FieldName(path, "animation").description)
+                }
+            case "input":
+                input = try reader.readNullable { reader in
+                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
+                }
+            case "progress_opacity":
+                progressOpacity = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "progress_opacity"), in: NumberRange(0, 1))
+                }
+            default: try reader.skip()
+            }
+        }
+        self.instance = try reader.require(instance, FieldName(path, "instance"))
+        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
+        self.page = try reader.require(page, FieldName(path, "page"))
+        self.pageCount = try reader.require(pageCount, FieldName(path, "page_count"))
+        self.headerOffset = try reader.require(headerOffset, FieldName(path, "header_offset"))
+        self.progress = try reader.require(progress, FieldName(path, "progress"))
+        self.label = try reader.require(label, FieldName(path, "label"))
+        self.loading = try reader.require(loading, FieldName(path, "loading"))
+        self.pageOffset = pageOffset
+        self.pullOffset = pullOffset
+        self.scrollOffset = scrollOffset
+        self.animation = animation
+        self.input = input
+        self.progressOpacity = progressOpacity
+    }
+
+    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
+    public init(payload: Value) throws {
+        try self.init(messagePack: payload.messagePack)
+    }
 }

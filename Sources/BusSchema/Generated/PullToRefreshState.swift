@@ -3,12 +3,15 @@
 
 /// A pull-to-refresh header: hidden → pullingDown → overThreshold → refreshing → hidden. Published in full on every
 /// change.
-public struct PullToRefreshState: ValueMessage, TableCoded, Hashable {
+public struct PullToRefreshState: ValueMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("state.pullToRefresh", major: 1, minor: 3)
 
     /// header state
     public enum Phase: String, Sendable, Hashable, CaseIterable {
-        case hidden, pullingDown, overThreshold, refreshing
+        case hidden
+        case pullingDown
+        case overThreshold
+        case refreshing
     }
 
     /// component instance id (the scene's component id)
@@ -43,9 +46,19 @@ public struct PullToRefreshState: ValueMessage, TableCoded, Hashable {
     public var updatedAtMs: Double?
 
     public init(
-        instance: String, tMs: Double, phase: Phase, offset: Double, threshold: Double, label: String,
-        arrowAngle: Double, offline: Bool? = nil, headerHeight: Double? = nil, animation: StateAnimation? = nil,
-        input: TouchInput? = nil, arrowAnimation: StateAnimation? = nil, updatedAtMs: Double? = nil
+        instance: String,
+        tMs: Double,
+        phase: Phase,
+        offset: Double,
+        threshold: Double,
+        label: String,
+        arrowAngle: Double,
+        offline: Bool? = nil,
+        headerHeight: Double? = nil,
+        animation: StateAnimation? = nil,
+        input: TouchInput? = nil,
+        arrowAnimation: StateAnimation? = nil,
+        updatedAtMs: Double? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -62,23 +75,135 @@ public struct PullToRefreshState: ValueMessage, TableCoded, Hashable {
         self.updatedAtMs = updatedAtMs
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<PullToRefreshState>(
-        blank: PullToRefreshState(
-            instance: "", tMs: 0, phase: .hidden, offset: 0, threshold: 0, label: "", arrowAngle: 0),
-        [
-            .value("instance", { $0.instance }, { $0.instance = $1 }, .string(length: 1...Int.max)),
-            .value("t_ms", { $0.tMs }, { $0.tMs = $1 }, .number(.atLeast(0))),
-            .value("phase", { $0.phase }, { $0.phase = $1 }, .enumeration),
-            .value("offset", { $0.offset }, { $0.offset = $1 }, .number(.atLeast(0))),
-            .value("threshold", { $0.threshold }, { $0.threshold = $1 }, .number(.atLeast(0))),
-            .value("label", { $0.label }, { $0.label = $1 }, .string()),
-            .value("arrow_angle", { $0.arrowAngle }, { $0.arrowAngle = $1 }, .number(.finite)),
-            .optional("offline", { $0.offline }, { $0.offline = $1 }, .boolean),
-            .optional("header_height", { $0.headerHeight }, { $0.headerHeight = $1 }, .number(.atLeast(0))),
-            .optional("animation", { $0.animation }, { $0.animation = $1 }, .map),
-            .optional("input", { $0.input }, { $0.input = $1 }, .map),
-            .optional("arrow_animation", { $0.arrowAnimation }, { $0.arrowAnimation = $1 }, .map),
-            .optional("updated_at_ms", { $0.updatedAtMs }, { $0.updatedAtMs = $1 }, .number(.atLeast(0))),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 7
+        if self.offline != nil { count += 1 }
+        if self.headerHeight != nil { count += 1 }
+        if self.animation != nil { count += 1 }
+        if self.input != nil { count += 1 }
+        if self.arrowAnimation != nil { count += 1 }
+        if self.updatedAtMs != nil { count += 1 }
+        writer.writeMapHeader(count)
+        writer.writeKey("instance")
+        writer.write(self.instance)
+        writer.writeKey("t_ms")
+        writer.writeNumber(self.tMs)
+        writer.writeKey("phase")
+        writer.write(self.phase.rawValue)
+        writer.writeKey("offset")
+        writer.writeNumber(self.offset)
+        writer.writeKey("threshold")
+        writer.writeNumber(self.threshold)
+        writer.writeKey("label")
+        writer.write(self.label)
+        writer.writeKey("arrow_angle")
+        writer.writeNumber(self.arrowAngle)
+        if let offline = self.offline {
+            writer.writeKey("offline")
+            writer.write(offline)
+        }
+        if let headerHeight = self.headerHeight {
+            writer.writeKey("header_height")
+            writer.writeNumber(headerHeight)
+        }
+        if let animation = self.animation {
+            writer.writeKey("animation")
+            animation.encode(to: &writer)
+        }
+        if let input = self.input {
+            writer.writeKey("input")
+            input.encode(to: &writer)
+        }
+        if let arrowAnimation = self.arrowAnimation {
+            writer.writeKey("arrow_animation")
+            arrowAnimation.encode(to: &writer)
+        }
+        if let updatedAtMs = self.updatedAtMs {
+            writer.writeKey("updated_at_ms")
+            writer.writeNumber(updatedAtMs)
+        }
+    }
+
+    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
+    public init(from reader: inout MessagePackReader) throws {
+        try self.init(from: &reader, path: "")
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var instance: String?
+        var tMs: Double?
+        var phase: Phase?
+        var offset: Double?
+        var threshold: Double?
+        var label: String?
+        var arrowAngle: Double?
+        var offline: Bool?
+        var headerHeight: Double?
+        var animation: StateAnimation?
+        var input: TouchInput?
+        var arrowAnimation: StateAnimation?
+        var updatedAtMs: Double?
+        try reader.readMap { reader, key in
+            switch key {
+            case "instance":
+                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
+            case "t_ms":
+                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
+            case "phase":
+                phase = try reader.readEnum(Phase.self, FieldName(path, "phase"))
+            case "offset":
+                offset = try reader.readNumber(FieldName(path, "offset"), in: .atLeast(0))
+            case "threshold":
+                threshold = try reader.readNumber(FieldName(path, "threshold"), in: .atLeast(0))
+            case "label":
+                label = try reader.readString(FieldName(path, "label"))
+            case "arrow_angle":
+                arrowAngle = try reader.readNumber(FieldName(path, "arrow_angle"), in: .finite)
+            case "offline":
+                offline = try reader.readNullable { reader in
+                    try reader.readBool(FieldName(path, "offline"))
+                }
+            case "header_height":
+                headerHeight = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "header_height"), in: .atLeast(0))
+                }
+            case "animation":
+                animation = try reader.readNullable { reader in
+                    try StateAnimation(from: &reader, path: FieldName(path, "animation").description)
+                }
+            case "input":
+                input = try reader.readNullable { reader in
+                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
+                }
+            case "arrow_animation":
+                arrowAnimation = try reader.readNullable { reader in
+                    try StateAnimation(from: &reader, path: FieldName(path, "arrow_animation").description)
+                }
+            case "updated_at_ms":
+                updatedAtMs = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "updated_at_ms"), in: .atLeast(0))
+                }
+            default: try reader.skip()
+            }
+        }
+        self.instance = try reader.require(instance, FieldName(path, "instance"))
+        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
+        self.phase = try reader.require(phase, FieldName(path, "phase"))
+        self.offset = try reader.require(offset, FieldName(path, "offset"))
+        self.threshold = try reader.require(threshold, FieldName(path, "threshold"))
+        self.label = try reader.require(label, FieldName(path, "label"))
+        self.arrowAngle = try reader.require(arrowAngle, FieldName(path, "arrow_angle"))
+        self.offline = offline
+        self.headerHeight = headerHeight
+        self.animation = animation
+        self.input = input
+        self.arrowAnimation = arrowAnimation
+        self.updatedAtMs = updatedAtMs
+    }
+
+    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
+    public init(payload: Value) throws {
+        try self.init(messagePack: payload.messagePack)
+    }
 }

@@ -2,12 +2,16 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// An animation finished or was interrupted by a new target (render/animation/), like UIView's completion block.
-public struct RenderAnimation: BusMessage, TableCoded, Hashable {
+public struct RenderAnimation: BusMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("render.animation", major: 1, minor: 0)
 
     /// animated property
     public enum Property: String, Sendable, Hashable, CaseIterable {
-        case position, size, opacity, rotation, scale
+        case position
+        case size
+        case opacity
+        case rotation
+        case scale
     }
 
     /// animated layer: the view id, or view id/sublayer name
@@ -24,7 +28,11 @@ public struct RenderAnimation: BusMessage, TableCoded, Hashable {
     public var durationMs: Double?
 
     public init(
-        layer: String, property: Property, finished: Bool, tMs: Double, animationID: Int? = nil,
+        layer: String,
+        property: Property,
+        finished: Bool,
+        tMs: Double,
+        animationID: Int? = nil,
         durationMs: Double? = nil
     ) {
         self.layer = layer
@@ -35,15 +43,68 @@ public struct RenderAnimation: BusMessage, TableCoded, Hashable {
         self.durationMs = durationMs
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<RenderAnimation>(
-        blank: RenderAnimation(layer: "", property: .position, finished: false, tMs: 0),
-        [
-            .value("layer", { $0.layer }, { $0.layer = $1 }, .string(length: 1...Int.max)),
-            .value("property", { $0.property }, { $0.property = $1 }, .enumeration),
-            .value("finished", { $0.finished }, { $0.finished = $1 }, .boolean),
-            .value("t_ms", { $0.tMs }, { $0.tMs = $1 }, .number(.finite)),
-            .optional("animation_id", { $0.animationID }, { $0.animationID = $1 }, .integer(0...Int64.max)),
-            .optional("duration_ms", { $0.durationMs }, { $0.durationMs = $1 }, .number(.atLeast(0))),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 4
+        if self.animationID != nil { count += 1 }
+        if self.durationMs != nil { count += 1 }
+        writer.writeMapHeader(count)
+        writer.writeKey("layer")
+        writer.write(self.layer)
+        writer.writeKey("property")
+        writer.write(self.property.rawValue)
+        writer.writeKey("finished")
+        writer.write(self.finished)
+        writer.writeKey("t_ms")
+        writer.writeNumber(self.tMs)
+        if let animationID = self.animationID {
+            writer.writeKey("animation_id")
+            writer.write(animationID)
+        }
+        if let durationMs = self.durationMs {
+            writer.writeKey("duration_ms")
+            writer.writeNumber(durationMs)
+        }
+    }
+
+    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
+    public init(from reader: inout MessagePackReader) throws {
+        try self.init(from: &reader, path: "")
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var layer: String?
+        var property: Property?
+        var finished: Bool?
+        var tMs: Double?
+        var animationID: Int?
+        var durationMs: Double?
+        try reader.readMap { reader, key in
+            switch key {
+            case "layer":
+                layer = try reader.readString(FieldName(path, "layer"), length: 1...Int.max)
+            case "property":
+                property = try reader.readEnum(Property.self, FieldName(path, "property"))
+            case "finished":
+                finished = try reader.readBool(FieldName(path, "finished"))
+            case "t_ms":
+                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .finite)
+            case "animation_id":
+                animationID = try reader.readNullable { reader in
+                    Int(try reader.readInteger(FieldName(path, "animation_id"), in: 0...Int64.max))
+                }
+            case "duration_ms":
+                durationMs = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "duration_ms"), in: .atLeast(0))
+                }
+            default: try reader.skip()
+            }
+        }
+        self.layer = try reader.require(layer, FieldName(path, "layer"))
+        self.property = try reader.require(property, FieldName(path, "property"))
+        self.finished = try reader.require(finished, FieldName(path, "finished"))
+        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
+        self.animationID = animationID
+        self.durationMs = durationMs
+    }
 }

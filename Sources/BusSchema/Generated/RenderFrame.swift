@@ -2,11 +2,11 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// A frame the render worker produced (render/frame/).
-public struct RenderFrame: BusMessage, TableCoded, Hashable {
+public struct RenderFrame: BusMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("render.frame", major: 1, minor: 0)
 
     /// time spent, in ms
-    public struct Timings: TableCoded, Hashable {
+    public struct Timings: MessagePackMap, Hashable {
         /// drawing layers, shadows and text
         public var renderMs: Double
         /// blurring (included in render_ms)
@@ -14,20 +14,46 @@ public struct RenderFrame: BusMessage, TableCoded, Hashable {
         /// PNG encoding (0 when no PNG was written)
         public var encodeMs: Double
 
-        public init(renderMs: Double, blurMs: Double, encodeMs: Double) {
+        public init(
+            renderMs: Double,
+            blurMs: Double,
+            encodeMs: Double
+        ) {
             self.renderMs = renderMs
             self.blurMs = blurMs
             self.encodeMs = encodeMs
         }
 
-        /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-        public static let table = MessageTable<Timings>(
-            blank: Timings(renderMs: 0, blurMs: 0, encodeMs: 0),
-            [
-                .value("render_ms", { $0.renderMs }, { $0.renderMs = $1 }, .number(.atLeast(0))),
-                .value("blur_ms", { $0.blurMs }, { $0.blurMs = $1 }, .number(.atLeast(0))),
-                .value("encode_ms", { $0.encodeMs }, { $0.encodeMs = $1 }, .number(.atLeast(0))),
-            ])
+        public func encode(to writer: inout MessagePackWriter) {
+            writer.writeMapHeader(3)
+            writer.writeKey("render_ms")
+            writer.writeNumber(self.renderMs)
+            writer.writeKey("blur_ms")
+            writer.writeNumber(self.blurMs)
+            writer.writeKey("encode_ms")
+            writer.writeNumber(self.encodeMs)
+        }
+
+        /// Decodes the map at `path` (empty at the top), naming the field in any error.
+        public init(from reader: inout MessagePackReader, path: String) throws {
+            var renderMs: Double?
+            var blurMs: Double?
+            var encodeMs: Double?
+            try reader.readMap { reader, key in
+                switch key {
+                case "render_ms":
+                    renderMs = try reader.readNumber(FieldName(path, "render_ms"), in: .atLeast(0))
+                case "blur_ms":
+                    blurMs = try reader.readNumber(FieldName(path, "blur_ms"), in: .atLeast(0))
+                case "encode_ms":
+                    encodeMs = try reader.readNumber(FieldName(path, "encode_ms"), in: .atLeast(0))
+                default: try reader.skip()
+                }
+            }
+            self.renderMs = try reader.require(renderMs, FieldName(path, "render_ms"))
+            self.blurMs = try reader.require(blurMs, FieldName(path, "blur_ms"))
+            self.encodeMs = try reader.require(encodeMs, FieldName(path, "encode_ms"))
+        }
     }
 
     /// frame number, from 1
@@ -47,7 +73,13 @@ public struct RenderFrame: BusMessage, TableCoded, Hashable {
     public var png: String?
 
     public init(
-        frameID: Int, width: Int, height: Int, checksum: String, stateSeq: Int, timings: Timings, png: String? = nil
+        frameID: Int,
+        width: Int,
+        height: Int,
+        checksum: String,
+        stateSeq: Int,
+        timings: Timings,
+        png: String? = nil
     ) {
         self.frameID = frameID
         self.width = width
@@ -58,16 +90,69 @@ public struct RenderFrame: BusMessage, TableCoded, Hashable {
         self.png = png
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<RenderFrame>(
-        blank: RenderFrame(frameID: 0, width: 0, height: 0, checksum: "", stateSeq: 0, timings: Timings.table.blank),
-        [
-            .value("frame_id", { $0.frameID }, { $0.frameID = $1 }, .integer(1...9_007_199_254_740_991)),
-            .value("width", { $0.width }, { $0.width = $1 }, .integer(1...Int64.max)),
-            .value("height", { $0.height }, { $0.height = $1 }, .integer(1...Int64.max)),
-            .value("checksum", { $0.checksum }, { $0.checksum = $1 }, .string(pattern: .hexDigest)),
-            .value("state_seq", { $0.stateSeq }, { $0.stateSeq = $1 }, .integer(0...9_007_199_254_740_991)),
-            .value("timings", { $0.timings }, { $0.timings = $1 }, .map),
-            .optional("png", { $0.png }, { $0.png = $1 }, .string()),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 6
+        if self.png != nil { count += 1 }
+        writer.writeMapHeader(count)
+        writer.writeKey("frame_id")
+        writer.write(self.frameID)
+        writer.writeKey("width")
+        writer.write(self.width)
+        writer.writeKey("height")
+        writer.write(self.height)
+        writer.writeKey("checksum")
+        writer.write(self.checksum)
+        writer.writeKey("state_seq")
+        writer.write(self.stateSeq)
+        writer.writeKey("timings")
+        self.timings.encode(to: &writer)
+        if let png = self.png {
+            writer.writeKey("png")
+            writer.write(png)
+        }
+    }
+
+    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
+    public init(from reader: inout MessagePackReader) throws {
+        try self.init(from: &reader, path: "")
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var frameID: Int?
+        var width: Int?
+        var height: Int?
+        var checksum: String?
+        var stateSeq: Int?
+        var timings: Timings?
+        var png: String?
+        try reader.readMap { reader, key in
+            switch key {
+            case "frame_id":
+                frameID = Int(try reader.readInteger(FieldName(path, "frame_id"), in: 1...9_007_199_254_740_991))
+            case "width":
+                width = Int(try reader.readInteger(FieldName(path, "width"), in: 1...Int64.max))
+            case "height":
+                height = Int(try reader.readInteger(FieldName(path, "height"), in: 1...Int64.max))
+            case "checksum":
+                checksum = try reader.readString(FieldName(path, "checksum"), pattern: .hexDigest)
+            case "state_seq":
+                stateSeq = Int(try reader.readInteger(FieldName(path, "state_seq"), in: 0...9_007_199_254_740_991))
+            case "timings":
+                timings = try Timings(from: &reader, path: FieldName(path, "timings").description)
+            case "png":
+                png = try reader.readNullable { reader in
+                    try reader.readString(FieldName(path, "png"))
+                }
+            default: try reader.skip()
+            }
+        }
+        self.frameID = try reader.require(frameID, FieldName(path, "frame_id"))
+        self.width = try reader.require(width, FieldName(path, "width"))
+        self.height = try reader.require(height, FieldName(path, "height"))
+        self.checksum = try reader.require(checksum, FieldName(path, "checksum"))
+        self.stateSeq = try reader.require(stateSeq, FieldName(path, "state_seq"))
+        self.timings = try reader.require(timings, FieldName(path, "timings"))
+        self.png = png
+    }
 }

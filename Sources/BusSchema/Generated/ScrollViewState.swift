@@ -3,11 +3,11 @@
 
 /// A scroll view: offset, content size, insets, zoom and the flags that drive its overlays. Published in full on every
 /// change.
-public struct ScrollViewState: ValueMessage, TableCoded, Hashable {
+public struct ScrollViewState: ValueMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("state.scrollView", major: 1, minor: 1)
 
     /// content insets in points
-    public struct Insets: TableCoded, Hashable {
+    public struct Insets: MessagePackMap, Hashable {
         /// top inset in points
         public var top: Double
         /// left inset in points
@@ -17,22 +17,54 @@ public struct ScrollViewState: ValueMessage, TableCoded, Hashable {
         /// right inset in points
         public var right: Double
 
-        public init(top: Double, left: Double, bottom: Double, right: Double) {
+        public init(
+            top: Double,
+            left: Double,
+            bottom: Double,
+            right: Double
+        ) {
             self.top = top
             self.left = left
             self.bottom = bottom
             self.right = right
         }
 
-        /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-        public static let table = MessageTable<Insets>(
-            blank: Insets(top: 0, left: 0, bottom: 0, right: 0),
-            [
-                .value("top", { $0.top }, { $0.top = $1 }, .number(.finite)),
-                .value("left", { $0.left }, { $0.left = $1 }, .number(.finite)),
-                .value("bottom", { $0.bottom }, { $0.bottom = $1 }, .number(.finite)),
-                .value("right", { $0.right }, { $0.right = $1 }, .number(.finite)),
-            ])
+        public func encode(to writer: inout MessagePackWriter) {
+            writer.writeMapHeader(4)
+            writer.writeKey("top")
+            writer.writeNumber(self.top)
+            writer.writeKey("left")
+            writer.writeNumber(self.left)
+            writer.writeKey("bottom")
+            writer.writeNumber(self.bottom)
+            writer.writeKey("right")
+            writer.writeNumber(self.right)
+        }
+
+        /// Decodes the map at `path` (empty at the top), naming the field in any error.
+        public init(from reader: inout MessagePackReader, path: String) throws {
+            var top: Double?
+            var left: Double?
+            var bottom: Double?
+            var right: Double?
+            try reader.readMap { reader, key in
+                switch key {
+                case "top":
+                    top = try reader.readNumber(FieldName(path, "top"), in: .finite)
+                case "left":
+                    left = try reader.readNumber(FieldName(path, "left"), in: .finite)
+                case "bottom":
+                    bottom = try reader.readNumber(FieldName(path, "bottom"), in: .finite)
+                case "right":
+                    right = try reader.readNumber(FieldName(path, "right"), in: .finite)
+                default: try reader.skip()
+                }
+            }
+            self.top = try reader.require(top, FieldName(path, "top"))
+            self.left = try reader.require(left, FieldName(path, "left"))
+            self.bottom = try reader.require(bottom, FieldName(path, "bottom"))
+            self.right = try reader.require(right, FieldName(path, "right"))
+        }
     }
 
     /// component instance id (the scene's component id)
@@ -67,9 +99,21 @@ public struct ScrollViewState: ValueMessage, TableCoded, Hashable {
     public var input: TouchInput?
 
     public init(
-        instance: String, tMs: Double, offsetX: Double, offsetY: Double, contentWidth: Double, contentHeight: Double,
-        insets: Insets, zoomScale: Double, dragging: Bool, decelerating: Bool, zooming: Bool, overlaysVisible: Bool,
-        velocity: GestureEvent.Vector? = nil, page: Int? = nil, input: TouchInput? = nil
+        instance: String,
+        tMs: Double,
+        offsetX: Double,
+        offsetY: Double,
+        contentWidth: Double,
+        contentHeight: Double,
+        insets: Insets,
+        zoomScale: Double,
+        dragging: Bool,
+        decelerating: Bool,
+        zooming: Bool,
+        overlaysVisible: Bool,
+        velocity: GestureEvent.Vector? = nil,
+        page: Int? = nil,
+        input: TouchInput? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -88,34 +132,148 @@ public struct ScrollViewState: ValueMessage, TableCoded, Hashable {
         self.input = input
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<ScrollViewState>(
-        blank: ScrollViewState(
-            instance: "", tMs: 0, offsetX: 0, offsetY: 0, contentWidth: 0, contentHeight: 0, insets: Insets.table.blank,
-            zoomScale: 0, dragging: false, decelerating: false, zooming: false, overlaysVisible: false),
-        [
-            .value("instance", { $0.instance }, { $0.instance = $1 }, .string(length: 1...Int.max)),
-            .value("t_ms", { $0.tMs }, { $0.tMs = $1 }, .number(.atLeast(0))),
-            .flattened(
-                "offset",
-                [
-                    .value("x", { $0.offsetX }, { $0.offsetX = $1 }, .number(.finite)),
-                    .value("y", { $0.offsetY }, { $0.offsetY = $1 }, .number(.finite)),
-                ]),
-            .flattened(
-                "content_size",
-                [
-                    .value("width", { $0.contentWidth }, { $0.contentWidth = $1 }, .number(.atLeast(0))),
-                    .value("height", { $0.contentHeight }, { $0.contentHeight = $1 }, .number(.atLeast(0))),
-                ]),
-            .value("insets", { $0.insets }, { $0.insets = $1 }, .map),
-            .value("zoom_scale", { $0.zoomScale }, { $0.zoomScale = $1 }, .number(.atLeast(0), exclusiveLower: true)),
-            .value("dragging", { $0.dragging }, { $0.dragging = $1 }, .boolean),
-            .value("decelerating", { $0.decelerating }, { $0.decelerating = $1 }, .boolean),
-            .value("zooming", { $0.zooming }, { $0.zooming = $1 }, .boolean),
-            .value("overlays_visible", { $0.overlaysVisible }, { $0.overlaysVisible = $1 }, .boolean),
-            .optional("velocity", { $0.velocity }, { $0.velocity = $1 }, .map),
-            .optional("page", { $0.page }, { $0.page = $1 }, .integer(0...Int64.max)),
-            .optional("input", { $0.input }, { $0.input = $1 }, .map),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 10
+        if self.velocity != nil { count += 1 }
+        if self.page != nil { count += 1 }
+        if self.input != nil { count += 1 }
+        writer.writeMapHeader(count)
+        writer.writeKey("instance")
+        writer.write(self.instance)
+        writer.writeKey("t_ms")
+        writer.writeNumber(self.tMs)
+        writer.writeKey("offset")
+        writer.writeMapHeader(2)
+        writer.writeKey("x")
+        writer.writeNumber(self.offsetX)
+        writer.writeKey("y")
+        writer.writeNumber(self.offsetY)
+        writer.writeKey("content_size")
+        writer.writeMapHeader(2)
+        writer.writeKey("width")
+        writer.writeNumber(self.contentWidth)
+        writer.writeKey("height")
+        writer.writeNumber(self.contentHeight)
+        writer.writeKey("insets")
+        self.insets.encode(to: &writer)
+        writer.writeKey("zoom_scale")
+        writer.writeNumber(self.zoomScale)
+        writer.writeKey("dragging")
+        writer.write(self.dragging)
+        writer.writeKey("decelerating")
+        writer.write(self.decelerating)
+        writer.writeKey("zooming")
+        writer.write(self.zooming)
+        writer.writeKey("overlays_visible")
+        writer.write(self.overlaysVisible)
+        if let velocity = self.velocity {
+            writer.writeKey("velocity")
+            velocity.encode(to: &writer)
+        }
+        if let page = self.page {
+            writer.writeKey("page")
+            writer.write(page)
+        }
+        if let input = self.input {
+            writer.writeKey("input")
+            input.encode(to: &writer)
+        }
+    }
+
+    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
+    public init(from reader: inout MessagePackReader) throws {
+        try self.init(from: &reader, path: "")
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var instance: String?
+        var tMs: Double?
+        var offsetX: Double?
+        var offsetY: Double?
+        var contentWidth: Double?
+        var contentHeight: Double?
+        var insets: Insets?
+        var zoomScale: Double?
+        var dragging: Bool?
+        var decelerating: Bool?
+        var zooming: Bool?
+        var overlaysVisible: Bool?
+        var velocity: GestureEvent.Vector?
+        var page: Int?
+        var input: TouchInput?
+        try reader.readMap { reader, key in
+            switch key {
+            case "instance":
+                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
+            case "t_ms":
+                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
+            case "offset":
+                try reader.readMap { reader, key in
+                    switch key {
+                    case "x":
+                        offsetX = try reader.readNumber(FieldName(path, "offset.x"), in: .finite)
+                    case "y":
+                        offsetY = try reader.readNumber(FieldName(path, "offset.y"), in: .finite)
+                    default: try reader.skip()
+                    }
+                }
+            case "content_size":
+                try reader.readMap { reader, key in
+                    switch key {
+                    case "width":
+                        contentWidth = try reader.readNumber(FieldName(path, "content_size.width"), in: .atLeast(0))
+                    case "height":
+                        contentHeight = try reader.readNumber(FieldName(path, "content_size.height"), in: .atLeast(0))
+                    default: try reader.skip()
+                    }
+                }
+            case "insets":
+                insets = try Insets(from: &reader, path: FieldName(path, "insets").description)
+            case "zoom_scale":
+                zoomScale = try reader.readNumber(FieldName(path, "zoom_scale"), in: .atLeast(0), exclusiveLower: true)
+            case "dragging":
+                dragging = try reader.readBool(FieldName(path, "dragging"))
+            case "decelerating":
+                decelerating = try reader.readBool(FieldName(path, "decelerating"))
+            case "zooming":
+                zooming = try reader.readBool(FieldName(path, "zooming"))
+            case "overlays_visible":
+                overlaysVisible = try reader.readBool(FieldName(path, "overlays_visible"))
+            case "velocity":
+                velocity = try reader.readNullable { reader in
+                    try GestureEvent.Vector(from: &reader, path: FieldName(path, "velocity").description)
+                }
+            case "page":
+                page = try reader.readNullable { reader in
+                    Int(try reader.readInteger(FieldName(path, "page"), in: 0...Int64.max))
+                }
+            case "input":
+                input = try reader.readNullable { reader in
+                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
+                }
+            default: try reader.skip()
+            }
+        }
+        self.instance = try reader.require(instance, FieldName(path, "instance"))
+        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
+        self.offsetX = try reader.require(offsetX, FieldName(path, "offset.x"))
+        self.offsetY = try reader.require(offsetY, FieldName(path, "offset.y"))
+        self.contentWidth = try reader.require(contentWidth, FieldName(path, "content_size.width"))
+        self.contentHeight = try reader.require(contentHeight, FieldName(path, "content_size.height"))
+        self.insets = try reader.require(insets, FieldName(path, "insets"))
+        self.zoomScale = try reader.require(zoomScale, FieldName(path, "zoom_scale"))
+        self.dragging = try reader.require(dragging, FieldName(path, "dragging"))
+        self.decelerating = try reader.require(decelerating, FieldName(path, "decelerating"))
+        self.zooming = try reader.require(zooming, FieldName(path, "zooming"))
+        self.overlaysVisible = try reader.require(overlaysVisible, FieldName(path, "overlays_visible"))
+        self.velocity = velocity
+        self.page = page
+        self.input = input
+    }
+
+    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
+    public init(payload: Value) throws {
+        try self.init(messagePack: payload.messagePack)
+    }
 }

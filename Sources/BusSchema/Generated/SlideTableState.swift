@@ -3,7 +3,7 @@
 
 /// A table whose rows slide open with a right swipe; at most one row is open, kept by model index. Published in full on
 /// every change.
-public struct SlideTableState: ValueMessage, TableCoded, Hashable {
+public struct SlideTableState: ValueMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("state.slideTable", major: 1, minor: 4)
 
     /// component instance id (the scene's component id)
@@ -40,9 +40,18 @@ public struct SlideTableState: ValueMessage, TableCoded, Hashable {
     public var selectedRow: Int?
 
     public init(
-        instance: String, tMs: Double, rows: Int, openRow: Int?, offsets: [Double], scrollOffset: Double? = nil,
-        animatingRow: Int?? = nil, animation: StateAnimation? = nil, closingRow: Int? = nil,
-        closeAnimation: StateAnimation? = nil, input: TouchInput? = nil, highlightedRow: Int? = nil,
+        instance: String,
+        tMs: Double,
+        rows: Int,
+        openRow: Int?,
+        offsets: [Double],
+        scrollOffset: Double? = nil,
+        animatingRow: Int?? = nil,
+        animation: StateAnimation? = nil,
+        closingRow: Int? = nil,
+        closeAnimation: StateAnimation? = nil,
+        input: TouchInput? = nil,
+        highlightedRow: Int? = nil,
         selectedRow: Int? = nil
     ) {
         self.instance = instance
@@ -60,24 +69,159 @@ public struct SlideTableState: ValueMessage, TableCoded, Hashable {
         self.selectedRow = selectedRow
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<SlideTableState>(
-        blank: SlideTableState(instance: "", tMs: 0, rows: 0, openRow: nil, offsets: []),
-        [
-            .value("instance", { $0.instance }, { $0.instance = $1 }, .string(length: 1...Int.max)),
-            .value("t_ms", { $0.tMs }, { $0.tMs = $1 }, .number(.atLeast(0))),
-            .value("rows", { $0.rows }, { $0.rows = $1 }, .integer(0...Int64.max)),
-            .value("open_row", { $0.openRow }, { $0.openRow = $1 }, .orNull(.integer(0...Int64.max))),
-            .value("offsets", { $0.offsets }, { $0.offsets = $1 }, .numbers(.atLeast(0))),
-            .optional("scroll_offset", { $0.scrollOffset }, { $0.scrollOffset = $1 }, .number(.finite)),
-            .optional(
-                "animating_row", { $0.animatingRow }, { $0.animatingRow = $1 }, .orNull(.integer(0...Int64.max)),
-                nullIsAbsent: false),
-            .optional("animation", { $0.animation }, { $0.animation = $1 }, .map),
-            .optional("closing_row", { $0.closingRow }, { $0.closingRow = $1 }, .integer(0...Int64.max)),
-            .optional("close_animation", { $0.closeAnimation }, { $0.closeAnimation = $1 }, .map),
-            .optional("input", { $0.input }, { $0.input = $1 }, .map),
-            .optional("highlighted_row", { $0.highlightedRow }, { $0.highlightedRow = $1 }, .integer(0...Int64.max)),
-            .optional("selected_row", { $0.selectedRow }, { $0.selectedRow = $1 }, .integer(0...Int64.max)),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 5
+        if self.scrollOffset != nil { count += 1 }
+        if self.animatingRow != nil { count += 1 }
+        if self.animation != nil { count += 1 }
+        if self.closingRow != nil { count += 1 }
+        if self.closeAnimation != nil { count += 1 }
+        if self.input != nil { count += 1 }
+        if self.highlightedRow != nil { count += 1 }
+        if self.selectedRow != nil { count += 1 }
+        writer.writeMapHeader(count)
+        writer.writeKey("instance")
+        writer.write(self.instance)
+        writer.writeKey("t_ms")
+        writer.writeNumber(self.tMs)
+        writer.writeKey("rows")
+        writer.write(self.rows)
+        writer.writeKey("open_row")
+        if let openRow = self.openRow {
+            writer.write(openRow)
+        } else {
+            writer.writeNil()
+        }
+        writer.writeKey("offsets")
+        writer.writeNumbers(self.offsets)
+        if let scrollOffset = self.scrollOffset {
+            writer.writeKey("scroll_offset")
+            writer.writeNumber(scrollOffset)
+        }
+        if let animatingRow = self.animatingRow {
+            writer.writeKey("animating_row")
+            if let animatingRow = animatingRow {
+                writer.write(animatingRow)
+            } else {
+                writer.writeNil()
+            }
+        }
+        if let animation = self.animation {
+            writer.writeKey("animation")
+            animation.encode(to: &writer)
+        }
+        if let closingRow = self.closingRow {
+            writer.writeKey("closing_row")
+            writer.write(closingRow)
+        }
+        if let closeAnimation = self.closeAnimation {
+            writer.writeKey("close_animation")
+            closeAnimation.encode(to: &writer)
+        }
+        if let input = self.input {
+            writer.writeKey("input")
+            input.encode(to: &writer)
+        }
+        if let highlightedRow = self.highlightedRow {
+            writer.writeKey("highlighted_row")
+            writer.write(highlightedRow)
+        }
+        if let selectedRow = self.selectedRow {
+            writer.writeKey("selected_row")
+            writer.write(selectedRow)
+        }
+    }
+
+    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
+    public init(from reader: inout MessagePackReader) throws {
+        try self.init(from: &reader, path: "")
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var instance: String?
+        var tMs: Double?
+        var rows: Int?
+        var openRow: Int??
+        var offsets: [Double]?
+        var scrollOffset: Double?
+        var animatingRow: Int??
+        var animation: StateAnimation?
+        var closingRow: Int?
+        var closeAnimation: StateAnimation?
+        var input: TouchInput?
+        var highlightedRow: Int?
+        var selectedRow: Int?
+        try reader.readMap { reader, key in
+            switch key {
+            case "instance":
+                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
+            case "t_ms":
+                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
+            case "rows":
+                rows = Int(try reader.readInteger(FieldName(path, "rows"), in: 0...Int64.max))
+            case "open_row":
+                openRow = .some(
+                    try reader.readNullable { reader in
+                        Int(try reader.readInteger(FieldName(path, "open_row"), in: 0...Int64.max))
+                    })
+            case "offsets":
+                offsets = try reader.readArray(FieldName(path, "offsets")) { reader, item in
+                    try reader.readNumber(item, in: .atLeast(0))
+                }
+            case "scroll_offset":
+                scrollOffset = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "scroll_offset"), in: .finite)
+                }
+            case "animating_row":
+                animatingRow = .some(
+                    try reader.readNullable { reader in
+                        Int(try reader.readInteger(FieldName(path, "animating_row"), in: 0...Int64.max))
+                    })
+            case "animation":
+                animation = try reader.readNullable { reader in
+                    try StateAnimation(from: &reader, path: FieldName(path, "animation").description)
+                }
+            case "closing_row":
+                closingRow = try reader.readNullable { reader in
+                    Int(try reader.readInteger(FieldName(path, "closing_row"), in: 0...Int64.max))
+                }
+            case "close_animation":
+                closeAnimation = try reader.readNullable { reader in
+                    try StateAnimation(from: &reader, path: FieldName(path, "close_animation").description)
+                }
+            case "input":
+                input = try reader.readNullable { reader in
+                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
+                }
+            case "highlighted_row":
+                highlightedRow = try reader.readNullable { reader in
+                    Int(try reader.readInteger(FieldName(path, "highlighted_row"), in: 0...Int64.max))
+                }
+            case "selected_row":
+                selectedRow = try reader.readNullable { reader in
+                    Int(try reader.readInteger(FieldName(path, "selected_row"), in: 0...Int64.max))
+                }
+            default: try reader.skip()
+            }
+        }
+        self.instance = try reader.require(instance, FieldName(path, "instance"))
+        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
+        self.rows = try reader.require(rows, FieldName(path, "rows"))
+        self.openRow = try reader.require(openRow, FieldName(path, "open_row"))
+        self.offsets = try reader.require(offsets, FieldName(path, "offsets"))
+        self.scrollOffset = scrollOffset
+        self.animatingRow = animatingRow
+        self.animation = animation
+        self.closingRow = closingRow
+        self.closeAnimation = closeAnimation
+        self.input = input
+        self.highlightedRow = highlightedRow
+        self.selectedRow = selectedRow
+    }
+
+    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
+    public init(payload: Value) throws {
+        try self.init(messagePack: payload.messagePack)
+    }
 }

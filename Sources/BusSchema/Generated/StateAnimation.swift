@@ -3,10 +3,13 @@
 
 /// How a component state change is animated, as a UIView block animation does it: the state carries the new (model)
 /// values, and the render worker moves what is on screen to them over `durationMs` after `delayMs`, along `curve`.
-public struct StateAnimation: TableCoded, Hashable {
+public struct StateAnimation: MessagePackMap, Hashable {
     /// The timing curves of UIView animations.
     public enum Curve: String, Sendable, Hashable, CaseIterable {
-        case easeInOut, easeIn, easeOut, linear
+        case easeInOut
+        case easeIn
+        case easeOut
+        case linear
     }
 
     /// animation length in ms
@@ -19,20 +22,63 @@ public struct StateAnimation: TableCoded, Hashable {
     /// (default false) (since minor 4)
     public var autoreverses: Bool
 
-    public init(durationMs: Double? = nil, delayMs: Double = 0, curve: Curve = .easeInOut, autoreverses: Bool = false) {
+    public init(
+        durationMs: Double? = nil,
+        delayMs: Double = 0,
+        curve: Curve = .easeInOut,
+        autoreverses: Bool = false
+    ) {
         self.durationMs = durationMs
         self.delayMs = delayMs
         self.curve = curve
         self.autoreverses = autoreverses
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<StateAnimation>(
-        blank: StateAnimation(),
-        [
-            .optional("duration_ms", { $0.durationMs }, { $0.durationMs = $1 }, .number(.atLeast(0))),
-            .value("delay_ms", required: false, { $0.delayMs }, { $0.delayMs = $1 }, .number(.atLeast(0))),
-            .value("curve", required: false, { $0.curve }, { $0.curve = $1 }, .enumeration),
-            .value("autoreverses", omitting: false, { $0.autoreverses }, { $0.autoreverses = $1 }, .boolean),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 2
+        if self.durationMs != nil { count += 1 }
+        if self.autoreverses != false { count += 1 }
+        writer.writeMapHeader(count)
+        if let durationMs = self.durationMs {
+            writer.writeKey("duration_ms")
+            writer.writeNumber(durationMs)
+        }
+        writer.writeKey("delay_ms")
+        writer.writeNumber(self.delayMs)
+        writer.writeKey("curve")
+        writer.write(self.curve.rawValue)
+        if self.autoreverses != false {
+            writer.writeKey("autoreverses")
+            writer.write(self.autoreverses)
+        }
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var durationMs: Double?
+        var delayMs: Double?
+        var curve: Curve?
+        var autoreverses: Bool?
+        try reader.readMap { reader, key in
+            switch key {
+            case "duration_ms":
+                durationMs = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "duration_ms"), in: .atLeast(0))
+                }
+            case "delay_ms":
+                delayMs = try reader.readNumber(FieldName(path, "delay_ms"), in: .atLeast(0))
+            case "curve":
+                curve = try reader.readEnum(Curve.self, FieldName(path, "curve"))
+            case "autoreverses":
+                autoreverses = try reader.readNullable { reader in
+                    try reader.readBool(FieldName(path, "autoreverses"))
+                }
+            default: try reader.skip()
+            }
+        }
+        self.durationMs = durationMs
+        self.delayMs = delayMs ?? 0
+        self.curve = curve ?? .easeInOut
+        self.autoreverses = autoreverses ?? false
+    }
 }

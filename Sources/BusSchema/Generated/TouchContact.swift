@@ -2,15 +2,21 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// one contact
-public struct TouchContact: TableCoded, Hashable {
+public struct TouchContact: MessagePackMap, Hashable {
     /// contact phase in this frame
     public enum Phase: String, Sendable, Hashable, CaseIterable {
-        case began, moved, stationary, ended, cancelled
+        case began
+        case moved
+        case stationary
+        case ended
+        case cancelled
     }
 
     /// tool type when the device reports it (MT_TOOL_PALM cancels the contact)
     public enum Tool: String, Sendable, Hashable, CaseIterable {
-        case finger, pen, palm
+        case finger
+        case pen
+        case palm
     }
 
     /// contact id, stable from began to ended/cancelled (evdev tracking id or script id)
@@ -29,7 +35,13 @@ public struct TouchContact: TableCoded, Hashable {
     public var tool: Tool?
 
     public init(
-        id: Int, phase: Phase, x: Double, y: Double, pressure: Double? = nil, major: Double? = nil, tool: Tool? = nil
+        id: Int,
+        phase: Phase,
+        x: Double,
+        y: Double,
+        pressure: Double? = nil,
+        major: Double? = nil,
+        tool: Tool? = nil
     ) {
         self.id = id
         self.phase = phase
@@ -40,16 +52,74 @@ public struct TouchContact: TableCoded, Hashable {
         self.tool = tool
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<TouchContact>(
-        blank: TouchContact(id: 0, phase: .began, x: 0, y: 0),
-        [
-            .value("id", { $0.id }, { $0.id = $1 }, .integer(0...9_007_199_254_740_991)),
-            .value("phase", { $0.phase }, { $0.phase = $1 }, .enumeration),
-            .value("x", { $0.x }, { $0.x = $1 }, .number(NumberRange(-1e6, 1e6))),
-            .value("y", { $0.y }, { $0.y = $1 }, .number(NumberRange(-1e6, 1e6))),
-            .optional("pressure", { $0.pressure }, { $0.pressure = $1 }, .number(NumberRange(0, 1))),
-            .optional("major", { $0.major }, { $0.major = $1 }, .number(NumberRange(0, 1e6))),
-            .optional("tool", { $0.tool }, { $0.tool = $1 }, .enumeration),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 4
+        if self.pressure != nil { count += 1 }
+        if self.major != nil { count += 1 }
+        if self.tool != nil { count += 1 }
+        writer.writeMapHeader(count)
+        writer.writeKey("id")
+        writer.write(self.id)
+        writer.writeKey("phase")
+        writer.write(self.phase.rawValue)
+        writer.writeKey("x")
+        writer.writeNumber(self.x)
+        writer.writeKey("y")
+        writer.writeNumber(self.y)
+        if let pressure = self.pressure {
+            writer.writeKey("pressure")
+            writer.writeNumber(pressure)
+        }
+        if let major = self.major {
+            writer.writeKey("major")
+            writer.writeNumber(major)
+        }
+        if let tool = self.tool {
+            writer.writeKey("tool")
+            writer.write(tool.rawValue)
+        }
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var id: Int?
+        var phase: Phase?
+        var x: Double?
+        var y: Double?
+        var pressure: Double?
+        var major: Double?
+        var tool: Tool?
+        try reader.readMap { reader, key in
+            switch key {
+            case "id":
+                id = Int(try reader.readInteger(FieldName(path, "id"), in: 0...9_007_199_254_740_991))
+            case "phase":
+                phase = try reader.readEnum(Phase.self, FieldName(path, "phase"))
+            case "x":
+                x = try reader.readNumber(FieldName(path, "x"), in: NumberRange(-1e6, 1e6))
+            case "y":
+                y = try reader.readNumber(FieldName(path, "y"), in: NumberRange(-1e6, 1e6))
+            case "pressure":
+                pressure = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "pressure"), in: NumberRange(0, 1))
+                }
+            case "major":
+                major = try reader.readNullable { reader in
+                    try reader.readNumber(FieldName(path, "major"), in: NumberRange(0, 1e6))
+                }
+            case "tool":
+                tool = try reader.readNullable { reader in
+                    try reader.readEnum(Tool.self, FieldName(path, "tool"))
+                }
+            default: try reader.skip()
+            }
+        }
+        self.id = try reader.require(id, FieldName(path, "id"))
+        self.phase = try reader.require(phase, FieldName(path, "phase"))
+        self.x = try reader.require(x, FieldName(path, "x"))
+        self.y = try reader.require(y, FieldName(path, "y"))
+        self.pressure = pressure
+        self.major = major
+        self.tool = tool
+    }
 }

@@ -4,7 +4,7 @@
 /// One frame of one touch device (one evdev SYN_REPORT, one touch-script time step): every contact currently on the
 /// device, including stationary ones, plus those that ended or were cancelled in this frame. Coordinates are scene
 /// points (origin top-left, y down).
-public struct TouchFrame: ReusableBusMessage, TableCoded, Hashable {
+public struct TouchFrame: ReusableBusMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("touch.frame", major: 1, minor: 0)
 
     /// device name; also the <device> topic segment
@@ -16,25 +16,59 @@ public struct TouchFrame: ReusableBusMessage, TableCoded, Hashable {
     /// every contact in this frame
     public var contacts: [TouchContact]
 
-    public init(device: String, frame: UInt64, tNs: Int64, contacts: [TouchContact]) {
+    public init(
+        device: String,
+        frame: UInt64,
+        tNs: Int64,
+        contacts: [TouchContact]
+    ) {
         self.device = device
         self.frame = frame
         self.tNs = tNs
         self.contacts = contacts
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<TouchFrame>(
-        blank: TouchFrame(device: "", frame: 0, tNs: 0, contacts: []),
-        [
-            .value("device", { $0.device }, { $0.device = $1 }, .string(length: 1...Int.max)),
-            .value("frame", { $0.frame }, { $0.frame = $1 }, .integer(1...9_007_199_254_740_991)),
-            .value("t_ns", { $0.tNs }, { $0.tNs = $1 }, .integer(0...Int64.max)),
-            .value("contacts", { $0.contacts }, { $0.contacts = $1 }, .array(.map, count: 0...256)),
-        ])
-
     /// The reference encoder: ``encode(to:)`` is hand-tuned, and a test holds the two equal.
     public func encodeReference(to writer: inout MessagePackWriter) {
-        Self.table.encode(self, to: &writer)
+        writer.writeMapHeader(4)
+        writer.writeKey("device")
+        writer.write(self.device)
+        writer.writeKey("frame")
+        writer.write(self.frame)
+        writer.writeKey("t_ns")
+        writer.write(self.tNs)
+        writer.writeKey("contacts")
+        writer.writeArrayHeader(self.contacts.count)
+        for item in self.contacts {
+            item.encode(to: &writer)
+        }
+    }
+
+    /// The reference decoder (the hand-tuned one falls back to it): decodes the map at `path`, naming the field in any
+    /// error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var device: String?
+        var frame: UInt64?
+        var tNs: Int64?
+        var contacts: [TouchContact]?
+        try reader.readMap { reader, key in
+            switch key {
+            case "device":
+                device = try reader.readString(FieldName(path, "device"), length: 1...Int.max)
+            case "frame":
+                frame = try reader.readUnsigned(FieldName(path, "frame"), in: 1...9_007_199_254_740_991)
+            case "t_ns":
+                tNs = try reader.readInteger(FieldName(path, "t_ns"), in: 0...Int64.max)
+            case "contacts":
+                contacts = try reader.readArray(FieldName(path, "contacts"), count: 0...256) { reader, item in
+                    try TouchContact(from: &reader, path: item.description)
+                }
+            default: try reader.skip()
+            }
+        }
+        self.device = try reader.require(device, FieldName(path, "device"))
+        self.frame = try reader.require(frame, FieldName(path, "frame"))
+        self.tNs = try reader.require(tNs, FieldName(path, "t_ns"))
+        self.contacts = try reader.require(contacts, FieldName(path, "contacts"))
     }
 }

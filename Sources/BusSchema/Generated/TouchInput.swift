@@ -2,7 +2,7 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// the touch frame that caused the event (for an event a timer fired, the newest frame of its device)
-public struct TouchInput: TableCoded, Hashable {
+public struct TouchInput: MessagePackMap, Hashable {
     /// touch device name (the touch/<device>/ topic segment)
     public var device: String
     /// that touch frame's frame number on its device
@@ -10,18 +10,44 @@ public struct TouchInput: TableCoded, Hashable {
     /// that touch frame's t_ns (source clock)
     public var sourceTimeNs: Int64
 
-    public init(device: String, seq: UInt64, sourceTimeNs: Int64) {
+    public init(
+        device: String,
+        seq: UInt64,
+        sourceTimeNs: Int64
+    ) {
         self.device = device
         self.seq = seq
         self.sourceTimeNs = sourceTimeNs
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<TouchInput>(
-        blank: TouchInput(device: "", seq: 0, sourceTimeNs: 0),
-        [
-            .value("device", { $0.device }, { $0.device = $1 }, .string(pattern: .topicSegment)),
-            .value("seq", { $0.seq }, { $0.seq = $1 }, .integer(1...9_007_199_254_740_991)),
-            .value("source_time_ns", { $0.sourceTimeNs }, { $0.sourceTimeNs = $1 }, .integer(0...Int64.max)),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(3)
+        writer.writeKey("device")
+        writer.write(self.device)
+        writer.writeKey("seq")
+        writer.write(self.seq)
+        writer.writeKey("source_time_ns")
+        writer.write(self.sourceTimeNs)
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var device: String?
+        var seq: UInt64?
+        var sourceTimeNs: Int64?
+        try reader.readMap { reader, key in
+            switch key {
+            case "device":
+                device = try reader.readString(FieldName(path, "device"), pattern: .topicSegment)
+            case "seq":
+                seq = try reader.readUnsigned(FieldName(path, "seq"), in: 1...9_007_199_254_740_991)
+            case "source_time_ns":
+                sourceTimeNs = try reader.readInteger(FieldName(path, "source_time_ns"), in: 0...Int64.max)
+            default: try reader.skip()
+            }
+        }
+        self.device = try reader.require(device, FieldName(path, "device"))
+        self.seq = try reader.require(seq, FieldName(path, "seq"))
+        self.sourceTimeNs = try reader.require(sourceTimeNs, FieldName(path, "source_time_ns"))
+    }
 }

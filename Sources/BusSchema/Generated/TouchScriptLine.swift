@@ -3,12 +3,15 @@
 
 /// One line of a touch script (.jsonl, one object a line, lines sorted by t_ms). Consecutive lines with the same device
 /// and t_ms form one touch frame.
-public struct TouchScriptLine: BusMessage, TableCoded, Hashable {
+public struct TouchScriptLine: BusMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("touch.script", major: 1, minor: 0)
 
     /// contact phase
     public enum Phase: String, Sendable, Hashable, CaseIterable {
-        case began, moved, ended, cancelled
+        case began
+        case moved
+        case ended
+        case cancelled
     }
 
     /// time in milliseconds from the script start
@@ -24,7 +27,14 @@ public struct TouchScriptLine: BusMessage, TableCoded, Hashable {
     /// y in scene points
     public var y: Double
 
-    public init(tMs: Double, device: String, id: Int, phase: Phase, x: Double, y: Double) {
+    public init(
+        tMs: Double,
+        device: String,
+        id: Int,
+        phase: Phase,
+        x: Double,
+        y: Double
+    ) {
         self.tMs = tMs
         self.device = device
         self.id = id
@@ -33,15 +43,57 @@ public struct TouchScriptLine: BusMessage, TableCoded, Hashable {
         self.y = y
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<TouchScriptLine>(
-        blank: TouchScriptLine(tMs: 0, device: "", id: 0, phase: .began, x: 0, y: 0),
-        [
-            .value("t_ms", { $0.tMs }, { $0.tMs = $1 }, .number(NumberRange(0, 9_223_372_036_854))),
-            .value("device", { $0.device }, { $0.device = $1 }, .string(length: 1...Int.max)),
-            .value("id", { $0.id }, { $0.id = $1 }, .integer(0...9_007_199_254_740_991)),
-            .value("phase", { $0.phase }, { $0.phase = $1 }, .enumeration),
-            .value("x", { $0.x }, { $0.x = $1 }, .number(NumberRange(0, 1e6))),
-            .value("y", { $0.y }, { $0.y = $1 }, .number(NumberRange(0, 1e6))),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        writer.writeMapHeader(6)
+        writer.writeKey("t_ms")
+        writer.writeNumber(self.tMs)
+        writer.writeKey("device")
+        writer.write(self.device)
+        writer.writeKey("id")
+        writer.write(self.id)
+        writer.writeKey("phase")
+        writer.write(self.phase.rawValue)
+        writer.writeKey("x")
+        writer.writeNumber(self.x)
+        writer.writeKey("y")
+        writer.writeNumber(self.y)
+    }
+
+    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
+    public init(from reader: inout MessagePackReader) throws {
+        try self.init(from: &reader, path: "")
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var tMs: Double?
+        var device: String?
+        var id: Int?
+        var phase: Phase?
+        var x: Double?
+        var y: Double?
+        try reader.readMap { reader, key in
+            switch key {
+            case "t_ms":
+                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: NumberRange(0, 9_223_372_036_854))
+            case "device":
+                device = try reader.readString(FieldName(path, "device"), length: 1...Int.max)
+            case "id":
+                id = Int(try reader.readInteger(FieldName(path, "id"), in: 0...9_007_199_254_740_991))
+            case "phase":
+                phase = try reader.readEnum(Phase.self, FieldName(path, "phase"))
+            case "x":
+                x = try reader.readNumber(FieldName(path, "x"), in: NumberRange(0, 1e6))
+            case "y":
+                y = try reader.readNumber(FieldName(path, "y"), in: NumberRange(0, 1e6))
+            default: try reader.skip()
+            }
+        }
+        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
+        self.device = try reader.require(device, FieldName(path, "device"))
+        self.id = try reader.require(id, FieldName(path, "id"))
+        self.phase = try reader.require(phase, FieldName(path, "phase"))
+        self.x = try reader.require(x, FieldName(path, "x"))
+        self.y = try reader.require(y, FieldName(path, "y"))
+    }
 }

@@ -2,7 +2,7 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// A zoomable image with an overlay that hides while zooming. Published in full on every change.
-public struct ZoomViewState: ValueMessage, TableCoded, Hashable {
+public struct ZoomViewState: ValueMessage, MessagePackMap, Hashable {
     public static let schema = SchemaID("state.zoomView", major: 1, minor: 3)
 
     /// component instance id (the scene's component id)
@@ -32,9 +32,18 @@ public struct ZoomViewState: ValueMessage, TableCoded, Hashable {
     public var input: TouchInput?
 
     public init(
-        instance: String, tMs: Double, scale: Double, minScale: Double, maxScale: Double, offsetX: Double,
-        offsetY: Double, overlayVisible: Bool, zooming: Bool? = nil, image: String? = nil,
-        animation: StateAnimation? = nil, input: TouchInput? = nil
+        instance: String,
+        tMs: Double,
+        scale: Double,
+        minScale: Double,
+        maxScale: Double,
+        offsetX: Double,
+        offsetY: Double,
+        overlayVisible: Bool,
+        zooming: Bool? = nil,
+        image: String? = nil,
+        animation: StateAnimation? = nil,
+        input: TouchInput? = nil
     ) {
         self.instance = instance
         self.tMs = tMs
@@ -50,26 +59,127 @@ public struct ZoomViewState: ValueMessage, TableCoded, Hashable {
         self.input = input
     }
 
-    /// The fields in the order they are written: ``MessageTable`` encodes and decodes them.
-    public static let table = MessageTable<ZoomViewState>(
-        blank: ZoomViewState(
-            instance: "", tMs: 0, scale: 0, minScale: 0, maxScale: 0, offsetX: 0, offsetY: 0, overlayVisible: false),
-        [
-            .value("instance", { $0.instance }, { $0.instance = $1 }, .string(length: 1...Int.max)),
-            .value("t_ms", { $0.tMs }, { $0.tMs = $1 }, .number(.atLeast(0))),
-            .value("scale", { $0.scale }, { $0.scale = $1 }, .number(.atLeast(0), exclusiveLower: true)),
-            .value("min_scale", { $0.minScale }, { $0.minScale = $1 }, .number(.atLeast(0), exclusiveLower: true)),
-            .value("max_scale", { $0.maxScale }, { $0.maxScale = $1 }, .number(.atLeast(0), exclusiveLower: true)),
-            .flattened(
-                "offset",
-                [
-                    .value("x", { $0.offsetX }, { $0.offsetX = $1 }, .number(.finite)),
-                    .value("y", { $0.offsetY }, { $0.offsetY = $1 }, .number(.finite)),
-                ]),
-            .value("overlay_visible", { $0.overlayVisible }, { $0.overlayVisible = $1 }, .boolean),
-            .optional("zooming", { $0.zooming }, { $0.zooming = $1 }, .boolean),
-            .optional("image", { $0.image }, { $0.image = $1 }, .string()),
-            .optional("animation", { $0.animation }, { $0.animation = $1 }, .map),
-            .optional("input", { $0.input }, { $0.input = $1 }, .map),
-        ])
+    public func encode(to writer: inout MessagePackWriter) {
+        var count = 7
+        if self.zooming != nil { count += 1 }
+        if self.image != nil { count += 1 }
+        if self.animation != nil { count += 1 }
+        if self.input != nil { count += 1 }
+        writer.writeMapHeader(count)
+        writer.writeKey("instance")
+        writer.write(self.instance)
+        writer.writeKey("t_ms")
+        writer.writeNumber(self.tMs)
+        writer.writeKey("scale")
+        writer.writeNumber(self.scale)
+        writer.writeKey("min_scale")
+        writer.writeNumber(self.minScale)
+        writer.writeKey("max_scale")
+        writer.writeNumber(self.maxScale)
+        writer.writeKey("offset")
+        writer.writeMapHeader(2)
+        writer.writeKey("x")
+        writer.writeNumber(self.offsetX)
+        writer.writeKey("y")
+        writer.writeNumber(self.offsetY)
+        writer.writeKey("overlay_visible")
+        writer.write(self.overlayVisible)
+        if let zooming = self.zooming {
+            writer.writeKey("zooming")
+            writer.write(zooming)
+        }
+        if let image = self.image {
+            writer.writeKey("image")
+            writer.write(image)
+        }
+        if let animation = self.animation {
+            writer.writeKey("animation")
+            animation.encode(to: &writer)
+        }
+        if let input = self.input {
+            writer.writeKey("input")
+            input.encode(to: &writer)
+        }
+    }
+
+    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
+    public init(from reader: inout MessagePackReader) throws {
+        try self.init(from: &reader, path: "")
+    }
+
+    /// Decodes the map at `path` (empty at the top), naming the field in any error.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        var instance: String?
+        var tMs: Double?
+        var scale: Double?
+        var minScale: Double?
+        var maxScale: Double?
+        var offsetX: Double?
+        var offsetY: Double?
+        var overlayVisible: Bool?
+        var zooming: Bool?
+        var image: String?
+        var animation: StateAnimation?
+        var input: TouchInput?
+        try reader.readMap { reader, key in
+            switch key {
+            case "instance":
+                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
+            case "t_ms":
+                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
+            case "scale":
+                scale = try reader.readNumber(FieldName(path, "scale"), in: .atLeast(0), exclusiveLower: true)
+            case "min_scale":
+                minScale = try reader.readNumber(FieldName(path, "min_scale"), in: .atLeast(0), exclusiveLower: true)
+            case "max_scale":
+                maxScale = try reader.readNumber(FieldName(path, "max_scale"), in: .atLeast(0), exclusiveLower: true)
+            case "offset":
+                try reader.readMap { reader, key in
+                    switch key {
+                    case "x":
+                        offsetX = try reader.readNumber(FieldName(path, "offset.x"), in: .finite)
+                    case "y":
+                        offsetY = try reader.readNumber(FieldName(path, "offset.y"), in: .finite)
+                    default: try reader.skip()
+                    }
+                }
+            case "overlay_visible":
+                overlayVisible = try reader.readBool(FieldName(path, "overlay_visible"))
+            case "zooming":
+                zooming = try reader.readNullable { reader in
+                    try reader.readBool(FieldName(path, "zooming"))
+                }
+            case "image":
+                image = try reader.readNullable { reader in
+                    try reader.readString(FieldName(path, "image"))
+                }
+            case "animation":
+                animation = try reader.readNullable { reader in
+                    try StateAnimation(from: &reader, path: FieldName(path, "animation").description)
+                }
+            case "input":
+                input = try reader.readNullable { reader in
+                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
+                }
+            default: try reader.skip()
+            }
+        }
+        self.instance = try reader.require(instance, FieldName(path, "instance"))
+        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
+        self.scale = try reader.require(scale, FieldName(path, "scale"))
+        self.minScale = try reader.require(minScale, FieldName(path, "min_scale"))
+        self.maxScale = try reader.require(maxScale, FieldName(path, "max_scale"))
+        self.offsetX = try reader.require(offsetX, FieldName(path, "offset.x"))
+        self.offsetY = try reader.require(offsetY, FieldName(path, "offset.y"))
+        self.overlayVisible = try reader.require(overlayVisible, FieldName(path, "overlay_visible"))
+        self.zooming = zooming
+        self.image = image
+        self.animation = animation
+        self.input = input
+    }
+
+    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
+    public init(payload: Value) throws {
+        try self.init(messagePack: payload.messagePack)
+    }
 }
