@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "FuzzSupport", targets: ["FuzzSupport"]),
         .executable(name: "uibus-fuzz", targets: ["uibus-fuzz"]),
         .executable(name: "uibus-view", targets: ["uibus-view"]),
+        .executable(name: "uibus-codegen", targets: ["uibus-codegen"]),
     ],
     targets: [
         // System libraries: a module map and a shim each, headers from Debian's -dev packages.
@@ -91,6 +92,9 @@ let package = Package(
             dependencies: ["BusSchema", "InputCore", "GestureCore", "ComponentCore", "RenderCore", "MemoStore"]),
 
         // Thin executables.
+        // The message type generator: schemas/ → Sources/BusSchema/Generated/.
+        .target(name: "UIBusCodegen", dependencies: ["BusSchema"]),
+        .executableTarget(name: "uibus-codegen", dependencies: ["UIBusCodegen"]),
         .executableTarget(name: "bus-flood", dependencies: ["Flood", "ServiceSupport"]),
         .executableTarget(name: "uibus-fuzz", dependencies: ["FuzzSupport", "ServiceSupport"]),
         .executableTarget(name: "uibus-report", dependencies: ["DemoReport", "ServiceSupport"]),
@@ -129,7 +133,7 @@ let package = Package(
             name: "component-bench", dependencies: ["ComponentCore", "BusSchema", "ServiceSupport"],
             path: "benchmarks/components", exclude: ["README.md"]),
 
-        .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema"]),
+        .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema", "UIBusCodegen"]),
         .testTarget(name: "ViewServiceTests", dependencies: ["ViewService", "BusSchema"]),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzSupport", "BusSchema", "InputCore", "RenderCore"]),
         .testTarget(

@@ -9,3 +9,12 @@ public enum MessageCatalog {
         RecognizerConfig.self,
     ]
 }
+
+extension Health: HandWrittenMessage {}
+extension MemoBoardState: HandWrittenMessage {}
+extension RenderImage: HandWrittenMessage {}
+extension MemoCommand: HandWrittenMessage {}
+extension MemoAck: HandWrittenMessage {}
+extension MemoChanged: HandWrittenMessage {}
+extension MemoSnapshot: HandWrittenMessage {}
+extension MemoBoardDelta: HandWrittenMessage {}

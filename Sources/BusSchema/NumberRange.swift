@@ -41,6 +41,12 @@ public struct NumberRange: Sendable, Hashable, CustomStringConvertible {
     public static let angle = NumberRange(-1e6, 1e6)
     /// Source time in milliseconds (`t_ns` / 10^6 of a non-negative int64).
     public static let timeMs = NumberRange(0, 1e13)
+    /// Any finite number: what a schema `number` without bounds allows.
+    public static let finite = NumberRange(-.greatestFiniteMagnitude, .greatestFiniteMagnitude)
+    /// The finite numbers from `lower` up.
+    public static func atLeast(_ lower: Double) -> NumberRange { NumberRange(lower, .greatestFiniteMagnitude) }
+    /// The finite numbers up to `upper`.
+    public static func atMost(_ upper: Double) -> NumberRange { NumberRange(-.greatestFiniteMagnitude, upper) }
     /// A fraction (pressure, opacity, progress).
     public static let unit = NumberRange(0, 1)
 }

@@ -35,14 +35,18 @@ public struct FieldSpec: Sendable, Hashable {
 public protocol BusMessage: Sendable {
     /// The schema this type implements, with the minor it writes.
     static var schema: SchemaID { get }
-    /// The top-level fields, for checking the type against `schemas/<id>/v<major>.json`.
-    static var fields: [FieldSpec] { get }
     /// Appends this message's payload map to `writer`.
     func encode(to writer: inout MessagePackWriter)
     /// Decodes a payload map, ignoring unknown keys and defaulting missing optional ones.
     ///
     /// - Throws: ``CodecError`` for malformed bytes or a missing required field.
     init(from reader: inout MessagePackReader) throws
+}
+
+/// A hand-written message type (the generated ones, in `Generated/`, come from their schema): it
+/// lists its top-level fields, and a test checks them against `schemas/<id>/v<major>.json`.
+public protocol HandWrittenMessage: BusMessage {
+    static var fields: [FieldSpec] { get }
 }
 
 /// A message that decodes over an existing value, reusing its storage (strings that repeat,

@@ -203,7 +203,12 @@ public struct ScrollViewMachine: Sendable {
             contentWidth: self.config.contentWidth, contentHeight: self.config.contentHeight,
             insets: self.config.insets, zoomScale: self.zoomScale, dragging: self.isDragging, decelerating: moving,
             zooming: self.isZooming, overlaysVisible: !self.isDragging && !self.isZooming,
-            velocity: moving ? GestureEvent.Vector(x: self.x.velocity * 1000, y: self.y.velocity * 1000) : nil,
+            // A spring released far from its rest can outrun any finger: clamp to the schema's range.
+            velocity: moving
+                ? GestureEvent.Vector(
+                    x: NumberRange.motion.clamp(self.x.velocity * 1000),
+                    y: NumberRange.motion.clamp(self.y.velocity * 1000))
+                : nil,
             page: self.config.paging ? self.page(pagingAxis) : nil)
     }
 

@@ -6,6 +6,14 @@ extension FuzzTarget {
     public static let all: [FuzzTarget] = {
         var targets: [FuzzTarget] = [.envelope, .envelopeDecoder, .value]
         targets += MessageCatalog.all.map { Self.payload($0) }
+        targets += [
+            .fastPath(
+                TouchFrame.self, reference: { try TouchFrame(from: &$0, path: "") },
+                encodeReference: { $0.encodeReference(to: &$1) }),
+            .fastPath(
+                GestureEvent.self, reference: { try GestureEvent(from: &$0, path: "") },
+                encodeReference: { $0.encode(to: &$1) }),
+        ]
         targets += [.json, .schema, .touchScript, .evemu, .evdev, .scene, .png, .memoCommand, .memoJSONLines]
         targets += Self.components
         targets.append(.gestures)

@@ -53,6 +53,44 @@ extension FuzzTarget {
         }
     }
 
+    /// A codec with a hand-tuned path (touch frame, gesture event), checked against its generated
+    /// reference on the same input: both give the same message or both throw, and what they
+    /// decoded reads back the same from either encoder through either decoder.
+    static func fastPath<M: BusMessage & Equatable>(
+        _ type: M.Type, reference: @escaping @Sendable (inout MessagePackReader) throws -> M,
+        encodeReference: @escaping @Sendable (M, inout MessagePackWriter) -> Void
+    ) -> FuzzTarget {
+        let decodeReference = { @Sendable (bytes: [UInt8]) throws -> M in
+            try bytes.withUnsafeBytes { raw in
+                var reader = MessagePackReader(raw)
+                let message = try reference(&reader)
+                try reader.expectEnd()
+                return message
+            }
+        }
+        return FuzzTarget(
+            "fastpath.\(type.schema.id)", dictionary: messagePackTokens,
+            seeds: { data in try data.examples(type.schema.id).map(\.messagePack) }
+        ) { input in
+            let fast = Result { try M(messagePack: input) }
+            let general = Result { try decodeReference(input) }
+            switch (fast, general) {
+            case (.success(let message), .success(let same)) where message == same:
+                var writer = MessagePackWriter()
+                encodeReference(message, &writer)
+                let readBack = [
+                    try? M(messagePack: writer.bytes), try? decodeReference(writer.bytes),
+                    try? M(messagePack: message.messagePack), try? decodeReference(message.messagePack),
+                ]
+                precondition(
+                    readBack.allSatisfy { $0 == message }, "\(type.schema.id): \(message) reads back as \(readBack)")
+                return nil
+            case (.failure(let error), .failure): return code(error)
+            default: preconditionFailure("\(type.schema.id): the fast path gave \(fast), the reference \(general)")
+            }
+        }
+    }
+
     /// A realistic header: a publisher's prefix and the fixed tail.
     private static let primer: [UInt8] = {
         var writer = MessagePackWriter()

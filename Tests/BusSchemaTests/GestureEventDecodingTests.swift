@@ -18,7 +18,7 @@ import Testing
         }
         return GestureEvent(
             tMs: abs(number(&generator, within: 1e13)), device: "d\(generator.next() % 3)",
-            view: generator.next() % 4 == 0 ? "" : "view-\(generator.next() % 100)",
+            view: generator.next() % 4 == 0 ? "v" : "view-\(generator.next() % 100)",
             recognizer: GestureEvent.Kind.allCases[Int(generator.next() % 9)],
             state: GestureEvent.State.allCases[Int(generator.next() % 6)], x: number(&generator),
             y: number(&generator), touches: Int(generator.next() % 257),

@@ -25,14 +25,14 @@ import Testing
     func aTouchContactOutOfRange_isRefusedNamingTheField(_ value: Double) {
         let frame = TouchFrame(
             device: "d0", frame: 1, tNs: 0, contacts: [TouchContact(id: 0, phase: .began, x: value, y: 10)])
-        #expect(Self.refusal(frame.messagePack, as: TouchFrame.self)?.hasPrefix("contacts.x") == true)
+        #expect(Self.refusal(frame.messagePack, as: TouchFrame.self)?.hasPrefix("contacts[0].x") == true)
         let general: Value = .map([
             "frame": .int(1), "device": .string("d0"), "t_ns": .int(0),
             "contacts": .array([
                 .map(["id": .int(0), "phase": .string("began"), "x": .int(1), "y": .double(value)])
             ]),
         ])
-        #expect(Self.refusal(general.messagePack, as: TouchFrame.self)?.hasPrefix("contacts.y") == true)
+        #expect(Self.refusal(general.messagePack, as: TouchFrame.self)?.hasPrefix("contacts[0].y") == true)
     }
 
     @Test func aTouchFrameWithTooManyContactsOrANegativeTime_isRefused() {
@@ -44,7 +44,7 @@ import Testing
         #expect(Self.refusal(negative.messagePack, as: TouchFrame.self)?.hasPrefix("t_ns") == true)
         let pressure = TouchFrame(
             device: "d0", frame: 1, tNs: 0, contacts: [TouchContact(id: 0, phase: .began, x: 1, y: 1, pressure: 2)])
-        #expect(Self.refusal(pressure.messagePack, as: TouchFrame.self)?.hasPrefix("contacts.pressure") == true)
+        #expect(Self.refusal(pressure.messagePack, as: TouchFrame.self)?.hasPrefix("contacts[0].pressure") == true)
     }
 
     static func pan(_ value: Double, in field: String) -> GestureEvent {

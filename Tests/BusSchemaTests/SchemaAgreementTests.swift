@@ -27,8 +27,17 @@ import Testing
     }
 
     @Test(arguments: MessageCatalog.all.map(TypeBox.init))
-    func swiftTypesAndSchemasAgreeFieldByField(_ box: TypeBox) throws {
+    func swiftTypesAndSchemasAgreeOnTheMinor(_ box: TypeBox) throws {
         let type = box.type
+        let schema = try RepositoryFiles.json("\(RepositoryFiles.schemas)/\(type.schema.id)/v\(type.schema.major).json")
+        #expect(schema["x-uibus-minor"]?.intValue == Int64(type.schema.minor), "\(type.schema.id) minor")
+    }
+
+    /// The generated types come from their schema (and ``GeneratedCodeTests`` holds them to it);
+    /// the hand-written ones list their fields.
+    @Test(arguments: MessageCatalog.all.compactMap { $0 as? any HandWrittenMessage.Type }.map(TypeBox.init))
+    func handWrittenTypesAndSchemasAgreeFieldByField(_ box: TypeBox) throws {
+        let type = try #require(box.type as? any HandWrittenMessage.Type)
         let path = "\(RepositoryFiles.schemas)/\(type.schema.id)/v\(type.schema.major).json"
         let schema = try RepositoryFiles.json(path)
         let properties = try #require(schema["properties"]?.mapValue)
@@ -42,7 +51,6 @@ import Testing
             #expect(spelled == field.type, "\(type.schema.id).\(field.name) type")
             #expect(required.contains(field.name) == field.required, "\(type.schema.id).\(field.name) required")
         }
-        #expect(schema["x-uibus-minor"]?.intValue == Int64(type.schema.minor), "\(type.schema.id) minor")
     }
 
     @Test(arguments: MessageCatalog.all.map(TypeBox.init))

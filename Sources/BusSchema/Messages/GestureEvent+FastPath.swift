@@ -1,6 +1,27 @@
-/// The gesture event's decoder specialised to the key order ``GestureEvent/encode(to:)`` writes
-/// (the general decoder in ``GestureEvent/init(from:)`` remains the reference).
+/// The gesture event's decoder specialised to the key order ``GestureEvent/encode(to:)`` writes;
+/// the generated general decoder, ``GestureEvent/init(from:path:)``, remains the reference.
 extension GestureEvent {
+    /// An event with every field empty, to decode over.
+    public static var empty: GestureEvent {
+        GestureEvent(tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
+    }
+
+    public init(from reader: inout MessagePackReader) throws {
+        self = .empty
+        try self.decode(from: &reader)
+    }
+
+    /// Decodes an event into this one, keeping its device, view and name strings where the new
+    /// event has the same.
+    ///
+    /// - Throws: ``CodecError`` for malformed bytes or a value the schema does not allow.
+    public mutating func decode(from reader: inout MessagePackReader) throws {
+        // Events from ``encode(to:)`` take the specialised path; any other layout (key order,
+        // unknown keys, float32s, long strings) takes the general one, which overwrites every field.
+        if reader.scan({ self.decode(scanning: &$0) }) { return }
+        self = try GestureEvent(from: &reader, path: "")
+    }
+
     /// Decodes an event laid out exactly as ``encode(to:)`` writes it; false for anything else,
     /// and for any number outside its range (the general decoder then names the field).
     /// Strings equal to this event's are kept, not made again (see ``decode(messagePack:)``).
@@ -8,8 +29,8 @@ extension GestureEvent {
         let previousName = self.name ?? ""
         guard let fields = scanner.mapHeader(), fields >= 8, scanner.literal("t_ms"),
             let tMs = scanner.number(in: Limits.tMs), scanner.literal("device"),
-            let device = scanner.string(reusing: self.device), scanner.literal("view"),
-            let view = scanner.string(reusing: self.view), scanner.literal("recognizer"),
+            let device = scanner.string(reusing: self.device), !device.isEmpty, scanner.literal("view"),
+            let view = scanner.string(reusing: self.view), !view.isEmpty, scanner.literal("recognizer"),
             let recognizer = scanner.kind(),
             scanner.literal("state"), let state = scanner.state(), scanner.literal("x"),
             let x = scanner.number(in: Limits.location), scanner.literal("y"),
@@ -58,7 +79,7 @@ extension MessagePackScanner {
         guard self.mapHeader() == 3, self.literal("device"), let device = self.string(reusing: device),
             self.literal("seq"), let seq = self.signed(), self.literal("source_time_ns"), let time = self.signed()
         else { return nil }
-        return try? TouchInput.checked(device: device, seq: seq, sourceTimeNs: time, path: "input")
+        return TouchInput.valid(device: device, seq: seq, sourceTimeNs: time)
     }
 
     fileprivate mutating func vector() -> GestureEvent.Vector? {

@@ -1,6 +1,55 @@
 /// The touch frame's fast paths: one writer reservation per frame, and a decoder specialised to
-/// the key order ``TouchFrame/encode(to:)`` writes (the general decoder remains the reference).
+/// the key order ``TouchFrame/encode(to:)`` writes. The generated codec
+/// (``TouchFrame/encodeReference(to:)``, ``TouchFrame/init(from:path:)``) remains the reference
+/// they are tested against, and the general decoder for any other layout.
 extension TouchFrame {
+    /// The most contacts a frame may carry (the schema's `maxItems`): far more fingers than any
+    /// panel tracks, few enough that a declared count cannot make a decoder allocate much.
+    public static let maxContacts = 256
+    /// The largest contact id (the schema's `maximum`: exact in JSON).
+    public static let maxContactID = 9_007_199_254_740_991
+
+    /// A frame with every field empty, to decode over.
+    public static var empty: TouchFrame { TouchFrame(device: "", frame: 0, tNs: 0, contacts: []) }
+
+    public func encode(to writer: inout MessagePackWriter) {
+        var device = self.device
+        device.withUTF8 { utf8 in
+            let device = UnsafeRawBufferPointer(utf8)
+            // One reservation for the whole frame: the bounds are the largest form of each value.
+            let bound = Self.frameBound + device.count + TouchContact.bound * self.contacts.count
+            writer.withReserved(bound) { cursor in
+                cursor.writeMapHeader(4)
+                cursor.writeKey("device")
+                cursor.writeString(device)
+                cursor.writeKey("frame")
+                cursor.write(self.frame)
+                cursor.writeKey("t_ns")
+                cursor.write(self.tNs)
+                cursor.writeKey("contacts")
+                cursor.writeArrayHeader(self.contacts.count)
+                for contact in self.contacts { contact.encode(to: &cursor) }
+            }
+        }
+    }
+
+    public init(from reader: inout MessagePackReader) throws {
+        self = .empty
+        try self.decode(from: &reader)
+    }
+
+    /// Decodes a payload into this frame, reusing its storage: a subscriber that decodes frame
+    /// after frame into one value allocates nothing once the contact array is big enough.
+    ///
+    /// - Throws: ``CodecError`` for malformed bytes or a value the schema does not allow; the
+    ///   frame's contents are unspecified then.
+    public mutating func decode(from reader: inout MessagePackReader) throws {
+        // Frames from ``encode(to:)`` take the specialised path; any other layout (key order,
+        // unknown keys, other number forms) or any doubt takes the general one.
+        if reader.scan({ self.decode(scanning: &$0) }) { return }
+        self = try TouchFrame(from: &reader, path: "")
+    }
+
     /// The most bytes a frame takes besides its device name and contacts: the map header, the
     /// four keys, `device`'s string header, `frame` and `t_ns` as uint64s and the array header.
     static let frameBound = 1 + 7 + 5 + 6 + 9 + 5 + 9 + 9 + 5
@@ -8,10 +57,12 @@ extension TouchFrame {
     /// Decodes a frame laid out exactly as ``encode(to:)`` writes it; false for anything else.
     mutating func decode(scanning scanner: inout MessagePackScanner) -> Bool {
         // A subscriber sees the same device frame after frame: it keeps the String it already has.
-        guard scanner.mapHeader() == 4, scanner.literal("device"), let device = scanner.string(reusing: self.device)
+        guard scanner.mapHeader() == 4, scanner.literal("device"), let device = scanner.string(reusing: self.device),
+            !device.isEmpty
         else { return false }
         self.device = device
-        guard scanner.literal("frame"), let frame = scanner.unsigned(), scanner.literal("t_ns"),
+        guard scanner.literal("frame"), let frame = scanner.unsigned(), (1...TouchInput.maximumSeq).contains(frame),
+            scanner.literal("t_ns"),
             let tNs = scanner.nonNegative(), scanner.literal("contacts"), let count = scanner.arrayHeader()
         else { return false }
         self.frame = frame
