@@ -10,9 +10,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <malloc.h>
-/* epoll and eventfd: a subscriber's owner waits on its socket and its warden's queue at once. */
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
 
 /* The evdev ioctls are function-like macros, which Swift does not import. */
 
