@@ -14,33 +14,32 @@ public enum ComponentEffect: Sendable, Equatable {
 }
 
 /// One property animation a machine runs to know where it stands between timers (a slide's
-/// offset, the drawer's progress, the arrow's angle): `property` of `target` goes from `from` to
-/// `to` over `durationMs`. What is published is the state's `animation` (``StateAnimation``).
+/// offset, the drawer's progress): the value goes from `from` to `to` between `start` and `end`.
+/// What is published is the state's `animation` (``StateAnimation``).
 public struct ComponentAnimation: Sendable, Hashable {
-    public var property: String
-    /// What moves, e.g. a row index or the arrow.
-    public var target: String
     public var from: Double
     public var to: Double
-    public var startMs: Double
-    public var durationMs: Double
+    public let start: SourceInstant
+    /// When it ends; kept rather than the duration, since timers ask for it every frame.
+    public let end: SourceInstant
 
-    public init(property: String, target: String, from: Double, to: Double, startMs: Double, durationMs: Double) {
-        self.property = property
-        self.target = target
+    /// An animation over `duration` from `start`.
+    public init(from: Double, to: Double, start: SourceInstant, duration: Duration) {
         self.from = from
         self.to = to
-        self.startMs = startMs
-        self.durationMs = durationMs
+        self.start = start
+        self.end = start + duration
     }
 
-    /// The value at `tMs`, linear, held at the ends.
-    public func value(at tMs: Double) -> Double {
-        guard self.durationMs > 0 else { return self.to }
-        let progress = min(max((tMs - self.startMs) / self.durationMs, 0), 1)
-        return self.from + (self.to - self.from) * progress
-    }
+    /// Whether it takes any time (a finished one is replaced by one that does not).
+    public var isRunning: Bool { self.end > self.start }
 
-    /// When it ends.
-    public var endMs: Double { self.startMs + self.durationMs }
+    /// The value at `instant`, linear, held at the ends. In nanoseconds as doubles: no `Duration`
+    /// (each costs a 128-bit division to read) on a path that runs every frame.
+    public func value(at instant: SourceInstant) -> Double {
+        guard self.isRunning else { return self.to }
+        let start = Double(self.start.nanoseconds)
+        let elapsed = (Double(instant.nanoseconds) - start) / (Double(self.end.nanoseconds) - start)
+        return self.from + (self.to - self.from) * min(max(elapsed, 0), 1)
+    }
 }
