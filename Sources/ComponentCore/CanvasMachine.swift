@@ -7,19 +7,11 @@ import BusSchema
 /// view-local point plus the content offset of the zoom view it follows, divided by its scale.
 public struct CanvasMachine: Sendable {
     public struct Config: Sendable, Hashable {
-        public var strokeWidth: Double
-        public var strokeColor: String
+        public var strokeWidth = 4.0
+        public var strokeColor = "#000000"
         /// The view's origin in scene points.
-        public var originX: Double
-        public var originY: Double
-
-        public init(strokeWidth: Double = 4, strokeColor: String = "#000000", originX: Double = 0, originY: Double = 0)
-        {
-            self.strokeWidth = strokeWidth
-            self.strokeColor = strokeColor
-            self.originX = originX
-            self.originY = originY
-        }
+        public var originX = 0.0
+        public var originY = 0.0
     }
 
     public enum Event: Sendable, Equatable {

@@ -14,29 +14,21 @@ public enum ComponentEffect: Sendable, Equatable {
 }
 
 /// One property animation a machine runs to know where it stands between timers (a slide's
-/// offset, the drawer's progress): the value goes from `from` to `to` between `start` and `end`.
-/// What is published is the state's `animation` (``StateAnimation``).
-public struct ComponentAnimation: Sendable, Hashable {
-    public var from: Double
-    public var to: Double
-    public let start: SourceInstant
-    /// When it ends; kept rather than the duration, since timers ask for it every frame.
-    public let end: SourceInstant
-
-    /// An animation over `duration` from `start`.
-    public init(from: Double, to: Double, start: SourceInstant, duration: Duration) {
-        self.from = from
-        self.to = to
-        self.start = start
-        self.end = start + duration
-    }
+/// offset, the drawer's progress): the value goes from `from` to `to` between `start` and `end`
+/// (kept rather than a duration, since timers ask for the end every frame). What is published is
+/// the state's `animation` (``StateAnimation``).
+struct ComponentAnimation: Sendable, Hashable {
+    var from: Double
+    var to: Double
+    var start: SourceInstant
+    var end: SourceInstant
 
     /// Whether it takes any time (a finished one is replaced by one that does not).
-    public var isRunning: Bool { self.end > self.start }
+    var isRunning: Bool { self.end > self.start }
 
     /// The value at `instant`, linear, held at the ends. In nanoseconds as doubles: no `Duration`
     /// (each costs a 128-bit division to read) on a path that runs every frame.
-    public func value(at instant: SourceInstant) -> Double {
+    func value(at instant: SourceInstant) -> Double {
         guard self.isRunning else { return self.to }
         let start = Double(self.start.nanoseconds)
         let elapsed = (Double(instant.nanoseconds) - start) / (Double(self.end.nanoseconds) - start)

@@ -9,30 +9,16 @@ import GestureCore
 /// under it, which requires the swipe to fail, pans (the scene declares that relationship).
 public struct DrawerMachine: Sendable {
     public struct Config: Sendable, Hashable {
-        public var edge: DrawerState.Side
-        public var width: Double
-        public var initiallyOpen: Bool
+        public var edge = DrawerState.Side.left
+        public var width = 240.0
+        public var initiallyOpen = false
         /// What the closed menu leaves showing at its edge.
-        public var tab: Double
-        public var duration: Duration
-        public var delay: Duration
+        public var tab = DrawerMachine.tabWidth
+        public var duration = DrawerMachine.slideDuration
+        public var delay = DrawerMachine.slideDelay
         /// The view the menu slides over, in scene points: its swipe's receive region is the
         /// panel's part of it.
         public var frame: Rect
-
-        public init(
-            edge: DrawerState.Side = .left, width: Double = 240, initiallyOpen: Bool = false,
-            tab: Double = DrawerMachine.tabWidth, duration: Duration = DrawerMachine.slideDuration,
-            delay: Duration = DrawerMachine.slideDelay, frame: Rect
-        ) {
-            self.edge = edge
-            self.width = width
-            self.initiallyOpen = initiallyOpen
-            self.tab = tab
-            self.duration = duration
-            self.delay = delay
-            self.frame = frame
-        }
     }
 
     /// The source's toggle, `animateWithDuration:.1 delay:.2`: the menu waits 0.2 s, then
@@ -65,8 +51,8 @@ public struct DrawerMachine: Sendable {
         self.config = config
         self.state = config.initiallyOpen ? .open : .closed
         let progress = config.initiallyOpen ? 1.0 : 0.0
-        self.slide = ComponentAnimation(
-            from: progress, to: progress, start: SourceInstant(nanoseconds: 0), duration: .zero)
+        let start = SourceInstant(nanoseconds: 0)
+        self.slide = ComponentAnimation(from: progress, to: progress, start: start, end: start)
     }
 
     /// The swipe direction that opens the menu: away from its edge.
@@ -84,7 +70,7 @@ public struct DrawerMachine: Sendable {
         case (.open, .closeRequested(let now)):
             return self.toggle(to: .closed, now)
         case (_, .timeElapsed(let now)) where self.slide.isRunning && now >= self.slide.end:
-            self.slide = ComponentAnimation(from: self.slide.to, to: self.slide.to, start: now, duration: .zero)
+            self.slide = ComponentAnimation(from: self.slide.to, to: self.slide.to, start: now, end: now)
             return [self.publish(now)]
         default:
             return []
@@ -93,9 +79,10 @@ public struct DrawerMachine: Sendable {
 
     private mutating func toggle(to state: State, _ now: SourceInstant) -> [ComponentEffect] {
         // The slide starts after the delay; until then the menu stays where it is.
+        let start = now + self.config.delay
         self.slide = ComponentAnimation(
-            from: self.slide.value(at: now), to: state == .open ? 1 : 0, start: now + self.config.delay,
-            duration: self.config.duration)
+            from: self.slide.value(at: now), to: state == .open ? 1 : 0, start: start, end: start + self.config.duration
+        )
         self.state = state
         // As a UIView block animation: the model jumps to the target, the render worker animates.
         var started = self.snapshot(at: now)

@@ -13,37 +13,20 @@ public struct MemoBoardMachine: Sendable {
         /// Client name in commands; acks arrive on `memo/ack/<client>/`.
         public var client: String
         /// Background image until the store's setting arrives.
-        public var background: String?
-        public var memoWidth: Double
-        public var memoHeight: Double
-        public var retryInitial: Duration
-        public var retryMax: Duration
+        public var background: String? = nil
+        public var memoWidth = 160.0
+        public var memoHeight = 120.0
+        public var retryInitial = Duration.milliseconds(100)
+        /// At least `retryInitial`.
+        public var retryMax = Duration.seconds(2)
         /// The board's origin in scene points.
-        public var originX: Double
-        public var originY: Double
+        public var originX = 0.0
+        public var originY = 0.0
         /// The board's width, which `arrange` fills row by row (nil: the store's default width).
-        public var width: Double?
+        public var width: Double? = nil
         /// How often a full state goes out between deltas (board time, ms), for subscribers
         /// that missed a delta or joined without asking.
-        public var fullStateEvery: Duration
-
-        public init(
-            client: String, background: String? = nil, memoWidth: Double = 160, memoHeight: Double = 120,
-            retryInitial: Duration = .milliseconds(100), retryMax: Duration = .seconds(2), originX: Double = 0,
-            originY: Double = 0,
-            width: Double? = nil, fullStateEvery: Duration = .seconds(5)
-        ) {
-            self.client = client
-            self.background = background
-            self.memoWidth = memoWidth
-            self.memoHeight = memoHeight
-            self.retryInitial = retryInitial
-            self.retryMax = max(retryMax, retryInitial)
-            self.originX = originX
-            self.originY = originY
-            self.width = width
-            self.fullStateEvery = fullStateEvery
-        }
+        public var fullStateEvery = Duration.seconds(5)
     }
 
     public enum Event: Sendable, Equatable {
@@ -103,6 +86,8 @@ public struct MemoBoardMachine: Sendable {
     var sync = MemoSync()
 
     public init(instance: String, config: Config) {
+        var config = config
+        config.retryMax = max(config.retryMax, config.retryInitial)
         self.instance = instance
         self.config = config
         self.settings = MemoSettings(background: config.background)

@@ -7,23 +7,12 @@ import BusSchema
 /// ignore touches.
 public struct NumberPadMachine: Sendable {
     public struct Config: Sendable, Hashable {
-        public var layout: NumberPadState.Layout
-        public var enabled: Set<Int>
-        public var sequenceWindow: Duration
+        public var layout = NumberPadState.Layout.standard
+        public var enabled = Set(0...9)
+        public var sequenceWindow = Duration.milliseconds(750)
         /// Left edge and width of the key row in scene points.
-        public var left: Double
-        public var width: Double
-
-        public init(
-            layout: NumberPadState.Layout = .standard, enabled: Set<Int> = Set(0...9),
-            sequenceWindow: Duration = .milliseconds(750), left: Double = 0, width: Double = 1000
-        ) {
-            self.layout = layout
-            self.enabled = enabled
-            self.sequenceWindow = sequenceWindow
-            self.left = left
-            self.width = width
-        }
+        public var left = 0.0
+        public var width = 1000.0
     }
 
     public enum Event: Sendable, Equatable {

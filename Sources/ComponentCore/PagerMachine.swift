@@ -21,34 +21,19 @@ public struct PagerMachine: Sendable {
     public static let navigationBarHeight = 44.0
 
     public struct Config: Sendable, Hashable {
+        /// At least 1.
         public var pageCount: Int
         public var pageWidth: Double
         /// How far the menu can move up: the navigation bar's height.
-        public var barHeight: Double
-        public var pullThreshold: Double
+        public var barHeight = PagerMachine.navigationBarHeight
+        public var pullThreshold = 120.0
         /// Height of one page's content, for the scroll bounds.
-        public var contentHeight: Double
-        public var viewportHeight: Double
+        public var contentHeight = 2000.0
+        public var viewportHeight = 500.0
         /// A load's progress reaches 100 % after this long unless `refresh_done` comes first.
-        public var loadDuration: Duration
+        public var loadDuration = Duration.seconds(2)
         /// The scene's texts (`idle`, `pulling`, `release`, `refreshing`).
-        public var labels: Scene.Config.Labels
-
-        public init(
-            pageCount: Int, pageWidth: Double, barHeight: Double = PagerMachine.navigationBarHeight,
-            pullThreshold: Double = 120,
-            contentHeight: Double = 2000, viewportHeight: Double = 500, loadDuration: Duration = .seconds(2),
-            labels: Scene.Config.Labels = Scene.Config.Labels()
-        ) {
-            self.pageCount = max(pageCount, 1)
-            self.pageWidth = pageWidth
-            self.barHeight = barHeight
-            self.pullThreshold = pullThreshold
-            self.contentHeight = contentHeight
-            self.viewportHeight = viewportHeight
-            self.loadDuration = loadDuration
-            self.labels = labels
-        }
+        public var labels = Scene.Config.Labels()
     }
 
     public enum Event: Sendable, Equatable {
@@ -100,6 +85,8 @@ public struct PagerMachine: Sendable {
     private var lastGesture: (startPage: Int, end: SourceInstant)?
 
     public init(instance: String, config: Config) {
+        var config = config
+        config.pageCount = max(config.pageCount, 1)
         self.instance = instance
         self.config = config
     }

@@ -16,25 +16,14 @@ public struct PullToRefreshMachine: Sendable {
     )
 
     public struct Config: Sendable, Hashable {
-        public var headerHeight: Double
-        public var thresholdMargin: Double
+        public var headerHeight = 60.0
+        public var thresholdMargin = 20.0
         /// Refreshing ends after this long without `refresh_done`.
-        public var timeout: Duration
+        public var timeout = Duration.seconds(10)
         /// The scene's texts (`pulling`, `release`, `refreshing`, `offline`).
-        public var labels: Scene.Config.Labels
+        public var labels = Scene.Config.Labels()
         /// The rubber band's dimension: the scroll view's height.
-        public var viewportHeight: Double
-
-        public init(
-            headerHeight: Double = 60, thresholdMargin: Double = 20, timeout: Duration = .seconds(10),
-            labels: Scene.Config.Labels = Scene.Config.Labels(), viewportHeight: Double = 600
-        ) {
-            self.headerHeight = headerHeight
-            self.thresholdMargin = thresholdMargin
-            self.timeout = timeout
-            self.labels = labels
-            self.viewportHeight = viewportHeight
-        }
+        public var viewportHeight = 600.0
 
         public var threshold: Double { self.headerHeight + self.thresholdMargin }
     }

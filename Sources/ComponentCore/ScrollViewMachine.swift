@@ -12,30 +12,14 @@ public struct ScrollViewMachine: Sendable {
         public var viewportHeight: Double
         public var contentWidth: Double
         public var contentHeight: Double
-        public var insets: ScrollViewState.Insets
-        public var paging: Bool
-        public var bounces: Bool
-        /// Velocity kept per ms after release (UIKit normal 0.998).
-        public var decelerationRate: Double
-        public var minScale: Double
-        public var maxScale: Double
-
-        public init(
-            viewportWidth: Double, viewportHeight: Double, contentWidth: Double, contentHeight: Double,
-            insets: ScrollViewState.Insets = ScrollViewState.Insets(), paging: Bool = false, bounces: Bool = true,
-            decelerationRate: Double = 0.998, minScale: Double = 1, maxScale: Double = 1
-        ) {
-            self.viewportWidth = viewportWidth
-            self.viewportHeight = viewportHeight
-            self.contentWidth = contentWidth
-            self.contentHeight = contentHeight
-            self.insets = insets
-            self.paging = paging
-            self.bounces = bounces
-            self.decelerationRate = min(max(decelerationRate, 0.5), 0.9999)
-            self.minScale = minScale
-            self.maxScale = max(minScale, maxScale)
-        }
+        public var insets = ScrollViewState.Insets()
+        public var paging = false
+        public var bounces = true
+        /// Velocity kept per ms after release (UIKit normal 0.998), kept within 0.5 … 0.9999.
+        public var decelerationRate = 0.998
+        public var minScale = 1.0
+        /// At least `minScale`.
+        public var maxScale = 1.0
     }
 
     public enum Event: Sendable, Equatable {
@@ -75,6 +59,9 @@ public struct ScrollViewMachine: Sendable {
     private var zoomScale = 1.0
 
     public init(instance: String, config: Config) {
+        var config = config
+        config.decelerationRate = min(max(config.decelerationRate, 0.5), 0.9999)
+        config.maxScale = max(config.minScale, config.maxScale)
         self.instance = instance
         self.config = config
         self.x = ScrollAxis(minimum: 0, maximum: 0, viewport: config.viewportWidth, position: -config.insets.left)

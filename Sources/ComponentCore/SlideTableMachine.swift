@@ -15,29 +15,16 @@ public struct SlideTableMachine: Sendable {
     public static let closeDuration = Duration.milliseconds(100)
 
     public struct Config: Sendable, Hashable {
+        /// At least 0.
         public var rows: Int
         public var rowHeight: Double
         /// Row width: how far an open row's front view slides.
         public var rowWidth: Double
         /// Top of the table in scene points (rows are hit-tested from it).
-        public var top: Double
-        public var viewportHeight: Double
-        public var openDuration: Duration
-        public var closeDuration: Duration
-
-        public init(
-            rows: Int, rowHeight: Double, rowWidth: Double, top: Double = 0, viewportHeight: Double = 600,
-            openDuration: Duration = SlideTableMachine.openDuration,
-            closeDuration: Duration = SlideTableMachine.closeDuration
-        ) {
-            self.rows = max(rows, 0)
-            self.rowHeight = rowHeight
-            self.rowWidth = rowWidth
-            self.top = top
-            self.viewportHeight = viewportHeight
-            self.openDuration = openDuration
-            self.closeDuration = closeDuration
-        }
+        public var top = 0.0
+        public var viewportHeight = 600.0
+        public var openDuration = SlideTableMachine.openDuration
+        public var closeDuration = SlideTableMachine.closeDuration
     }
 
     public enum Event: Sendable, Equatable {
@@ -86,6 +73,8 @@ public struct SlideTableMachine: Sendable {
     private var selectedRow: Int?
 
     public init(instance: String, config: Config) {
+        var config = config
+        config.rows = max(config.rows, 0)
         self.instance = instance
         self.config = config
         self.restingOffsets = [Double](repeating: 0, count: config.rows)
@@ -178,7 +167,7 @@ public struct SlideTableMachine: Sendable {
 
     private mutating func slide(_ row: Int, to target: Double, over duration: Duration, _ now: SourceInstant) {
         self.slides[row] = ComponentAnimation(
-            from: self.offset(of: row, at: now), to: target, start: now, duration: duration)
+            from: self.offset(of: row, at: now), to: target, start: now, end: now + duration)
     }
 
     private mutating func open(_ row: Int, _ now: SourceInstant) -> [ComponentEffect] {

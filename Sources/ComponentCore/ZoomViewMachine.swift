@@ -14,27 +14,15 @@ import BusSchema
 /// and carries an `animation` for the render worker, as a UIView block animation.
 public struct ZoomViewMachine: Sendable {
     public struct Config: Sendable, Hashable {
-        public var minScale: Double
-        public var maxScale: Double
+        public var minScale = 1.0
+        /// At least `minScale`.
+        public var maxScale = 4.0
         public var viewportWidth: Double
         public var viewportHeight: Double
-        public var image: String?
+        public var image: String? = nil
         /// The view's top-left corner in scene coordinates, where gesture locations are given.
-        public var originX: Double
-        public var originY: Double
-
-        public init(
-            minScale: Double = 1, maxScale: Double = 4, viewportWidth: Double, viewportHeight: Double,
-            image: String? = nil, originX: Double = 0, originY: Double = 0
-        ) {
-            self.minScale = minScale
-            self.maxScale = max(minScale, maxScale)
-            self.viewportWidth = viewportWidth
-            self.viewportHeight = viewportHeight
-            self.image = image
-            self.originX = originX
-            self.originY = originY
-        }
+        public var originX = 0.0
+        public var originY = 0.0
     }
 
     public enum Event: Sendable, Equatable {
@@ -73,6 +61,8 @@ public struct ZoomViewMachine: Sendable {
     private var focus = (x: 0.0, y: 0.0)
 
     public init(instance: String, config: Config) {
+        var config = config
+        config.maxScale = max(config.minScale, config.maxScale)
         self.instance = instance
         self.config = config
         self.scale = config.minScale

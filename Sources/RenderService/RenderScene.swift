@@ -136,7 +136,7 @@ public struct RenderScene: Sendable {
             throw StateError(description: "state of '\(instance)' at \(error)")
         }
         let state = try self.decode(payload, instance: instance, schema: schema)
-        let options = Self.animation(of: state).map(Animator.Options.init)
+        let options = state.animation.map(Animator.Options.init)
         let view = self.views[instance] ?? instance
         guard case .memoBoard(let board) = state else {
             return try self.applyViewState(
@@ -358,19 +358,6 @@ public struct RenderScene: Sendable {
             overrides["arrow"] = Override(properties: [.rotation], options: Animator.Options(arrow))
         }
         return overrides
-    }
-
-    /// The change's animation (a UIView block animation), for the kinds whose states carry one.
-    private static func animation(of state: ComponentState) -> StateAnimation? {
-        switch state {
-        case .pullToRefresh(let state): state.animation
-        case .pager(let state): state.animation
-        case .slideTable(let state): state.animation
-        case .drawer(let state): state.animation
-        case .zoomView(let state): state.animation
-        case .memoBoard(let state): state.animation
-        case .scrollView, .numberPad, .canvas, .memoBoardDelta: nil
-        }
     }
 
     /// The sublayers of the view layer named `view`, by name.

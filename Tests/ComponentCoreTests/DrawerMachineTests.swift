@@ -1,7 +1,8 @@
 import BusSchema
-import ComponentCore
 import GestureCore
 import Testing
+
+@testable import ComponentCore
 
 @Suite struct DrawerMachineTests {
     /// A 240-point menu over a 280 × 1000 view at (0, 0), as in the demo scene.

@@ -1,6 +1,7 @@
 import BusSchema
-import ComponentCore
 import Testing
+
+@testable import ComponentCore
 
 /// No value a gesture can carry makes a machine trap, and nothing a machine publishes holds a
 /// NaN or an infinity: the host clamps what enters, machines clamp what their arithmetic makes.

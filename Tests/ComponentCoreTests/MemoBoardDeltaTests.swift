@@ -1,6 +1,7 @@
 import BusSchema
-import ComponentCore
 import Testing
+
+@testable import ComponentCore
 
 /// A memo board publishes what changed, not the whole board: the bytes of a change do not grow
 /// with the board, and a copy kept from deltas is the board a full state shows.

@@ -1,6 +1,7 @@
 import BusSchema
-import ComponentCore
 import Testing
+
+@testable import ComponentCore
 
 @Suite struct MemoBoardMachineTests {
     static let epoch: UInt64 = 7

@@ -1,6 +1,7 @@
 import BusSchema
-import ComponentCore
 import Testing
+
+@testable import ComponentCore
 
 @Suite struct NumberPadMachineTests {
     /// Keys are 100 pt wide from x = 0.

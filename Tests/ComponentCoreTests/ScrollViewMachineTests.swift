@@ -1,7 +1,8 @@
 import BusSchema
-import ComponentCore
 import Foundation
 import Testing
+
+@testable import ComponentCore
 
 @Suite struct ScrollViewMachineTests {
     static func machine(paging: Bool = false, bounces: Bool = true, maxScale: Double = 3) -> ScrollViewMachine {

@@ -1,9 +1,10 @@
 import BusSchema
-import ComponentCore
 import GestureCore
 import RenderCore
 import RenderService
 import Testing
+
+@testable import ComponentCore
 
 /// The source instant `value` ms after the epoch (the machines' clock).
 func ms(_ value: Double) -> SourceInstant { SourceInstant(milliseconds: value) }

@@ -1,8 +1,9 @@
 import BusSchema
-import ComponentCore
 import RenderCore
 import RenderService
 import Testing
+
+@testable import ComponentCore
 
 /// The render worker following a memo board through its deltas draws the board a full state
 /// shows, and asks once for full states when a delta does not follow.
