@@ -116,6 +116,19 @@ public enum ComponentState: Sendable, Hashable {
         }
     }
 
+    /// The change's animation (a UIView block animation), for the kinds whose states carry one.
+    public var animation: StateAnimation? {
+        switch self {
+        case .pullToRefresh(let state): state.animation
+        case .pager(let state): state.animation
+        case .slideTable(let state): state.animation
+        case .drawer(let state): state.animation
+        case .zoomView(let state): state.animation
+        case .memoBoard(let state): state.animation
+        case .scrollView, .numberPad, .canvas, .memoBoardDelta: nil
+        }
+    }
+
     /// Whether this is a delta (published under `delta/` below the instance's topic).
     public var isDelta: Bool {
         if case .memoBoardDelta = self { return true }

@@ -7,31 +7,23 @@ import BusSchema
 /// view-local point plus the content offset of the zoom view it follows, divided by its scale.
 public struct CanvasMachine: Sendable {
     public struct Config: Sendable, Hashable {
-        public var strokeWidth: Double
-        public var strokeColor: String
+        public var strokeWidth = 4.0
+        public var strokeColor = "#000000"
         /// The view's origin in scene points.
-        public var originX: Double
-        public var originY: Double
-
-        public init(strokeWidth: Double = 4, strokeColor: String = "#000000", originX: Double = 0, originY: Double = 0)
-        {
-            self.strokeWidth = strokeWidth
-            self.strokeColor = strokeColor
-            self.originX = originX
-            self.originY = originY
-        }
+        public var originX = 0.0
+        public var originY = 0.0
     }
 
     public enum Event: Sendable, Equatable {
-        case touchBegan(x: Double, y: Double, tMs: Double)
-        case touchMoved(x: Double, y: Double, tMs: Double)
-        case touchLifted(x: Double, y: Double, tMs: Double)
+        case touchBegan(x: Double, y: Double, at: SourceInstant)
+        case touchMoved(x: Double, y: Double, at: SourceInstant)
+        case touchLifted(x: Double, y: Double, at: SourceInstant)
         /// A second finger landed, or the app resigned active.
-        case touchCancelled(tMs: Double)
+        case touchCancelled(at: SourceInstant)
         /// The zoom view it follows published its scale and content offset.
-        case zoomChanged(scale: Double, offsetX: Double, offsetY: Double, tMs: Double)
+        case zoomChanged(scale: Double, offsetX: Double, offsetY: Double, at: SourceInstant)
         /// The `clear` command: every stroke goes.
-        case clearRequested(tMs: Double)
+        case clearRequested(at: SourceInstant)
     }
 
     private enum State: Sendable {
@@ -55,32 +47,32 @@ public struct CanvasMachine: Sendable {
 
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
         switch (self.state, event) {
-        case (.idle, .touchBegan(let x, let y, let tMs)):
+        case (.idle, .touchBegan(let x, let y, let now)):
             guard let point = self.point(x, y) else { return [] }
             self.state = .drawing
             self.strokes.append(
                 CanvasState.Stroke(
                     id: self.nextID, points: [point], width: self.config.strokeWidth, color: self.config.strokeColor))
             self.nextID += 1
-            return [self.publish(tMs)]
-        case (.drawing, .touchMoved(let x, let y, let tMs)):
+            return [self.publish(now)]
+        case (.drawing, .touchMoved(let x, let y, let now)):
             guard let point = self.point(x, y) else { return [] }
             self.strokes[self.strokes.count - 1].points.append(point)
-            return [self.publish(tMs)]
-        case (.drawing, .touchLifted(let x, let y, let tMs)):
+            return [self.publish(now)]
+        case (.drawing, .touchLifted(let x, let y, let now)):
             if let point = self.point(x, y), self.strokes[self.strokes.count - 1].points.last != point {
                 self.strokes[self.strokes.count - 1].points.append(point)
             }
             self.state = .idle
-            return [self.publish(tMs)]
-        case (.drawing, .touchCancelled(let tMs)):
+            return [self.publish(now)]
+        case (.drawing, .touchCancelled(let now)):
             self.strokes.removeLast()
             self.state = .idle
-            return [self.publish(tMs)]
-        case (_, .clearRequested(let tMs)):
+            return [self.publish(now)]
+        case (_, .clearRequested(let now)):
             self.strokes = []
             self.state = .idle
-            return [self.publish(tMs)]
+            return [self.publish(now)]
         case (_, .zoomChanged(let scale, let offsetX, let offsetY, _)):
             guard scale > 0, scale.isFinite, offsetX.isFinite, offsetY.isFinite else { return [] }
             self.zoomScale = scale
@@ -103,13 +95,13 @@ public struct CanvasMachine: Sendable {
     }
 
     /// The state as published.
-    public func snapshot(tMs: Double) -> CanvasState {
+    public func snapshot(at now: SourceInstant) -> CanvasState {
         CanvasState(
-            instance: self.instance, tMs: tMs, strokes: self.strokes,
+            instance: self.instance, tMs: now.milliseconds, strokes: self.strokes,
             active: .some(self.state == .drawing ? self.strokes.last?.id : nil), zoomScale: self.zoomScale)
     }
 
-    private func publish(_ tMs: Double) -> ComponentEffect {
-        .publishState(.canvas(self.snapshot(tMs: tMs)))
+    private func publish(_ now: SourceInstant) -> ComponentEffect {
+        .publishState(.canvas(self.snapshot(at: now)))
     }
 }

@@ -14,33 +14,24 @@ public enum ComponentEffect: Sendable, Equatable {
 }
 
 /// One property animation a machine runs to know where it stands between timers (a slide's
-/// offset, the drawer's progress, the arrow's angle): `property` of `target` goes from `from` to
-/// `to` over `durationMs`. What is published is the state's `animation` (``StateAnimation``).
-public struct ComponentAnimation: Sendable, Hashable {
-    public var property: String
-    /// What moves, e.g. a row index or the arrow.
-    public var target: String
-    public var from: Double
-    public var to: Double
-    public var startMs: Double
-    public var durationMs: Double
+/// offset, the drawer's progress): the value goes from `from` to `to` between `start` and `end`
+/// (kept rather than a duration, since timers ask for the end every frame). What is published is
+/// the state's `animation` (``StateAnimation``).
+struct ComponentAnimation: Sendable, Hashable {
+    var from: Double
+    var to: Double
+    var start: SourceInstant
+    var end: SourceInstant
 
-    public init(property: String, target: String, from: Double, to: Double, startMs: Double, durationMs: Double) {
-        self.property = property
-        self.target = target
-        self.from = from
-        self.to = to
-        self.startMs = startMs
-        self.durationMs = durationMs
+    /// Whether it takes any time (a finished one is replaced by one that does not).
+    var isRunning: Bool { self.end > self.start }
+
+    /// The value at `instant`, linear, held at the ends. In nanoseconds as doubles: no `Duration`
+    /// (each costs a 128-bit division to read) on a path that runs every frame.
+    func value(at instant: SourceInstant) -> Double {
+        guard self.isRunning else { return self.to }
+        let start = Double(self.start.nanoseconds)
+        let elapsed = (Double(instant.nanoseconds) - start) / (Double(self.end.nanoseconds) - start)
+        return self.from + (self.to - self.from) * min(max(elapsed, 0), 1)
     }
-
-    /// The value at `tMs`, linear, held at the ends.
-    public func value(at tMs: Double) -> Double {
-        guard self.durationMs > 0 else { return self.to }
-        let progress = min(max((tMs - self.startMs) / self.durationMs, 0), 1)
-        return self.from + (self.to - self.from) * progress
-    }
-
-    /// When it ends.
-    public var endMs: Double { self.startMs + self.durationMs }
 }

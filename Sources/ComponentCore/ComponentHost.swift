@@ -97,11 +97,11 @@ public struct ComponentHost: Sendable {
     ///   bus epoch; a fixed value in a replay), part of every memo command id the boards make.
     public mutating func start(at instant: SourceInstant, session: String) -> [HostOutput] {
         self.now = instant
-        let tMs = instant.milliseconds
         var outputs: [HostOutput] = []
         for index in self.instances.indices {
             if case .memoBoard = self.instances[index] {
-                self.apply(index, self.instances[index].memoEvent(.started(tMs: tMs, session: session)), into: &outputs)
+                self.apply(
+                    index, self.instances[index].memoEvent(.started(at: instant, session: session)), into: &outputs)
             } else {
                 self.emit(index, self.instances[index].snapshot(at: self.now), into: &outputs)
             }
@@ -132,7 +132,8 @@ public struct ComponentHost: Sendable {
         // (a replay line, a test) is clamped to them, so no machine sees a NaN or an infinity.
         var gesture = gesture
         gesture.clampNumbers()
-        self.advance(to: SourceInstant(milliseconds: gesture.tMs), appendingTo: &outputs)
+        let instant = SourceInstant(milliseconds: gesture.tMs)
+        self.advance(to: instant, appendingTo: &outputs)
         self.counters.gestures += 1
         let key = RouteKey(view: gesture.view, recognizer: gesture.recognizer, name: gesture.name)
         let route: [Int]?
@@ -151,7 +152,7 @@ public struct ComponentHost: Sendable {
             if let source = self.scrollSources[index], let offset = self.instances[source].contentOffsetY {
                 atTop = offset <= 0
             }
-            self.apply(index, self.instances[index].handle(gesture, scrollAtTop: atTop), into: &outputs)
+            self.apply(index, self.instances[index].handle(gesture, at: instant, scrollAtTop: atTop), into: &outputs)
         }
     }
 
@@ -212,7 +213,7 @@ public struct ComponentHost: Sendable {
         var outputs = self.advance(to: instant)
         guard let index = self.boardsByClient[client] else { return outputs }
         self.apply(
-            index, self.instances[index].memoEvent(.ackReceived(ack, tMs: self.now.milliseconds)), into: &outputs)
+            index, self.instances[index].memoEvent(.ackReceived(ack, at: self.now)), into: &outputs)
         return outputs
     }
 
@@ -221,10 +222,9 @@ public struct ComponentHost: Sendable {
         -> [HostOutput]
     {
         var outputs = self.advance(to: instant)
-        let tMs = self.now.milliseconds
         for index in self.boardsByClient.values.sorted() {
             self.apply(
-                index, self.instances[index].memoEvent(.changeReceived(change, epoch: epoch, tMs: tMs)),
+                index, self.instances[index].memoEvent(.changeReceived(change, epoch: epoch, at: self.now)),
                 into: &outputs)
         }
         return outputs
@@ -236,9 +236,8 @@ public struct ComponentHost: Sendable {
     ) -> [HostOutput] {
         var outputs = self.advance(to: instant)
         guard let index = self.boardsByClient[client] else { return outputs }
-        let tMs = self.now.milliseconds
         self.apply(
-            index, self.instances[index].memoEvent(.snapshotChunkReceived(chunk, epoch: epoch, tMs: tMs)),
+            index, self.instances[index].memoEvent(.snapshotChunkReceived(chunk, epoch: epoch, at: self.now)),
             into: &outputs)
         return outputs
     }

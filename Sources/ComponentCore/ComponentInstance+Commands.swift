@@ -13,7 +13,6 @@ extension ComponentInstance {
     public mutating func command(_ command: ComponentCommand, at instant: SourceInstant, wallMs: Double? = nil)
         -> [ComponentEffect]?
     {
-        let tMs = instant.milliseconds
         let args = Value.map(command.args ?? [:])
         switch (self, command.command) {
         case (.pullToRefresh(var machine), "refresh_done"):
@@ -21,54 +20,54 @@ extension ComponentInstance {
             let updated = args["updated_at_ms"].map { $0.doubleValue ?? .nan } ?? wallMs
             if let updated, !(0...1e15).contains(updated) { return nil }
             return self.update(
-                &machine, .refreshDone(tMs: tMs, updatedAtMs: updated), ComponentInstance.pullToRefresh)
+                &machine, .refreshDone(at: instant, updatedAtMs: updated), ComponentInstance.pullToRefresh)
         case (.pager(var machine), "refresh_done"):
-            return self.update(&machine, .refreshDone(tMs: tMs), ComponentInstance.pager)
+            return self.update(&machine, .refreshDone(at: instant), ComponentInstance.pager)
         case (.pager(var machine), "set_page"):
             guard let page = args["page"]?.intValue else { return nil }
-            return self.update(&machine, .pageRequested(Int(page), tMs: tMs), ComponentInstance.pager)
+            return self.update(&machine, .pageRequested(Int(page), at: instant), ComponentInstance.pager)
         case (.drawer(var machine), "open"):
-            return self.update(&machine, .openRequested(tMs: tMs), ComponentInstance.drawer)
+            return self.update(&machine, .openRequested(at: instant), ComponentInstance.drawer)
         case (.drawer(var machine), "close"):
-            return self.update(&machine, .closeRequested(tMs: tMs), ComponentInstance.drawer)
+            return self.update(&machine, .closeRequested(at: instant), ComponentInstance.drawer)
         case (.numberPad(var machine), "set_enabled"):
             guard let values = args["digits"]?.arrayValue else { return nil }
             let digits = values.compactMap { $0.intValue.map(Int.init) }.filter { (0...9).contains($0) }
             guard digits.count == values.count else { return nil }
-            return self.update(&machine, .enabledSetChanged(Set(digits), tMs: tMs), ComponentInstance.numberPad)
+            return self.update(&machine, .enabledSetChanged(Set(digits), at: instant), ComponentInstance.numberPad)
         case (.canvas(var machine), "clear"):
-            return self.update(&machine, .clearRequested(tMs: tMs), ComponentInstance.canvas)
+            return self.update(&machine, .clearRequested(at: instant), ComponentInstance.canvas)
         case (.zoomView(var machine), "reset_zoom"):
-            return self.update(&machine, .resetRequested(tMs: tMs), ComponentInstance.zoomView)
+            return self.update(&machine, .resetRequested(at: instant), ComponentInstance.zoomView)
         case (.scrollView(var machine), "reset_zoom"):
-            return self.update(&machine, .zoomResetRequested(tMs: tMs), ComponentInstance.scrollView)
+            return self.update(&machine, .zoomResetRequested(at: instant), ComponentInstance.scrollView)
         case (.memoBoard(var machine), let name):
-            guard let event = Self.memoEvent(name, args, tMs: tMs) else { return nil }
+            guard let event = Self.memoEvent(name, args, at: instant) else { return nil }
             return self.update(&machine, event, ComponentInstance.memoBoard)
         default:
             return nil
         }
     }
 
-    private static func memoEvent(_ name: String, _ args: Value, tMs: Double) -> MemoBoardMachine.Event? {
+    private static func memoEvent(_ name: String, _ args: Value, at instant: SourceInstant) -> MemoBoardMachine.Event? {
         let memoID = args["memo_id"]?.stringValue
         switch name {
         case "create":
             guard let x = args["x"]?.doubleValue, let y = args["y"]?.doubleValue else { return nil }
             let color = args["color"]?.stringValue.flatMap(MemoBoardState.Color.init(rawValue:))
-            return .createRequested(text: args["text"]?.stringValue ?? "", x: x, y: y, color: color, tMs: tMs)
+            return .createRequested(text: args["text"]?.stringValue ?? "", x: x, y: y, color: color, at: instant)
         case "edit":
             guard let memoID, let text = args["text"]?.stringValue else { return nil }
-            return .editRequested(memoID: memoID, text: text, tMs: tMs)
-        case "close_editor": return .editorClosed(tMs: tMs)
-        case "trash": return memoID.map { .trashRequested(memoID: $0, tMs: tMs) }
-        case "restore": return memoID.map { .restoreRequested(memoID: $0, tMs: tMs) }
-        case "empty_trash": return .emptyTrashRequested(tMs: tMs)
+            return .editRequested(memoID: memoID, text: text, at: instant)
+        case "close_editor": return .editorClosed(at: instant)
+        case "trash": return memoID.map { .trashRequested(memoID: $0, at: instant) }
+        case "restore": return memoID.map { .restoreRequested(memoID: $0, at: instant) }
+        case "empty_trash": return .emptyTrashRequested(at: instant)
         case "arrange":
             let order = args["order"]?.stringValue.flatMap(MemoBoardState.ArrangeOrder.init(rawValue:))
-            return .arrangeRequested(order, tMs: tMs)
-        case "search": return .searchRequested(query: args["query"]?.stringValue ?? "", tMs: tMs)
-        case "background": return .backgroundRequested(image: args["image"]?.stringValue, tMs: tMs)
+            return .arrangeRequested(order, at: instant)
+        case "search": return .searchRequested(query: args["query"]?.stringValue ?? "", at: instant)
+        case "background": return .backgroundRequested(image: args["image"]?.stringValue, at: instant)
         default: return nil
         }
     }

@@ -31,40 +31,30 @@ public enum ComponentInstance: Sendable {
                         paging: config.paging, bounces: config.bounces, decelerationRate: config.decelerationRate,
                         minScale: config.minScale, maxScale: config.maxScale)))
         case .pullToRefresh(let config):
-            let defaults = PullToRefreshMachine.Labels()
             self = .pullToRefresh(
                 PullToRefreshMachine(
                     instance: id,
                     config: PullToRefreshMachine.Config(
                         headerHeight: config.headerHeight, thresholdMargin: config.thresholdMargin,
-                        timeoutMs: config.timeoutMs,
-                        labels: PullToRefreshMachine.Labels(
-                            pulling: config.labels.pulling ?? defaults.pulling,
-                            release: config.labels.release ?? defaults.release,
-                            refreshing: config.labels.refreshing ?? defaults.refreshing,
-                            offline: config.labels.offline ?? defaults.offline),
+                        timeout: .milliseconds(fractional: config.timeoutMs),
+                        labels: config.labels,
                         viewportHeight: component.scrollFrame?.height ?? frame.height)))
         case .pager(let config):
-            let defaults = PagerMachine.Labels()
             self = .pager(
                 PagerMachine(
                     instance: id,
                     config: PagerMachine.Config(
                         pageCount: config.pageCount, pageWidth: frame.width, barHeight: config.barHeight,
                         pullThreshold: config.pullThreshold, viewportHeight: frame.height,
-                        labels: PagerMachine.Labels(
-                            idle: config.labels.idle ?? defaults.idle,
-                            pulling: config.labels.pulling ?? defaults.pulling,
-                            release: config.labels.release ?? defaults.release,
-                            loading: config.labels.refreshing ?? defaults.loading))))
+                        labels: config.labels)))
         case .slideTable(let config):
             self = .slideTable(
                 SlideTableMachine(
                     instance: id,
                     config: SlideTableMachine.Config(
                         rows: config.rows, rowHeight: config.rowHeight, rowWidth: frame.width, top: frame.y,
-                        viewportHeight: frame.height, openDurationMs: config.openDurationMs,
-                        closeDurationMs: config.closeDurationMs)))
+                        viewportHeight: frame.height, openDuration: .milliseconds(fractional: config.openDurationMs),
+                        closeDuration: .milliseconds(fractional: config.closeDurationMs))))
         case .drawer(let config):
             self = .drawer(
                 DrawerMachine(
@@ -76,7 +66,8 @@ public enum ComponentInstance: Sendable {
                 NumberPadMachine(
                     instance: id,
                     config: NumberPadMachine.Config(
-                        layout: config.layout, enabled: config.enabled, sequenceWindowMs: config.sequenceWindowMs,
+                        layout: config.layout, enabled: config.enabled,
+                        sequenceWindow: .milliseconds(fractional: config.sequenceWindowMs),
                         left: frame.x, width: frame.width)))
         case .canvas(let config):
             self = .canvas(
@@ -98,24 +89,24 @@ public enum ComponentInstance: Sendable {
                     instance: id,
                     config: MemoBoardMachine.Config(
                         client: config.client, background: config.background, memoWidth: config.memoWidth,
-                        memoHeight: config.memoHeight, retryInitialMs: config.retryInitialMs,
-                        retryMaxMs: config.retryMaxMs, originX: frame.x, originY: frame.y, width: frame.width)))
+                        memoHeight: config.memoHeight, retryInitial: .milliseconds(fractional: config.retryInitialMs),
+                        retryMax: .milliseconds(fractional: config.retryMaxMs), originX: frame.x, originY: frame.y,
+                        width: frame.width)))
         }
     }
 
     /// The component's full state now.
     public func snapshot(at instant: SourceInstant) -> ComponentState {
-        let tMs = instant.milliseconds
-        return switch self {
-        case .scrollView(let machine): .scrollView(machine.snapshot(tMs: tMs))
-        case .pullToRefresh(let machine): .pullToRefresh(machine.snapshot(tMs: tMs))
-        case .pager(let machine): .pager(machine.snapshot(tMs: tMs))
-        case .slideTable(let machine): .slideTable(machine.snapshot(tMs: tMs))
-        case .drawer(let machine): .drawer(machine.snapshot(tMs: tMs))
-        case .numberPad(let machine): .numberPad(machine.snapshot(tMs: tMs))
-        case .canvas(let machine): .canvas(machine.snapshot(tMs: tMs))
-        case .zoomView(let machine): .zoomView(machine.snapshot(tMs: tMs))
-        case .memoBoard(let machine): .memoBoard(machine.snapshot(tMs: tMs))
+        switch self {
+        case .scrollView(let machine): .scrollView(machine.snapshot(at: instant))
+        case .pullToRefresh(let machine): .pullToRefresh(machine.snapshot(at: instant))
+        case .pager(let machine): .pager(machine.snapshot(at: instant))
+        case .slideTable(let machine): .slideTable(machine.snapshot(at: instant))
+        case .drawer(let machine): .drawer(machine.snapshot(at: instant))
+        case .numberPad(let machine): .numberPad(machine.snapshot(at: instant))
+        case .canvas(let machine): .canvas(machine.snapshot(at: instant))
+        case .zoomView(let machine): .zoomView(machine.snapshot(at: instant))
+        case .memoBoard(let machine): .memoBoard(machine.snapshot(at: instant))
         }
     }
 

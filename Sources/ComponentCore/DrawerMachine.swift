@@ -9,45 +9,31 @@ import GestureCore
 /// under it, which requires the swipe to fail, pans (the scene declares that relationship).
 public struct DrawerMachine: Sendable {
     public struct Config: Sendable, Hashable {
-        public var edge: DrawerState.Side
-        public var width: Double
-        public var initiallyOpen: Bool
+        public var edge = DrawerState.Side.left
+        public var width = 240.0
+        public var initiallyOpen = false
         /// What the closed menu leaves showing at its edge.
-        public var tab: Double
-        public var durationMs: Double
-        public var delayMs: Double
+        public var tab = DrawerMachine.tabWidth
+        public var duration = DrawerMachine.slideDuration
+        public var delay = DrawerMachine.slideDelay
         /// The view the menu slides over, in scene points: its swipe's receive region is the
         /// panel's part of it.
         public var frame: Rect
-
-        public init(
-            edge: DrawerState.Side = .left, width: Double = 240, initiallyOpen: Bool = false,
-            tab: Double = DrawerMachine.tabWidth, durationMs: Double = DrawerMachine.slideDurationMs,
-            delayMs: Double = DrawerMachine.slideDelayMs, frame: Rect
-        ) {
-            self.edge = edge
-            self.width = width
-            self.initiallyOpen = initiallyOpen
-            self.tab = tab
-            self.durationMs = durationMs
-            self.delayMs = delayMs
-            self.frame = frame
-        }
     }
 
     /// The source's toggle, `animateWithDuration:.1 delay:.2`: the menu waits 0.2 s, then
     /// slides for 0.1 s (UIKit's default ease-in-out curve).
-    public static let slideDurationMs = 100.0
-    public static let slideDelayMs = 200.0
+    public static let slideDuration = Duration.milliseconds(100)
+    public static let slideDelay = Duration.milliseconds(200)
     /// What the closed menu leaves showing and touchable at its edge: the source closes it to
     /// `x = 44 - width`.
     public static let tabWidth = 44.0
 
     public enum Event: Sendable, Equatable {
-        case swipeRecognized(GestureEvent.Direction, tMs: Double)
-        case openRequested(tMs: Double)
-        case closeRequested(tMs: Double)
-        case timeElapsed(Double)
+        case swipeRecognized(GestureEvent.Direction, at: SourceInstant)
+        case openRequested(at: SourceInstant)
+        case closeRequested(at: SourceInstant)
+        case timeElapsed(SourceInstant)
     }
 
     private enum State: Sendable {
@@ -65,8 +51,8 @@ public struct DrawerMachine: Sendable {
         self.config = config
         self.state = config.initiallyOpen ? .open : .closed
         let progress = config.initiallyOpen ? 1.0 : 0.0
-        self.slide = ComponentAnimation(
-            property: "progress", target: "menu", from: progress, to: progress, startMs: 0, durationMs: 0)
+        let start = SourceInstant(nanoseconds: 0)
+        self.slide = ComponentAnimation(from: progress, to: progress, start: start, end: start)
     }
 
     /// The swipe direction that opens the menu: away from its edge.
@@ -75,42 +61,43 @@ public struct DrawerMachine: Sendable {
 
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
         switch (self.state, event) {
-        case (.closed, .swipeRecognized(let direction, let tMs)) where direction == self.openingDirection:
-            return self.toggle(to: .open, tMs)
-        case (.open, .swipeRecognized(let direction, let tMs)) where direction == self.closingDirection:
-            return self.toggle(to: .closed, tMs)
-        case (.closed, .openRequested(let tMs)):
-            return self.toggle(to: .open, tMs)
-        case (.open, .closeRequested(let tMs)):
-            return self.toggle(to: .closed, tMs)
-        case (_, .timeElapsed(let tMs)) where self.slide.durationMs > 0 && tMs >= self.slide.endMs:
-            self.slide.durationMs = 0
-            self.slide.from = self.slide.to
-            return [self.publish(tMs)]
+        case (.closed, .swipeRecognized(let direction, let now)) where direction == self.openingDirection:
+            return self.toggle(to: .open, now)
+        case (.open, .swipeRecognized(let direction, let now)) where direction == self.closingDirection:
+            return self.toggle(to: .closed, now)
+        case (.closed, .openRequested(let now)):
+            return self.toggle(to: .open, now)
+        case (.open, .closeRequested(let now)):
+            return self.toggle(to: .closed, now)
+        case (_, .timeElapsed(let now)) where self.slide.isRunning && now >= self.slide.end:
+            self.slide = ComponentAnimation(from: self.slide.to, to: self.slide.to, start: now, end: now)
+            return [self.publish(now)]
         default:
             return []
         }
     }
 
-    private mutating func toggle(to state: State, _ tMs: Double) -> [ComponentEffect] {
+    private mutating func toggle(to state: State, _ now: SourceInstant) -> [ComponentEffect] {
         // The slide starts after the delay; until then the menu stays where it is.
+        let start = now + self.config.delay
         self.slide = ComponentAnimation(
-            property: "progress", target: "menu", from: self.slide.value(at: tMs), to: state == .open ? 1 : 0,
-            startMs: tMs + self.config.delayMs, durationMs: self.config.durationMs)
+            from: self.slide.value(at: now), to: state == .open ? 1 : 0, start: start, end: start + self.config.duration
+        )
         self.state = state
         // As a UIView block animation: the model jumps to the target, the render worker animates.
-        var started = self.snapshot(tMs: tMs)
+        var started = self.snapshot(at: now)
         started.progress = self.slide.to
-        started.animation = StateAnimation(durationMs: self.config.durationMs, delayMs: self.config.delayMs)
-        return [.publishState(.drawer(started)), .scheduleTimer(at: SourceInstant(milliseconds: self.slide.endMs))]
+        started.animation = StateAnimation(
+            durationMs: self.config.duration.milliseconds, delayMs: self.config.delay.milliseconds)
+        return [.publishState(.drawer(started)), .scheduleTimer(at: self.slide.end)]
     }
 
     /// The state as published.
-    public func snapshot(tMs: Double) -> DrawerState {
+    public func snapshot(at now: SourceInstant) -> DrawerState {
         let open = self.state == .open
         let listening = open ? self.closingDirection : self.openingDirection
         var state = DrawerState(
-            instance: self.instance, tMs: tMs, open: open, progress: self.slide.value(at: tMs),
+            instance: self.instance, tMs: now.milliseconds, open: open, progress: self.slide.value(at: now),
             listeningDirection: listening == .left ? .left : .right, edge: self.config.edge, width: self.config.width)
         state.tab = self.config.tab
         return state
@@ -131,7 +118,7 @@ public struct DrawerMachine: Sendable {
         return ([state.listeningDirection == .left ? .left : .right], region)
     }
 
-    private func publish(_ tMs: Double) -> ComponentEffect {
-        .publishState(.drawer(self.snapshot(tMs: tMs)))
+    private func publish(_ now: SourceInstant) -> ComponentEffect {
+        .publishState(.drawer(self.snapshot(at: now)))
     }
 }

@@ -5,7 +5,7 @@ struct PublishedBoard: Sendable {
     /// The revision of the last message (full state or delta).
     var revision = 0
     /// When the last full state went out (board time), nil before the first.
-    var lastFullMs: Double?
+    var lastFull: SourceInstant?
     /// The next message must be a full state.
     var fullDue = true
     /// The search as last published.
@@ -18,27 +18,27 @@ extension MemoBoardMachine {
     /// How long the editor takes to open: the memo enlarges and the editor fades in ("メモの拡大
     /// アニメーション", "フェードインアニメーション"). The source names no length; 0.3 s is UIKit's
     /// modal fade and the length of the source's own block animation examples.
-    public static let editorOpeningMs = 300.0
+    public static let editorOpening = Duration.milliseconds(300)
 
     /// The next message: a ``MemoBoardDelta`` with the memos changed since the last one, or a full
-    /// state when one is due (the first, after a snapshot, every ``Config/fullStateEveryMs``) or
+    /// state when one is due (the first, after a snapshot, every ``Config/fullStateEvery``) or
     /// smaller (most memos changed). Either way the revision moves on by one.
-    mutating func publish(_ tMs: Double) -> ComponentEffect {
+    mutating func publish(_ now: SourceInstant) -> ComponentEffect {
         let changed = self.records.takeChanged()
         let base = self.published.revision
         self.published.revision += 1
         // A clock that went back counts as due too (0 sends only full states).
-        let withinPeriod = self.published.lastFullMs.map { tMs >= $0 && tMs - $0 < self.config.fullStateEveryMs }
+        let withinPeriod = self.published.lastFull.map { now >= $0 && now - $0 < self.config.fullStateEvery }
         // The editor opening is animated, and only a full state carries an animation.
         let editorOpened = self.editing != nil && self.editing != self.published.editing
         self.published.editing = self.editing
         let fullDue = self.published.fullDue || withinPeriod != true || editorOpened
         if fullDue || changed.count > max(self.records.count / 2, 16) {
             self.published.fullDue = false
-            self.published.lastFullMs = tMs
+            self.published.lastFull = now
             self.published.search = self.search
-            var state = self.snapshot(tMs: tMs)
-            if editorOpened { state.animation = StateAnimation(durationMs: Self.editorOpeningMs) }
+            var state = self.snapshot(at: now)
+            if editorOpened { state.animation = StateAnimation(durationMs: Self.editorOpening.milliseconds) }
             return .publishState(.memoBoard(state))
         }
         let pendingMemos = Set(self.sync.pending.compactMap(\.request.memoId))
@@ -59,7 +59,8 @@ extension MemoBoardMachine {
         return .publishState(
             .memoBoardDelta(
                 MemoBoardDelta(
-                    instance: self.instance, tMs: tMs, revision: self.published.revision, baseRevision: base,
+                    instance: self.instance, tMs: now.milliseconds, revision: self.published.revision,
+                    baseRevision: base,
                     memos: memos, trash: trash, removed: removed, selected: self.selected,
                     arrangeOrder: MemoBoardState.ArrangeOrder(rawValue: self.settings.arrangeOrder.rawValue)
                         ?? .created,

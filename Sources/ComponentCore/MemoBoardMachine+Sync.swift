@@ -5,13 +5,13 @@ import BusSchema
 struct MemoSync: Sendable {
     struct Pending: Sendable {
         var request: MemoCommand
-        var dueMs: Double
-        var delayMs: Double
+        var due: SourceInstant
+        var delay: Duration
     }
 
     /// Commands sent and not yet acknowledged, oldest first.
     var pending: [Pending] = []
-    /// This run of the board (see ``MemoBoardMachine/Event/started(tMs:session:)``).
+    /// This run of the board (see ``MemoBoardMachine/Event/started(at:session:)``).
     var session = ""
     /// Number of the next command (cmd_id `<client>:<session>:<n>`).
     var nextCommand = 1
@@ -23,7 +23,7 @@ struct MemoSync: Sendable {
     var snapshotRequest: String?
     /// Once the store acknowledged the snapshot command, the next chunk must come by then, or
     /// the board asks again.
-    var snapshotDeadline: Double?
+    var snapshotDeadline: SourceInstant?
     var expectedChunk = 0
     var snapshotRecords: [MemoRecord] = []
     /// Parts of answers sent in parts (a large search), by command id, until all are here.
@@ -35,7 +35,7 @@ struct MemoSync: Sendable {
 extension MemoBoardMachine {
     /// Sends a new command (its op's fields set by `fill`) and remembers it until it is acknowledged.
     mutating func send(
-        _ op: MemoOp, memoID: String? = nil, at tMs: Double, _ fill: (inout MemoCommand) -> Void = { _ in }
+        _ op: MemoOp, memoID: String? = nil, at now: SourceInstant, _ fill: (inout MemoCommand) -> Void = { _ in }
     ) -> [ComponentEffect] {
         var request = MemoCommand(
             cmdId: "\(self.config.client):\(self.sync.session):\(self.sync.nextCommand)", client: self.config.client,
@@ -46,23 +46,23 @@ extension MemoBoardMachine {
         self.sync.nextCommand += 1
         self.sync.pending.append(
             MemoSync.Pending(
-                request: request, dueMs: tMs + self.config.retryInitialMs, delayMs: self.config.retryInitialMs))
+                request: request, due: now + self.config.retryInitial, delay: self.config.retryInitial))
         return [.sendMemoCommand(request), self.timerEffect]
     }
 
     private var timerEffect: ComponentEffect {
-        let dues = self.sync.pending.map(\.dueMs) + (self.sync.snapshotDeadline.map { [$0] } ?? [])
+        let dues = self.sync.pending.map(\.due) + (self.sync.snapshotDeadline.map { [$0] } ?? [])
         guard let due = dues.min() else { return .cancelTimer }
-        return .scheduleTimer(at: SourceInstant(milliseconds: due))
+        return .scheduleTimer(at: due)
     }
 
     /// How long the board waits for the next snapshot chunk once the store has answered.
-    private var chunkTimeoutMs: Double { self.config.retryMaxMs * 2 }
+    private var chunkTimeout: Duration { self.config.retryMax * 2 }
 
     /// Asks the store for a snapshot; changes are buffered until it is complete.
-    mutating func requestSnapshot(_ tMs: Double) -> [ComponentEffect] {
+    mutating func requestSnapshot(_ now: SourceInstant) -> [ComponentEffect] {
         self.sync.pending.removeAll { $0.request.op == .snapshot }
-        let effects = self.send(.snapshot, at: tMs)
+        let effects = self.send(.snapshot, at: now)
         self.sync.snapshotRequest = self.sync.pending.last?.request.cmdId
         self.sync.snapshotDeadline = nil
         self.sync.expectedChunk = 0
@@ -71,39 +71,39 @@ extension MemoBoardMachine {
     }
 
     /// Resends every command whose time has come, doubling its delay up to the cap.
-    mutating func resendDue(_ tMs: Double) -> [ComponentEffect] {
-        if let deadline = self.sync.snapshotDeadline, deadline <= tMs {
-            return self.requestSnapshot(tMs)
+    mutating func resendDue(_ now: SourceInstant) -> [ComponentEffect] {
+        if let deadline = self.sync.snapshotDeadline, deadline <= now {
+            return self.requestSnapshot(now)
         }
         var effects: [ComponentEffect] = []
-        for index in self.sync.pending.indices where self.sync.pending[index].dueMs <= tMs {
+        for index in self.sync.pending.indices where self.sync.pending[index].due <= now {
             effects.append(.sendMemoCommand(self.sync.pending[index].request))
-            let delay = min(self.sync.pending[index].delayMs * 2, self.config.retryMaxMs)
-            self.sync.pending[index].delayMs = delay
-            self.sync.pending[index].dueMs = tMs + delay
+            let delay = min(self.sync.pending[index].delay * 2, self.config.retryMax)
+            self.sync.pending[index].delay = delay
+            self.sync.pending[index].due = now + delay
         }
         guard !effects.isEmpty else { return [] }
         return effects + [self.timerEffect]
     }
 
     /// Sends every unacknowledged command now (the app is about to stop running).
-    mutating func flush(_ tMs: Double) -> [ComponentEffect] {
+    mutating func flush(_ now: SourceInstant) -> [ComponentEffect] {
         guard !self.sync.pending.isEmpty else { return [] }
         var effects: [ComponentEffect] = []
         for index in self.sync.pending.indices {
             effects.append(.sendMemoCommand(self.sync.pending[index].request))
-            self.sync.pending[index].dueMs = tMs + self.sync.pending[index].delayMs
+            self.sync.pending[index].due = now + self.sync.pending[index].delay
         }
         return effects + [.cancelTimer]
     }
 
     /// Picks the resend timer up again.
-    mutating func resume(_ tMs: Double) -> [ComponentEffect] {
+    mutating func resume(_ now: SourceInstant) -> [ComponentEffect] {
         guard !self.sync.pending.isEmpty else { return [] }
         return [self.timerEffect]
     }
 
-    mutating func acknowledge(_ part: MemoAck, _ tMs: Double) -> [ComponentEffect] {
+    mutating func acknowledge(_ part: MemoAck, _ now: SourceInstant) -> [ComponentEffect] {
         guard let index = self.sync.pending.firstIndex(where: { $0.request.cmdId == part.cmdId }) else { return [] }
         var ack = part
         if let chunk = part.chunk, let chunks = part.chunks, chunks > 1 {
@@ -118,7 +118,7 @@ extension MemoBoardMachine {
         self.records.touch(request.memoId)
         var effects: [ComponentEffect] = []
         if request.cmdId == self.sync.snapshotRequest, ack.status == .ok || ack.status == .duplicate {
-            self.sync.snapshotDeadline = tMs + self.chunkTimeoutMs
+            self.sync.snapshotDeadline = now + self.chunkTimeout
         }
         if let results = ack.results, request.op == .search, let query = self.search?.query, request.query == query {
             self.search?.matches = results.map {
@@ -129,27 +129,27 @@ extension MemoBoardMachine {
             self.records[id]?.memo.version = Int(version)
         }
         if ack.status == .conflict || ack.status == .rejected, request.op != .snapshot, request.op != .search {
-            effects += self.requestSnapshot(tMs)
+            effects += self.requestSnapshot(now)
         }
-        return effects + [self.timerEffect, self.publish(tMs)]
+        return effects + [self.timerEffect, self.publish(now)]
     }
 
-    mutating func receive(_ change: MemoChanged, epoch: UInt64, _ tMs: Double) -> [ComponentEffect] {
+    mutating func receive(_ change: MemoChanged, epoch: UInt64, _ now: SourceInstant) -> [ComponentEffect] {
         if self.sync.snapshotRequest != nil {
             self.sync.buffered.append((change, epoch))
             return []
         }
         guard self.sync.storeEpoch == epoch else {
             self.sync.buffered.append((change, epoch))
-            return self.requestSnapshot(tMs) + [self.publish(tMs)]
+            return self.requestSnapshot(now) + [self.publish(now)]
         }
         if change.seq <= self.sync.storeSeq { return [] }
         guard change.seq == self.sync.storeSeq + 1 else {
             self.sync.buffered.append((change, epoch))
-            return self.requestSnapshot(tMs) + [self.publish(tMs)]
+            return self.requestSnapshot(now) + [self.publish(now)]
         }
         self.apply(change)
-        return [self.publish(tMs)]
+        return [self.publish(now)]
     }
 
     /// Applies a change in sequence; one missing the memo or settings its kind names moves
@@ -164,13 +164,13 @@ extension MemoBoardMachine {
         self.sync.storeSeq = change.seq
     }
 
-    mutating func receive(_ chunk: MemoSnapshot, epoch: UInt64, _ tMs: Double) -> [ComponentEffect] {
+    mutating func receive(_ chunk: MemoSnapshot, epoch: UInt64, _ now: SourceInstant) -> [ComponentEffect] {
         guard chunk.requestId == self.sync.snapshotRequest else { return [] }
-        guard chunk.chunk == self.sync.expectedChunk else { return self.requestSnapshot(tMs) }
+        guard chunk.chunk == self.sync.expectedChunk else { return self.requestSnapshot(now) }
         self.sync.snapshotRecords += chunk.memos
         self.sync.expectedChunk += 1
         guard chunk.last else {
-            self.sync.snapshotDeadline = tMs + self.chunkTimeoutMs
+            self.sync.snapshotDeadline = now + self.chunkTimeout
             return [self.timerEffect]
         }
         self.sync.snapshotDeadline = nil
@@ -190,11 +190,11 @@ extension MemoBoardMachine {
         self.sync.buffered = []
         var effects: [ComponentEffect] = []
         for (change, changeEpoch) in buffered where change.seq > self.sync.storeSeq || changeEpoch != epoch {
-            effects += self.receive(change, epoch: changeEpoch, tMs).filter {
+            effects += self.receive(change, epoch: changeEpoch, now).filter {
                 if case .publishState = $0 { return false }
                 return true
             }
         }
-        return effects + [self.timerEffect, self.publish(tMs)]
+        return effects + [self.timerEffect, self.publish(now)]
     }
 }

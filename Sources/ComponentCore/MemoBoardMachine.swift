@@ -13,73 +13,57 @@ public struct MemoBoardMachine: Sendable {
         /// Client name in commands; acks arrive on `memo/ack/<client>/`.
         public var client: String
         /// Background image until the store's setting arrives.
-        public var background: String?
-        public var memoWidth: Double
-        public var memoHeight: Double
-        public var retryInitialMs: Double
-        public var retryMaxMs: Double
+        public var background: String? = nil
+        public var memoWidth = 160.0
+        public var memoHeight = 120.0
+        public var retryInitial = Duration.milliseconds(100)
+        /// At least `retryInitial`.
+        public var retryMax = Duration.seconds(2)
         /// The board's origin in scene points.
-        public var originX: Double
-        public var originY: Double
+        public var originX = 0.0
+        public var originY = 0.0
         /// The board's width, which `arrange` fills row by row (nil: the store's default width).
-        public var width: Double?
+        public var width: Double? = nil
         /// How often a full state goes out between deltas (board time, ms), for subscribers
         /// that missed a delta or joined without asking.
-        public var fullStateEveryMs: Double
-
-        public init(
-            client: String, background: String? = nil, memoWidth: Double = 160, memoHeight: Double = 120,
-            retryInitialMs: Double = 100, retryMaxMs: Double = 2000, originX: Double = 0, originY: Double = 0,
-            width: Double? = nil, fullStateEveryMs: Double = 5000
-        ) {
-            self.client = client
-            self.background = background
-            self.memoWidth = memoWidth
-            self.memoHeight = memoHeight
-            self.retryInitialMs = retryInitialMs
-            self.retryMaxMs = max(retryMaxMs, retryInitialMs)
-            self.originX = originX
-            self.originY = originY
-            self.width = width
-            self.fullStateEveryMs = fullStateEveryMs
-        }
+        public var fullStateEvery = Duration.seconds(5)
     }
 
     public enum Event: Sendable, Equatable {
         /// The host started: ask the store for a snapshot. `session` tells this run of the board
         /// from every earlier one (the live host passes its random bus epoch, a replay a fixed
         /// value): it goes into every `cmd_id` and new memo id, so ids never repeat across restarts.
-        case started(tMs: Double, session: String)
-        case tapRecognized(x: Double, y: Double, tMs: Double)
-        case doubleTapRecognized(x: Double, y: Double, tMs: Double)
-        case longPressBegan(x: Double, y: Double, tMs: Double)
-        case panBegan(x: Double, y: Double, tMs: Double)
-        case panChanged(translation: GestureEvent.Vector, tMs: Double)
-        case panEnded(tMs: Double)
-        case pinchBegan(x: Double, y: Double, tMs: Double)
-        case pinchChanged(scale: Double, tMs: Double)
-        case rotationBegan(x: Double, y: Double, tMs: Double)
-        case rotationChanged(rotation: Double, tMs: Double)
+        case started(at: SourceInstant, session: String)
+        case tapRecognized(x: Double, y: Double, at: SourceInstant)
+        case doubleTapRecognized(x: Double, y: Double, at: SourceInstant)
+        case longPressBegan(x: Double, y: Double, at: SourceInstant)
+        case panBegan(x: Double, y: Double, at: SourceInstant)
+        case panChanged(translation: GestureEvent.Vector, at: SourceInstant)
+        case panEnded(at: SourceInstant)
+        case pinchBegan(x: Double, y: Double, at: SourceInstant)
+        case pinchChanged(scale: Double, at: SourceInstant)
+        case rotationBegan(x: Double, y: Double, at: SourceInstant)
+        case rotationChanged(rotation: Double, at: SourceInstant)
         /// A pinch or rotation ended (the other may still run).
-        case transformEnded(tMs: Double)
-        case gestureCancelled(tMs: Double)
-        case createRequested(text: String, x: Double, y: Double, color: MemoBoardState.Color?, tMs: Double)
-        case editRequested(memoID: String, text: String, tMs: Double)
-        case editorClosed(tMs: Double)
-        case trashRequested(memoID: String, tMs: Double)
-        case restoreRequested(memoID: String, tMs: Double)
-        case emptyTrashRequested(tMs: Double)
-        case arrangeRequested(MemoBoardState.ArrangeOrder?, tMs: Double)
+        case transformEnded(at: SourceInstant)
+        case gestureCancelled(at: SourceInstant)
+        case createRequested(text: String, x: Double, y: Double, color: MemoBoardState.Color?, at: SourceInstant)
+        case editRequested(memoID: String, text: String, at: SourceInstant)
+        case editorClosed(at: SourceInstant)
+        case trashRequested(memoID: String, at: SourceInstant)
+        case restoreRequested(memoID: String, at: SourceInstant)
+        case emptyTrashRequested(at: SourceInstant)
+        case arrangeRequested(MemoBoardState.ArrangeOrder?, at: SourceInstant)
         /// An empty query clears the search.
-        case searchRequested(query: String, tMs: Double)
-        case backgroundRequested(image: String?, tMs: Double)
-        case ackReceived(MemoAck, tMs: Double)
+        case searchRequested(query: String, at: SourceInstant)
+        case backgroundRequested(image: String?, at: SourceInstant)
+        case ackReceived(MemoAck, at: SourceInstant)
         /// A change from the store; `epoch` is the store's envelope epoch.
-        case changeReceived(MemoChanged, epoch: UInt64, tMs: Double)
-        case snapshotChunkReceived(MemoSnapshot, epoch: UInt64, tMs: Double)
-        case timeElapsed(Double)
-        case appWillResignActive(tMs: Double)
-        case appDidBecomeActive(tMs: Double)
+        case changeReceived(MemoChanged, epoch: UInt64, at: SourceInstant)
+        case snapshotChunkReceived(MemoSnapshot, epoch: UInt64, at: SourceInstant)
+        case timeElapsed(SourceInstant)
+        case appWillResignActive(at: SourceInstant)
+        case appDidBecomeActive(at: SourceInstant)
     }
 
     private enum State: Sendable {
@@ -102,6 +86,8 @@ public struct MemoBoardMachine: Sendable {
     var sync = MemoSync()
 
     public init(instance: String, config: Config) {
+        var config = config
+        config.retryMax = max(config.retryMax, config.retryInitial)
         self.instance = instance
         self.config = config
         self.settings = MemoSettings(background: config.background)
@@ -109,151 +95,151 @@ public struct MemoBoardMachine: Sendable {
 
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
         switch (self.state, event) {
-        case (_, .started(let tMs, let session)):
+        case (_, .started(let now, let session)):
             self.sync.session = session
-            return self.requestSnapshot(tMs) + [self.publish(tMs)]
-        case (.idle, .tapRecognized(let x, let y, let tMs)):
+            return self.requestSnapshot(now) + [self.publish(now)]
+        case (.idle, .tapRecognized(let x, let y, let now)):
             guard let id = self.memo(at: x, y) else { return [] }
-            return self.send(.front, memoID: id, at: tMs) + [self.publish(tMs)]
-        case (.idle, .doubleTapRecognized(let x, let y, let tMs)):
+            return self.send(.front, memoID: id, at: now) + [self.publish(now)]
+        case (.idle, .doubleTapRecognized(let x, let y, let now)):
             // A double tap off every memo closes the editor, as a tap outside a text view ends editing.
             self.editing = self.memo(at: x, y)
-            if let id = self.editing { return self.send(.front, memoID: id, at: tMs) + [self.publish(tMs)] }
-            return [self.publish(tMs)]
-        case (.idle, .longPressBegan(let x, let y, let tMs)):
+            if let id = self.editing { return self.send(.front, memoID: id, at: now) + [self.publish(now)] }
+            return [self.publish(now)]
+        case (.idle, .longPressBegan(let x, let y, let now)):
             self.selected = self.memo(at: x, y)
-            return [self.publish(tMs)]
-        case (.idle, .panBegan(let x, let y, let tMs)):
+            return [self.publish(now)]
+        case (.idle, .panBegan(let x, let y, let now)):
             guard let id = self.memo(at: x, y), let memo = self.records[id]?.memo else { return [] }
             self.state = .dragging(memoID: id, start: memo)
-            return [self.publish(tMs)]
-        case (.dragging(let id, let start), .panChanged(let translation, let tMs)):
+            return [self.publish(now)]
+        case (.dragging(let id, let start), .panChanged(let translation, let now)):
             self.records[id]?.memo.x = start.x + translation.x
             self.records[id]?.memo.y = start.y + translation.y
-            return [self.publish(tMs)]
-        case (.dragging(let id, _), .panEnded(let tMs)):
+            return [self.publish(now)]
+        case (.dragging(let id, _), .panEnded(let now)):
             self.state = .idle
-            guard let memo = self.records[id]?.memo else { return [self.publish(tMs)] }
-            let sent = self.send(.move, memoID: id, at: tMs) {
+            guard let memo = self.records[id]?.memo else { return [self.publish(now)] }
+            let sent = self.send(.move, memoID: id, at: now) {
                 $0.x = memo.x
                 $0.y = memo.y
             }
-            return sent + [self.publish(tMs)]
-        case (.idle, .pinchBegan(let x, let y, let tMs)), (.idle, .rotationBegan(let x, let y, let tMs)):
+            return sent + [self.publish(now)]
+        case (.idle, .pinchBegan(let x, let y, let now)), (.idle, .rotationBegan(let x, let y, let now)):
             guard let id = self.memo(at: x, y), let memo = self.records[id]?.memo else { return [] }
             let scaling: Bool
             if case .pinchBegan = event { scaling = true } else { scaling = false }
             self.state = .transforming(memoID: id, start: memo, scaling: scaling, rotating: !scaling)
-            return [self.publish(tMs)]
-        case (.transforming(let id, let start, _, let rotating), .pinchBegan(_, _, let tMs)):
+            return [self.publish(now)]
+        case (.transforming(let id, let start, _, let rotating), .pinchBegan(_, _, let now)):
             self.state = .transforming(memoID: id, start: start, scaling: true, rotating: rotating)
-            return [self.publish(tMs)]
-        case (.transforming(let id, let start, let scaling, _), .rotationBegan(_, _, let tMs)):
+            return [self.publish(now)]
+        case (.transforming(let id, let start, let scaling, _), .rotationBegan(_, _, let now)):
             self.state = .transforming(memoID: id, start: start, scaling: scaling, rotating: true)
-            return [self.publish(tMs)]
-        case (.transforming(let id, let start, true, _), .pinchChanged(let scale, let tMs)):
+            return [self.publish(now)]
+        case (.transforming(let id, let start, true, _), .pinchChanged(let scale, let now)):
             self.records[id]?.memo.scale = min(max(start.scale * scale, 0.25), 8)
-            return [self.publish(tMs)]
-        case (.transforming(let id, let start, _, true), .rotationChanged(let rotation, let tMs)):
+            return [self.publish(now)]
+        case (.transforming(let id, let start, _, true), .rotationChanged(let rotation, let now)):
             self.records[id]?.memo.rotation = start.rotation + rotation
-            return [self.publish(tMs)]
-        case (.transforming(let id, let start, let scaling, let rotating), .transformEnded(let tMs)):
+            return [self.publish(now)]
+        case (.transforming(let id, let start, let scaling, let rotating), .transformEnded(let now)):
             if scaling && rotating {
                 // One of the two ended; the other goes on.
                 self.state = .transforming(memoID: id, start: start, scaling: false, rotating: true)
                 return []
             }
             self.state = .idle
-            guard let memo = self.records[id]?.memo else { return [self.publish(tMs)] }
-            let sent = self.send(.transform, memoID: id, at: tMs) {
+            guard let memo = self.records[id]?.memo else { return [self.publish(now)] }
+            let sent = self.send(.transform, memoID: id, at: now) {
                 $0.scale = memo.scale
                 $0.rotation = memo.rotation
             }
-            return sent + [self.publish(tMs)]
-        case (.dragging(let id, let start), .gestureCancelled(let tMs)),
-            (.transforming(let id, let start, _, _), .gestureCancelled(let tMs)):
+            return sent + [self.publish(now)]
+        case (.dragging(let id, let start), .gestureCancelled(let now)),
+            (.transforming(let id, let start, _, _), .gestureCancelled(let now)):
             self.records[id]?.memo = start
             self.state = .idle
-            return [self.publish(tMs)]
-        case (.dragging(let id, let start), .appWillResignActive(let tMs)),
-            (.transforming(let id, let start, _, _), .appWillResignActive(let tMs)):
+            return [self.publish(now)]
+        case (.dragging(let id, let start), .appWillResignActive(let now)),
+            (.transforming(let id, let start, _, _), .appWillResignActive(let now)):
             self.records[id]?.memo = start
             self.state = .idle
-            return self.flush(tMs) + [self.publish(tMs)]
-        case (.idle, .appWillResignActive(let tMs)):
-            return self.flush(tMs)
-        case (_, .appDidBecomeActive(let tMs)):
-            return self.resume(tMs)
-        case (_, .createRequested(let text, let x, let y, let color, let tMs)):
-            return self.create(text: text, x: x, y: y, color: color ?? .yellow, tMs)
-        case (_, .editRequested(let id, let text, let tMs)):
+            return self.flush(now) + [self.publish(now)]
+        case (.idle, .appWillResignActive(let now)):
+            return self.flush(now)
+        case (_, .appDidBecomeActive(let now)):
+            return self.resume(now)
+        case (_, .createRequested(let text, let x, let y, let color, let now)):
+            return self.create(text: text, x: x, y: y, color: color ?? .yellow, now)
+        case (_, .editRequested(let id, let text, let now)):
             guard let record = self.records[id] else { return [] }
             self.records[id]?.memo.text = text
             let baseVersion = Int64(record.memo.version ?? 1)
-            let sent = self.send(.edit, memoID: id, at: tMs) {
+            let sent = self.send(.edit, memoID: id, at: now) {
                 $0.text = text
                 $0.baseVersion = baseVersion
             }
-            return sent + [self.publish(tMs)]
-        case (_, .editorClosed(let tMs)):
+            return sent + [self.publish(now)]
+        case (_, .editorClosed(let now)):
             self.editing = nil
-            return [self.publish(tMs)]
-        case (_, .trashRequested(let id, let tMs)):
+            return [self.publish(now)]
+        case (_, .trashRequested(let id, let now)):
             guard self.records[id]?.trashedAt == nil else { return [] }
-            self.records[id]?.trashedAt = Int64(tMs)
+            self.records[id]?.trashedAt = Int64(now.milliseconds)
             if self.selected == id { self.selected = nil }
             if self.editing == id { self.editing = nil }
-            return self.send(.trash, memoID: id, at: tMs) + [self.publish(tMs)]
-        case (_, .restoreRequested(let id, let tMs)):
+            return self.send(.trash, memoID: id, at: now) + [self.publish(now)]
+        case (_, .restoreRequested(let id, let now)):
             guard self.records[id]?.trashedAt != nil else { return [] }
             self.records[id]?.trashedAt = nil
-            return self.send(.restore, memoID: id, at: tMs) + [self.publish(tMs)]
-        case (_, .emptyTrashRequested(let tMs)):
+            return self.send(.restore, memoID: id, at: now) + [self.publish(now)]
+        case (_, .emptyTrashRequested(let now)):
             self.records.removeAll { $0.trashedAt != nil }
-            return self.send(.emptyTrash, at: tMs) + [self.publish(tMs)]
-        case (_, .arrangeRequested(let order, let tMs)):
+            return self.send(.emptyTrash, at: now) + [self.publish(now)]
+        case (_, .arrangeRequested(let order, let now)):
             if let order, let setting = MemoArrangeOrder(rawValue: order.rawValue) {
                 self.settings.arrangeOrder = setting
             }
             for id in self.records.keys { self.records[id]?.memo.minimized = true }
             let order = self.settings.arrangeOrder
             let width = self.config.width
-            return self.send(.arrange, at: tMs) {
+            return self.send(.arrange, at: now) {
                 $0.order = order
                 $0.width = width
-            } + [self.publish(tMs)]
-        case (_, .searchRequested(let query, let tMs)):
+            } + [self.publish(now)]
+        case (_, .searchRequested(let query, let now)):
             guard !query.isEmpty else {
                 self.search = nil
-                return [self.publish(tMs)]
+                return [self.publish(now)]
             }
             // One popover at a time (FloatyMemo+ was rejected for two open at once): the search
             // bar's field closes the editor.
             self.editing = nil
             self.search = MemoBoardState.Search(query: query, matches: self.matches(of: query))
-            let sent = self.send(.search, at: tMs) {
+            let sent = self.send(.search, at: now) {
                 $0.query = query
                 $0.includeTrash = true
             }
-            return sent + [self.publish(tMs)]
-        case (_, .backgroundRequested(let image, let tMs)):
+            return sent + [self.publish(now)]
+        case (_, .backgroundRequested(let image, let now)):
             self.settings.background = image
-            return self.send(.background, at: tMs) { $0.image = image } + [self.publish(tMs)]
-        case (_, .ackReceived(let ack, let tMs)):
-            return self.acknowledge(ack, tMs)
-        case (_, .changeReceived(let change, let epoch, let tMs)):
-            return self.receive(change, epoch: epoch, tMs)
-        case (_, .snapshotChunkReceived(let chunk, let epoch, let tMs)):
-            return self.receive(chunk, epoch: epoch, tMs)
-        case (_, .timeElapsed(let tMs)):
-            return self.resendDue(tMs)
+            return self.send(.background, at: now) { $0.image = image } + [self.publish(now)]
+        case (_, .ackReceived(let ack, let now)):
+            return self.acknowledge(ack, now)
+        case (_, .changeReceived(let change, let epoch, let now)):
+            return self.receive(change, epoch: epoch, now)
+        case (_, .snapshotChunkReceived(let chunk, let epoch, let now)):
+            return self.receive(chunk, epoch: epoch, now)
+        case (_, .timeElapsed(let now)):
+            return self.resendDue(now)
         default:
             return []
         }
     }
 
     private mutating func create(
-        text: String, x: Double, y: Double, color: MemoBoardState.Color, _ tMs: Double
+        text: String, x: Double, y: Double, color: MemoBoardState.Color, _ now: SourceInstant
     ) -> [ComponentEffect] {
         let id = "\(self.config.client)-\(self.sync.session)-\(self.sync.nextCommand)"
         let z = (self.records.values.map(\.memo.z).max() ?? 0) + 1
@@ -261,7 +247,7 @@ public struct MemoBoardMachine: Sendable {
         self.records[id] = BoardMemo(
             memo: MemoBoardState.Memo(
                 id: id, x: x, y: y, width: width, height: height, z: z, color: color, text: text))
-        let sent = self.send(.create, memoID: id, at: tMs) {
+        let sent = self.send(.create, memoID: id, at: now) {
             $0.text = text
             $0.x = x
             $0.y = y
@@ -269,7 +255,7 @@ public struct MemoBoardMachine: Sendable {
             $0.height = height
             $0.color = color.rawValue
         }
-        return sent + [self.publish(tMs)]
+        return sent + [self.publish(now)]
     }
 
     /// The topmost memo on the board under scene point (`x`, `y`), honouring scale and rotation.
@@ -317,7 +303,7 @@ public struct MemoBoardMachine: Sendable {
     }
 
     /// The state as published.
-    public func snapshot(tMs: Double) -> MemoBoardState {
+    public func snapshot(at now: SourceInstant) -> MemoBoardState {
         let pendingMemos = Set(self.sync.pending.compactMap(\.request.memoId))
         let shown: (BoardMemo) -> MemoBoardState.Memo = { record in
             var memo = record.memo
@@ -326,7 +312,7 @@ public struct MemoBoardMachine: Sendable {
         }
         let order: (MemoBoardState.Memo, MemoBoardState.Memo) -> Bool = { ($0.z, $0.id) < ($1.z, $1.id) }
         return MemoBoardState(
-            instance: self.instance, tMs: tMs,
+            instance: self.instance, tMs: now.milliseconds,
             memos: self.records.values.filter { $0.trashedAt == nil }.map(shown).sorted(by: order),
             selected: self.selected,
             arrangeOrder: MemoBoardState.ArrangeOrder(rawValue: self.settings.arrangeOrder.rawValue) ?? .created,

@@ -7,33 +7,22 @@ import BusSchema
 /// ignore touches.
 public struct NumberPadMachine: Sendable {
     public struct Config: Sendable, Hashable {
-        public var layout: NumberPadState.Layout
-        public var enabled: Set<Int>
-        public var sequenceWindowMs: Double
+        public var layout = NumberPadState.Layout.standard
+        public var enabled = Set(0...9)
+        public var sequenceWindow = Duration.milliseconds(750)
         /// Left edge and width of the key row in scene points.
-        public var left: Double
-        public var width: Double
-
-        public init(
-            layout: NumberPadState.Layout = .standard, enabled: Set<Int> = Set(0...9),
-            sequenceWindowMs: Double = 750, left: Double = 0, width: Double = 1000
-        ) {
-            self.layout = layout
-            self.enabled = enabled
-            self.sequenceWindowMs = sequenceWindowMs
-            self.left = left
-            self.width = width
-        }
+        public var left = 0.0
+        public var width = 1000.0
     }
 
     public enum Event: Sendable, Equatable {
         /// The touch-down recognizer began at scene `x` (the instant the finger landed).
-        case touchBegan(x: Double, tMs: Double)
-        case touchMoved(x: Double, tMs: Double)
-        case touchLifted(x: Double, tMs: Double)
+        case touchBegan(x: Double, at: SourceInstant)
+        case touchMoved(x: Double, at: SourceInstant)
+        case touchLifted(x: Double, at: SourceInstant)
         /// A second finger landed, or the app resigned active.
-        case touchCancelled(tMs: Double)
-        case enabledSetChanged(Set<Int>, tMs: Double)
+        case touchCancelled(at: SourceInstant)
+        case enabledSetChanged(Set<Int>, at: SourceInstant)
     }
 
     private enum State: Sendable {
@@ -48,7 +37,7 @@ public struct NumberPadMachine: Sendable {
     private var enabled: Set<Int>
     private var touchedString = ""
     private var sequentialString = ""
-    private var lastTapMs: Double?
+    private var lastTap: SourceInstant?
 
     public init(instance: String, config: Config) {
         self.instance = instance
@@ -58,35 +47,35 @@ public struct NumberPadMachine: Sendable {
 
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
         switch (self.state, event) {
-        case (.idle, .touchBegan(let x, let tMs)):
+        case (.idle, .touchBegan(let x, let now)):
             self.state = .touching(key: self.enabledKey(at: x))
-            return [self.publish(tMs)]
-        case (.touching(let key), .touchMoved(let x, let tMs)):
+            return [self.publish(now)]
+        case (.touching(let key), .touchMoved(let x, let now)):
             let next = self.enabledKey(at: x)
             guard next != key else { return [] }
             self.state = .touching(key: next)
-            return [self.publish(tMs)]
-        case (.touching, .touchLifted(let x, let tMs)):
+            return [self.publish(now)]
+        case (.touching, .touchLifted(let x, let now)):
             self.state = .idle
-            guard let key = self.enabledKey(at: x) else { return [self.publish(tMs)] }
+            guard let key = self.enabledKey(at: x) else { return [self.publish(now)] }
             let digit = String(self.digit(key))
             self.touchedString = digit
-            if let last = self.lastTapMs, tMs - last <= self.config.sequenceWindowMs {
+            if let last = self.lastTap, now - last <= self.config.sequenceWindow {
                 self.sequentialString += digit
             } else {
                 self.sequentialString = digit
             }
-            self.lastTapMs = tMs
-            return [self.publish(tMs)]
-        case (.touching, .touchCancelled(let tMs)):
+            self.lastTap = now
+            return [self.publish(now)]
+        case (.touching, .touchCancelled(let now)):
             self.state = .idle
-            return [self.publish(tMs)]
-        case (_, .enabledSetChanged(let digits, let tMs)):
+            return [self.publish(now)]
+        case (_, .enabledSetChanged(let digits, let now)):
             self.enabled = digits
             if case .touching(let key?) = self.state, !digits.contains(self.digit(key)) {
                 self.state = .touching(key: nil)
             }
-            return [self.publish(tMs)]
+            return [self.publish(now)]
         default:
             return []
         }
@@ -104,7 +93,7 @@ public struct NumberPadMachine: Sendable {
     }
 
     /// The state as published.
-    public func snapshot(tMs: Double) -> NumberPadState {
+    public func snapshot(at now: SourceInstant) -> NumberPadState {
         var highlighted: Int?
         var popup: NumberPadState.Popup?
         if case .touching(let key?) = self.state {
@@ -114,12 +103,12 @@ public struct NumberPadMachine: Sendable {
         }
         let order = (0...9).map(self.digit)
         return NumberPadState(
-            instance: self.instance, tMs: tMs, layout: self.config.layout,
+            instance: self.instance, tMs: now.milliseconds, layout: self.config.layout,
             enabled: order.filter(self.enabled.contains), highlighted: highlighted, popup: popup,
             touchedString: self.touchedString, sequentialString: self.sequentialString)
     }
 
-    private func publish(_ tMs: Double) -> ComponentEffect {
-        .publishState(.numberPad(self.snapshot(tMs: tMs)))
+    private func publish(_ now: SourceInstant) -> ComponentEffect {
+        .publishState(.numberPad(self.snapshot(at: now)))
     }
 }

@@ -11,24 +11,9 @@ import BusSchema
 /// released pan, a swipe or a page request; the bounce back after a pull; and the header's
 /// snap to shown or hidden when a scroll ends with it part-way.
 public struct PagerMachine: Sendable {
-    /// The pull label's three stages (the title, then past 70 pt and past the threshold) and
-    /// the loading text.
-    public struct Labels: Sendable, Hashable {
-        public var idle: String
-        public var pulling: String
-        public var release: String
-        public var loading: String
-
-        public init(
-            idle: String = "Sample", pulling: String = "引き下げて更新", release: String = "はなして更新",
-            loading: String = "更新中"
-        ) {
-            self.idle = idle
-            self.pulling = pulling
-            self.release = release
-            self.loading = loading
-        }
-    }
+    /// What the pull label says where the scene's `labels` name nothing: its three stages (the
+    /// title, then past 70 pt and past the threshold) and the loading text (`refreshing`).
+    public static let defaultLabels = (idle: "Sample", pulling: "引き下げて更新", release: "はなして更新", refreshing: "更新中")
 
     /// The pull past which the label asks to pull on (the source's PulledDownTextInterval).
     public static let pulledDownLabelPull = 70.0
@@ -36,46 +21,32 @@ public struct PagerMachine: Sendable {
     public static let navigationBarHeight = 44.0
 
     public struct Config: Sendable, Hashable {
+        /// At least 1.
         public var pageCount: Int
         public var pageWidth: Double
         /// How far the menu can move up: the navigation bar's height.
-        public var barHeight: Double
-        public var pullThreshold: Double
+        public var barHeight = PagerMachine.navigationBarHeight
+        public var pullThreshold = 120.0
         /// Height of one page's content, for the scroll bounds.
-        public var contentHeight: Double
-        public var viewportHeight: Double
+        public var contentHeight = 2000.0
+        public var viewportHeight = 500.0
         /// A load's progress reaches 100 % after this long unless `refresh_done` comes first.
-        public var loadDurationMs: Double
-        public var labels: Labels
-
-        public init(
-            pageCount: Int, pageWidth: Double, barHeight: Double = PagerMachine.navigationBarHeight,
-            pullThreshold: Double = 120,
-            contentHeight: Double = 2000, viewportHeight: Double = 500, loadDurationMs: Double = 2000,
-            labels: Labels = Labels()
-        ) {
-            self.pageCount = max(pageCount, 1)
-            self.pageWidth = pageWidth
-            self.barHeight = barHeight
-            self.pullThreshold = pullThreshold
-            self.contentHeight = contentHeight
-            self.viewportHeight = viewportHeight
-            self.loadDurationMs = loadDurationMs
-            self.labels = labels
-        }
+        public var loadDuration = Duration.seconds(2)
+        /// The scene's texts (`idle`, `pulling`, `release`, `refreshing`).
+        public var labels = Scene.Config.Labels()
     }
 
     public enum Event: Sendable, Equatable {
-        case panBegan(tMs: Double)
-        case panChanged(translation: GestureEvent.Vector, tMs: Double)
-        case panEnded(translation: GestureEvent.Vector, velocity: GestureEvent.Vector, tMs: Double)
-        case panCancelled(tMs: Double)
-        case swipeRecognized(GestureEvent.Direction, tMs: Double)
-        case pageRequested(Int, tMs: Double)
-        case refreshDone(tMs: Double)
-        case timeElapsed(Double)
-        case appWillResignActive(tMs: Double)
-        case appDidBecomeActive(tMs: Double)
+        case panBegan(at: SourceInstant)
+        case panChanged(translation: GestureEvent.Vector, at: SourceInstant)
+        case panEnded(translation: GestureEvent.Vector, velocity: GestureEvent.Vector, at: SourceInstant)
+        case panCancelled(at: SourceInstant)
+        case swipeRecognized(GestureEvent.Direction, at: SourceInstant)
+        case pageRequested(Int, at: SourceInstant)
+        case refreshDone(at: SourceInstant)
+        case timeElapsed(SourceInstant)
+        case appWillResignActive(at: SourceInstant)
+        case appDidBecomeActive(at: SourceInstant)
     }
 
     private enum State: Sendable {
@@ -84,21 +55,21 @@ public struct PagerMachine: Sendable {
         case panning(startPage: Int, startScroll: Double)
         case paging(startPage: Int)
         case scrolling(startScroll: Double)
-        case loading(startMs: Double)
+        case loading(start: SourceInstant)
         /// The app resigned active during a load: progress holds until it is active again.
-        case loadingPaused(elapsedMs: Double)
+        case loadingPaused(elapsed: Duration)
     }
 
     /// Progress ticks every this many ms while loading.
-    public static let progressTickMs = 100.0
+    public static let progressTick = Duration.milliseconds(100)
     /// A finished load's full progress bar fades out over this long, then resets to zero width
     /// (the source's 0.3 s alpha animation and its completion).
-    public static let progressFadeMs = 300.0
+    public static let progressFade = Duration.milliseconds(300)
     /// Release speed that flips to the next page, points per second.
     public static let pageFlipSpeed = 300.0
     /// Page and header snaps take this long, as a paging scroll view settling or
     /// `setContentOffset(_:animated:)` (UIKit does not document the length).
-    public static let snapMs = 300.0
+    public static let snap = Duration.milliseconds(300)
 
     public let instance: String
     public let config: Config
@@ -109,91 +80,93 @@ public struct PagerMachine: Sendable {
     private var scrollOffsets: [Int: Double] = [:]
     private var progress = 0.0
     /// When the finished load's fading bar resets, while it fades.
-    private var progressFadeEndMs: Double?
+    private var progressFadeEnd: SourceInstant?
     /// The page a gesture started on and when it ended: a swipe and a pan of one gesture flip once.
-    private var lastGesture: (startPage: Int, endMs: Double)?
+    private var lastGesture: (startPage: Int, end: SourceInstant)?
 
     public init(instance: String, config: Config) {
+        var config = config
+        config.pageCount = max(config.pageCount, 1)
         self.instance = instance
         self.config = config
     }
 
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
         switch (self.state, event) {
-        case (.idle, .panBegan(let tMs)):
+        case (.idle, .panBegan(let now)):
             self.state = .panning(startPage: self.page, startScroll: self.scrollOffset)
-            return [self.publish(tMs)]
-        case (.panning(let startPage, let startScroll), .panChanged(let translation, let tMs)):
+            return [self.publish(now)]
+        case (.panning(let startPage, let startScroll), .panChanged(let translation, let now)):
             self.state =
                 abs(translation.x) > abs(translation.y)
                 ? .paging(startPage: startPage) : .scrolling(startScroll: startScroll)
-            return self.handle(.panChanged(translation: translation, tMs: tMs))
-        case (.paging(let startPage), .panChanged(let translation, let tMs)):
+            return self.handle(.panChanged(translation: translation, at: now))
+        case (.paging(let startPage), .panChanged(let translation, let now)):
             let raw = Double(startPage) - translation.x / max(self.config.pageWidth, 1)
             self.pageOffset = min(max(raw, 0), Double(self.config.pageCount - 1))
-            return [self.publish(tMs)]
-        case (.scrolling(let startScroll), .panChanged(let translation, let tMs)):
+            return [self.publish(now)]
+        case (.scrolling(let startScroll), .panChanged(let translation, let now)):
             self.scrollOffset = self.scrolled(startScroll - translation.y)
-            return [self.publish(tMs)]
-        case (.paging(let startPage), .panEnded(let translation, let velocity, let tMs)):
+            return [self.publish(now)]
+        case (.paging(let startPage), .panEnded(let translation, let velocity, let now)):
             var target = Int(saturating: Double(startPage) - translation.x / max(self.config.pageWidth, 1))
             if abs(velocity.x) >= Self.pageFlipSpeed { target = startPage + (velocity.x < 0 ? 1 : -1) }
-            return self.settle(on: target, startPage: startPage, tMs)
-        case (.scrolling, .panEnded(_, _, let tMs)):
+            return self.settle(on: target, startPage: startPage, now)
+        case (.scrolling, .panEnded(_, _, let now)):
             let loads = -self.scrollOffset >= self.config.pullThreshold
-            self.state = loads ? .loading(startMs: tMs) : .idle
+            self.state = loads ? .loading(start: now) : .idle
             if loads {
                 self.progress = 0
-                self.progressFadeEndMs = nil
+                self.progressFadeEnd = nil
             }
-            let released = self.snapped(tMs) {
+            let released = self.snapped(now) {
                 $0.scrollOffset = $0.headerSnapped(min(max($0.scrollOffset, 0), $0.maxScroll))
             }
             return loads
-                ? [released, .scheduleTimer(at: SourceInstant(milliseconds: tMs + Self.progressTickMs))] : [released]
-        case (.panning, .panEnded(_, _, let tMs)), (.panning, .panCancelled(let tMs)),
-            (.paging, .panCancelled(let tMs)), (.scrolling, .panCancelled(let tMs)),
-            (.panning, .appWillResignActive(let tMs)), (.paging, .appWillResignActive(let tMs)),
-            (.scrolling, .appWillResignActive(let tMs)):
+                ? [released, .scheduleTimer(at: now + Self.progressTick)] : [released]
+        case (.panning, .panEnded(_, _, let now)), (.panning, .panCancelled(let now)),
+            (.paging, .panCancelled(let now)), (.scrolling, .panCancelled(let now)),
+            (.panning, .appWillResignActive(let now)), (.paging, .appWillResignActive(let now)),
+            (.scrolling, .appWillResignActive(let now)):
             self.state = .idle
             return [
-                self.snapped(tMs) {
+                self.snapped(now) {
                     $0.pageOffset = Double($0.page)
                     $0.scrollOffset = $0.headerSnapped(min(max($0.scrollOffset, 0), $0.maxScroll))
                 }
             ]
-        case (.idle, .swipeRecognized(let direction, let tMs)), (.paging, .swipeRecognized(let direction, let tMs)),
-            (.panning, .swipeRecognized(let direction, let tMs)):
+        case (.idle, .swipeRecognized(let direction, let now)), (.paging, .swipeRecognized(let direction, let now)),
+            (.panning, .swipeRecognized(let direction, let now)):
             guard direction == .left || direction == .right else { return [] }
             let startPage: Int
             if case .paging(let start) = self.state {
                 startPage = start
             } else if case .panning(let start, _) = self.state {
                 startPage = start
-            } else if let last = self.lastGesture, last.endMs == tMs {
+            } else if let last = self.lastGesture, last.end == now {
                 startPage = last.startPage
             } else {
                 startPage = self.page
             }
-            return self.settle(on: startPage + (direction == .left ? 1 : -1), startPage: startPage, tMs)
-        case (.idle, .pageRequested(let page, let tMs)):
-            return self.settle(on: page, startPage: page, tMs)
-        case (.loading(let startMs), .timeElapsed(let tMs)):
-            self.progress = min(100, (tMs - startMs) / self.config.loadDurationMs * 100)
-            if self.progress >= 100 { return self.finishLoading(tMs) }
-            return [self.publish(tMs), .scheduleTimer(at: SourceInstant(milliseconds: tMs + Self.progressTickMs))]
-        case (.loading, .refreshDone(let tMs)), (.loadingPaused, .refreshDone(let tMs)):
-            return [.cancelTimer] + self.finishLoading(tMs)
-        case (_, .timeElapsed(let tMs)) where self.progressFadeEndMs.map { tMs >= $0 } ?? false:
+            return self.settle(on: startPage + (direction == .left ? 1 : -1), startPage: startPage, now)
+        case (.idle, .pageRequested(let page, let now)):
+            return self.settle(on: page, startPage: page, now)
+        case (.loading(let start), .timeElapsed(let now)):
+            self.progress = min(100, (now - start).milliseconds / self.config.loadDuration.milliseconds * 100)
+            if self.progress >= 100 { return self.finishLoading(now) }
+            return [self.publish(now), .scheduleTimer(at: now + Self.progressTick)]
+        case (.loading, .refreshDone(let now)), (.loadingPaused, .refreshDone(let now)):
+            return [.cancelTimer] + self.finishLoading(now)
+        case (_, .timeElapsed(let now)) where self.progressFadeEnd.map { now >= $0 } ?? false:
             self.progress = 0
-            self.progressFadeEndMs = nil
-            return [self.publish(tMs)]
-        case (.loading(let startMs), .appWillResignActive(let tMs)):
-            self.state = .loadingPaused(elapsedMs: tMs - startMs)
+            self.progressFadeEnd = nil
+            return [self.publish(now)]
+        case (.loading(let start), .appWillResignActive(let now)):
+            self.state = .loadingPaused(elapsed: now - start)
             return [.cancelTimer]
-        case (.loadingPaused(let elapsed), .appDidBecomeActive(let tMs)):
-            self.state = .loading(startMs: tMs - elapsed)
-            return [.scheduleTimer(at: SourceInstant(milliseconds: tMs + Self.progressTickMs))]
+        case (.loadingPaused(let elapsed), .appDidBecomeActive(let now)):
+            self.state = .loading(start: now - elapsed)
+            return [.scheduleTimer(at: now + Self.progressTick)]
         default:
             return []
         }
@@ -220,12 +193,12 @@ public struct PagerMachine: Sendable {
         return offset < hidden / 2 ? 0 : hidden
     }
 
-    private mutating func settle(on target: Int, startPage: Int, _ tMs: Double) -> [ComponentEffect] {
+    private mutating func settle(on target: Int, startPage: Int, _ now: SourceInstant) -> [ComponentEffect] {
         if case .paging = self.state { self.state = .idle }
         if case .panning = self.state { self.state = .idle }
-        self.lastGesture = (startPage, tMs)
+        self.lastGesture = (startPage, now)
         return [
-            self.snapped(tMs) {
+            self.snapped(now) {
                 $0.page = min(max(target, 0), $0.config.pageCount - 1)
                 $0.pageOffset = Double($0.page)
             }
@@ -235,51 +208,52 @@ public struct PagerMachine: Sendable {
     /// Applies `jump` and publishes the state, carrying the snap's animation when what is
     /// drawn (the page or scroll offset, so the header) moved: the model is at the target at
     /// once, the render worker animates there from what is on screen.
-    private mutating func snapped(_ tMs: Double, _ jump: (inout PagerMachine) -> Void) -> ComponentEffect {
+    private mutating func snapped(_ now: SourceInstant, _ jump: (inout PagerMachine) -> Void) -> ComponentEffect {
         let before = (self.pageOffset, self.page, self.scrollOffset)
         jump(&self)
-        var state = self.snapshot(tMs: tMs)
+        var state = self.snapshot(at: now)
         if before != (self.pageOffset, self.page, self.scrollOffset) {
-            state.animation = StateAnimation(durationMs: Self.snapMs)
+            state.animation = StateAnimation(durationMs: Self.snap.milliseconds)
         }
         return .publishState(.pager(state))
     }
 
-    /// Ends a load: the bar, full, fades out over ``progressFadeMs`` (an animated state), then a
+    /// Ends a load: the bar, full, fades out over ``progressFade`` (an animated state), then a
     /// timer resets it to zero width.
-    private mutating func finishLoading(_ tMs: Double) -> [ComponentEffect] {
+    private mutating func finishLoading(_ now: SourceInstant) -> [ComponentEffect] {
         self.state = .idle
         self.progress = 100
-        self.progressFadeEndMs = tMs + Self.progressFadeMs
-        var state = self.snapshot(tMs: tMs)
-        state.animation = StateAnimation(durationMs: Self.progressFadeMs)
+        self.progressFadeEnd = now + Self.progressFade
+        var state = self.snapshot(at: now)
+        state.animation = StateAnimation(durationMs: Self.progressFade.milliseconds)
         return [
-            .publishState(.pager(state)), .scheduleTimer(at: SourceInstant(milliseconds: tMs + Self.progressFadeMs)),
+            .publishState(.pager(state)), .scheduleTimer(at: now + Self.progressFade),
         ]
     }
 
     /// The state as published.
-    public func snapshot(tMs: Double) -> PagerState {
+    public func snapshot(at now: SourceInstant) -> PagerState {
         let pulled = max(0, -self.scrollOffset)
         let loading: Bool
         switch self.state {
         case .loading, .loadingPaused: loading = true
         default: loading = false
         }
-        let labels = self.config.labels
+        let (labels, defaults) = (self.config.labels, Self.defaultLabels)
         let label =
             loading
-            ? labels.loading
+            ? labels.refreshing ?? defaults.refreshing
             : pulled >= self.config.pullThreshold
-                ? labels.release : pulled >= Self.pulledDownLabelPull ? labels.pulling : labels.idle
+                ? labels.release ?? defaults.release
+                : pulled >= Self.pulledDownLabelPull ? labels.pulling ?? defaults.pulling : labels.idle ?? defaults.idle
         return PagerState(
-            instance: self.instance, tMs: tMs, page: self.page, pageCount: self.config.pageCount,
+            instance: self.instance, tMs: now.milliseconds, page: self.page, pageCount: self.config.pageCount,
             headerOffset: min(max(self.scrollOffset, 0), self.config.barHeight), progress: self.progress,
             label: label, loading: loading, pageOffset: self.pageOffset, pullOffset: pulled,
-            scrollOffset: self.scrollOffset, progressOpacity: self.progressFadeEndMs == nil ? nil : 0)
+            scrollOffset: self.scrollOffset, progressOpacity: self.progressFadeEnd == nil ? nil : 0)
     }
 
-    private func publish(_ tMs: Double) -> ComponentEffect {
-        .publishState(.pager(self.snapshot(tMs: tMs)))
+    private func publish(_ now: SourceInstant) -> ComponentEffect {
+        .publishState(.pager(self.snapshot(at: now)))
     }
 }

@@ -10,42 +10,20 @@ import BusSchema
 /// the render worker turns it frame by frame, so it turns whether or not the finger moves. With
 /// no connectivity a release fails fast: the header hides and shows the offline label.
 public struct PullToRefreshMachine: Sendable {
-    public struct Labels: Sendable, Hashable {
-        public var pulling: String
-        public var release: String
-        public var refreshing: String
-        public var offline: String
-
-        public init(
-            pulling: String = "引き下げて…", release: String = "指をはなすと更新", refreshing: String = "更新中…",
-            offline: String = "オフラインです"
-        ) {
-            self.pulling = pulling
-            self.release = release
-            self.refreshing = refreshing
-            self.offline = offline
-        }
-    }
+    /// What the header says where the scene's `labels` name nothing.
+    public static let defaultLabels = (
+        pulling: "引き下げて…", release: "指をはなすと更新", refreshing: "更新中…", offline: "オフラインです"
+    )
 
     public struct Config: Sendable, Hashable {
-        public var headerHeight: Double
-        public var thresholdMargin: Double
+        public var headerHeight = 60.0
+        public var thresholdMargin = 20.0
         /// Refreshing ends after this long without `refresh_done`.
-        public var timeoutMs: Double
-        public var labels: Labels
+        public var timeout = Duration.seconds(10)
+        /// The scene's texts (`pulling`, `release`, `refreshing`, `offline`).
+        public var labels = Scene.Config.Labels()
         /// The rubber band's dimension: the scroll view's height.
-        public var viewportHeight: Double
-
-        public init(
-            headerHeight: Double = 60, thresholdMargin: Double = 20, timeoutMs: Double = 10_000,
-            labels: Labels = Labels(), viewportHeight: Double = 600
-        ) {
-            self.headerHeight = headerHeight
-            self.thresholdMargin = thresholdMargin
-            self.timeoutMs = timeoutMs
-            self.labels = labels
-            self.viewportHeight = viewportHeight
-        }
+        public var viewportHeight = 600.0
 
         public var threshold: Double { self.headerHeight + self.thresholdMargin }
     }
@@ -53,17 +31,17 @@ public struct PullToRefreshMachine: Sendable {
     public enum Event: Sendable, Equatable {
         /// The scroll view's pan began; `atTop` when its content was at the top, so a pull
         /// shows the header.
-        case panBegan(atTop: Bool, tMs: Double)
-        case panChanged(translationY: Double, tMs: Double)
-        case panEnded(tMs: Double)
-        case panCancelled(tMs: Double)
+        case panBegan(atTop: Bool, at: SourceInstant)
+        case panChanged(translationY: Double, at: SourceInstant)
+        case panEnded(at: SourceInstant)
+        case panCancelled(at: SourceInstant)
         /// The refresh finished; `updatedAtMs` is when its data was updated (wall clock, ms since
         /// the Unix epoch), shown on the header's last-updated line.
-        case refreshDone(tMs: Double, updatedAtMs: Double? = nil)
-        case timeElapsed(Double)
-        case connectivityChanged(Connectivity, tMs: Double)
-        case appWillResignActive(tMs: Double)
-        case appDidBecomeActive(tMs: Double)
+        case refreshDone(at: SourceInstant, updatedAtMs: Double? = nil)
+        case timeElapsed(SourceInstant)
+        case connectivityChanged(Connectivity, at: SourceInstant)
+        case appWillResignActive(at: SourceInstant)
+        case appDidBecomeActive(at: SourceInstant)
     }
 
     private enum State: Sendable {
@@ -71,18 +49,18 @@ public struct PullToRefreshMachine: Sendable {
         case ignoringPan
         case pullingDown(offset: Double)
         case overThreshold(offset: Double)
-        case refreshing(deadline: Double)
-        case refreshingPaused(remainingMs: Double)
+        case refreshing(deadline: SourceInstant)
+        case refreshingPaused(remaining: Duration)
     }
 
     /// The arrow turns over this long.
-    public static let arrowDurationMs = 100.0
+    public static let arrowDuration = Duration.milliseconds(100)
     /// The arrow's angle heading up: the source's π − ε (`2π·180/360 − 0.000001`), so that it
     /// turns through the right-hand side and back, never the short way round through the left.
     public static let headingUpAngle = Double.pi - 0.000_001
     /// The header shows (snaps to the header height) or hides over this long: the source's
     /// `_setHeaderViewHidden:animated:` animates the content inset for 0.2 s.
-    public static let snapMs = 200.0
+    public static let snap = Duration.milliseconds(200)
 
     public let instance: String
     public let config: Config
@@ -101,39 +79,39 @@ public struct PullToRefreshMachine: Sendable {
 
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
         switch (self.state, event) {
-        case (.hidden, .panBegan(let atTop, let tMs)):
+        case (.hidden, .panBegan(let atTop, let now)):
             self.state = atTop ? .pullingDown(offset: 0) : .ignoringPan
-            return atTop ? [self.publish(tMs)] : []
-        case (.pullingDown, .panChanged(let translationY, let tMs)),
-            (.overThreshold, .panChanged(let translationY, let tMs)):
-            return self.pulled(to: translationY, tMs)
-        case (.pullingDown, .panEnded(let tMs)), (.pullingDown, .panCancelled(let tMs)),
-            (.overThreshold, .panCancelled(let tMs)), (.pullingDown, .appWillResignActive(let tMs)),
-            (.overThreshold, .appWillResignActive(let tMs)):
-            return self.hide(tMs)
-        case (.overThreshold, .panEnded(let tMs)):
+            return atTop ? [self.publish(now)] : []
+        case (.pullingDown, .panChanged(let translationY, let now)),
+            (.overThreshold, .panChanged(let translationY, let now)):
+            return self.pulled(to: translationY, now)
+        case (.pullingDown, .panEnded(let now)), (.pullingDown, .panCancelled(let now)),
+            (.overThreshold, .panCancelled(let now)), (.pullingDown, .appWillResignActive(let now)),
+            (.overThreshold, .appWillResignActive(let now)):
+            return self.hide(now)
+        case (.overThreshold, .panEnded(let now)):
             guard self.connectivity.isOnline else {
                 self.failedOffline = true
-                return self.hide(tMs)
+                return self.hide(now)
             }
             self.failedOffline = false
-            self.state = .refreshing(deadline: tMs + self.config.timeoutMs)
-            return [self.snapped(tMs), .scheduleTimer(at: SourceInstant(milliseconds: tMs + self.config.timeoutMs))]
+            self.state = .refreshing(deadline: now + self.config.timeout)
+            return [self.snapped(now), .scheduleTimer(at: now + self.config.timeout)]
         case (.ignoringPan, .panEnded), (.ignoringPan, .panCancelled), (.ignoringPan, .appWillResignActive):
             self.state = .hidden
             return []
-        case (.refreshing, .refreshDone(let tMs, let updatedAtMs)),
-            (.refreshingPaused, .refreshDone(let tMs, let updatedAtMs)):
+        case (.refreshing, .refreshDone(let now, let updatedAtMs)),
+            (.refreshingPaused, .refreshDone(let now, let updatedAtMs)):
             if let updatedAtMs, updatedAtMs.isFinite { self.updatedAtMs = updatedAtMs }
-            return [.cancelTimer] + self.hide(tMs)
-        case (.refreshing(let deadline), .timeElapsed(let tMs)) where tMs >= deadline:
-            return self.hide(tMs)
-        case (.refreshing(let deadline), .appWillResignActive(let tMs)):
-            self.state = .refreshingPaused(remainingMs: max(deadline - tMs, 0))
+            return [.cancelTimer] + self.hide(now)
+        case (.refreshing(let deadline), .timeElapsed(let now)) where now >= deadline:
+            return self.hide(now)
+        case (.refreshing(let deadline), .appWillResignActive(let now)):
+            self.state = .refreshingPaused(remaining: max(deadline - now, .zero))
             return [.cancelTimer]
-        case (.refreshingPaused(let remaining), .appDidBecomeActive(let tMs)):
-            self.state = .refreshing(deadline: tMs + remaining)
-            return [.scheduleTimer(at: SourceInstant(milliseconds: tMs + remaining))]
+        case (.refreshingPaused(let remaining), .appDidBecomeActive(let now)):
+            self.state = .refreshing(deadline: now + remaining)
+            return [.scheduleTimer(at: now + remaining)]
         case (_, .connectivityChanged(let connectivity, _)):
             self.connectivity = connectivity
             return []
@@ -142,7 +120,7 @@ public struct PullToRefreshMachine: Sendable {
         }
     }
 
-    private mutating func pulled(to translationY: Double, _ tMs: Double) -> [ComponentEffect] {
+    private mutating func pulled(to translationY: Double, _ now: SourceInstant) -> [ComponentEffect] {
         let offset = max(0, ScrollAxis.rubberBand(translationY, dimension: self.config.viewportHeight))
         let over = offset >= self.config.threshold
         let wasOver: Bool
@@ -155,51 +133,53 @@ public struct PullToRefreshMachine: Sendable {
         // A finger moving up past where the pull began leaves the header where it is: nothing to say.
         guard offset != wasOffset || over != wasOver else { return [] }
         self.state = over ? .overThreshold(offset: offset) : .pullingDown(offset: offset)
-        guard over != wasOver else { return [self.publish(tMs)] }
+        guard over != wasOver else { return [self.publish(now)] }
         // The turn, as the source's block animation: the state carries where the arrow turns to
         // and over how long; the renderer turns it from where it is on screen.
         self.arrowAngle = over ? Self.headingUpAngle : 0
-        var state = self.snapshot(tMs: tMs)
-        state.arrowAnimation = StateAnimation(durationMs: Self.arrowDurationMs)
+        var state = self.snapshot(at: now)
+        state.arrowAnimation = StateAnimation(durationMs: Self.arrowDuration.milliseconds)
         return [.publishState(.pullToRefresh(state))]
     }
 
-    private mutating func hide(_ tMs: Double) -> [ComponentEffect] {
+    private mutating func hide(_ now: SourceInstant) -> [ComponentEffect] {
         self.state = .hidden
         self.arrowAngle = 0
-        return [self.snapped(tMs)]
+        return [self.snapped(now)]
     }
 
     /// The state after a release or the end of a refresh: the header's new offset, animated.
-    private func snapped(_ tMs: Double) -> ComponentEffect {
-        var state = self.snapshot(tMs: tMs)
-        state.animation = StateAnimation(durationMs: Self.snapMs)
+    private func snapped(_ now: SourceInstant) -> ComponentEffect {
+        var state = self.snapshot(at: now)
+        state.animation = StateAnimation(durationMs: Self.snap.milliseconds)
         return .publishState(.pullToRefresh(state))
     }
 
     /// The state as published.
-    public func snapshot(tMs: Double) -> PullToRefreshState {
-        let labels = self.config.labels
+    public func snapshot(at now: SourceInstant) -> PullToRefreshState {
+        let (labels, defaults) = (self.config.labels, Self.defaultLabels)
+        let pulling = labels.pulling ?? defaults.pulling
         let phase: PullToRefreshState.Phase
         let offset: Double
         let label: String
         switch self.state {
         case .hidden, .ignoringPan:
-            (phase, offset, label) = (.hidden, 0, self.failedOffline ? labels.offline : labels.pulling)
+            (phase, offset, label) = (.hidden, 0, self.failedOffline ? labels.offline ?? defaults.offline : pulling)
         case .pullingDown(let pulled):
-            (phase, offset, label) = (.pullingDown, pulled, labels.pulling)
+            (phase, offset, label) = (.pullingDown, pulled, pulling)
         case .overThreshold(let pulled):
-            (phase, offset, label) = (.overThreshold, pulled, labels.release)
+            (phase, offset, label) = (.overThreshold, pulled, labels.release ?? defaults.release)
         case .refreshing, .refreshingPaused:
-            (phase, offset, label) = (.refreshing, self.config.headerHeight, labels.refreshing)
+            (phase, offset, label) = (.refreshing, self.config.headerHeight, labels.refreshing ?? defaults.refreshing)
         }
         return PullToRefreshState(
-            instance: self.instance, tMs: tMs, phase: phase, offset: offset, threshold: self.config.threshold,
+            instance: self.instance, tMs: now.milliseconds, phase: phase, offset: offset,
+            threshold: self.config.threshold,
             label: label, arrowAngle: self.arrowAngle, offline: self.failedOffline,
             headerHeight: self.config.headerHeight, updatedAtMs: self.updatedAtMs)
     }
 
-    private func publish(_ tMs: Double) -> ComponentEffect {
-        .publishState(.pullToRefresh(self.snapshot(tMs: tMs)))
+    private func publish(_ now: SourceInstant) -> ComponentEffect {
+        .publishState(.pullToRefresh(self.snapshot(at: now)))
     }
 }

@@ -12,58 +12,42 @@ public struct ScrollViewMachine: Sendable {
         public var viewportHeight: Double
         public var contentWidth: Double
         public var contentHeight: Double
-        public var insets: ScrollViewState.Insets
-        public var paging: Bool
-        public var bounces: Bool
-        /// Velocity kept per ms after release (UIKit normal 0.998).
-        public var decelerationRate: Double
-        public var minScale: Double
-        public var maxScale: Double
-
-        public init(
-            viewportWidth: Double, viewportHeight: Double, contentWidth: Double, contentHeight: Double,
-            insets: ScrollViewState.Insets = ScrollViewState.Insets(), paging: Bool = false, bounces: Bool = true,
-            decelerationRate: Double = 0.998, minScale: Double = 1, maxScale: Double = 1
-        ) {
-            self.viewportWidth = viewportWidth
-            self.viewportHeight = viewportHeight
-            self.contentWidth = contentWidth
-            self.contentHeight = contentHeight
-            self.insets = insets
-            self.paging = paging
-            self.bounces = bounces
-            self.decelerationRate = min(max(decelerationRate, 0.5), 0.9999)
-            self.minScale = minScale
-            self.maxScale = max(minScale, maxScale)
-        }
+        public var insets = ScrollViewState.Insets()
+        public var paging = false
+        public var bounces = true
+        /// Velocity kept per ms after release (UIKit normal 0.998), kept within 0.5 … 0.9999.
+        public var decelerationRate = 0.998
+        public var minScale = 1.0
+        /// At least `minScale`.
+        public var maxScale = 1.0
     }
 
     public enum Event: Sendable, Equatable {
-        case panBegan(tMs: Double)
+        case panBegan(at: SourceInstant)
         /// Translation since the pan began, in points.
-        case panChanged(translation: GestureEvent.Vector, tMs: Double)
+        case panChanged(translation: GestureEvent.Vector, at: SourceInstant)
         /// Finger velocity at lift, in points per second.
-        case panEnded(velocity: GestureEvent.Vector, tMs: Double)
-        case panCancelled(tMs: Double)
-        case pinchBegan(tMs: Double)
+        case panEnded(velocity: GestureEvent.Vector, at: SourceInstant)
+        case panCancelled(at: SourceInstant)
+        case pinchBegan(at: SourceInstant)
         /// Scale since the pinch began.
-        case pinchChanged(scale: Double, tMs: Double)
-        case pinchEnded(tMs: Double)
-        case timeElapsed(Double)
-        case appWillResignActive(tMs: Double)
+        case pinchChanged(scale: Double, at: SourceInstant)
+        case pinchEnded(at: SourceInstant)
+        case timeElapsed(SourceInstant)
+        case appWillResignActive(at: SourceInstant)
         /// The `reset_zoom` command: back to the smallest scale.
-        case zoomResetRequested(tMs: Double)
+        case zoomResetRequested(at: SourceInstant)
     }
 
     private enum State: Sendable {
         case resting
         case dragging(startX: Double, startY: Double, startPageX: Int, startPageY: Int)
-        case decelerating(lastMs: Double)
+        case decelerating(last: SourceInstant)
         case zooming(startScale: Double)
     }
 
     /// One frame at 60 Hz.
-    public static let frameMs = 1000.0 / 60.0
+    public static let frame = Duration.seconds(1) / 60
     /// Release speed (points per second) that flips to the next page.
     public static let pageFlipSpeed = 300.0
 
@@ -75,6 +59,9 @@ public struct ScrollViewMachine: Sendable {
     private var zoomScale = 1.0
 
     public init(instance: String, config: Config) {
+        var config = config
+        config.decelerationRate = min(max(config.decelerationRate, 0.5), 0.9999)
+        config.maxScale = max(config.minScale, config.maxScale)
         self.instance = instance
         self.config = config
         self.x = ScrollAxis(minimum: 0, maximum: 0, viewport: config.viewportWidth, position: -config.insets.left)
@@ -88,69 +75,80 @@ public struct ScrollViewMachine: Sendable {
 
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
         switch (self.state, event) {
-        case (.resting, .panBegan), (.decelerating, .panBegan):
+        case (.resting, .panBegan(let now)), (.decelerating, .panBegan(let now)):
             self.x.stop()
             self.y.stop()
             self.state = .dragging(
                 startX: self.x.position, startY: self.y.position, startPageX: self.page(self.x),
                 startPageY: self.page(self.y))
-            return [.cancelTimer, self.publish(event.tMs)]
-        case (.dragging(let startX, let startY, _, _), .panChanged(let translation, let tMs)):
+            return [.cancelTimer, self.publish(now)]
+        case (.dragging(let startX, let startY, _, _), .panChanged(let translation, let now)):
             self.x.position = self.x.dragged(to: startX - translation.x, bounces: self.config.bounces)
             self.y.position = self.y.dragged(to: startY - translation.y, bounces: self.config.bounces)
-            return [self.publish(tMs)]
-        case (.dragging(_, _, let pageX, let pageY), .panEnded(let velocity, let tMs)):
+            return [self.publish(now)]
+        case (.dragging(_, _, let pageX, let pageY), .panEnded(let velocity, let now)):
             self.x.velocity = -velocity.x / 1000
             self.y.velocity = -velocity.y / 1000
             if self.config.paging {
                 self.x.spring(to: self.pageTarget(self.x, startPage: pageX, speed: velocity.x))
                 self.y.spring(to: self.pageTarget(self.y, startPage: pageY, speed: velocity.y))
             }
-            return self.startMoving(tMs)
-        case (.dragging, .panCancelled(let tMs)), (.dragging, .appWillResignActive(let tMs)):
+            return self.startMoving(now)
+        case (.dragging, .panCancelled(let now)), (.dragging, .appWillResignActive(let now)):
             self.x.velocity = 0
             self.y.velocity = 0
-            return self.startMoving(tMs)
-        case (.decelerating(let lastMs), .timeElapsed(let tMs)):
-            self.x.advance(by: tMs - lastMs, rate: self.config.decelerationRate, bounces: self.config.bounces)
-            self.y.advance(by: tMs - lastMs, rate: self.config.decelerationRate, bounces: self.config.bounces)
-            return self.startMoving(tMs)
-        case (.resting, .pinchBegan(let tMs)), (.decelerating, .pinchBegan(let tMs)),
-            (.dragging, .pinchBegan(let tMs)):
+            return self.startMoving(now)
+        case (.decelerating(let last), .timeElapsed(let now)):
+            // ScrollAxis runs in ms; the instants' own ms keep the arithmetic of the inputs' times.
+            let elapsedMs = now.milliseconds - last.milliseconds
+            self.x.advance(by: elapsedMs, rate: self.config.decelerationRate, bounces: self.config.bounces)
+            self.y.advance(by: elapsedMs, rate: self.config.decelerationRate, bounces: self.config.bounces)
+            return self.startMoving(now)
+        case (.resting, .pinchBegan(let now)), (.decelerating, .pinchBegan(let now)),
+            (.dragging, .pinchBegan(let now)):
             guard self.config.maxScale > self.config.minScale else { return [] }
             self.x.stop()
             self.y.stop()
             self.state = .zooming(startScale: self.zoomScale)
-            return [.cancelTimer, self.publish(tMs)]
-        case (.zooming(let startScale), .pinchChanged(let scale, let tMs)):
+            return [.cancelTimer, self.publish(now)]
+        case (.zooming(let startScale), .pinchChanged(let scale, let now)):
             self.zoomScale = self.softClampedScale(startScale * scale)
             self.updateBounds()
-            return [self.publish(tMs)]
-        case (.zooming, .pinchEnded(let tMs)), (.zooming, .appWillResignActive(let tMs)):
+            return [self.publish(now)]
+        case (.zooming, .pinchEnded(let now)), (.zooming, .appWillResignActive(let now)):
             self.zoomScale = min(max(self.zoomScale, self.config.minScale), self.config.maxScale)
             self.updateBounds()
-            return self.startMoving(tMs)
-        case (.resting, .zoomResetRequested(let tMs)), (.decelerating, .zoomResetRequested(let tMs)):
+            return self.startMoving(now)
+        case (.resting, .zoomResetRequested(let now)), (.decelerating, .zoomResetRequested(let now)):
             self.zoomScale = self.config.minScale
             self.updateBounds()
-            return self.startMoving(tMs)
+            return self.startMoving(now)
         default:
             return []
         }
     }
 
     /// Moves on (decelerating or springing) until both axes rest, then rests.
-    private mutating func startMoving(_ tMs: Double) -> [ComponentEffect] {
+    private mutating func startMoving(_ now: SourceInstant) -> [ComponentEffect] {
         if self.x.isResting, self.y.isResting {
             self.state = .resting
-            return [self.publish(tMs)]
+            return [self.publish(now)]
         }
-        self.state = .decelerating(lastMs: tMs)
-        // Frame times kept to the microsecond, so they print without float residue.
-        return [
-            self.publish(tMs),
-            .scheduleTimer(at: SourceInstant(milliseconds: ((tMs + Self.frameMs) * 1000).rounded() / 1000)),
-        ]
+        self.state = .decelerating(last: now)
+        return [self.publish(now), .scheduleTimer(at: Self.nextFrame(after: now))]
+    }
+
+    /// ``frame`` in nanoseconds: reading a `Duration` costs a 128-bit division, so once, not
+    /// every frame.
+    private static let frameNanoseconds = Self.frame.nanoseconds
+
+    /// The frame after `instant`, to the nearest microsecond: frame times then print in ms
+    /// without float residue.
+    private static func nextFrame(after instant: SourceInstant) -> SourceInstant {
+        let (next, overflow) = instant.nanoseconds.addingReportingOverflow(Self.frameNanoseconds)
+        guard !overflow, next < .max - 1000 else { return SourceInstant(nanoseconds: .max) }
+        let (whole, rest) = next.quotientAndRemainder(dividingBy: 1000)
+        return SourceInstant(nanoseconds: whole * 1000 + (rest >= 500 ? 1000 : rest <= -500 ? -1000 : 0))
     }
 
     /// Past the bounds a pinch meets resistance: a tenth of the excess ratio.
@@ -194,12 +192,12 @@ public struct ScrollViewMachine: Sendable {
     }
 
     /// The state as published.
-    public func snapshot(tMs: Double) -> ScrollViewState {
+    public func snapshot(at now: SourceInstant) -> ScrollViewState {
         let moving: Bool
         if case .decelerating = self.state { moving = true } else { moving = false }
         let pagingAxis = self.config.contentWidth > self.config.viewportWidth ? self.x : self.y
         return ScrollViewState(
-            instance: self.instance, tMs: tMs, offsetX: self.x.position, offsetY: self.y.position,
+            instance: self.instance, tMs: now.milliseconds, offsetX: self.x.position, offsetY: self.y.position,
             contentWidth: self.config.contentWidth, contentHeight: self.config.contentHeight,
             insets: self.config.insets, zoomScale: self.zoomScale, dragging: self.isDragging, decelerating: moving,
             zooming: self.isZooming, overlaysVisible: !self.isDragging && !self.isZooming,
@@ -212,18 +210,7 @@ public struct ScrollViewMachine: Sendable {
             page: self.config.paging ? self.page(pagingAxis) : nil)
     }
 
-    private func publish(_ tMs: Double) -> ComponentEffect {
-        .publishState(.scrollView(self.snapshot(tMs: tMs)))
-    }
-}
-
-extension ScrollViewMachine.Event {
-    var tMs: Double {
-        switch self {
-        case .panBegan(let t), .panChanged(_, let t), .panEnded(_, let t), .panCancelled(let t), .pinchBegan(let t),
-            .pinchChanged(_, let t), .pinchEnded(let t), .timeElapsed(let t), .appWillResignActive(let t),
-            .zoomResetRequested(let t):
-            t
-        }
+    private func publish(_ now: SourceInstant) -> ComponentEffect {
+        .publishState(.scrollView(self.snapshot(at: now)))
     }
 }

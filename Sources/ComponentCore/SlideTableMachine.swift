@@ -11,50 +11,38 @@ public struct SlideTableMachine: Sendable {
     /// The most rows a scene may declare (each state lists every row's offset).
     public static let maximumRows = 10_000
     /// The source slides a row open over 0.2 s and the other open row shut over 0.1 s.
-    public static let openMs = 200.0
-    public static let closeMs = 100.0
+    public static let openDuration = Duration.milliseconds(200)
+    public static let closeDuration = Duration.milliseconds(100)
 
     public struct Config: Sendable, Hashable {
+        /// At least 0.
         public var rows: Int
         public var rowHeight: Double
         /// Row width: how far an open row's front view slides.
         public var rowWidth: Double
         /// Top of the table in scene points (rows are hit-tested from it).
-        public var top: Double
-        public var viewportHeight: Double
-        public var openDurationMs: Double
-        public var closeDurationMs: Double
-
-        public init(
-            rows: Int, rowHeight: Double, rowWidth: Double, top: Double = 0, viewportHeight: Double = 600,
-            openDurationMs: Double = SlideTableMachine.openMs, closeDurationMs: Double = SlideTableMachine.closeMs
-        ) {
-            self.rows = max(rows, 0)
-            self.rowHeight = rowHeight
-            self.rowWidth = rowWidth
-            self.top = top
-            self.viewportHeight = viewportHeight
-            self.openDurationMs = openDurationMs
-            self.closeDurationMs = closeDurationMs
-        }
+        public var top = 0.0
+        public var viewportHeight = 600.0
+        public var openDuration = SlideTableMachine.openDuration
+        public var closeDuration = SlideTableMachine.closeDuration
     }
 
     public enum Event: Sendable, Equatable {
         /// A swipe at scene `y`.
-        case swipeRecognized(GestureEvent.Direction, y: Double, tMs: Double)
-        case panBegan(tMs: Double)
-        case panChanged(translationY: Double, tMs: Double)
-        case panEnded(tMs: Double)
-        case timeElapsed(Double)
-        case appWillResignActive(tMs: Double)
+        case swipeRecognized(GestureEvent.Direction, y: Double, at: SourceInstant)
+        case panBegan(at: SourceInstant)
+        case panChanged(translationY: Double, at: SourceInstant)
+        case panEnded(at: SourceInstant)
+        case timeElapsed(SourceInstant)
+        case appWillResignActive(at: SourceInstant)
         /// A finger landed at scene `y` (the view's touch-down recognizer began).
-        case touchBegan(y: Double, tMs: Double)
+        case touchBegan(y: Double, at: SourceInstant)
         /// The finger moved to scene `y`.
-        case touchMoved(y: Double, tMs: Double)
+        case touchMoved(y: Double, at: SourceInstant)
         /// The finger lifted at scene `y`.
-        case touchLifted(y: Double, tMs: Double)
+        case touchLifted(y: Double, at: SourceInstant)
         /// The touch was taken by a scroll or swipe, or a second finger.
-        case touchCancelled(tMs: Double)
+        case touchCancelled(at: SourceInstant)
     }
 
     private enum State: Sendable {
@@ -85,6 +73,8 @@ public struct SlideTableMachine: Sendable {
     private var selectedRow: Int?
 
     public init(instance: String, config: Config) {
+        var config = config
+        config.rows = max(config.rows, 0)
         self.instance = instance
         self.config = config
         self.restingOffsets = [Double](repeating: 0, count: config.rows)
@@ -95,54 +85,54 @@ public struct SlideTableMachine: Sendable {
 
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
         switch (self.state, event) {
-        case (_, .swipeRecognized(let direction, let y, let tMs)):
+        case (_, .swipeRecognized(let direction, let y, let now)):
             // A swipe takes the touch: the press it began with is no tap.
             let unpressed = self.pressedRow != nil
             self.pressedRow = nil
             if let row = self.row(at: y) {
-                if direction == .right, row != self.openRow { return self.open(row, tMs) }
-                if direction == .left, row == self.openRow { return self.close(tMs) }
+                if direction == .right, row != self.openRow { return self.open(row, now) }
+                if direction == .left, row == self.openRow { return self.close(now) }
             }
-            return unpressed ? [self.publish(tMs)] : []
-        case (.idle, .panBegan(let tMs)):
+            return unpressed ? [self.publish(now)] : []
+        case (.idle, .panBegan(let now)):
             self.state = .scrolling(startOffset: self.scrollOffset)
             self.pressedRow = nil
-            return [self.publish(tMs)]
-        case (.idle, .touchBegan(let y, let tMs)):
+            return [self.publish(now)]
+        case (.idle, .touchBegan(let y, let now)):
             guard let row = self.row(at: y) else { return [] }
             self.pressedRow = row
-            return [self.publish(tMs)]
-        case (_, .touchMoved(let y, let tMs)):
+            return [self.publish(now)]
+        case (_, .touchMoved(let y, let now)):
             // Sliding off the row takes the press back (UITableView keeps it off, even on return).
             guard let pressed = self.pressedRow, self.row(at: y) != pressed else { return [] }
             self.pressedRow = nil
-            return [self.publish(tMs)]
-        case (_, .touchLifted(let y, let tMs)):
+            return [self.publish(now)]
+        case (_, .touchLifted(let y, let now)):
             guard let pressed = self.pressedRow else { return [] }
             self.pressedRow = nil
             if self.row(at: y) == pressed { self.selectedRow = pressed }
-            return [self.publish(tMs)]
-        case (_, .touchCancelled(let tMs)):
+            return [self.publish(now)]
+        case (_, .touchCancelled(let now)):
             guard self.pressedRow != nil else { return [] }
             self.pressedRow = nil
-            return [self.publish(tMs)]
-        case (.scrolling(let start), .panChanged(let translationY, let tMs)):
+            return [self.publish(now)]
+        case (.scrolling(let start), .panChanged(let translationY, let now)):
             let axis = ScrollAxis(
                 minimum: 0, maximum: self.maxScroll, viewport: self.config.viewportHeight, position: start)
             self.scrollOffset = axis.dragged(to: start - translationY, bounces: true)
-            return [self.publish(tMs)]
-        case (.idle, .appWillResignActive(let tMs)) where self.pressedRow != nil:
+            return [self.publish(now)]
+        case (.idle, .appWillResignActive(let now)) where self.pressedRow != nil:
             self.pressedRow = nil
-            return [self.publish(tMs)]
-        case (.scrolling, .panEnded(let tMs)), (.scrolling, .appWillResignActive(let tMs)):
+            return [self.publish(now)]
+        case (.scrolling, .panEnded(let now)), (.scrolling, .appWillResignActive(let now)):
             self.state = .idle
             self.scrollOffset = min(max(self.scrollOffset, 0), self.maxScroll)
-            return [self.publish(tMs)]
-        case (_, .timeElapsed(let tMs)):
+            return [self.publish(now)]
+        case (_, .timeElapsed(let now)):
             guard !self.slides.isEmpty else { return [] }
-            self.slides = self.slides.filter { $0.value.endMs > tMs }
-            return [self.publish(tMs)]
-                + (self.nextSlideEnd.map { [.scheduleTimer(at: SourceInstant(milliseconds: $0))] } ?? [])
+            self.slides = self.slides.filter { $0.value.end > now }
+            return [self.publish(now)]
+                + (self.nextSlideEnd.map { [.scheduleTimer(at: $0)] } ?? [])
         default:
             return []
         }
@@ -152,7 +142,7 @@ public struct SlideTableMachine: Sendable {
         max(0, Double(self.config.rows) * self.config.rowHeight - self.config.viewportHeight)
     }
 
-    private var nextSlideEnd: Double? { self.slides.values.map(\.endMs).min() }
+    private var nextSlideEnd: SourceInstant? { self.slides.values.map(\.end).min() }
 
     /// The model index under scene `y`, if a row is there.
     private func row(at y: Double) -> Int? {
@@ -163,67 +153,66 @@ public struct SlideTableMachine: Sendable {
     }
 
     /// Every row's offset: a sliding row's value now, else its resting offset.
-    private func offsets(at tMs: Double) -> [Double] {
+    private func offsets(at now: SourceInstant) -> [Double] {
         guard !self.slides.isEmpty else { return self.restingOffsets }
         var offsets = self.restingOffsets
-        for (row, slide) in self.slides where offsets.indices.contains(row) { offsets[row] = slide.value(at: tMs) }
+        for (row, slide) in self.slides where offsets.indices.contains(row) { offsets[row] = slide.value(at: now) }
         return offsets
     }
 
-    private func offset(of row: Int, at tMs: Double) -> Double {
-        if let slide = self.slides[row] { return slide.value(at: tMs) }
+    private func offset(of row: Int, at now: SourceInstant) -> Double {
+        if let slide = self.slides[row] { return slide.value(at: now) }
         return row == self.openRow ? self.config.rowWidth : 0
     }
 
-    private mutating func slide(_ row: Int, to target: Double, durationMs: Double, _ tMs: Double) {
+    private mutating func slide(_ row: Int, to target: Double, over duration: Duration, _ now: SourceInstant) {
         self.slides[row] = ComponentAnimation(
-            property: "offset", target: "row \(row)", from: self.offset(of: row, at: tMs), to: target, startMs: tMs,
-            durationMs: durationMs)
+            from: self.offset(of: row, at: now), to: target, start: now, end: now + duration)
     }
 
-    private mutating func open(_ row: Int, _ tMs: Double) -> [ComponentEffect] {
+    private mutating func open(_ row: Int, _ now: SourceInstant) -> [ComponentEffect] {
         let previous = self.openRow
-        if let previous { self.slide(previous, to: 0, durationMs: self.config.closeDurationMs, tMs) }
-        self.slide(row, to: self.config.rowWidth, durationMs: self.config.openDurationMs, tMs)
+        if let previous { self.slide(previous, to: 0, over: self.config.closeDuration, now) }
+        self.slide(row, to: self.config.rowWidth, over: self.config.openDuration, now)
         self.openRow = row
-        let started = self.started(tMs, durationMs: self.config.openDurationMs, closing: previous)
-        return [started, .scheduleTimer(at: SourceInstant(milliseconds: self.nextSlideEnd ?? tMs))]
+        let started = self.started(now, over: self.config.openDuration, closing: previous)
+        return [started, .scheduleTimer(at: self.nextSlideEnd ?? now)]
     }
 
-    private mutating func close(_ tMs: Double) -> [ComponentEffect] {
+    private mutating func close(_ now: SourceInstant) -> [ComponentEffect] {
         guard let row = self.openRow else { return [] }
-        self.slide(row, to: 0, durationMs: self.config.closeDurationMs, tMs)
+        self.slide(row, to: 0, over: self.config.closeDuration, now)
         self.openRow = nil
         return [
-            self.started(tMs, durationMs: self.config.closeDurationMs),
-            .scheduleTimer(at: SourceInstant(milliseconds: self.nextSlideEnd ?? tMs)),
+            self.started(now, over: self.config.closeDuration),
+            .scheduleTimer(at: self.nextSlideEnd ?? now),
         ]
     }
 
     /// The state that starts a slide, as a UIView block animation: the rows' targets and how
     /// long to take; a row `closing` as another opens carries its own, shorter duration.
-    private func started(_ tMs: Double, durationMs: Double, closing: Int? = nil) -> ComponentEffect {
-        var state = self.snapshot(tMs: tMs)
+    private func started(_ now: SourceInstant, over duration: Duration, closing: Int? = nil) -> ComponentEffect {
+        var state = self.snapshot(at: now)
         for (row, slide) in self.slides where row < state.offsets.count { state.offsets[row] = slide.to }
-        state.animation = StateAnimation(durationMs: durationMs)
+        state.animation = StateAnimation(durationMs: duration.milliseconds)
         if let closing {
             state.closingRow = closing
-            state.closeAnimation = StateAnimation(durationMs: self.config.closeDurationMs)
+            state.closeAnimation = StateAnimation(durationMs: self.config.closeDuration.milliseconds)
         }
         return .publishState(.slideTable(state))
     }
 
     /// The state as published.
-    public func snapshot(tMs: Double) -> SlideTableState {
+    public func snapshot(at now: SourceInstant) -> SlideTableState {
         let opening = self.openRow.flatMap { self.slides[$0] != nil ? $0 : nil }
         return SlideTableState(
-            instance: self.instance, tMs: tMs, rows: self.config.rows, openRow: self.openRow,
-            offsets: self.offsets(at: tMs), scrollOffset: self.scrollOffset,
+            instance: self.instance, tMs: now.milliseconds, rows: self.config.rows, openRow: self.openRow,
+            offsets: self.offsets(at: now), scrollOffset: self.scrollOffset,
             animatingRow: .some(opening ?? self.slides.keys.min()), highlightedRow: self.pressedRow,
             selectedRow: self.selectedRow)
     }
 
-    private func publish(_ tMs: Double) -> ComponentEffect {
-        .publishState(.slideTable(self.snapshot(tMs: tMs)))
+    private func publish(_ now: SourceInstant) -> ComponentEffect {
+        .publishState(.slideTable(self.snapshot(at: now)))
     }
 }

@@ -14,41 +14,29 @@ import BusSchema
 /// and carries an `animation` for the render worker, as a UIView block animation.
 public struct ZoomViewMachine: Sendable {
     public struct Config: Sendable, Hashable {
-        public var minScale: Double
-        public var maxScale: Double
+        public var minScale = 1.0
+        /// At least `minScale`.
+        public var maxScale = 4.0
         public var viewportWidth: Double
         public var viewportHeight: Double
-        public var image: String?
+        public var image: String? = nil
         /// The view's top-left corner in scene coordinates, where gesture locations are given.
-        public var originX: Double
-        public var originY: Double
-
-        public init(
-            minScale: Double = 1, maxScale: Double = 4, viewportWidth: Double, viewportHeight: Double,
-            image: String? = nil, originX: Double = 0, originY: Double = 0
-        ) {
-            self.minScale = minScale
-            self.maxScale = max(minScale, maxScale)
-            self.viewportWidth = viewportWidth
-            self.viewportHeight = viewportHeight
-            self.image = image
-            self.originX = originX
-            self.originY = originY
-        }
+        public var originX = 0.0
+        public var originY = 0.0
     }
 
     public enum Event: Sendable, Equatable {
         /// A pinch began with its fingers' centroid at (`x`, `y`), in scene coordinates.
-        case pinchBegan(x: Double, y: Double, tMs: Double)
-        case pinchChanged(scale: Double, x: Double, y: Double, tMs: Double)
-        case pinchEnded(tMs: Double)
-        case panBegan(tMs: Double)
-        case panChanged(translation: GestureEvent.Vector, tMs: Double)
-        case panEnded(tMs: Double)
-        case doubleTapRecognized(x: Double, y: Double, tMs: Double)
-        case appWillResignActive(tMs: Double)
+        case pinchBegan(x: Double, y: Double, at: SourceInstant)
+        case pinchChanged(scale: Double, x: Double, y: Double, at: SourceInstant)
+        case pinchEnded(at: SourceInstant)
+        case panBegan(at: SourceInstant)
+        case panChanged(translation: GestureEvent.Vector, at: SourceInstant)
+        case panEnded(at: SourceInstant)
+        case doubleTapRecognized(x: Double, y: Double, at: SourceInstant)
+        case appWillResignActive(at: SourceInstant)
         /// The `reset_zoom` command.
-        case resetRequested(tMs: Double)
+        case resetRequested(at: SourceInstant)
     }
 
     private enum State: Sendable {
@@ -59,7 +47,7 @@ public struct ZoomViewMachine: Sendable {
     }
 
     /// Zoom snaps take this long, as `setZoomScale(_:animated:)` (UIKit does not document it).
-    public static let snapMs = 300.0
+    public static let snap = Duration.milliseconds(300)
     /// How far past a limit a pinch can go at most, as a fraction of the limit.
     public static let bounceLimit = 0.25
 
@@ -73,6 +61,8 @@ public struct ZoomViewMachine: Sendable {
     private var focus = (x: 0.0, y: 0.0)
 
     public init(instance: String, config: Config) {
+        var config = config
+        config.maxScale = max(config.minScale, config.maxScale)
         self.instance = instance
         self.config = config
         self.scale = config.minScale
@@ -83,41 +73,41 @@ public struct ZoomViewMachine: Sendable {
 
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
         switch (self.state, event) {
-        case (.idle, .pinchBegan(let x, let y, let tMs)), (.panning, .pinchBegan(let x, let y, let tMs)):
+        case (.idle, .pinchBegan(let x, let y, let now)), (.panning, .pinchBegan(let x, let y, let now)):
             self.focus = self.viewPoint(x, y)
             let anchor = self.imagePoint(under: self.focus)
             self.state = .zooming(startScale: self.scale, anchorX: anchor.x, anchorY: anchor.y)
-            return [self.publish(tMs)]
-        case (.zooming(let start, let anchorX, let anchorY), .pinchChanged(let scale, let x, let y, let tMs)):
+            return [self.publish(now)]
+        case (.zooming(let start, let anchorX, let anchorY), .pinchChanged(let scale, let x, let y, let now)):
             self.scale = self.banded(start * scale)
             self.focus = self.viewPoint(x, y)
             self.place(imageX: anchorX, imageY: anchorY, at: self.focus)
-            return [self.publish(tMs)]
-        case (.zooming, .pinchEnded(let tMs)), (.zooming, .appWillResignActive(let tMs)):
+            return [self.publish(now)]
+        case (.zooming, .pinchEnded(let now)), (.zooming, .appWillResignActive(let now)):
             self.state = .idle
             let target = min(max(self.scale, self.config.minScale), self.config.maxScale)
-            return [self.snapped(to: target, keeping: self.focus, at: self.focus, tMs)]
-        case (.idle, .panBegan(let tMs)):
+            return [self.snapped(to: target, keeping: self.focus, at: self.focus, now)]
+        case (.idle, .panBegan(let now)):
             self.state = .panning(startX: self.offsetX, startY: self.offsetY)
-            return self.dragging ? [self.publish(tMs)] : []
-        case (.panning(let startX, let startY), .panChanged(let translation, let tMs)):
+            return self.dragging ? [self.publish(now)] : []
+        case (.panning(let startX, let startY), .panChanged(let translation, let now)):
             guard self.scale > self.config.minScale else { return [] }
             self.offsetX = startX - translation.x
             self.offsetY = startY - translation.y
             self.clampOffset()
-            return [self.publish(tMs)]
-        case (.panning, .panEnded(let tMs)), (.panning, .appWillResignActive(let tMs)):
+            return [self.publish(now)]
+        case (.panning, .panEnded(let now)), (.panning, .appWillResignActive(let now)):
             let wasDragging = self.dragging
             self.state = .idle
-            return wasDragging ? [self.publish(tMs)] : []
-        case (_, .resetRequested(let tMs)):
+            return wasDragging ? [self.publish(now)] : []
+        case (_, .resetRequested(let now)):
             self.state = .idle
-            return [self.snapped(to: self.config.minScale, tMs)]
-        case (.idle, .doubleTapRecognized(let x, let y, let tMs)):
-            guard self.scale <= self.config.minScale else { return [self.snapped(to: self.config.minScale, tMs)] }
+            return [self.snapped(to: self.config.minScale, now)]
+        case (.idle, .doubleTapRecognized(let x, let y, let now)):
+            guard self.scale <= self.config.minScale else { return [self.snapped(to: self.config.minScale, now)] }
             let centre = (x: self.config.viewportWidth / 2, y: self.config.viewportHeight / 2)
             let target = min(self.config.minScale * 2, self.config.maxScale)
-            return [self.snapped(to: target, keeping: self.viewPoint(x, y), at: centre, tMs)]
+            return [self.snapped(to: target, keeping: self.viewPoint(x, y), at: centre, now)]
         default:
             return []
         }
@@ -138,7 +128,7 @@ public struct ZoomViewMachine: Sendable {
     /// within them.
     private mutating func snapped(
         to scale: Double, keeping point: (x: Double, y: Double)? = nil, at target: (x: Double, y: Double)? = nil,
-        _ tMs: Double
+        _ now: SourceInstant
     ) -> ComponentEffect {
         let before = (self.scale, self.offsetX, self.offsetY)
         if let point, let target {
@@ -149,9 +139,9 @@ public struct ZoomViewMachine: Sendable {
             self.scale = scale
             self.clampOffset()
         }
-        var state = self.snapshot(tMs: tMs)
+        var state = self.snapshot(at: now)
         if before != (self.scale, self.offsetX, self.offsetY) {
-            state.animation = StateAnimation(durationMs: Self.snapMs)
+            state.animation = StateAnimation(durationMs: Self.snap.milliseconds)
         }
         return .publishState(.zoomView(state))
     }
@@ -188,16 +178,16 @@ public struct ZoomViewMachine: Sendable {
     }
 
     /// The state as published.
-    public func snapshot(tMs: Double) -> ZoomViewState {
+    public func snapshot(at now: SourceInstant) -> ZoomViewState {
         let zooming: Bool
         if case .zooming = self.state { zooming = true } else { zooming = false }
         return ZoomViewState(
-            instance: self.instance, tMs: tMs, scale: self.scale, minScale: self.config.minScale,
+            instance: self.instance, tMs: now.milliseconds, scale: self.scale, minScale: self.config.minScale,
             maxScale: self.config.maxScale, offsetX: self.offsetX, offsetY: self.offsetY,
             overlayVisible: !zooming && !self.dragging, zooming: zooming, image: self.config.image)
     }
 
-    private func publish(_ tMs: Double) -> ComponentEffect {
-        .publishState(.zoomView(self.snapshot(tMs: tMs)))
+    private func publish(_ now: SourceInstant) -> ComponentEffect {
+        .publishState(.zoomView(self.snapshot(at: now)))
     }
 }

@@ -1,3 +1,5 @@
+import BusSchema
+
 /// A UIView animation timing curve: a cubic Bézier from (0, 0) to (1, 1).
 public struct AnimationCurve: Sendable, Hashable {
     public let x1: Double
@@ -18,14 +20,13 @@ public struct AnimationCurve: Sendable, Hashable {
     public static let easeOut = AnimationCurve(x1: 0, y1: 0, x2: 0.58, y2: 1)
     public static let linear = AnimationCurve(x1: 0, y1: 0, x2: 1, y2: 1)
 
-    /// The curve's name as used in messages (`easeInOut`, `easeIn`, `easeOut`, `linear`).
-    public init?(name: String) {
-        switch name {
-        case "easeInOut": self = .easeInOut
-        case "easeIn": self = .easeIn
-        case "easeOut": self = .easeOut
-        case "linear": self = .linear
-        default: return nil
+    /// The curve a state's animation names.
+    public init(_ curve: StateAnimation.Curve) {
+        switch curve {
+        case .easeInOut: self = .easeInOut
+        case .easeIn: self = .easeIn
+        case .easeOut: self = .easeOut
+        case .linear: self = .linear
         }
     }
 

@@ -118,7 +118,7 @@ public struct RenderScene: Sendable {
     /// decoded into its kind's type: the kind `schema` names (`state.drawer`), else the kind of
     /// the scene's component with that instance id. Memos in it move to their new place, size,
     /// rotation and scale at once, or animated when the state carries `animation`
-    /// (`duration_ms`, `delay_ms`, `curve`, `autoreverses`, `id`).
+    /// (`duration_ms`, `delay_ms`, `curve`, `autoreverses`).
     ///
     /// - Returns: completions of animations that the new targets ended.
     /// - Throws: ``StateError`` when the payload does not decode as its kind, or its kind is not
@@ -136,12 +136,11 @@ public struct RenderScene: Sendable {
             throw StateError(description: "state of '\(instance)' at \(error)")
         }
         let state = try self.decode(payload, instance: instance, schema: schema)
-        let options = try Self.animationOptions(payload["animation"])
+        let options = state.animation.map(Animator.Options.init)
         let view = self.views[instance] ?? instance
         guard case .memoBoard(let board) = state else {
             return try self.applyViewState(
-                state, overrides: try Self.overrides(payload), instance: instance, view: view, options: options,
-                atMs: now)
+                state, overrides: Self.overrides(state), instance: instance, view: view, options: options, atMs: now)
         }
         let wasEditing = self.currentStates[instance].flatMap(Self.editing)
         self.states[instance] = state
@@ -348,15 +347,15 @@ public struct RenderScene: Sendable {
     /// A slide table's row closing as another opens slides (its front and the buttons under it)
     /// over the state's `close_animation`; a pull-to-refresh arrow turns over `arrow_animation`
     /// while the header moves with the pull.
-    private static func overrides(_ state: Value) throws -> [String: Override] {
+    private static func overrides(_ state: ComponentState) -> [String: Override] {
         var overrides: [String: Override] = [:]
-        if let row = state["closing_row"]?.intValue, let options = try Self.animationOptions(state["close_animation"]) {
+        if case .slideTable(let table) = state, let row = table.closingRow, let closing = table.closeAnimation {
             let all = Set(Animator.Property.allCases)
-            overrides["front\(row)"] = Override(properties: all, options: options)
-            overrides["actions\(row)"] = Override(properties: all, options: options)
+            overrides["front\(row)"] = Override(properties: all, options: Animator.Options(closing))
+            overrides["actions\(row)"] = Override(properties: all, options: Animator.Options(closing))
         }
-        if let options = try Self.animationOptions(state["arrow_animation"]) {
-            overrides["arrow"] = Override(properties: [.rotation], options: options)
+        if case .pullToRefresh(let pull) = state, let arrow = pull.arrowAnimation {
+            overrides["arrow"] = Override(properties: [.rotation], options: Animator.Options(arrow))
         }
         return overrides
     }
@@ -465,27 +464,13 @@ public struct RenderScene: Sendable {
             .rotation: SIMD2(memo.drawnRotation, 0), .scale: SIMD2(memo.drawnScale, 0),
         ]
     }
+}
 
-    private static func animationOptions(_ value: Value?) throws -> Animator.Options? {
-        guard let value, value != .null else { return nil }
-        let duration = value["duration_ms"]?.doubleValue ?? 0
-        let delay = value["delay_ms"]?.doubleValue ?? 0
-        guard duration.isFinite, delay.isFinite, duration >= 0, delay >= 0 else {
-            throw StateError(description: "animation needs finite, non-negative duration_ms and delay_ms")
-        }
-        var curve = AnimationCurve.easeInOut
-        if let name = value["curve"]?.stringValue {
-            guard let named = AnimationCurve(name: name) else {
-                throw StateError(description: "animation has an unknown curve '\(name)'")
-            }
-            curve = named
-        }
-        let autoreverses = value["autoreverses"]
-        guard autoreverses == nil || autoreverses?.boolValue != nil else {
-            throw StateError(description: "animation's autoreverses must be true or false")
-        }
-        return Animator.Options(
-            id: value["id"]?.intValue.map(Int.init), durationMs: duration, delayMs: delay, curve: curve,
-            autoreverses: autoreverses?.boolValue ?? false)
+extension Animator.Options {
+    /// The options a state's animation asks for (the decoder checked its numbers).
+    init(_ animation: StateAnimation) {
+        self.init(
+            durationMs: animation.durationMs ?? 0, delayMs: animation.delayMs, curve: AnimationCurve(animation.curve),
+            autoreverses: animation.autoreverses)
     }
 }

@@ -1,7 +1,8 @@
 import BusSchema
-import ComponentCore
 import GestureCore
 import Testing
+
+@testable import ComponentCore
 
 @Suite struct DrawerMachineTests {
     /// A 240-point menu over a 280 × 1000 view at (0, 0), as in the demo scene.
@@ -17,7 +18,7 @@ import Testing
     }
 
     @Test func drawer_startsClosedListeningForRight() {
-        let state = Self.machine().snapshot(tMs: 0)
+        let state = Self.machine().snapshot(at: ms(0))
         #expect(!state.open)
         #expect(state.progress == 0)
         #expect(state.listeningDirection == .right)
@@ -25,82 +26,82 @@ import Testing
 
     @Test func drawer_rightSwipe_opensAndFlipsTheListeningDirection() throws {
         var machine = Self.machine()
-        let effects = machine.handle(.swipeRecognized(.right, tMs: 100))
+        let effects = machine.handle(.swipeRecognized(.right, at: ms(100)))
         let state = try #require(Self.state(effects))
         #expect(state.open)
         #expect(state.listeningDirection == .left)
         #expect(state.progress == 1, "the published state carries the target")
         #expect(Effects.timer(effects) == 400)
-        #expect(machine.snapshot(tMs: 350).progress == 0.5)
-        let settled = Self.state(machine.handle(.timeElapsed(400)))
+        #expect(machine.snapshot(at: ms(350)).progress == 0.5)
+        let settled = Self.state(machine.handle(.timeElapsed(ms(400))))
         #expect(settled?.progress == 1)
         #expect(settled?.animation == nil, "the settled state is not animated again")
     }
 
     @Test func drawer_leftSwipeWhenOpen_closesAndFlipsBack() {
         var machine = Self.machine()
-        _ = machine.handle(.swipeRecognized(.right, tMs: 0))
-        _ = machine.handle(.timeElapsed(300))
-        let state = Self.state(machine.handle(.swipeRecognized(.left, tMs: 1000)))
+        _ = machine.handle(.swipeRecognized(.right, at: ms(0)))
+        _ = machine.handle(.timeElapsed(ms(300)))
+        let state = Self.state(machine.handle(.swipeRecognized(.left, at: ms(1000))))
         #expect(state?.open == false)
         #expect(state?.listeningDirection == .right)
-        #expect(Self.state(machine.handle(.timeElapsed(1300)))?.progress == 0)
+        #expect(Self.state(machine.handle(.timeElapsed(ms(1300))))?.progress == 0)
     }
 
     @Test func drawer_swipeInTheDirectionItIsNotListeningFor_isIgnored() {
         var machine = Self.machine()
-        #expect(machine.handle(.swipeRecognized(.left, tMs: 0)).isEmpty)
-        #expect(machine.handle(.swipeRecognized(.up, tMs: 0)).isEmpty)
-        _ = machine.handle(.swipeRecognized(.right, tMs: 10))
-        #expect(machine.handle(.swipeRecognized(.right, tMs: 20)).isEmpty)
-        #expect(machine.handle(.openRequested(tMs: 20)).isEmpty)
+        #expect(machine.handle(.swipeRecognized(.left, at: ms(0))).isEmpty)
+        #expect(machine.handle(.swipeRecognized(.up, at: ms(0))).isEmpty)
+        _ = machine.handle(.swipeRecognized(.right, at: ms(10)))
+        #expect(machine.handle(.swipeRecognized(.right, at: ms(20))).isEmpty)
+        #expect(machine.handle(.openRequested(at: ms(20))).isEmpty)
     }
 
     @Test func drawer_rightEdgeMenu_opensWithALeftSwipe() {
         var machine = Self.machine(edge: .right)
-        #expect(machine.snapshot(tMs: 0).listeningDirection == .left)
-        #expect(Self.state(machine.handle(.swipeRecognized(.left, tMs: 0)))?.open == true)
+        #expect(machine.snapshot(at: ms(0)).listeningDirection == .left)
+        #expect(Self.state(machine.handle(.swipeRecognized(.left, at: ms(0))))?.open == true)
     }
 
     @Test func drawer_openAndCloseCommands_toggleIt() {
         var machine = Self.machine()
-        #expect(machine.handle(.closeRequested(tMs: 0)).isEmpty)
-        #expect(Self.state(machine.handle(.openRequested(tMs: 0)))?.open == true)
-        #expect(Self.state(machine.handle(.closeRequested(tMs: 300)))?.open == false)
+        #expect(machine.handle(.closeRequested(at: ms(0))).isEmpty)
+        #expect(Self.state(machine.handle(.openRequested(at: ms(0))))?.open == true)
+        #expect(Self.state(machine.handle(.closeRequested(at: ms(300))))?.open == false)
     }
 
     @Test func drawer_reversalMidAnimation_startsFromTheCurrentProgress() {
         var machine = Self.machine()
-        _ = machine.handle(.swipeRecognized(.right, tMs: 0))
-        let reversed = Self.state(machine.handle(.swipeRecognized(.left, tMs: 250)))
+        _ = machine.handle(.swipeRecognized(.right, at: ms(0)))
+        let reversed = Self.state(machine.handle(.swipeRecognized(.left, at: ms(250))))
         #expect(reversed?.progress == 0, "the state carries the target")
         // Halfway open at 250 ms; the slide back waits out its delay there, then takes 100 ms.
-        #expect(machine.snapshot(tMs: 449).progress == 0.5)
-        #expect(machine.snapshot(tMs: 500).progress == 0.25)
-        #expect(machine.snapshot(tMs: 550).progress == 0)
+        #expect(machine.snapshot(at: ms(449)).progress == 0.5)
+        #expect(machine.snapshot(at: ms(500)).progress == 0.25)
+        #expect(machine.snapshot(at: ms(550)).progress == 0)
     }
 
     @Test func drawer_staleTimer_isIgnored() {
         var machine = Self.machine()
-        #expect(machine.handle(.timeElapsed(100)).isEmpty)
-        _ = machine.handle(.swipeRecognized(.right, tMs: 0))
-        #expect(machine.handle(.timeElapsed(100)).isEmpty)
+        #expect(machine.handle(.timeElapsed(ms(100))).isEmpty)
+        _ = machine.handle(.swipeRecognized(.right, at: ms(0)))
+        #expect(machine.handle(.timeElapsed(ms(100))).isEmpty)
     }
 
     @Test func drawer_togglesAsTheSourceAnimates_a100msSlideAfterA200msDelay() throws {
         var machine = Self.machine()
-        let effects = machine.handle(.swipeRecognized(.right, tMs: 1000))
+        let effects = machine.handle(.swipeRecognized(.right, at: ms(1000)))
         let state = try #require(Self.state(effects))
         #expect(state.animation == StateAnimation(durationMs: 100, delayMs: 200, curve: .easeInOut))
-        #expect(machine.snapshot(tMs: 1199).progress == 0, "the menu holds still through the delay")
-        #expect(machine.snapshot(tMs: 1250).progress == 0.5)
+        #expect(machine.snapshot(at: ms(1199)).progress == 0, "the menu holds still through the delay")
+        #expect(machine.snapshot(at: ms(1250)).progress == 0.5)
         #expect(Effects.timer(effects) == 1300, "the slide ends 100 ms after the delay")
-        #expect(machine.snapshot(tMs: 1300).progress == 1)
+        #expect(machine.snapshot(at: ms(1300)).progress == 1)
     }
 
     @Test func drawer_closedMenuLeavesA44PointTab() {
         #expect(DrawerMachine.tabWidth == 44)
-        #expect(Self.machine().snapshot(tMs: 0).tab == 44)
+        #expect(Self.machine().snapshot(at: ms(0)).tab == 44)
         #expect(DrawerState.panelX(progress: 0, width: 240, tab: 44, edge: .left, viewWidth: 280) == 44 - 240)
         #expect(DrawerState.panelX(progress: 0, width: 240, tab: 44, edge: .right, viewWidth: 280) == 280 - 44)
         #expect(DrawerState.panelX(progress: 1, width: 240, tab: 44, edge: .right, viewWidth: 280) == 40)
@@ -108,10 +109,10 @@ import Testing
 
     @Test func drawer_swipeSetup_listensOneWayAndReceivesOnThePanelWhereverItIs() throws {
         var machine = Self.machine()
-        let closed = machine.swipeSetup(for: machine.snapshot(tMs: 0))
+        let closed = machine.swipeSetup(for: machine.snapshot(at: ms(0)))
         #expect(closed.directions == [.right])
         #expect(closed.region == Rect(x: 0, y: 0, width: 44, height: 1000), "the tab only")
-        let opening = try #require(Self.state(machine.handle(.swipeRecognized(.right, tMs: 0))))
+        let opening = try #require(Self.state(machine.handle(.swipeRecognized(.right, at: ms(0)))))
         let open = machine.swipeSetup(for: opening)
         #expect(open.directions == [.left], "the opposite swipe now fails")
         #expect(open.region == Rect(x: 0, y: 0, width: 240, height: 1000), "the model frame jumps to the target")
@@ -124,7 +125,7 @@ import Testing
         let machine = DrawerMachine(
             instance: "drawer1",
             config: DrawerMachine.Config(edge: .right, width: 200, frame: Rect(x: 100, y: 50, width: 300, height: 400)))
-        let setup = machine.swipeSetup(for: machine.snapshot(tMs: 0))
+        let setup = machine.swipeSetup(for: machine.snapshot(at: ms(0)))
         #expect(setup.directions == [.left])
         #expect(setup.region == Rect(x: 356, y: 50, width: 44, height: 400))
     }

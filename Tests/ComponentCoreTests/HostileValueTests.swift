@@ -1,6 +1,7 @@
 import BusSchema
-import ComponentCore
 import Testing
+
+@testable import ComponentCore
 
 /// No value a gesture can carry makes a machine trap, and nothing a machine publishes holds a
 /// NaN or an infinity: the host clamps what enters, machines clamp what their arithmetic makes.
@@ -51,33 +52,33 @@ import Testing
         var machine = ScrollViewMachine(
             instance: "s",
             config: .init(viewportWidth: 300, viewportHeight: 400, contentWidth: 300, contentHeight: 4000))
-        var effects = machine.handle(.panBegan(tMs: 0))
-        effects += machine.handle(.panChanged(translation: vector(value, value), tMs: 16))
-        effects += machine.handle(.panEnded(velocity: vector(value, value), tMs: 32))
+        var effects = machine.handle(.panBegan(at: ms(0)))
+        effects += machine.handle(.panChanged(translation: vector(value, value), at: ms(16)))
+        effects += machine.handle(.panEnded(velocity: vector(value, value), at: ms(32)))
         var t = 32.0
         while let next = Effects.timer(effects), t < 60_000 {
             t = next
-            effects = machine.handle(.timeElapsed(next))
+            effects = machine.handle(.timeElapsed(ms(next)))
         }
         #expect(machine.offset.x.isFinite && machine.offset.y.isFinite)
-        _ = machine.handle(.panBegan(tMs: t + 100))
-        _ = machine.handle(.panChanged(translation: vector(0, -50), tMs: t + 116))
+        _ = machine.handle(.panBegan(at: ms(t + 100)))
+        _ = machine.handle(.panChanged(translation: vector(0, -50), at: ms(t + 116)))
         #expect(machine.offset.y.isFinite)
     }
 
     @Test(arguments: hostile)
     func aCanvasDropsAPointItCannotDraw(_ value: Double) {
         var machine = CanvasMachine(instance: "c", config: .init())
-        _ = machine.handle(.touchBegan(x: 10, y: 10, tMs: 0))
-        _ = machine.handle(.touchMoved(x: value, y: 20, tMs: 16))
-        _ = machine.handle(.touchMoved(x: 30, y: 30, tMs: 32))
-        _ = machine.handle(.touchLifted(x: value, y: value, tMs: 48))
-        let points = machine.snapshot(tMs: 48).strokes.flatMap(\.points)
+        _ = machine.handle(.touchBegan(x: 10, y: 10, at: ms(0)))
+        _ = machine.handle(.touchMoved(x: value, y: 20, at: ms(16)))
+        _ = machine.handle(.touchMoved(x: 30, y: 30, at: ms(32)))
+        _ = machine.handle(.touchLifted(x: value, y: value, at: ms(48)))
+        let points = machine.snapshot(at: ms(48)).strokes.flatMap(\.points)
         #expect(points.allSatisfy { $0.x.isFinite && $0.y.isFinite && abs($0.x) <= 1e6 })
         #expect(points.count == (NumberRange.coordinate.contains(value) ? 4 : 2))
         // A stroke that starts on a point it cannot draw is no stroke.
-        _ = machine.handle(.touchBegan(x: .nan, y: 0, tMs: 64))
-        #expect(machine.snapshot(tMs: 64).strokes.count == 1)
+        _ = machine.handle(.touchBegan(x: .nan, y: 0, at: ms(64)))
+        #expect(machine.snapshot(at: ms(64)).strokes.count == 1)
     }
 
     @Test func aGestureStampedFarAhead_firesOnlyTheCatchUpWindowOfTimers() throws {

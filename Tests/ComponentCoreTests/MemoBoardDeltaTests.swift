@@ -1,6 +1,7 @@
 import BusSchema
-import ComponentCore
 import Testing
+
+@testable import ComponentCore
 
 /// A memo board publishes what changed, not the whole board: the bytes of a change do not grow
 /// with the board, and a copy kept from deltas is the board a full state shows.
@@ -9,7 +10,7 @@ import Testing
     static func board(memos count: Int) -> MemoBoardMachine {
         var machine = MemoBoardMachine(
             instance: "board1", config: MemoBoardMachine.Config(client: "board1", originX: 0, originY: 0))
-        _ = machine.handle(.started(tMs: 0, session: "s1"))
+        _ = machine.handle(.started(at: ms(0), session: "s1"))
         var records: [MemoRecord] = []
         for index in 0..<count {
             let x = Double(index % 100) * 200 + 5000
@@ -26,7 +27,7 @@ import Testing
         let chunk = MemoSnapshot(
             requestId: "board1:s1:1", chunk: 0, last: true, seq: 10, memos: records + [target],
             settings: MemoSettings())
-        _ = machine.handle(.snapshotChunkReceived(chunk, epoch: 7, tMs: 5))
+        _ = machine.handle(.snapshotChunkReceived(chunk, epoch: 7, at: ms(5)))
         return machine
     }
 
@@ -35,8 +36,8 @@ import Testing
         var machine = Self.board(memos: count)
         var sizes: [Int] = []
         let events: [MemoBoardMachine.Event] = [
-            .panBegan(x: 100, y: 60, tMs: 100), .panChanged(translation: .init(x: 30, y: 5), tMs: 116),
-            .panEnded(tMs: 132),
+            .panBegan(x: 100, y: 60, at: ms(100)), .panChanged(translation: .init(x: 30, y: 5), at: ms(116)),
+            .panEnded(at: ms(132)),
         ]
         for event in events {
             for case .publishState(let state) in machine.handle(event) {
@@ -58,18 +59,18 @@ import Testing
 
     @Test func aFullStateGoesOutPeriodicallyAndCarriesTheRevisionTheNextDeltaBuildsOn() throws {
         var machine = Self.board(memos: 3)
-        let dragged = machine.handle(.panBegan(x: 100, y: 60, tMs: 100))
+        let dragged = machine.handle(.panBegan(x: 100, y: 60, at: ms(100)))
         guard case .publishState(.memoBoardDelta(let delta))? = dragged.last else {
             Issue.record("no delta")
             return
         }
-        let later = machine.handle(.panChanged(translation: .init(x: 1, y: 1), tMs: 6000))
+        let later = machine.handle(.panChanged(translation: .init(x: 1, y: 1), at: ms(6000)))
         guard case .publishState(.memoBoard(let full))? = later.last else {
             Issue.record("no periodic full state")
             return
         }
         #expect(full.revision == delta.revision + 1)
-        let next = machine.handle(.panChanged(translation: .init(x: 2, y: 1), tMs: 6016))
+        let next = machine.handle(.panChanged(translation: .init(x: 2, y: 1), at: ms(6016)))
         guard case .publishState(.memoBoardDelta(let after))? = next.last else {
             Issue.record("no delta after the full state")
             return
@@ -81,28 +82,29 @@ import Testing
     /// after: the copy is the board's own full state at the end, field for field.
     @Test func aCopyKeptFromDeltasIsTheBoardAFullStateShows() throws {
         var machine = Self.board(memos: 40)
-        var replica = MemoBoardReplica(machine.snapshot(tMs: 5))
+        var replica = MemoBoardReplica(machine.snapshot(at: ms(5)))
         let change = MemoRecord(
             id: "m3", text: "変更", x: 1, y: 1, width: 100, height: 100, scale: 2, rotation: 0.5, z: 99,
             color: "blue", minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0, version: 2)
         let events: [MemoBoardMachine.Event] = [
-            .panBegan(x: 100, y: 60, tMs: 100), .panChanged(translation: .init(x: 30, y: 5), tMs: 116),
-            .panEnded(tMs: 132), .createRequested(text: "新しい", x: 300, y: 300, color: .green, tMs: 140),
-            .editRequested(memoID: "m1", text: "書き換え", tMs: 150), .trashRequested(memoID: "m2", tMs: 160),
-            .searchRequested(query: "メモ", tMs: 170),
+            .panBegan(x: 100, y: 60, at: ms(100)), .panChanged(translation: .init(x: 30, y: 5), at: ms(116)),
+            .panEnded(at: ms(132)), .createRequested(text: "新しい", x: 300, y: 300, color: .green, at: ms(140)),
+            .editRequested(memoID: "m1", text: "書き換え", at: ms(150)), .trashRequested(memoID: "m2", at: ms(160)),
+            .searchRequested(query: "メモ", at: ms(170)),
             .changeReceived(
-                MemoChanged(seq: 11, change: .upsert, memo: change), epoch: 7, tMs: 180),
+                MemoChanged(seq: 11, change: .upsert, memo: change), epoch: 7, at: ms(180)),
             .changeReceived(
                 MemoChanged(
                     seq: 12, change: .delete,
                     memo: MemoRecord(
                         id: "m4", text: "", x: 0, y: 0, width: 1, height: 1, scale: 1, rotation: 0, z: 0,
                         color: "yellow",
-                        minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0, version: 1)), epoch: 7, tMs: 190),
-            .restoreRequested(memoID: "m2", tMs: 200), .trashRequested(memoID: "m5", tMs: 210),
-            .searchRequested(query: "", tMs: 220), .emptyTrashRequested(tMs: 230),
-            .doubleTapRecognized(x: 300, y: 300, tMs: 240),
-            .ackReceived(MemoAck(cmdId: "board1:s1:3", status: .ok, seq: 13, version: 5), tMs: 250),
+                        minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0, version: 1)), epoch: 7,
+                at: ms(190)),
+            .restoreRequested(memoID: "m2", at: ms(200)), .trashRequested(memoID: "m5", at: ms(210)),
+            .searchRequested(query: "", at: ms(220)), .emptyTrashRequested(at: ms(230)),
+            .doubleTapRecognized(x: 300, y: 300, at: ms(240)),
+            .ackReceived(MemoAck(cmdId: "board1:s1:3", status: .ok, seq: 13, version: 5), at: ms(250)),
         ]
         var deltas = 0
         for event in events {
@@ -118,17 +120,17 @@ import Testing
             }
         }
         #expect(deltas >= events.count - 2)
-        #expect(replica.state == machine.snapshot(tMs: 240).with(tMs: replica.state.tMs))
+        #expect(replica.state == machine.snapshot(at: ms(240)).with(tMs: replica.state.tMs))
     }
 
     @Test func aDeltaThatDoesNotFollowTheCopyIsRefusedAndChangesNothing() {
         var machine = Self.board(memos: 3)
-        var replica = MemoBoardReplica(machine.snapshot(tMs: 5))
+        var replica = MemoBoardReplica(machine.snapshot(at: ms(5)))
         let before = replica.state
-        _ = machine.handle(.panBegan(x: 100, y: 60, tMs: 100))
+        _ = machine.handle(.panBegan(x: 100, y: 60, at: ms(100)))
         guard
             case .publishState(.memoBoardDelta(let second))? = machine.handle(
-                .panChanged(translation: .init(x: 9, y: 9), tMs: 110)
+                .panChanged(translation: .init(x: 9, y: 9), at: ms(110))
             ).last
         else {
             Issue.record("no delta")
@@ -143,13 +145,13 @@ import Testing
         var first = MemoBoardMachine(instance: "board1", config: MemoBoardMachine.Config(client: "board1"))
         var second = first
         let one =
-            first.handle(.started(tMs: 0, session: "5f3a"))
+            first.handle(.started(at: ms(0), session: "5f3a"))
             + first.handle(
-                .createRequested(text: "a", x: 0, y: 0, color: nil, tMs: 1))
+                .createRequested(text: "a", x: 0, y: 0, color: nil, at: ms(1)))
         let two =
-            second.handle(.started(tMs: 0, session: "91c0"))
+            second.handle(.started(at: ms(0), session: "91c0"))
             + second.handle(
-                .createRequested(text: "a", x: 0, y: 0, color: nil, tMs: 1))
+                .createRequested(text: "a", x: 0, y: 0, color: nil, at: ms(1)))
         let ids = (Effects.commands(one) + Effects.commands(two)).map(\.cmdId)
         #expect(ids == ["board1:5f3a:1", "board1:5f3a:2", "board1:91c0:1", "board1:91c0:2"])
         let memos = (Effects.commands(one) + Effects.commands(two)).compactMap(\.memoId)

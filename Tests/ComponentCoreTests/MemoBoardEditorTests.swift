@@ -8,20 +8,20 @@ import Testing
     @Test func openingTheEditorPublishesAFullStateCarryingItsAnimation() throws {
         // Deltas between full states once a minute, so only the opening forces a full state.
         var machine = MemoBoardMachineTests.synced(fullStateEveryMs: 60_000)
-        _ = machine.handle(.longPressBegan(x: 2000, y: 2000, tMs: 6))
+        _ = machine.handle(.longPressBegan(x: 2000, y: 2000, at: ms(6)))
         let opened = try #require(
-            MemoBoardMachineTests.state(machine.handle(.doubleTapRecognized(x: 1380, y: 360, tMs: 10))))
+            MemoBoardMachineTests.state(machine.handle(.doubleTapRecognized(x: 1380, y: 360, at: ms(10)))))
         #expect(opened.editing == .some("m2"))
-        #expect(opened.animation == StateAnimation(durationMs: MemoBoardMachine.editorOpeningMs))
-        #expect(MemoBoardMachine.editorOpeningMs == 300)
+        #expect(opened.animation == StateAnimation(durationMs: MemoBoardMachine.editorOpening.milliseconds))
+        #expect(MemoBoardMachine.editorOpening == .milliseconds(300))
         // What follows while it stays open carries no animation.
-        let next = Effects.states(machine.handle(.longPressBegan(x: 1050, y: 50, tMs: 20)))
+        let next = Effects.states(machine.handle(.longPressBegan(x: 1050, y: 50, at: ms(20))))
         guard case .memoBoardDelta(let delta)? = next.first else {
             Issue.record("a delta follows the opening, got \(next)")
             return
         }
         #expect(delta.editing == "m2")
-        let closed = Effects.states(machine.handle(.editorClosed(tMs: 30)))
+        let closed = Effects.states(machine.handle(.editorClosed(at: ms(30))))
         guard case .memoBoardDelta(let shut)? = closed.first else {
             Issue.record("closing is not animated: a delta, got \(closed)")
             return
@@ -31,8 +31,8 @@ import Testing
 
     @Test func aSearchClosesTheEditorSoOnePopoverIsOpenAtATime() throws {
         var machine = MemoBoardMachineTests.synced()
-        _ = machine.handle(.doubleTapRecognized(x: 1380, y: 360, tMs: 10))
-        let state = try #require(MemoBoardMachineTests.state(machine.handle(.searchRequested(query: "メモ", tMs: 20))))
+        _ = machine.handle(.doubleTapRecognized(x: 1380, y: 360, at: ms(10)))
+        let state = try #require(MemoBoardMachineTests.state(machine.handle(.searchRequested(query: "メモ", at: ms(20)))))
         #expect(state.editing == .some(nil), "the editor closed")
         #expect((state.search ?? nil)?.query == "メモ")
     }
@@ -40,7 +40,7 @@ import Testing
     @Test func theOpeningAnimationSurvivesTheWire() throws {
         var machine = MemoBoardMachineTests.synced()
         let opened = try #require(
-            MemoBoardMachineTests.state(machine.handle(.doubleTapRecognized(x: 1380, y: 360, tMs: 10))))
+            MemoBoardMachineTests.state(machine.handle(.doubleTapRecognized(x: 1380, y: 360, at: ms(10)))))
         let decoded = try MemoBoardState(payload: opened.payload)
         #expect(decoded.animation?.durationMs == 300)
         #expect(opened.payload["animation"]?["curve"]?.stringValue == "easeInOut")

@@ -1,6 +1,7 @@
 import BusSchema
-import ComponentCore
 import Testing
+
+@testable import ComponentCore
 
 @Suite struct MemoBoardMachineTests {
     static let epoch: UInt64 = 7
@@ -10,8 +11,10 @@ import Testing
         MemoBoardMachine(
             instance: "board1",
             config: MemoBoardMachine.Config(
-                client: "board1", background: "cork.png", memoWidth: 160, memoHeight: 120, retryInitialMs: 100,
-                retryMaxMs: 800, originX: 1000, originY: 0, fullStateEveryMs: fullStateEveryMs))
+                client: "board1", background: "cork.png", memoWidth: 160, memoHeight: 120,
+                retryInitial: .milliseconds(100),
+                retryMax: .milliseconds(800), originX: 1000, originY: 0,
+                fullStateEvery: .milliseconds(fractional: fullStateEveryMs)))
     }
 
     static func state(_ effects: [ComponentEffect]) -> MemoBoardState? {
@@ -30,22 +33,22 @@ import Testing
     /// A board synced to a store at seq 10 holding m1 (20,20) and m2 (300,300), m2 on top.
     static func synced(fullStateEveryMs: Double = 0) -> MemoBoardMachine {
         var machine = Self.machine(fullStateEveryMs: fullStateEveryMs)
-        _ = machine.handle(.started(tMs: 0, session: "s1"))
+        _ = machine.handle(.started(at: ms(0), session: "s1"))
         let chunk = MemoSnapshot(
             requestId: "board1:s1:1", chunk: 0, last: true, seq: 10,
             memos: [Self.record("m1", x: 20, y: 20, z: 1, text: "買い物メモ"), Self.record("m2", x: 300, y: 300, z: 2)],
             settings: MemoSettings(arrangeOrder: .color, background: nil))
-        _ = machine.handle(.snapshotChunkReceived(chunk, epoch: Self.epoch, tMs: 5))
+        _ = machine.handle(.snapshotChunkReceived(chunk, epoch: Self.epoch, at: ms(5)))
         return machine
     }
 
     static func upsert(_ seq: UInt64, _ record: MemoRecord) -> MemoBoardMachine.Event {
-        .changeReceived(MemoChanged(seq: seq, change: .upsert, memo: record), epoch: Self.epoch, tMs: Double(seq))
+        .changeReceived(MemoChanged(seq: seq, change: .upsert, memo: record), epoch: Self.epoch, at: ms(Double(seq)))
     }
 
     @Test func memoBoard_started_asksForASnapshotAndShowsSyncing() throws {
         var machine = Self.machine()
-        let effects = machine.handle(.started(tMs: 0, session: "s1"))
+        let effects = machine.handle(.started(at: ms(0), session: "s1"))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
         #expect(Effects.commands(effects).first?.cmdId == "board1:s1:1")
         let state = try #require(Self.state(effects))
@@ -55,17 +58,17 @@ import Testing
 
     @Test func memoBoard_snapshotChunks_replaceTheBoardWhenTheLastArrives() throws {
         var machine = Self.machine()
-        _ = machine.handle(.started(tMs: 0, session: "s1"))
+        _ = machine.handle(.started(at: ms(0), session: "s1"))
         let first = MemoSnapshot(
             requestId: "board1:s1:1", chunk: 0, last: false, seq: 4, memos: [Self.record("m1", x: 0, y: 0, z: 1)],
             settings: MemoSettings())
-        #expect(Effects.states(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, tMs: 1))).isEmpty)
+        #expect(Effects.states(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, at: ms(1)))).isEmpty)
         var trashed = Self.record("m9", x: 0, y: 0, z: 3)
         trashed.trashedAt = 1000
         let last = MemoSnapshot(
             requestId: "board1:s1:1", chunk: 1, last: true, seq: 4, memos: [trashed],
             settings: MemoSettings(arrangeOrder: .text))
-        let state = try #require(Self.state(machine.handle(.snapshotChunkReceived(last, epoch: Self.epoch, tMs: 2))))
+        let state = try #require(Self.state(machine.handle(.snapshotChunkReceived(last, epoch: Self.epoch, at: ms(2)))))
         #expect(state.memos.map(\.id) == ["m1"])
         #expect(state.trash?.map(\.id) == ["m9"])
         #expect(state.storeSeq == 4)
@@ -76,34 +79,34 @@ import Testing
 
     @Test func memoBoard_missingSnapshotChunk_asksAgain() {
         var machine = Self.machine()
-        _ = machine.handle(.started(tMs: 0, session: "s1"))
+        _ = machine.handle(.started(at: ms(0), session: "s1"))
         let skipped = MemoSnapshot(
             requestId: "board1:s1:1", chunk: 1, last: true, seq: 4, memos: [], settings: MemoSettings())
-        let effects = machine.handle(.snapshotChunkReceived(skipped, epoch: Self.epoch, tMs: 1))
+        let effects = machine.handle(.snapshotChunkReceived(skipped, epoch: Self.epoch, at: ms(1)))
         #expect(Effects.commands(effects).map(\.cmdId) == ["board1:s1:2"])
-        #expect(machine.snapshot(tMs: 1).pendingCommands == 1)
+        #expect(machine.snapshot(at: ms(1)).pendingCommands == 1)
     }
 
     @Test func memoBoard_snapshotChunksThatNeverCome_areAskedForAgain() throws {
         var machine = Self.machine()
-        _ = machine.handle(.started(tMs: 0, session: "s1"))
-        let acked = machine.handle(.ackReceived(MemoAck(cmdId: "board1:s1:1", status: .ok, seq: 4), tMs: 10))
+        _ = machine.handle(.started(at: ms(0), session: "s1"))
+        let acked = machine.handle(.ackReceived(MemoAck(cmdId: "board1:s1:1", status: .ok, seq: 4), at: ms(10)))
         #expect(Effects.timer(acked) == 1610)
         let first = MemoSnapshot(
             requestId: "board1:s1:1", chunk: 0, last: false, seq: 4, memos: [], settings: MemoSettings())
-        #expect(Effects.timer(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, tMs: 100))) == 1700)
-        #expect(Effects.commands(machine.handle(.timeElapsed(1610))).isEmpty)
-        let again = machine.handle(.timeElapsed(1700))
+        #expect(Effects.timer(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, at: ms(100)))) == 1700)
+        #expect(Effects.commands(machine.handle(.timeElapsed(ms(1610)))).isEmpty)
+        let again = machine.handle(.timeElapsed(ms(1700)))
         #expect(Effects.commands(again).map(\.cmdId) == ["board1:s1:2"])
         #expect(Effects.commands(again).map(\.op) == [.snapshot])
     }
 
     @Test func memoBoard_chunkOfAnotherRequest_isIgnored() {
         var machine = Self.machine()
-        _ = machine.handle(.started(tMs: 0, session: "s1"))
+        _ = machine.handle(.started(at: ms(0), session: "s1"))
         let other = MemoSnapshot(
             requestId: "x:1", chunk: 0, last: true, seq: 4, memos: [], settings: MemoSettings())
-        #expect(machine.handle(.snapshotChunkReceived(other, epoch: Self.epoch, tMs: 1)).isEmpty)
+        #expect(machine.handle(.snapshotChunkReceived(other, epoch: Self.epoch, at: ms(1))).isEmpty)
     }
 
     @Test func memoBoard_changesInSeqOrder_applyOnceEach() throws {
@@ -112,7 +115,7 @@ import Testing
         #expect(state.memos.map(\.id) == ["m1", "m2", "m3"])
         #expect(state.storeSeq == 11)
         #expect(machine.handle(Self.upsert(11, Self.record("m3", x: 99, y: 99, z: 3))).isEmpty)
-        #expect(machine.snapshot(tMs: 20).memos.last?.x == 5)
+        #expect(machine.snapshot(at: ms(20)).memos.last?.x == 5)
     }
 
     @Test func memoBoard_gapInSeq_asksForASnapshotAndAppliesTheBufferedChangeAfter() throws {
@@ -124,7 +127,8 @@ import Testing
         let chunk = MemoSnapshot(
             requestId: request, chunk: 0, last: true, seq: 12,
             memos: [Self.record("m1", x: 20, y: 20, z: 1)], settings: MemoSettings())
-        let state = try #require(Self.state(machine.handle(.snapshotChunkReceived(chunk, epoch: Self.epoch, tMs: 30))))
+        let state = try #require(
+            Self.state(machine.handle(.snapshotChunkReceived(chunk, epoch: Self.epoch, at: ms(30)))))
         #expect(state.memos.map(\.id) == ["m1", "m4"])
         #expect(state.storeSeq == 13)
         #expect(state.syncing == false)
@@ -133,7 +137,7 @@ import Testing
     @Test func memoBoard_newStoreEpoch_asksForASnapshot() {
         var machine = Self.synced()
         let change = MemoChanged(seq: 1, change: .delete, memo: Self.record("m1", x: 20, y: 20, z: 1))
-        let effects = machine.handle(.changeReceived(change, epoch: 99, tMs: 40))
+        let effects = machine.handle(.changeReceived(change, epoch: 99, at: ms(40)))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
     }
 
@@ -142,13 +146,13 @@ import Testing
         _ = machine.handle(
             .changeReceived(
                 MemoChanged(seq: 11, change: .delete, memo: Self.record("m1", x: 20, y: 20, z: 1)), epoch: Self.epoch,
-                tMs: 1))
+                at: ms(1)))
         let state = Self.state(
             machine.handle(
                 .changeReceived(
                     MemoChanged(
                         seq: 12, change: .settings, settings: MemoSettings(arrangeOrder: .updated, background: "b.png")),
-                    epoch: Self.epoch, tMs: 2)))
+                    epoch: Self.epoch, at: ms(2))))
         #expect(state?.memos.map(\.id) == ["m2"])
         #expect(state?.background == "b.png")
         #expect(state?.arrangeOrder == .updated)
@@ -156,10 +160,10 @@ import Testing
 
     @Test func memoBoard_drag_movesTheMemoAndSendsOneMoveCommand() throws {
         var machine = Self.synced()
-        _ = machine.handle(.panBegan(x: 1050, y: 50, tMs: 100))
-        let moving = try #require(Self.state(machine.handle(.panChanged(translation: vector(30, 40), tMs: 120))))
+        _ = machine.handle(.panBegan(x: 1050, y: 50, at: ms(100)))
+        let moving = try #require(Self.state(machine.handle(.panChanged(translation: vector(30, 40), at: ms(120)))))
         #expect(moving.memos.first { $0.id == "m1" }?.x == 50)
-        let effects = machine.handle(.panEnded(tMs: 140))
+        let effects = machine.handle(.panEnded(at: ms(140)))
         let command = try #require(Effects.commands(effects).first)
         #expect(command.op == .move)
         #expect(command.memoId == "m1")
@@ -170,17 +174,17 @@ import Testing
 
     @Test func memoBoard_storeEchoDuringDrag_updatesTextButNotThePositionUnderTheFinger() throws {
         var machine = Self.synced()
-        _ = machine.handle(.panBegan(x: 1050, y: 50, tMs: 100))
-        _ = machine.handle(.panChanged(translation: vector(30, 40), tMs: 120))
+        _ = machine.handle(.panBegan(x: 1050, y: 50, at: ms(100)))
+        _ = machine.handle(.panChanged(translation: vector(30, 40), at: ms(120)))
         // The store echoes an older state of m1 (its old position) with new text, mid-drag.
         let echo = try #require(
             Self.state(machine.handle(Self.upsert(11, Self.record("m1", x: 20, y: 20, z: 1, text: "新しい", version: 2)))))
         let shown = try #require(echo.memos.first { $0.id == "m1" })
         #expect(shown.x == 50 && shown.y == 60)
         #expect(shown.text == "新しい")
-        let moved = try #require(Self.state(machine.handle(.panChanged(translation: vector(40, 40), tMs: 130))))
+        let moved = try #require(Self.state(machine.handle(.panChanged(translation: vector(40, 40), at: ms(130)))))
         #expect(moved.memos.first { $0.id == "m1" }?.x == 60)
-        let command = try #require(Effects.commands(machine.handle(.panEnded(tMs: 140))).first)
+        let command = try #require(Effects.commands(machine.handle(.panEnded(at: ms(140)))).first)
         #expect(command.op == .move && command.x == 60 && command.y == 60)
         // Once the finger is gone, the store's position is shown again.
         let after = try #require(
@@ -190,29 +194,29 @@ import Testing
 
     @Test func memoBoard_storeEchoForAnotherMemoDuringDrag_isShownAsIs() throws {
         var machine = Self.synced()
-        _ = machine.handle(.panBegan(x: 1050, y: 50, tMs: 100))
+        _ = machine.handle(.panBegan(x: 1050, y: 50, at: ms(100)))
         let echo = try #require(Self.state(machine.handle(Self.upsert(11, Self.record("m2", x: 400, y: 310, z: 2)))))
         #expect(echo.memos.first { $0.id == "m2" }?.x == 400)
     }
 
     @Test func memoBoard_panOnEmptyBoard_isIgnored() {
         var machine = Self.synced()
-        #expect(machine.handle(.panBegan(x: 1900, y: 900, tMs: 0)).isEmpty)
-        #expect(machine.handle(.panChanged(translation: vector(10, 10), tMs: 10)).isEmpty)
-        #expect(machine.handle(.panEnded(tMs: 20)).isEmpty)
+        #expect(machine.handle(.panBegan(x: 1900, y: 900, at: ms(0))).isEmpty)
+        #expect(machine.handle(.panChanged(translation: vector(10, 10), at: ms(10))).isEmpty)
+        #expect(machine.handle(.panEnded(at: ms(20))).isEmpty)
     }
 
     @Test func memoBoard_pinchAndRotation_resizeAndRotateThenSendOneTransform() throws {
         var machine = Self.synced()
-        _ = machine.handle(.pinchBegan(x: 1380, y: 360, tMs: 0))
-        _ = machine.handle(.rotationBegan(x: 1380, y: 360, tMs: 5))
-        _ = machine.handle(.pinchChanged(scale: 1.5, tMs: 10))
-        let rotated = try #require(Self.state(machine.handle(.rotationChanged(rotation: 0.3, tMs: 20))))
+        _ = machine.handle(.pinchBegan(x: 1380, y: 360, at: ms(0)))
+        _ = machine.handle(.rotationBegan(x: 1380, y: 360, at: ms(5)))
+        _ = machine.handle(.pinchChanged(scale: 1.5, at: ms(10)))
+        let rotated = try #require(Self.state(machine.handle(.rotationChanged(rotation: 0.3, at: ms(20)))))
         let memo = try #require(rotated.memos.first { $0.id == "m2" })
         #expect(memo.scale == 1.5)
         #expect(memo.rotation == 0.3)
-        #expect(machine.handle(.transformEnded(tMs: 30)).isEmpty)
-        let command = try #require(Effects.commands(machine.handle(.transformEnded(tMs: 31))).first)
+        #expect(machine.handle(.transformEnded(at: ms(30))).isEmpty)
+        let command = try #require(Effects.commands(machine.handle(.transformEnded(at: ms(31)))).first)
         #expect(command.op == .transform)
         #expect(command.scale == 1.5)
         #expect(command.rotation == 0.3)
@@ -220,49 +224,49 @@ import Testing
 
     @Test func memoBoard_doubleTap_opensTheEditorOnTheTopmostMemo() {
         var machine = Self.synced()
-        let effects = machine.handle(.doubleTapRecognized(x: 1380, y: 360, tMs: 0))
+        let effects = machine.handle(.doubleTapRecognized(x: 1380, y: 360, at: ms(0)))
         #expect(Self.state(effects)?.editing == .some("m2"))
         #expect(Effects.commands(effects).map(\.op) == [.front])
-        #expect(Self.state(machine.handle(.doubleTapRecognized(x: 1900, y: 900, tMs: 10)))?.editing == .some(nil))
-        _ = machine.handle(.doubleTapRecognized(x: 1380, y: 360, tMs: 20))
-        #expect(Self.state(machine.handle(.editorClosed(tMs: 30)))?.editing == .some(nil))
+        #expect(Self.state(machine.handle(.doubleTapRecognized(x: 1900, y: 900, at: ms(10))))?.editing == .some(nil))
+        _ = machine.handle(.doubleTapRecognized(x: 1380, y: 360, at: ms(20)))
+        #expect(Self.state(machine.handle(.editorClosed(at: ms(30))))?.editing == .some(nil))
     }
 
     @Test func memoBoard_tap_bringsTheMemoToTheFrontWithoutOpeningTheEditor() {
         var machine = Self.synced()
-        let effects = machine.handle(.tapRecognized(x: 1380, y: 360, tMs: 0))
+        let effects = machine.handle(.tapRecognized(x: 1380, y: 360, at: ms(0)))
         #expect(Effects.commands(effects).map(\.op) == [.front])
         #expect(Effects.commands(effects).first?.memoId == "m2")
         #expect(Self.state(effects)?.editing == .some(nil))
-        #expect(machine.handle(.tapRecognized(x: 1900, y: 900, tMs: 10)).isEmpty)
+        #expect(machine.handle(.tapRecognized(x: 1900, y: 900, at: ms(10))).isEmpty)
     }
 
     @Test func memoBoard_longPress_selects() {
         var machine = Self.synced()
-        #expect(Self.state(machine.handle(.longPressBegan(x: 1050, y: 50, tMs: 0)))?.selected == "m1")
+        #expect(Self.state(machine.handle(.longPressBegan(x: 1050, y: 50, at: ms(0))))?.selected == "m1")
     }
 
     @Test func memoBoard_hitTest_honoursScaleAndRotation() {
         var machine = Self.synced()
-        _ = machine.handle(.pinchBegan(x: 1100, y: 80, tMs: 0))
-        _ = machine.handle(.pinchChanged(scale: 2, tMs: 10))
-        _ = machine.handle(.transformEnded(tMs: 20))
+        _ = machine.handle(.pinchBegan(x: 1100, y: 80, at: ms(0)))
+        _ = machine.handle(.pinchChanged(scale: 2, at: ms(10)))
+        _ = machine.handle(.transformEnded(at: ms(20)))
         // m1's centre is (100, 80); scaled ×2 it reaches x = 100 - 160 = -60, so board x 10 hits it.
-        #expect(Self.state(machine.handle(.longPressBegan(x: 1010, y: 80, tMs: 30)))?.selected == "m1")
+        #expect(Self.state(machine.handle(.longPressBegan(x: 1010, y: 80, at: ms(30))))?.selected == "m1")
     }
 
     @Test func memoBoard_everyChange_becomesACommandWithAUniqueIDThatValidates() throws {
         var machine = Self.synced()
         var effects: [ComponentEffect] = []
-        effects += machine.handle(.createRequested(text: "新しいメモ", x: 40, y: 50, color: .pink, tMs: 1))
-        effects += machine.handle(.editRequested(memoID: "m1", text: "牛乳", tMs: 2))
-        effects += machine.handle(.trashRequested(memoID: "m2", tMs: 3))
-        effects += machine.handle(.restoreRequested(memoID: "m2", tMs: 4))
-        effects += machine.handle(.trashRequested(memoID: "m2", tMs: 5))
-        effects += machine.handle(.emptyTrashRequested(tMs: 6))
-        effects += machine.handle(.arrangeRequested(.created, tMs: 7))
-        effects += machine.handle(.searchRequested(query: "牛", tMs: 8))
-        effects += machine.handle(.backgroundRequested(image: "deploy/assets/cork.png", tMs: 9))
+        effects += machine.handle(.createRequested(text: "新しいメモ", x: 40, y: 50, color: .pink, at: ms(1)))
+        effects += machine.handle(.editRequested(memoID: "m1", text: "牛乳", at: ms(2)))
+        effects += machine.handle(.trashRequested(memoID: "m2", at: ms(3)))
+        effects += machine.handle(.restoreRequested(memoID: "m2", at: ms(4)))
+        effects += machine.handle(.trashRequested(memoID: "m2", at: ms(5)))
+        effects += machine.handle(.emptyTrashRequested(at: ms(6)))
+        effects += machine.handle(.arrangeRequested(.created, at: ms(7)))
+        effects += machine.handle(.searchRequested(query: "牛", at: ms(8)))
+        effects += machine.handle(.backgroundRequested(image: "deploy/assets/cork.png", at: ms(9)))
         let commands = Effects.commands(effects)
         #expect(
             commands.map(\.op) == [
@@ -274,7 +278,7 @@ import Testing
             let payload = try Value(messagePack: command.messagePack)
             #expect(validator.violations(of: payload).isEmpty, "\(payload.json)")
         }
-        let state = machine.snapshot(tMs: 10)
+        let state = machine.snapshot(at: ms(10))
         #expect(state.memos.allSatisfy { $0.minimized })
         #expect(state.trash?.isEmpty == true)
         #expect(state.pendingCommands == commands.count)
@@ -284,21 +288,21 @@ import Testing
         let board = MemoBoardMachine(
             instance: "board1", config: MemoBoardMachine.Config(client: "board1", originX: 1000, width: 420))
         var machine = board
-        let arrange = Effects.commands(machine.handle(.arrangeRequested(.color, tMs: 1))).first
+        let arrange = Effects.commands(machine.handle(.arrangeRequested(.color, at: ms(1)))).first
         #expect(arrange?.op == .arrange)
         #expect(arrange?.width == 420, "rows as wide as the board's view, not the store's default")
         var unsized = Self.machine()
-        #expect(Effects.commands(unsized.handle(.arrangeRequested(.color, tMs: 1))).first?.width == nil)
+        #expect(Effects.commands(unsized.handle(.arrangeRequested(.color, at: ms(1)))).first?.width == nil)
     }
 
     @Test func memoBoard_droppedAcks_resendTheSameCommandWithBackoffUntilAcknowledged() throws {
         var machine = Self.synced()
-        let created = machine.handle(.createRequested(text: "a", x: 0, y: 0, color: nil, tMs: 1000))
+        let created = machine.handle(.createRequested(text: "a", x: 0, y: 0, color: nil, at: ms(1000)))
         let command = try #require(Effects.commands(created).first)
         var resends: [Double] = []
         var timer = Effects.timer(created)
         while let at = timer, at < 5000 {
-            let effects = machine.handle(.timeElapsed(at))
+            let effects = machine.handle(.timeElapsed(ms(at)))
             #expect(Effects.commands(effects).map(\.cmdId) == [command.cmdId])
             resends.append(at)
             timer = Effects.timer(effects)
@@ -307,16 +311,16 @@ import Testing
         #expect(resends.prefix(5) == [1100, 1300, 1700, 2500, 3300])
         let acked = machine.handle(
             .ackReceived(
-                MemoAck(cmdId: command.cmdId, status: .ok, seq: 11, memoId: command.memoId, version: 1), tMs: 5000))
+                MemoAck(cmdId: command.cmdId, status: .ok, seq: 11, memoId: command.memoId, version: 1), at: ms(5000)))
         #expect(acked.contains(.cancelTimer))
-        #expect(machine.handle(.timeElapsed(9000)).isEmpty)
+        #expect(machine.handle(.timeElapsed(ms(9000))).isEmpty)
         // The store applied it once; a duplicate ack for a resend changes nothing.
         let duplicate = MemoAck(cmdId: command.cmdId, status: .duplicate, seq: 11)
-        #expect(machine.handle(.ackReceived(duplicate, tMs: 5001)).isEmpty)
+        #expect(machine.handle(.ackReceived(duplicate, at: ms(5001))).isEmpty)
         let record = Self.record(try #require(command.memoId), x: 0, y: 0, z: 3, text: "a")
         _ = machine.handle(Self.upsert(11, record))
         _ = machine.handle(Self.upsert(11, record))
-        let state = machine.snapshot(tMs: 5002)
+        let state = machine.snapshot(at: ms(5002))
         #expect(state.memos.filter { $0.id == command.memoId }.count == 1)
         #expect(state.pendingCommands == 0)
         #expect(state.memos.first { $0.id == command.memoId }?.pending == false)
@@ -324,40 +328,42 @@ import Testing
 
     @Test func memoBoard_conflictAck_asksForASnapshot() throws {
         var machine = Self.synced()
-        let edit = try #require(Effects.commands(machine.handle(.editRequested(memoID: "m1", text: "x", tMs: 0))).first)
+        let edit = try #require(
+            Effects.commands(machine.handle(.editRequested(memoID: "m1", text: "x", at: ms(0)))).first)
         #expect(edit.baseVersion == 1)
         let effects = machine.handle(
-            .ackReceived(MemoAck(cmdId: edit.cmdId, status: .conflict, seq: 10, version: 3), tMs: 10))
+            .ackReceived(MemoAck(cmdId: edit.cmdId, status: .conflict, seq: 10, version: 3), at: ms(10)))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
     }
 
     @Test func memoBoard_search_highlightsMatchesOnTheBoardAndInTheTrashInScalarOffsets() throws {
         var machine = Self.synced()
         _ = machine.handle(Self.upsert(11, Self.record("m2", x: 300, y: 300, z: 2, text: "古いメモ")))
-        _ = machine.handle(.trashRequested(memoID: "m2", tMs: 20))
-        let state = try #require(Self.state(machine.handle(.searchRequested(query: "メモ", tMs: 30))))
+        _ = machine.handle(.trashRequested(memoID: "m2", at: ms(20)))
+        let state = try #require(Self.state(machine.handle(.searchRequested(query: "メモ", at: ms(30)))))
         let search = try #require(state.search ?? nil)
         #expect(
             search.matches == [
                 MemoBoardState.Match(memoID: "m1", trashed: false, ranges: [3..<5]),
                 MemoBoardState.Match(memoID: "m2", trashed: true, ranges: [2..<4]),
             ])
-        #expect(Self.state(machine.handle(.searchRequested(query: "", tMs: 40)))?.search == .some(nil))
+        #expect(Self.state(machine.handle(.searchRequested(query: "", at: ms(40))))?.search == .some(nil))
     }
 
     @Test func memoBoard_searchAck_replacesTheMatchesWithTheStoresResults() throws {
         var machine = Self.synced()
-        let search = try #require(Effects.commands(machine.handle(.searchRequested(query: "買", tMs: 0))).first)
+        let search = try #require(Effects.commands(machine.handle(.searchRequested(query: "買", at: ms(0)))).first)
         let results = [MemoSearchHit(memoId: "m7", text: "買う", trashed: true, ranges: [0..<1])]
         let state = Self.state(
-            machine.handle(.ackReceived(MemoAck(cmdId: search.cmdId, status: .ok, seq: 10, results: results), tMs: 5)))
+            machine.handle(
+                .ackReceived(MemoAck(cmdId: search.cmdId, status: .ok, seq: 10, results: results), at: ms(5))))
         let matches = [MemoBoardState.Match(memoID: "m7", trashed: true, ranges: [0..<1])]
         #expect(state?.search == .some(MemoBoardState.Search(query: "買", matches: matches)))
     }
 
     @Test func memoBoard_searchAckInParts_showsEveryResultOnceTheLastPartArrives() throws {
         var machine = Self.synced()
-        let search = try #require(Effects.commands(machine.handle(.searchRequested(query: "買", tMs: 0))).first)
+        let search = try #require(Effects.commands(machine.handle(.searchRequested(query: "買", at: ms(0)))).first)
         let results = (0..<40).map {
             MemoSearchHit(memoId: "m\($0)", text: String(repeating: "買う", count: 3000), trashed: false, ranges: [0..<1])
         }
@@ -365,41 +371,41 @@ import Testing
             maximumBytes: 64 * 1024)
         #expect(parts.count > 2)
         for part in parts.dropLast() {
-            #expect(machine.handle(.ackReceived(part, tMs: 5)).isEmpty)
-            #expect(machine.handle(.ackReceived(part, tMs: 6)).isEmpty)
+            #expect(machine.handle(.ackReceived(part, at: ms(5))).isEmpty)
+            #expect(machine.handle(.ackReceived(part, at: ms(6))).isEmpty)
         }
-        let state = Self.state(machine.handle(.ackReceived(parts[parts.count - 1], tMs: 7)))
+        let state = Self.state(machine.handle(.ackReceived(parts[parts.count - 1], at: ms(7))))
         #expect(state?.search??.matches.map(\.memoID) == results.map(\.memoId))
         #expect(state?.pendingCommands == 0)
     }
 
     @Test func memoBoard_appWillResignActive_cancelsTheDragAndFlushesUnsentCommands() throws {
         var machine = Self.synced()
-        _ = machine.handle(.createRequested(text: "a", x: 0, y: 0, color: nil, tMs: 0))
-        _ = machine.handle(.panBegan(x: 1050, y: 50, tMs: 10))
-        _ = machine.handle(.panChanged(translation: vector(100, 100), tMs: 20))
-        let effects = machine.handle(.appWillResignActive(tMs: 30))
+        _ = machine.handle(.createRequested(text: "a", x: 0, y: 0, color: nil, at: ms(0)))
+        _ = machine.handle(.panBegan(x: 1050, y: 50, at: ms(10)))
+        _ = machine.handle(.panChanged(translation: vector(100, 100), at: ms(20)))
+        let effects = machine.handle(.appWillResignActive(at: ms(30)))
         #expect(Effects.commands(effects).map(\.op) == [.create])
         #expect(effects.contains(.cancelTimer))
         #expect(Self.state(effects)?.memos.first { $0.id == "m1" }?.x == 20)
-        #expect(machine.handle(.panChanged(translation: vector(5, 5), tMs: 40)).isEmpty)
-        #expect(Effects.timer(machine.handle(.appDidBecomeActive(tMs: 50))) != nil)
+        #expect(machine.handle(.panChanged(translation: vector(5, 5), at: ms(40))).isEmpty)
+        #expect(Effects.timer(machine.handle(.appDidBecomeActive(at: ms(50)))) != nil)
     }
 
     @Test func memoBoard_eventsThatDoNotFitTheState_areIgnored() {
         var machine = Self.synced()
-        #expect(machine.handle(.transformEnded(tMs: 0)).isEmpty)
-        #expect(machine.handle(.pinchChanged(scale: 2, tMs: 0)).isEmpty)
-        #expect(machine.handle(.rotationChanged(rotation: 1, tMs: 0)).isEmpty)
-        #expect(machine.handle(.gestureCancelled(tMs: 0)).isEmpty)
-        #expect(machine.handle(.ackReceived(MemoAck(cmdId: "nope", status: .ok, seq: 1), tMs: 0)).isEmpty)
-        #expect(machine.handle(.editRequested(memoID: "nope", text: "x", tMs: 0)).isEmpty)
-        #expect(machine.handle(.restoreRequested(memoID: "m1", tMs: 0)).isEmpty)
-        #expect(machine.handle(.timeElapsed(10)).isEmpty)
-        #expect(machine.handle(.appWillResignActive(tMs: 10)).isEmpty)
-        #expect(machine.handle(.appDidBecomeActive(tMs: 10)).isEmpty)
-        _ = machine.handle(.panBegan(x: 1050, y: 50, tMs: 20))
-        #expect(machine.handle(.tapRecognized(x: 1050, y: 50, tMs: 21)).isEmpty)
-        #expect(machine.handle(.longPressBegan(x: 1050, y: 50, tMs: 21)).isEmpty)
+        #expect(machine.handle(.transformEnded(at: ms(0))).isEmpty)
+        #expect(machine.handle(.pinchChanged(scale: 2, at: ms(0))).isEmpty)
+        #expect(machine.handle(.rotationChanged(rotation: 1, at: ms(0))).isEmpty)
+        #expect(machine.handle(.gestureCancelled(at: ms(0))).isEmpty)
+        #expect(machine.handle(.ackReceived(MemoAck(cmdId: "nope", status: .ok, seq: 1), at: ms(0))).isEmpty)
+        #expect(machine.handle(.editRequested(memoID: "nope", text: "x", at: ms(0))).isEmpty)
+        #expect(machine.handle(.restoreRequested(memoID: "m1", at: ms(0))).isEmpty)
+        #expect(machine.handle(.timeElapsed(ms(10))).isEmpty)
+        #expect(machine.handle(.appWillResignActive(at: ms(10))).isEmpty)
+        #expect(machine.handle(.appDidBecomeActive(at: ms(10))).isEmpty)
+        _ = machine.handle(.panBegan(x: 1050, y: 50, at: ms(20)))
+        #expect(machine.handle(.tapRecognized(x: 1050, y: 50, at: ms(21))).isEmpty)
+        #expect(machine.handle(.longPressBegan(x: 1050, y: 50, at: ms(21))).isEmpty)
     }
 }

@@ -1,6 +1,7 @@
 import BusSchema
-import ComponentCore
 import Testing
+
+@testable import ComponentCore
 
 @Suite struct NumberPadMachineTests {
     /// Keys are 100 pt wide from x = 0.
@@ -18,13 +19,13 @@ import Testing
     static func x(_ key: Int) -> Double { Double(key) * 100 + 50 }
 
     static func tap(_ machine: inout NumberPadMachine, key: Int, at t: Double) -> NumberPadState? {
-        _ = machine.handle(.touchBegan(x: Self.x(key), tMs: t))
-        return Self.state(machine.handle(.touchLifted(x: Self.x(key), tMs: t + 50)))
+        _ = machine.handle(.touchBegan(x: Self.x(key), at: ms(t)))
+        return Self.state(machine.handle(.touchLifted(x: Self.x(key), at: ms(t + 50))))
     }
 
     @Test func numberPad_touchDown_highlightsTheKeyWithALeftPopupOnTheFirstKey() throws {
         var machine = Self.machine()
-        let state = try #require(Self.state(machine.handle(.touchBegan(x: Self.x(0), tMs: 0))))
+        let state = try #require(Self.state(machine.handle(.touchBegan(x: Self.x(0), at: ms(0)))))
         #expect(state.highlighted == 1)
         #expect(state.popup == NumberPadState.Popup(kind: .left, digit: 1))
         #expect(state.touchedString == "")
@@ -40,30 +41,30 @@ import Testing
 
     @Test func numberPad_popupKinds_areLeftInnerAndRight() {
         var machine = Self.machine(layout: .startWithZero)
-        #expect(Self.state(machine.handle(.touchBegan(x: Self.x(0), tMs: 0)))?.popup?.kind == .left)
-        #expect(Self.state(machine.handle(.touchMoved(x: Self.x(4), tMs: 10)))?.popup?.kind == .inner)
+        #expect(Self.state(machine.handle(.touchBegan(x: Self.x(0), at: ms(0))))?.popup?.kind == .left)
+        #expect(Self.state(machine.handle(.touchMoved(x: Self.x(4), at: ms(10))))?.popup?.kind == .inner)
         #expect(
-            Self.state(machine.handle(.touchMoved(x: Self.x(9), tMs: 20)))?.popup
+            Self.state(machine.handle(.touchMoved(x: Self.x(9), at: ms(20))))?.popup
                 == NumberPadState.Popup(kind: .right, digit: 9))
     }
 
     @Test func numberPad_phoneLayout_putsZeroLast() {
         var machine = Self.machine()
         #expect(Self.tap(&machine, key: 9, at: 0)?.touchedString == "0")
-        #expect(machine.snapshot(tMs: 0).enabled == [1, 2, 3, 4, 5, 6, 7, 8, 9, 0])
+        #expect(machine.snapshot(at: ms(0)).enabled == [1, 2, 3, 4, 5, 6, 7, 8, 9, 0])
     }
 
     @Test func numberPad_movingAcrossKeys_movesTheHighlight() {
         var machine = Self.machine()
-        _ = machine.handle(.touchBegan(x: Self.x(2), tMs: 0))
-        #expect(machine.handle(.touchMoved(x: Self.x(2) + 10, tMs: 5)).isEmpty)
-        #expect(Self.state(machine.handle(.touchMoved(x: Self.x(3), tMs: 10)))?.highlighted == 4)
+        _ = machine.handle(.touchBegan(x: Self.x(2), at: ms(0)))
+        #expect(machine.handle(.touchMoved(x: Self.x(2) + 10, at: ms(5))).isEmpty)
+        #expect(Self.state(machine.handle(.touchMoved(x: Self.x(3), at: ms(10))))?.highlighted == 4)
     }
 
     @Test func numberPad_lift_emitsTheDigitAtOnce() throws {
         var machine = Self.machine()
-        _ = machine.handle(.touchBegan(x: Self.x(4), tMs: 0))
-        let effects = machine.handle(.touchLifted(x: Self.x(4), tMs: 80))
+        _ = machine.handle(.touchBegan(x: Self.x(4), at: ms(0)))
+        let effects = machine.handle(.touchLifted(x: Self.x(4), at: ms(80)))
         let state = try #require(Self.state(effects))
         #expect(state.touchedString == "5")
         #expect(state.tMs == 80)
@@ -85,42 +86,42 @@ import Testing
 
     @Test func numberPad_disabledKey_ignoresTouches() {
         var machine = Self.machine(enabled: [1, 2, 3])
-        let down = Self.state(machine.handle(.touchBegan(x: Self.x(5), tMs: 0)))
+        let down = Self.state(machine.handle(.touchBegan(x: Self.x(5), at: ms(0))))
         #expect(down?.highlighted == nil)
-        let up = Self.state(machine.handle(.touchLifted(x: Self.x(5), tMs: 50)))
+        let up = Self.state(machine.handle(.touchLifted(x: Self.x(5), at: ms(50))))
         #expect(up?.touchedString == "")
         #expect(up?.sequentialString == "")
     }
 
     @Test func numberPad_liftAfterSlidingOntoAnotherKey_emitsThatKey() {
         var machine = Self.machine()
-        _ = machine.handle(.touchBegan(x: Self.x(0), tMs: 0))
-        _ = machine.handle(.touchMoved(x: Self.x(6), tMs: 30))
-        #expect(Self.state(machine.handle(.touchLifted(x: Self.x(6), tMs: 60)))?.touchedString == "7")
+        _ = machine.handle(.touchBegan(x: Self.x(0), at: ms(0)))
+        _ = machine.handle(.touchMoved(x: Self.x(6), at: ms(30)))
+        #expect(Self.state(machine.handle(.touchLifted(x: Self.x(6), at: ms(60))))?.touchedString == "7")
     }
 
     @Test func numberPad_cancel_clearsTheHighlightWithoutEmitting() {
         var machine = Self.machine()
-        _ = machine.handle(.touchBegan(x: Self.x(0), tMs: 0))
-        let state = Self.state(machine.handle(.touchCancelled(tMs: 10)))
+        _ = machine.handle(.touchBegan(x: Self.x(0), at: ms(0)))
+        let state = Self.state(machine.handle(.touchCancelled(at: ms(10))))
         #expect(state?.highlighted == nil)
         #expect(state?.touchedString == "")
     }
 
     @Test func numberPad_setEnabled_disablesTheKeyUnderTheFinger() {
         var machine = Self.machine()
-        _ = machine.handle(.touchBegan(x: Self.x(0), tMs: 0))
-        let state = Self.state(machine.handle(.enabledSetChanged([2, 3], tMs: 10)))
+        _ = machine.handle(.touchBegan(x: Self.x(0), at: ms(0)))
+        let state = Self.state(machine.handle(.enabledSetChanged([2, 3], at: ms(10))))
         #expect(state?.highlighted == nil)
         #expect(state?.enabled == [2, 3])
     }
 
     @Test func numberPad_eventsThatDoNotFitTheState_areIgnored() {
         var machine = Self.machine()
-        #expect(machine.handle(.touchMoved(x: 10, tMs: 0)).isEmpty)
-        #expect(machine.handle(.touchLifted(x: 10, tMs: 0)).isEmpty)
-        #expect(machine.handle(.touchCancelled(tMs: 0)).isEmpty)
-        _ = machine.handle(.touchBegan(x: 10, tMs: 0))
-        #expect(machine.handle(.touchBegan(x: 500, tMs: 1)).isEmpty)
+        #expect(machine.handle(.touchMoved(x: 10, at: ms(0))).isEmpty)
+        #expect(machine.handle(.touchLifted(x: 10, at: ms(0))).isEmpty)
+        #expect(machine.handle(.touchCancelled(at: ms(0))).isEmpty)
+        _ = machine.handle(.touchBegan(x: 10, at: ms(0)))
+        #expect(machine.handle(.touchBegan(x: 500, at: ms(1))).isEmpty)
     }
 }

@@ -1,9 +1,13 @@
 import BusSchema
-import ComponentCore
 import GestureCore
 import RenderCore
 import RenderService
 import Testing
+
+@testable import ComponentCore
+
+/// The source instant `value` ms after the epoch (the machines' clock).
+func ms(_ value: Double) -> SourceInstant { SourceInstant(milliseconds: value) }
 
 /// Components animated end to end at the core level: a ComponentCore machine's state (through
 /// MessagePack, as on the bus) carries the target and an `animation`, and the render worker's
@@ -41,11 +45,11 @@ import Testing
     @Test func anOpenedDrawerWaitsOutTheDelayThenSlidesItsPanelInOverTheDurationAndFinishes() throws {
         var machine = Self.drawer()
         var scene = RenderScene(scene: try Scene(value: Self.scene))
-        for state in try Self.payloads([.publishState(.drawer(machine.snapshot(tMs: 0)))]) {
+        for state in try Self.payloads([.publishState(.drawer(machine.snapshot(at: ms(0))))]) {
             _ = try scene.applyState(state, atMs: 0)
         }
         #expect(try Self.panel(scene, atMs: 0).frame.minX == 44 - 200, "closed, its tab showing")
-        let opened = try Self.payloads(machine.handle(.swipeRecognized(.right, tMs: 100)))
+        let opened = try Self.payloads(machine.handle(.swipeRecognized(.right, at: ms(100))))
         #expect(opened.count == 1)
         #expect(opened[0]["animation"]?["duration_ms"]?.doubleValue == 100)
         #expect(opened[0]["animation"]?["delay_ms"]?.doubleValue == 200)
@@ -61,7 +65,7 @@ import Testing
         #expect(finished.contains { $0.layer == "menu/panel" && $0.property == .position && $0.finished })
         #expect(!scene.isAnimating)
         // The machine's settled state at the end confirms the target and interrupts nothing.
-        let settled = try Self.payloads(machine.handle(.timeElapsed(400)))
+        let settled = try Self.payloads(machine.handle(.timeElapsed(ms(400))))
         #expect(try scene.applyState(settled[0], atMs: 1290).isEmpty)
         #expect(try Self.panel(scene, atMs: 1300).frame.minX == 0)
     }
@@ -69,10 +73,10 @@ import Testing
     @Test func closingMidFlightRestartsFromWhereThePanelIsOnScreen() throws {
         var machine = Self.drawer()
         var scene = RenderScene(scene: try Scene(value: Self.scene))
-        _ = try scene.applyState(try Self.payloads([.publishState(.drawer(machine.snapshot(tMs: 0)))])[0], atMs: 0)
-        _ = try scene.applyState(try Self.payloads(machine.handle(.openRequested(tMs: 0)))[0], atMs: 0)
+        _ = try scene.applyState(try Self.payloads([.publishState(.drawer(machine.snapshot(at: ms(0))))])[0], atMs: 0)
+        _ = try scene.applyState(try Self.payloads(machine.handle(.openRequested(at: ms(0))))[0], atMs: 0)
         let onScreen = try Self.panel(scene, atMs: 250).frame.minX
-        let closing = try Self.payloads(machine.handle(.closeRequested(tMs: 250)))
+        let closing = try Self.payloads(machine.handle(.closeRequested(at: ms(250))))
         let interrupted = try scene.applyState(closing[0], atMs: 250)
         #expect(interrupted.contains { $0.layer == "menu/panel" && !$0.finished })
         #expect(try Self.panel(scene, atMs: 250).frame.minX == onScreen, "no jump")
@@ -94,12 +98,13 @@ import Testing
 
     @Test func aSwipedCellSlidesOpenOverItsOpenDurationAndSettlesBackOnClose() throws {
         let config = SlideTableMachine.Config(
-            rows: 4, rowHeight: 50, rowWidth: 400, top: 0, viewportHeight: 200, openDurationMs: 200,
-            closeDurationMs: 100)
+            rows: 4, rowHeight: 50, rowWidth: 400, top: 0, viewportHeight: 200, openDuration: .milliseconds(200),
+            closeDuration: .milliseconds(100))
         var machine = SlideTableMachine(instance: "table1", config: config)
         var scene = RenderScene(scene: try Scene(value: Self.table))
-        _ = try scene.applyState(try Self.payloads([.publishState(.slideTable(machine.snapshot(tMs: 0)))])[0], atMs: 0)
-        let opened = try Self.payloads(machine.handle(.swipeRecognized(.right, y: 75, tMs: 0)))
+        _ = try scene.applyState(
+            try Self.payloads([.publishState(.slideTable(machine.snapshot(at: ms(0))))])[0], atMs: 0)
+        let opened = try Self.payloads(machine.handle(.swipeRecognized(.right, y: 75, at: ms(0))))
         #expect(opened[0]["animation"]?["duration_ms"]?.doubleValue == 200)
         _ = try scene.applyState(opened[0], atMs: 0)
         #expect(try Self.front(scene, row: 1, atMs: 0).frame.minX == 0, "starts where it is on screen")
@@ -108,8 +113,8 @@ import Testing
         #expect(root.sublayers[0].sublayers.contains { $0.name == "actions1" }, "the buttons show under the slide")
         #expect(scene.frameStarted(atMs: 200).contains { $0.layer == "table/front1" && $0.finished })
         #expect(try Self.front(scene, row: 1, atMs: 200).frame.minX == 400)
-        _ = try scene.applyState(try Self.payloads(machine.handle(.timeElapsed(200)))[0], atMs: 200)
-        let closed = try Self.payloads(machine.handle(.swipeRecognized(.left, y: 75, tMs: 500)))
+        _ = try scene.applyState(try Self.payloads(machine.handle(.timeElapsed(ms(200))))[0], atMs: 200)
+        let closed = try Self.payloads(machine.handle(.swipeRecognized(.left, y: 75, at: ms(500))))
         #expect(closed[0]["animation"]?["duration_ms"]?.doubleValue == 100)
         _ = try scene.applyState(closed[0], atMs: 500)
         #expect(abs(try Self.front(scene, row: 1, atMs: 550).frame.minX - 200) < 1e-6, "settles back over 100 ms")
@@ -122,11 +127,11 @@ import Testing
         var machine = SlideTableMachine(
             instance: "table1", config: SlideTableMachine.Config(rows: 4, rowHeight: 50, rowWidth: 400))
         var scene = RenderScene(scene: try Scene(value: Self.table))
-        _ = try Self.apply(machine.handle(.swipeRecognized(.right, y: 25, tMs: 0)), to: &scene, atMs: 0)
+        _ = try Self.apply(machine.handle(.swipeRecognized(.right, y: 25, at: ms(0))), to: &scene, atMs: 0)
         _ = scene.frameStarted(atMs: 200)
-        _ = try Self.apply(machine.handle(.timeElapsed(200)), to: &scene, atMs: 200)
+        _ = try Self.apply(machine.handle(.timeElapsed(ms(200))), to: &scene, atMs: 200)
         #expect(try Self.front(scene, row: 0, atMs: 200).frame.minX == 400)
-        _ = try Self.apply(machine.handle(.swipeRecognized(.right, y: 125, tMs: 1000)), to: &scene, atMs: 1000)
+        _ = try Self.apply(machine.handle(.swipeRecognized(.right, y: 125, at: ms(1000))), to: &scene, atMs: 1000)
         #expect(abs(try Self.front(scene, row: 0, atMs: 1050).frame.minX - 200) < 1e-6, "half-way shut at 50 ms")
         #expect(abs(try Self.front(scene, row: 2, atMs: 1100).frame.minX - 200) < 1e-6, "half-way open at 100 ms")
         #expect(scene.frameStarted(atMs: 1100).contains { $0.layer == "table/front0" && $0.finished })
@@ -153,13 +158,14 @@ import Testing
             try Self.pagerLayer(renderScene, "header", atMs: now).frame.minY
         }
         for effect in [
-            machine.handle(.panBegan(atTop: true, tMs: 0)), machine.handle(.panChanged(translationY: 40, tMs: 10)),
+            machine.handle(.panBegan(atTop: true, at: ms(0))),
+            machine.handle(.panChanged(translationY: 40, at: ms(10))),
         ] {
             for state in try Self.payloads(effect) { _ = try renderScene.applyState(state, atMs: 10) }
         }
         let pulled = try header(atMs: 10)
         #expect(pulled > -60, "the header is pulled into view")
-        let released = try Self.payloads(machine.handle(.panEnded(tMs: 20)))
+        let released = try Self.payloads(machine.handle(.panEnded(at: ms(20))))
         #expect(released[0]["animation"]?["duration_ms"]?.doubleValue == 200, "the source hides it in 0.2 s")
         _ = try renderScene.applyState(released[0], atMs: 20)
         #expect(try header(atMs: 20) == pulled, "snapping starts from where it is")
@@ -173,12 +179,12 @@ import Testing
         var (machine, renderScene) = try Self.refresh(height: 200)
         func arrow(atMs now: Double) throws -> Layer { try Self.pagerLayer(renderScene, "arrow", atMs: now) }
         func angle(atMs now: Double) throws -> Double { try #require(try arrow(atMs: now).transform.rotationAngle) }
-        _ = try Self.apply(machine.handle(.panBegan(atTop: true, tMs: 0)), to: &renderScene, atMs: 0)
-        _ = try Self.apply(machine.handle(.panChanged(translationY: 40, tMs: 10)), to: &renderScene, atMs: 10)
+        _ = try Self.apply(machine.handle(.panBegan(atTop: true, at: ms(0))), to: &renderScene, atMs: 0)
+        _ = try Self.apply(machine.handle(.panChanged(translationY: 40, at: ms(10))), to: &renderScene, atMs: 10)
         #expect(try angle(atMs: 10) == 0, "pointing down while pulling")
         // Past the threshold at 1000 ms; then the finger stays still: no more states come.
-        _ = try Self.apply(machine.handle(.panChanged(translationY: 400, tMs: 20)), to: &renderScene, atMs: 1000)
-        #expect(machine.handle(.timeElapsed(60)).isEmpty, "the machine samples nothing")
+        _ = try Self.apply(machine.handle(.panChanged(translationY: 400, at: ms(20))), to: &renderScene, atMs: 1000)
+        #expect(machine.handle(.timeElapsed(ms(60))).isEmpty, "the machine samples nothing")
         let up = PullToRefreshMachine.headingUpAngle
         #expect(try angle(atMs: 1000) == 0, "the turn starts where the arrow is")
         let early = try angle(atMs: 1025)
@@ -196,7 +202,7 @@ import Testing
         #expect(image.pixel(centre.x - 10, centre.y).r < 0xB0, "the head, on the left")
         #expect(image.pixel(centre.x, centre.y - 10).r > 0xD0, "nothing above the centre")
         // A small move on the way confirms the target and does not restart the turn.
-        _ = try Self.apply(machine.handle(.panChanged(translationY: 410, tMs: 70)), to: &renderScene, atMs: 1060)
+        _ = try Self.apply(machine.handle(.panChanged(translationY: 410, at: ms(70))), to: &renderScene, atMs: 1060)
         #expect(abs(try angle(atMs: 1050) - up / 2) < 1e-6)
         let ended = renderScene.frameStarted(atMs: 1100)
         #expect(ended.contains { $0.layer == "header/arrow" && $0.property == .rotation && $0.finished })
@@ -240,7 +246,7 @@ import Testing
             config: PagerMachine.Config(
                 pageCount: 3, pageWidth: 300, contentHeight: 2000, viewportHeight: 300))
         var scene = RenderScene(scene: try Scene(value: Self.pagerScene))
-        _ = try scene.applyState(try Self.payloads([.publishState(.pager(machine.snapshot(tMs: 0)))])[0], atMs: 0)
+        _ = try scene.applyState(try Self.payloads([.publishState(.pager(machine.snapshot(at: ms(0))))])[0], atMs: 0)
         return (machine, scene)
     }
 
@@ -259,13 +265,15 @@ import Testing
 
     @Test func aReleasedPanSnapsThePagesFromWhereTheFingerLeftThemAndFinishes() throws {
         var (machine, scene) = try Self.pager()
-        _ = try Self.apply(machine.handle(.panBegan(tMs: 0)), to: &scene, atMs: 0)
+        _ = try Self.apply(machine.handle(.panBegan(at: ms(0))), to: &scene, atMs: 0)
         _ = try Self.apply(
-            machine.handle(.panChanged(translation: GestureEvent.Vector(x: -120, y: 0), tMs: 10)), to: &scene, atMs: 10)
+            machine.handle(.panChanged(translation: GestureEvent.Vector(x: -120, y: 0), at: ms(10))), to: &scene,
+            atMs: 10)
         #expect(try Self.pagerLayer(scene, "page0", atMs: 10).frame.minX == -120, "the pages follow the finger")
         let released = machine.handle(
             .panEnded(
-                translation: GestureEvent.Vector(x: -120, y: 0), velocity: GestureEvent.Vector(x: -900, y: 0), tMs: 20))
+                translation: GestureEvent.Vector(x: -120, y: 0), velocity: GestureEvent.Vector(x: -900, y: 0),
+                at: ms(20)))
         #expect(try Self.payloads(released)[0]["animation"]?["duration_ms"]?.doubleValue == 300)
         #expect(try Self.apply(released, to: &scene, atMs: 20).isEmpty)
         #expect(try Self.pagerLayer(scene, "page0", atMs: 20).frame.minX == -120, "the snap starts where they are")
@@ -283,10 +291,10 @@ import Testing
 
     @Test func aNewPageMidSnapRestartsFromWhereThePagesAreAndInterruptsTheFirstSnap() throws {
         var (machine, scene) = try Self.pager()
-        _ = try Self.apply(machine.handle(.swipeRecognized(.left, tMs: 0)), to: &scene, atMs: 0)
+        _ = try Self.apply(machine.handle(.swipeRecognized(.left, at: ms(0))), to: &scene, atMs: 0)
         let onScreen = try Self.pagerLayer(scene, "page0", atMs: 100).frame.minX
         #expect(onScreen < 0 && onScreen > -300)
-        let retargeted = try Self.apply(machine.handle(.pageRequested(2, tMs: 100)), to: &scene, atMs: 100)
+        let retargeted = try Self.apply(machine.handle(.pageRequested(2, at: ms(100))), to: &scene, atMs: 100)
         #expect(retargeted.contains { $0.layer == "pager/page0" && $0.property == .position && !$0.finished })
         #expect(try Self.pagerLayer(scene, "page0", atMs: 100).frame.minX == onScreen, "no jump")
         let later = try Self.pagerLayer(scene, "page0", atMs: 250).frame.minX
@@ -297,14 +305,14 @@ import Testing
 
     @Test func aScrollEndedWithTheMenuPartWaySnapsItBackIntoView() throws {
         var (machine, scene) = try Self.pager()
-        _ = try Self.apply(machine.handle(.panBegan(tMs: 0)), to: &scene, atMs: 0)
+        _ = try Self.apply(machine.handle(.panBegan(at: ms(0))), to: &scene, atMs: 0)
         let up = GestureEvent.Vector(x: 0, y: -15)
-        _ = try Self.apply(machine.handle(.panChanged(translation: up, tMs: 10)), to: &scene, atMs: 10)
+        _ = try Self.apply(machine.handle(.panChanged(translation: up, at: ms(10))), to: &scene, atMs: 10)
         // The menu (under the 60 pt progress area) moves up; the progress area stays.
         #expect(try Self.pagerLayer(scene, "tabs", atMs: 10).frame.minY == 45)
         #expect(try Self.pagerLayer(scene, "nav", atMs: 10).frame.minY == 0)
         _ = try Self.apply(
-            machine.handle(.panEnded(translation: up, velocity: GestureEvent.Vector(x: 0, y: 0), tMs: 20)),
+            machine.handle(.panEnded(translation: up, velocity: GestureEvent.Vector(x: 0, y: 0), at: ms(20))),
             to: &scene, atMs: 20)
         #expect(try Self.pagerLayer(scene, "tabs", atMs: 20).frame.minY == 45, "the snap starts where it is")
         let menu = try Self.pagerLayer(scene, "tabs", atMs: 170).frame.minY
@@ -317,21 +325,22 @@ import Testing
 
     @Test func aFinishedLoadsBarFadesOutOverThreeTenthsOfASecondThenGoes() throws {
         var (machine, scene) = try Self.pager()
-        _ = try Self.apply(machine.handle(.panBegan(tMs: 0)), to: &scene, atMs: 0)
+        _ = try Self.apply(machine.handle(.panBegan(at: ms(0))), to: &scene, atMs: 0)
         _ = try Self.apply(
-            machine.handle(.panChanged(translation: GestureEvent.Vector(x: 0, y: 600), tMs: 10)), to: &scene, atMs: 10)
+            machine.handle(.panChanged(translation: GestureEvent.Vector(x: 0, y: 600), at: ms(10))), to: &scene,
+            atMs: 10)
         let released = machine.handle(
             .panEnded(
-                translation: GestureEvent.Vector(x: 0, y: 600), velocity: GestureEvent.Vector(x: 0, y: 0), tMs: 20))
+                translation: GestureEvent.Vector(x: 0, y: 600), velocity: GestureEvent.Vector(x: 0, y: 0), at: ms(20)))
         _ = try Self.apply(released, to: &scene, atMs: 20)
         _ = scene.frameStarted(atMs: 1000)
-        _ = try Self.apply(machine.handle(.refreshDone(tMs: 1000)), to: &scene, atMs: 1000)
+        _ = try Self.apply(machine.handle(.refreshDone(at: ms(1000))), to: &scene, atMs: 1000)
         #expect(try Self.pagerLayer(scene, "progress", atMs: 1000).opacity == 1, "the fade starts from the shown bar")
         let midway = try Self.pagerLayer(scene, "progress", atMs: 1150).opacity
         #expect(abs(midway - 0.5) < 1e-6, "ease-in-out is half-way at half time")
         _ = scene.frameStarted(atMs: 1300)
         #expect(try Self.pagerLayer(scene, "progress", atMs: 1300).opacity == 0)
-        _ = try Self.apply(machine.handle(.timeElapsed(1300)), to: &scene, atMs: 1300)
+        _ = try Self.apply(machine.handle(.timeElapsed(ms(1300))), to: &scene, atMs: 1300)
         let root = try #require(try scene.layers(atMs: 1300)).root
         #expect(!root.sublayers[0].sublayers.contains { $0.name == "progress" }, "reset to zero width")
     }
@@ -347,12 +356,12 @@ import Testing
         var machine = ZoomViewMachine(
             instance: "zoom1", config: ZoomViewMachine.Config(viewportWidth: 300, viewportHeight: 200))
         var scene = RenderScene(scene: try Scene(value: Self.zoomScene))
-        _ = try Self.apply([.publishState(.zoomView(machine.snapshot(tMs: 0)))], to: &scene, atMs: 0)
+        _ = try Self.apply([.publishState(.zoomView(machine.snapshot(at: ms(0))))], to: &scene, atMs: 0)
         func layer(_ name: String, atMs now: Double) throws -> Layer {
             let root = try #require(try scene.layers(atMs: now)).root
             return try #require(root.sublayers[0].sublayers.first { $0.name == name })
         }
-        _ = try Self.apply(machine.handle(.doubleTapRecognized(x: 0, y: 0, tMs: 0)), to: &scene, atMs: 0)
+        _ = try Self.apply(machine.handle(.doubleTapRecognized(x: 0, y: 0, at: ms(0))), to: &scene, atMs: 0)
         #expect(try layer("image", atMs: 0).frame.width == 300, "starts at the scale on screen")
         let image = try layer("image", atMs: 150).frame.width
         #expect(abs(image - 450) < 1e-6, "scale 1.5 half-way to 2")
@@ -361,11 +370,11 @@ import Testing
         #expect(
             scene.frameStarted(atMs: 300).contains { $0.layer == "zoom/image" && $0.property == .size && $0.finished })
         #expect(try layer("image", atMs: 300).frame.width == 600)
-        _ = try Self.apply(machine.handle(.pinchBegan(x: 0, y: 0, tMs: 1000)), to: &scene, atMs: 1000)
-        _ = try Self.apply(machine.handle(.pinchChanged(scale: 4, x: 0, y: 0, tMs: 1010)), to: &scene, atMs: 1010)
+        _ = try Self.apply(machine.handle(.pinchBegan(x: 0, y: 0, at: ms(1000))), to: &scene, atMs: 1000)
+        _ = try Self.apply(machine.handle(.pinchChanged(scale: 4, x: 0, y: 0, at: ms(1010))), to: &scene, atMs: 1010)
         let over = try layer("image", atMs: 1010).frame.width
         #expect(over > 1200, "past the maximum scale of 4")
-        _ = try Self.apply(machine.handle(.pinchEnded(tMs: 1020)), to: &scene, atMs: 1020)
+        _ = try Self.apply(machine.handle(.pinchEnded(at: ms(1020))), to: &scene, atMs: 1020)
         let back = try layer("image", atMs: 1170).frame.width
         #expect(back < over && back > 1200, "snapping back")
         _ = scene.frameStarted(atMs: 1320)
@@ -385,7 +394,7 @@ import Testing
             instance: "zoom1", config: ZoomViewMachine.Config(viewportWidth: 300, viewportHeight: 200))
         var scene = RenderScene(scene: try Scene(value: Self.captionedZoomScene))
         let renderer = LayerRenderer(font: try FontFace.systemJapanese())
-        _ = try Self.apply(machine.handle(.doubleTapRecognized(x: 0, y: 0, tMs: 0)), to: &scene, atMs: 0)
+        _ = try Self.apply(machine.handle(.doubleTapRecognized(x: 0, y: 0, at: ms(0))), to: &scene, atMs: 0)
         _ = scene.frameStarted(atMs: 400)
         /// A pixel inside the caption's band, left of its text.
         func probe(atMs now: Double) throws -> RGBA8 {
@@ -394,12 +403,13 @@ import Testing
             return image.pixel(24, 180)
         }
         let shown = try probe(atMs: 400)
-        _ = try Self.apply(machine.handle(.panBegan(tMs: 500)), to: &scene, atMs: 500)
+        _ = try Self.apply(machine.handle(.panBegan(at: ms(500))), to: &scene, atMs: 500)
         _ = try Self.apply(
-            machine.handle(.panChanged(translation: GestureEvent.Vector(x: 0, y: 0), tMs: 510)), to: &scene, atMs: 510)
+            machine.handle(.panChanged(translation: GestureEvent.Vector(x: 0, y: 0), at: ms(510))), to: &scene,
+            atMs: 510)
         let dragging = try probe(atMs: 510)
         #expect(Int(dragging.g) > Int(shown.g) + 20, "the caption's dark band is gone: \(dragging) vs \(shown)")
-        _ = try Self.apply(machine.handle(.panEnded(tMs: 520)), to: &scene, atMs: 520)
+        _ = try Self.apply(machine.handle(.panEnded(at: ms(520))), to: &scene, atMs: 520)
         #expect(try probe(atMs: 520) == shown, "back on lift")
     }
 }

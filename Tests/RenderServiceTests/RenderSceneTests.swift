@@ -93,7 +93,7 @@ import Testing
     @Test func anAnimatedMoveRunsAcrossFramesAndEndsWithAFinishedCompletion() throws {
         var scene = RenderScene(scene: try Scene(value: Self.scene))
         #expect(try scene.applyState(try Self.board([Self.memo("m1", x: 0)]), atMs: 0).isEmpty)
-        let animation = #"{"id": 7, "duration_ms": 100, "curve": "linear"}"#
+        let animation = #"{"duration_ms": 100, "curve": "linear"}"#
         #expect(
             try scene.applyState(try Self.board([Self.memo("m1", x: 100)], animation: animation), atMs: 1000).isEmpty)
         #expect(scene.isAnimating)
@@ -101,7 +101,7 @@ import Testing
         #expect(scene.frameStarted(atMs: 1050).isEmpty)
         let completions = scene.frameStarted(atMs: 1100)
         let position = try #require(completions.first { $0.property == .position })
-        #expect(position.layer == "board/m1" && position.finished && position.animationID == 7 && position.atMs == 1100)
+        #expect(position.layer == "board/m1" && position.finished && position.atMs == 1100)
         #expect(!scene.isAnimating)
         #expect(try Self.memoLayers(scene, atMs: 1100).first?.frame.minX == 100)
     }
@@ -109,12 +109,12 @@ import Testing
     @Test func aNewTargetMidFlightInterruptsAndRestartsFromTheValueOnScreen() throws {
         var scene = RenderScene(scene: try Scene(value: Self.scene))
         _ = try scene.applyState(try Self.board([Self.memo("m1", x: 0)]), atMs: 0)
-        let animation = #"{"id": 1, "duration_ms": 100, "curve": "linear"}"#
+        let animation = #"{"duration_ms": 100, "curve": "linear"}"#
         _ = try scene.applyState(try Self.board([Self.memo("m1", x: 100)], animation: animation), atMs: 0)
         let interrupted = try scene.applyState(
-            try Self.board([Self.memo("m1", x: 0)], animation: #"{"id": 2, "duration_ms": 100, "curve": "linear"}"#),
+            try Self.board([Self.memo("m1", x: 0)], animation: #"{"duration_ms": 100, "curve": "linear"}"#),
             atMs: 50)
-        #expect(interrupted.contains { $0.property == .position && !$0.finished && $0.animationID == 1 })
+        #expect(interrupted.contains { $0.property == .position && !$0.finished })
         #expect(try Self.memoLayers(scene, atMs: 50).first?.frame.minX == 50)
         #expect(try Self.memoLayers(scene, atMs: 100).first?.frame.minX == 25)
     }

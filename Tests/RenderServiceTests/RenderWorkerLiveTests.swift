@@ -148,14 +148,13 @@ import Testing
         }
         try board(x: 10, animation: "")
         _ = try RenderBus.frames(frames, untilStateSeq: 1)
-        try board(x: 150, animation: #", "animation": {"id": 3, "duration_ms": 1000, "curve": "easeOut"}"#)
+        try board(x: 150, animation: #", "animation": {"duration_ms": 1000, "curve": "easeOut"}"#)
         try waitUntil("the move's completion") {
             try RenderBus.payloads(animations).contains { $0["property"] == .string("position") }
         }
         let position = try #require(try RenderBus.payloads(animations).first { $0["property"] == .string("position") })
         #expect(position["layer"] == .string("board/m1"))
         #expect(position["finished"] == .bool(true))
-        #expect(position["animation_id"] == .int(3))
         #expect(position["duration_ms"]?.doubleValue == 1000)
         // Frames kept coming while it moved, all from the same state.
         let moving = try RenderBus.payloads(frames).filter { $0["state_seq"] == .int(2) }
