@@ -16,6 +16,9 @@ struct ImageRequest: Sendable {
     /// The newest touch frame whose effect the drawn state shows.
     let input: TouchInput?
 
+    /// Whether a stream asks for a key frame (a viewer joined or lost one).
+    var asksForKeyFrame: Bool { self.image?.keyFrame == true || self.tiles?.keyFrame == true }
+
     /// This request, also asking for the key frames `replaced` asked for (a frame replaced
     /// before it was encoded passes its keys on, so a viewer that joined still gets one).
     func keepingKeys(of replaced: ImageRequest) -> ImageRequest {
