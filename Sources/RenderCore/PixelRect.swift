@@ -12,6 +12,11 @@ public struct PixelRect: Sendable, Hashable {
         self.height = height
     }
 
+    /// Whether every pixel of `other` is in this rectangle.
+    public func covers(_ other: PixelRect) -> Bool {
+        x <= other.x && y <= other.y && x + width >= other.x + other.width && y + height >= other.y + other.height
+    }
+
     /// The pixels in both rectangles, or nil when none.
     func intersection(_ other: PixelRect) -> PixelRect? {
         let x0 = max(x, other.x)

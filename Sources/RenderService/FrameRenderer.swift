@@ -11,7 +11,11 @@ import Synchronization
 ///
 /// One frame at a time: the owner submits a ``Job`` only after the last one finished. A frame
 /// someone watches goes on to the ``FrameEncoder``'s thread, and the render thread is free for
-/// the next frame while it is encoded. When a frame is drawn or an image encoded the loop is
+/// the next frame while it is encoded. A frame whose layer tree, size and scale are those of the
+/// frame drawn before it is not drawn again: it shows the same pixels (RenderCore is a function
+/// of the tree), so the last image stands for it and nothing new goes to the encoder, unless a
+/// viewer asks for a key frame. States that change nothing on screen (a gesture's bookkeeping,
+/// a drag against a stop) then cost a tree comparison, not a frame. When a frame is drawn or an image encoded the loop is
 /// woken through a pipe it watches, and ``takeFinished()`` and ``takeEncoded()`` hand the
 /// results over on the loop's thread.
 final class FrameRenderer: Sendable {
@@ -36,6 +40,23 @@ final class FrameRenderer: Sendable {
         let blurMs: Double
         let encodeMs: Double
         let statistics: RenderStatistics
+        /// The frame showed the same layers as the one before: not drawn, its image reused.
+        let unchanged: Bool
+    }
+
+    /// The last frame drawn, kept to recognise a frame that would draw the same pixels.
+    private struct Drawn {
+        let root: Layer
+        let width: Int
+        let height: Int
+        let scale: Double
+        let image: Image
+        let checksum: String
+        let statistics: RenderStatistics
+
+        func shows(_ job: Job) -> Bool {
+            self.width == job.width && self.height == job.height && self.scale == job.scale && self.root == job.root
+        }
     }
 
     /// What the threads hand to the loop, and the pipe that wakes it.
@@ -59,6 +80,8 @@ final class FrameRenderer: Sendable {
     private let snapshots: SnapshotWriter
     private let queue: DispatchQueue
     private let encoder: FrameEncoder
+    /// Used on the render queue only; the lock makes that checkable.
+    private let lastDrawn = Mutex<Drawn?>(nil)
 
     /// - Parameters:
     ///   - imageEncoding, imageQuality: how frames are encoded for viewers (``ImageEncoder``).
@@ -143,21 +166,41 @@ final class FrameRenderer: Sendable {
     private func draw(_ job: Job) throws -> Output {
         let stopwatch = PhaseStopwatch()
         let start = Clock.monotonicNs()
-        let image = try self.renderer.render(
-            job.root, width: job.width, height: job.height, scale: job.scale, observer: stopwatch)
+        let reused = self.lastDrawn.withLock { drawn in drawn.flatMap { $0.shows(job) ? $0 : nil } }
+        let image: Image
+        let statistics: RenderStatistics
+        if let reused {
+            (image, statistics) = (reused.image, reused.statistics)
+        } else {
+            image = try self.renderer.render(
+                job.root, width: job.width, height: job.height, scale: job.scale, observer: stopwatch)
+            statistics = self.renderer.lastStatistics
+        }
         let rendered = Clock.monotonicNs()
         var png: String?
         if job.writePNG { png = try self.snapshots.write(try PNGCodec.encode(image), frameID: job.frameID) }
         let encoded = Clock.monotonicNs()
         if let request = job.image {
-            self.encoder.offer(FrameEncoder.Frame(frameID: job.frameID, image: image, request: request))
+            // An unchanged frame has nothing new for viewers, except a key frame one asked for.
+            if reused == nil || request.asksForKeyFrame {
+                self.encoder.offer(FrameEncoder.Frame(frameID: job.frameID, image: image, request: request))
+            }
         } else {
             self.encoder.forget()
         }
+        // After the encoder has the frame: hashing every pixel takes milliseconds.
+        let checksum = reused?.checksum ?? image.checksum
+        if reused == nil {
+            self.lastDrawn.withLock {
+                $0 = Drawn(
+                    root: job.root, width: job.width, height: job.height, scale: job.scale, image: image,
+                    checksum: checksum, statistics: statistics)
+            }
+        }
         return Output(
-            checksum: image.checksum, png: png, renderMs: Self.ms(rendered - start),
+            checksum: checksum, png: png, renderMs: Self.ms(rendered - start),
             blurMs: stopwatch.milliseconds(.blur), encodeMs: job.writePNG ? Self.ms(encoded - rendered) : 0,
-            statistics: self.renderer.lastStatistics)
+            statistics: statistics, unchanged: reused != nil)
     }
 
     static func ms(_ nanoseconds: UInt64) -> Double { (Double(nanoseconds) / 1e3).rounded() / 1e3 }

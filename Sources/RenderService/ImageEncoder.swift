@@ -16,6 +16,9 @@ struct ImageRequest: Sendable {
     /// The newest touch frame whose effect the drawn state shows.
     let input: TouchInput?
 
+    /// Whether a stream asks for a key frame (a viewer joined or lost one).
+    var asksForKeyFrame: Bool { self.image?.keyFrame == true || self.tiles?.keyFrame == true }
+
     /// This request, also asking for the key frames `replaced` asked for (a frame replaced
     /// before it was encoded passes its keys on, so a viewer that joined still gets one).
     func keepingKeys(of replaced: ImageRequest) -> ImageRequest {
@@ -65,22 +68,39 @@ struct EncodedFrame: Sendable {
 /// except that with JPEG a tile of at most ``pngTileMaximumPixels`` goes as PNG: smaller and as
 /// fast, `render-worker bench-encode`), over the frame its last message showed; a key frame (the
 /// whole frame as one tile) when a viewer joined, when the change covers half the frame or more,
-/// when the tiles since the last key frame outweigh it, or every ``keyFrameInterval`` frames,
-/// so a viewer that missed a message is not out of step for long. The previous images are kept
-/// only while frames are being encoded.
+/// when the tiles since the last key frame that still show (a later tile covering one hides it,
+/// as in uibus-view's `TileChain`, which a new page gets) outweigh it ``shownBytesPerKeyByte``
+/// times, or every ``keyFrameInterval`` frames, so a viewer that missed a message unnoticed is
+/// not out of step for long. A drag that redraws the same region thus sends no key frame: one
+/// costs a whole frame's encoding (25 ms) and bytes, and showed up as the drags' slowest frames.
+/// The previous images are kept only while frames are being encoded.
 struct ImageEncoder {
     /// Tiles of at most this many pixels are PNG when the encoding is JPEG (a 128×128 square).
     static let pngTileMaximumPixels = 128 * 128
-    /// The most tile messages between key frames.
-    static let keyFrameInterval = 120
+    /// The most tile messages between key frames (10 s at 60 frames/s).
+    static let keyFrameInterval = 600
+    /// How many times the key frame's bytes the tiles still showing may weigh.
+    static let shownBytesPerKeyByte = 2
 
     /// Where the tile stream stands: the frame its last message showed.
     private struct TileBase {
         var frameID: Int
         var image: Image
-        var bytesSinceKey: Int
+        /// The tiles since the key frame that no later one covers, and their encoded bytes.
+        var shown: [(rect: PixelRect, bytes: Int)]
         var keyBytes: Int
         var framesSinceKey: Int
+
+        var shownBytes: Int { self.shown.reduce(0) { $0 + $1.bytes } }
+
+        /// Adds tiles drawn over the frame, dropping those they cover.
+        mutating func add(_ tiles: [RenderTiles.Tile]) {
+            for tile in tiles {
+                let rect = PixelRect(x: tile.x, y: tile.y, width: tile.width, height: tile.height)
+                self.shown.removeAll { rect.covers($0.rect) }
+                self.shown.append((rect, tile.data.count))
+            }
+        }
     }
 
     let encoding: RenderImage.Encoding
@@ -136,7 +156,9 @@ struct ImageEncoder {
         let start = Clock.monotonicNs()
         let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         var base = keyFrame ? nil : self.tileBase
-        if let due = base, due.framesSinceKey >= Self.keyFrameInterval || due.bytesSinceKey > due.keyBytes {
+        if let due = base,
+            due.framesSinceKey >= Self.keyFrameInterval || due.shownBytes > due.keyBytes * Self.shownBytesPerKeyByte
+        {
             base = nil
         }
         var damage = image.damage(since: base?.image, maximumCount: RenderTiles.maximumTiles)
@@ -157,13 +179,15 @@ struct ImageEncoder {
         let encoded = EncodedTiles(
             width: image.width, height: image.height, base: base?.frameID, tiles: tiles,
             encodeMs: FrameRenderer.ms(Clock.monotonicNs() - start), input: input)
-        if let base {
-            self.tileBase = TileBase(
-                frameID: frameID, image: image, bytesSinceKey: base.bytesSinceKey + encoded.bytes,
-                keyBytes: base.keyBytes, framesSinceKey: base.framesSinceKey + 1)
+        if var next = base {
+            next.frameID = frameID
+            next.image = image
+            next.framesSinceKey += 1
+            next.add(tiles)
+            self.tileBase = next
         } else {
             self.tileBase = TileBase(
-                frameID: frameID, image: image, bytesSinceKey: 0, keyBytes: encoded.bytes, framesSinceKey: 0)
+                frameID: frameID, image: image, shown: [], keyBytes: encoded.bytes, framesSinceKey: 0)
         }
         return encoded
     }

@@ -73,6 +73,8 @@ public final class RenderService {
     private var applyTimer: Int?
     private var frameTimer: Int?
     private var framesPublished: UInt64 = 0
+    /// Frames whose layers were those of the frame before: published, not drawn again.
+    private var framesUnchanged: UInt64 = 0
     private var snapshotsWritten: UInt64 = 0
     private var lastRenderMs = 0.0
     private var lastStatistics = RenderStatistics()
@@ -112,7 +114,8 @@ public final class RenderService {
     public func run() throws {
         self.runner.healthExtra = { [unowned self] in
             var extra: ValueMap = [
-                "frames": Value(self.framesPublished), "snapshots": Value(self.snapshotsWritten),
+                "frames": Value(self.framesPublished), "frames_unchanged": Value(self.framesUnchanged),
+                "snapshots": Value(self.snapshotsWritten),
                 "state_seq": Value(UInt64(self.scene.stateSeq)), "last_render_ms": .double(self.lastRenderMs),
                 "layers_drawn": Value(UInt64(self.lastStatistics.layersDrawn)),
                 "layers_culled": Value(UInt64(self.lastStatistics.layersCulled)),
@@ -331,6 +334,7 @@ public final class RenderService {
         switch result {
         case .success(let output):
             if output.png != nil { self.snapshotsWritten += 1 }
+            if output.unchanged { self.framesUnchanged += 1 }
             self.lastRenderMs = output.renderMs
             self.lastStatistics = output.statistics
             let timings = RenderFrame.Timings(

@@ -71,19 +71,42 @@ final class ViewHub: Sendable {
         }
     }
 
-    /// The packet bringing a page that has the tiles up to `number` to the newest frame, if it
-    /// lacks any, with the newest number and frame. Made outside the lock.
-    func frame(after number: UInt64) -> (number: UInt64, frame: Int, packet: [UInt8])? {
-        guard let due = self.outbound.withLock({ $0.tiles.since(number) }) else { return nil }
-        return (due.number, due.header.frame, FramePacket.make(due.header, tiles: due.tiles, key: due.key))
+    /// Where a page stands in what goes out to it.
+    struct Cursor: Equatable {
+        /// The newest tile the page has, and that tile's frame.
+        var tileNumber: UInt64 = 0
+        var frame = 0
+        /// The newest inspector batch the page has.
+        var batch: UInt64
     }
 
-    /// The oldest batch after `sequence`, and how many older ones were already dropped.
-    func batch(after sequence: UInt64) -> (sequence: UInt64, bytes: [UInt8], skipped: UInt64)? {
-        self.outbound.withLock {
-            guard let next = $0.batches.first(where: { $0.sequence > sequence }) else { return nil }
-            return (next.sequence, next.bytes, next.sequence - sequence - 1)
+    /// A message for a page.
+    enum Outgoing: Equatable {
+        /// The tiles the page lacks of the newest frame (binary), and how many frames it skips.
+        case frame(packet: [UInt8], skippedFrames: Int)
+        /// The oldest inspector batch it lacks (text), and how many older ones were dropped.
+        case batch(bytes: [UInt8], skipped: UInt64)
+    }
+
+    /// What goes to the page at `cursor` next, most urgent first: the newest frame (a frame
+    /// someone is waiting to see never queues behind the inspector's messages), then the
+    /// oldest inspector batch it lacks; advances the cursor past it. Packets are made outside
+    /// the lock.
+    func next(_ cursor: inout Cursor) -> Outgoing? {
+        if let due = self.outbound.withLock({ $0.tiles.since(cursor.tileNumber) }) {
+            // Frames in between are skipped; what they changed that still shows comes with this one.
+            let skipped = cursor.tileNumber > 0 ? max(due.header.frame - cursor.frame - 1, 0) : 0
+            cursor.tileNumber = due.number
+            cursor.frame = due.header.frame
+            return .frame(
+                packet: FramePacket.make(due.header, tiles: due.tiles, key: due.key), skippedFrames: skipped)
         }
+        let batch = self.outbound.withLock { outbound in
+            outbound.batches.first { $0.sequence > cursor.batch }
+        }
+        guard let batch else { return nil }
+        defer { cursor.batch = batch.sequence }
+        return .batch(bytes: batch.bytes, skipped: batch.sequence - cursor.batch - 1)
     }
 
     /// The newest batch sequence: a page that joins starts after it.

@@ -40,17 +40,14 @@ final class WebServer: @unchecked Sendable {
     private final class Connection {
         let session: String
         var helloSent = false
-        /// The number of the newest tile sent, and its frame.
-        var tileNumber: UInt64 = 0
-        var frame = 0
-        var batch: UInt64
+        var cursor: ViewHub.Cursor
         var message: [UInt8] = []
         /// Why the page is being closed: sent in the close frame at the next writable callback.
         var closing: PageMessageError?
 
         init(session: String, batch: UInt64) {
             self.session = session
-            self.batch = batch
+            self.cursor = ViewHub.Cursor(batch: batch)
         }
     }
 
@@ -241,7 +238,7 @@ final class WebServer: @unchecked Sendable {
         return 0
     }
 
-    /// Sends the one most important thing due: the hello, an inspector batch, the newest frame.
+    /// Sends the one most important thing due: the hello, then what ``ViewHub/next(_:)`` says.
     private func write(_ wsi: OpaquePointer, _ connection: Connection) -> Int32 {
         if let error = connection.closing {
             cws_close_reason(wsi, error.description)
@@ -252,19 +249,16 @@ final class WebServer: @unchecked Sendable {
             connection.helloSent = true
             let hello = #"{"type":"hello","session":"\#(connection.session)","device":"web-\#(connection.session)","#
             sent = self.send(wsi, Array((hello + #""scene":"# + self.sceneJSON + "}").utf8), binary: false)
-        } else if let batch = self.hub.batch(after: connection.batch) {
-            connection.batch = batch.sequence
-            if batch.skipped > 0 { self.hub.count("batches_skipped", Int(batch.skipped)) }
-            sent = self.send(wsi, batch.bytes, binary: false)
-        } else if let frame = self.hub.frame(after: connection.tileNumber) {
-            // Frames in between are skipped; what they changed that still shows comes with this one.
-            if connection.tileNumber > 0, frame.frame > connection.frame + 1 {
-                self.hub.count("frames_skipped", frame.frame - connection.frame - 1)
+        } else if let outgoing = self.hub.next(&connection.cursor) {
+            switch outgoing {
+            case .frame(let packet, let skipped):
+                if skipped > 0 { self.hub.count("frames_skipped", skipped) }
+                self.hub.count("frames_sent")
+                sent = self.send(wsi, packet, binary: true)
+            case .batch(let bytes, let skipped):
+                if skipped > 0 { self.hub.count("batches_skipped", Int(skipped)) }
+                sent = self.send(wsi, bytes, binary: false)
             }
-            connection.tileNumber = frame.number
-            connection.frame = frame.frame
-            self.hub.count("frames_sent")
-            sent = self.send(wsi, frame.packet, binary: true)
         } else {
             return 0
         }

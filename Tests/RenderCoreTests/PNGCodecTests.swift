@@ -57,6 +57,20 @@ import Testing
         image.setPixel(1, 1, RGBA8(1, 0, 0, 1))
         #expect(image.checksum != empty)
     }
+
+    /// Whole blocks of 32 bytes and the bytes after them: 5×7 pixels are 140 bytes.
+    @Test func aChangeOfAnyOneByteGivesAnotherChecksum() throws {
+        let image = try Image(width: 5, height: 7, fill: RGBA8(0x20, 0x40, 0x60, 0x80))
+        var seen: Set<String> = [image.checksum]
+        for index in image.bytes.indices {
+            for flipped in [UInt8(0x01), 0x10, 0x80] {
+                var changed = image
+                changed.bytes[index] ^= flipped
+                seen.insert(changed.checksum)
+            }
+        }
+        #expect(seen.count == 1 + 3 * image.bytes.count, "every one-byte change has a checksum of its own")
+    }
 }
 
 @Suite struct ImageSizeTests {

@@ -90,4 +90,31 @@ import Testing
         let back = try #require(deliveries.tiles.withLock { $0.count == 3 ? $0.last : nil })
         #expect(back.frameID == 5 && back.tiles.base == 3, "nothing for frame 4, which showed no change")
     }
+
+    /// Tile messages for frames 2…`frames` after a key frame 1: frame n marks the pixels
+    /// `marked(n)` of row 10, each encoded before the next is offered.
+    static func tileRun(frames: Int, marked: (Int) -> [Int]) throws -> [EncodedTiles] {
+        let deliveries = Deliveries()
+        let encoder = try FrameEncoder(encoding: .jpeg, quality: 85, deliver: deliveries.deliver)
+        encoder.offer(try Self.frame(1, key: true, tiles: true))
+        try deliveries.wait("the key frame")
+        for id in 2...frames {
+            encoder.offer(try Self.frame(id, key: false, marked: marked(id), tiles: true))
+            try deliveries.wait("frame \(id)")
+        }
+        return deliveries.tiles.withLock { $0.map(\.tiles) }
+    }
+
+    @Test func aDragRedrawingTheSameRegionGetsNoKeyFrameButTilesPilingUpDo() throws {
+        // The same two pixels change back and forth: each tile covers the one before.
+        let same = try Self.tileRun(frames: 60) { $0 % 2 == 0 ? [10, 11] : [] }
+        #expect(same.count == 60)
+        #expect(same.dropFirst().allSatisfy { $0.base != nil }, "tiles only, however many bytes they add up to")
+        let keyBytes = try #require(same.first).bytes
+        #expect(same.dropFirst().reduce(0) { $0 + $1.bytes } > 2 * keyBytes, "more than the key frame's bytes sent")
+        // A new pixel each frame: no tile covers another, and they outweigh the key frame.
+        let spread = try Self.tileRun(frames: 60) { [$0] }
+        let keys = spread.dropFirst().filter { $0.base == nil }
+        #expect(!keys.isEmpty, "a key frame once the tiles still showing outweigh twice the key frame")
+    }
 }

@@ -110,9 +110,11 @@ import Testing
         let bus = try RenderBus()
         defer { _ = try? bus.stop() }
         let viewer = try bus.echo("render/image/main/")
+        // A state that changes pixels (the key's popup): a frame drawing what the last one drew is
+        // not encoded again, so its input, which changed nothing on screen, is never shown.
         let json = """
             {"instance": "pad1", "t_ms": 0, "layout": "startWithZero", "enabled": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-             "highlighted": 4, "popup": null, "touched_string": "4", "sequential_string": "4",
+             "highlighted": 4, "popup": {"kind": "inner", "digit": 4}, "touched_string": "4", "sequential_string": "4",
              "input": {"device": "web-7", "seq": 42, "source_time_ns": 123456789}}
             """
         try bus.pub("ui/numberPad/pad1/", schema: "state.numberPad", json: json)

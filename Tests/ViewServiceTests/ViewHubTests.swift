@@ -67,12 +67,38 @@ struct ViewHubTests {
         let hub = ViewHub()
         #expect(hub.publishTiles(TileChainTests.key(frame: 1)))
         for frame in 2...5 { #expect(hub.publishTiles(TileChainTests.patch(frame: frame, x: 0))) }
-        let due = try #require(hub.frame(after: 0))
-        #expect(due.frame == 5 && due.number == 5, "up to the newest tile")
+        var cursor = ViewHub.Cursor(batch: hub.lastBatch)
+        guard case .frame(let packet, let skipped) = try #require(hub.next(&cursor)) else {
+            Issue.record("a frame first")
+            return
+        }
+        #expect(cursor.frame == 5 && cursor.tileNumber == 5 && skipped == 0, "up to the newest tile, a new page")
         // The header lists the key frame and the one tile the later ones (all at x 0) left.
-        let length = due.packet.prefix(4).reduce(0) { $0 << 8 | Int($1) }
-        let header = try JSONReader.parse(String(decoding: due.packet[4..<(4 + length)], as: UTF8.self))
+        let length = packet.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        let header = try JSONReader.parse(String(decoding: packet[4..<(4 + length)], as: UTF8.self))
         #expect(header["tiles"]?.arrayValue?.count == 2 && header["key"] == .bool(true))
-        #expect(hub.frame(after: due.number) == nil)
+        #expect(hub.next(&cursor) == nil)
+        for frame in 6...8 { #expect(hub.publishTiles(TileChainTests.patch(frame: frame, x: 0))) }
+        guard case .frame(_, let later) = try #require(hub.next(&cursor)) else { return }
+        #expect(later == 2, "frames 6 and 7 skipped")
+    }
+
+    @Test func aFrameDueGoesToAPageBeforeTheInspectorBatchesDue() throws {
+        let hub = ViewHub()
+        var cursor = ViewHub.Cursor(batch: hub.lastBatch)
+        hub.publishBatch(Array("first".utf8))
+        hub.publishBatch(Array("second".utf8))
+        #expect(hub.publishTiles(TileChainTests.key(frame: 1)))
+        var sent: [String] = []
+        while let outgoing = hub.next(&cursor) {
+            switch outgoing {
+            case .frame: sent.append("frame")
+            case .batch(let bytes, let skipped): sent.append(String(decoding: bytes, as: UTF8.self) + "+\(skipped)")
+            }
+        }
+        #expect(sent == ["frame", "first+0", "second+0"])
+        #expect(hub.publishTiles(TileChainTests.patch(frame: 2, x: 0)))
+        hub.publishBatch(Array("third".utf8))
+        #expect(hub.next(&cursor).map { if case .frame = $0 { true } else { false } } == true, "the new frame first")
     }
 }

@@ -370,3 +370,24 @@ def test_hiding_the_page_cancels_its_touch_and_resigns_active_and_showing_it_bec
     stack.listener.wait_for(
         lifecycle, lambda m: m["event"] == "did_become_active", what="did_become_active", after=before)
     touch.send("touchEnd", [])
+
+
+MESSAGE_ROWS = """() => [...document.querySelectorAll('#messages li')].map((item) =>
+    [item.querySelector('.topic').textContent, item.textContent.slice(0, 12)])"""
+
+
+def test_the_inspectors_message_list_keeps_the_newest_200_the_filter_passes_newest_first(stack, page):
+    # A drag makes a few hundred messages (touch frames, gestures, states): more than the list keeps.
+    touch = viewstack.Touch(page)
+    for _ in range(3):
+        touch.drag(centre("pager", dx=150), centre("pager", dx=-150), steps=40)
+    viewstack.wait_until(page, "() => document.querySelectorAll('#messages li').length === 200")
+    rows = page.evaluate(MESSAGE_ROWS)
+    assert rows[0][1] > rows[-1][1], "newest first (wall times of several publishers: only the ends compared)"
+    assert any(topic.startswith("touch/") for topic, _ in rows)
+    page.fill("#topic-filter", "gesture/")
+    viewstack.wait_until(page, "() => [...document.querySelectorAll('#messages .topic')].every((t) => t.textContent.startsWith('gesture/'))")
+    touch.drag(centre("pager", dx=150), centre("pager", dx=-150), steps=10)
+    viewstack.wait_until(page, "() => document.querySelectorAll('#messages li').length > 0")
+    rows = page.evaluate(MESSAGE_ROWS)
+    assert 0 < len(rows) <= 200 and all(topic.startswith("gesture/") for topic, _ in rows)

@@ -57,7 +57,7 @@
   // A frame comes as tiles to draw over the canvas in order (the first packet's first tile is the
   // whole frame). One decode at a time; tiles that arrive meanwhile wait, added to those waiting
   // (a key frame replaces them), so nothing that still shows is skipped.
-  const stats = { frames: 0, tiles: 0, dropped: 0, latencies: [], arrivals: [] };
+  const stats = { frames: 0, tiles: 0, dropped: 0, latencies: [], arrivals: [], timeline: [] };
   let frameInfo = null;   // the header of the frame on the canvas
   let decoding = false;
   let waiting = null;
@@ -76,16 +76,21 @@
       return { x, y, width, height, blob };
     });
     // Input -> frame here (before decoding), to split input -> pixels into transport and drawing.
+    const arrivedMs = performance.now();
     if (header.input && header.input.device === device && header.input.seq !== lastArrivedInput) {
       lastArrivedInput = header.input.seq;
-      stats.arrivals.push(performance.now() - header.input.t_ns / 1e6);
+      stats.arrivals.push(arrivedMs - header.input.t_ns / 1e6);
       if (stats.arrivals.length > 2000) stats.arrivals.splice(0, stats.arrivals.length - 2000);
     }
+    header.arrivedMs = arrivedMs;
     if (lastFrameNumber !== null && header.frame > lastFrameNumber + 1) stats.dropped += header.frame - lastFrameNumber - 1;
     lastFrameNumber = header.frame;
     if (decoding) {
       if (waiting && !header.key) {
-        waiting = { header: { ...header, key: waiting.header.key }, tiles: waiting.tiles.concat(tiles) };
+        waiting = {
+          header: { ...header, key: waiting.header.key, arrivedMs: waiting.header.arrivedMs },
+          tiles: waiting.tiles.concat(tiles),
+        };
       } else {
         waiting = { header, tiles };
       }
@@ -109,7 +114,7 @@
       frameInfo = header;
       stats.frames += 1;
       stats.tiles += tiles.length;
-      measure(header.input);
+      measure(header);
     }).catch(() => { stats.dropped += 1; }).finally(() => {
       decoding = false;
       if (waiting) {
@@ -121,16 +126,21 @@
   }
 
   // Input -> pixels: from the pointer event (its timeStamp went out as the touch frame's t_ns)
-  // to the first animation frame after the frame reflecting it was drawn; once per input.
-  function measure(input) {
+  // to the first animation frame after the frame reflecting it was drawn; once per input. The
+  // timeline keeps, per input, when its frame arrived, was drawn and showed (performance.now()).
+  function measure(header) {
+    const input = header.input;
     if (!input || input.device !== device) return;
     const key = `${input.device}/${input.seq}`;
     if (key === lastMeasuredInput) return;
     lastMeasuredInput = key;
     const eventMs = input.t_ns / 1e6;
+    const drawnMs = performance.now();
     requestAnimationFrame(() => {
-      stats.latencies.push(performance.now() - eventMs);
-      if (stats.latencies.length > 2000) stats.latencies.splice(0, stats.latencies.length - 2000);
+      const shownMs = performance.now();
+      stats.latencies.push(shownMs - eventMs);
+      stats.timeline.push({ seq: input.seq, event_ms: eventMs, arrived_ms: header.arrivedMs, drawn_ms: drawnMs, shown_ms: shownMs });
+      for (const list of [stats.latencies, stats.timeline]) if (list.length > 2000) list.splice(0, list.length - 2000);
     });
   }
 
@@ -342,7 +352,11 @@
   const laneWindowMs = 10000;
   let topicFilter = '';
 
+  let received = 0;
+
   function busMessage(record) {
+    received += 1;
+    record.n = received;
     recent.push(record);
     if (recent.length > 2000) recent.splice(0, recent.length - 2000);
     const data = record.data || {};
@@ -443,18 +457,31 @@
     }
   }
 
+  // The list keeps the newest 200 messages the filter passes, newest first. Only the messages
+  // since the last drawing are added (rebuilding 200 rows every 200 ms held up the frames on
+  // this thread); a new filter rebuilds it.
+  let listed = { filter: null, upTo: 0 };
+
+  function messageItem(record) {
+    const item = document.createElement('li');
+    const time = new Date(record.wall_ms).toISOString().slice(11, 23);
+    item.innerHTML = `${time} <span class="topic"></span> <span class="schema"></span> <span class="data"></span>`;
+    item.querySelector('.topic').textContent = record.topic;
+    item.querySelector('.schema').textContent = record.schema;
+    item.querySelector('.data').textContent = record.data ? JSON.stringify(record.data).slice(0, 240) : `(${record.bytes} bytes)`;
+    return item;
+  }
+
   function drawMessages() {
     const list = document.getElementById('messages');
-    const shown = recent.filter((r) => r.topic.startsWith(topicFilter)).slice(-200);
-    list.replaceChildren(...shown.reverse().map((record) => {
-      const item = document.createElement('li');
-      const time = new Date(record.wall_ms).toISOString().slice(11, 23);
-      item.innerHTML = `${time} <span class="topic"></span> <span class="schema"></span> <span class="data"></span>`;
-      item.querySelector('.topic').textContent = record.topic;
-      item.querySelector('.schema').textContent = record.schema;
-      item.querySelector('.data').textContent = record.data ? JSON.stringify(record.data).slice(0, 240) : `(${record.bytes} bytes)`;
-      return item;
-    }));
+    if (listed.filter !== topicFilter) {
+      list.replaceChildren();
+      listed = { filter: topicFilter, upTo: 0 };
+    }
+    const fresh = recent.filter((r) => r.n > listed.upTo && r.topic.startsWith(topicFilter)).slice(-200);
+    if (recent.length > 0) listed.upTo = recent[recent.length - 1].n;
+    list.prepend(...fresh.reverse().map(messageItem));
+    while (list.children.length > 200) list.lastElementChild.remove();
   }
 
   document.getElementById('topic-filter').addEventListener('input', (event) => {
@@ -489,6 +516,11 @@
     latencies() { return [...stats.latencies]; },
     /** Input -> frame received by the page (before decoding), the newest 2000, in ms. */
     arrivals() { return [...stats.arrivals]; },
+    /**
+     * Per input measured (the newest 2000): its touch frame `seq` and, in performance.now() ms,
+     * the pointer event, its frame's arrival, drawing and the animation frame after.
+     */
+    timeline() { return { time_origin_ms: performance.timeOrigin, inputs: [...stats.timeline] }; },
     /** The client (CSS pixel) position of a scene point on the canvas, for scripted input. */
     clientPoint(x, y) {
       const rect = canvas.getBoundingClientRect();
