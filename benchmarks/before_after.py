@@ -40,11 +40,11 @@ class Skipped(Exception):
 
 @dataclasses.dataclass
 class Row:
-    """One benchmark row: `command(size)` runs `size` units of work and prints a JSON line whose
-    `rate` field is units per second; `units(result, size)` is the work it actually did."""
+    """One benchmark row: `command(size)` runs `size` units of work (an encode + decode, a message,
+    a frame, a gesture) and prints a JSON line whose `rate` field is units per second;
+    `units(result, size)` is the work it actually did."""
 
     name: str
-    unit: str
     command: object
     rate: str
     wall_size: int
@@ -69,22 +69,22 @@ def events(result, _):
 
 
 ROWS = [
-    Row("codec: touch frame", "encode + decode", lambda n: ["bus-bench", "codec", "--part", "frame",
+    Row("codec: touch frame", lambda n: ["bus-bench", "codec", "--part", "frame",
                                                           "--iterations", str(n)],
         "touch_frame_per_s", 3_000_000, (50_000, 150_000)),
-    Row("codec: envelope", "encode + decode", lambda n: ["bus-bench", "codec", "--part", "envelope",
+    Row("codec: envelope", lambda n: ["bus-bench", "codec", "--part", "envelope",
                                                        "--iterations", str(n)],
         "envelope_per_s", 3_000_000, (50_000, 150_000)),
-    Row("bus hop, 64 B", "message, both ends", hop_command(64), "rate_per_s", 500_000, (20_000, 60_000)),
-    Row("bus hop, 512 B", "message, both ends", hop_command(512), "rate_per_s", 500_000, (20_000, 60_000)),
-    Row("recognizer, 1 device", "frame", lambda n: ["gesture-bench", "--frames", str(n), "--devices", "1"],
+    Row("bus hop, 64 B", hop_command(64), "rate_per_s", 500_000, (20_000, 60_000)),
+    Row("bus hop, 512 B", hop_command(512), "rate_per_s", 500_000, (20_000, 60_000)),
+    Row("recognizer, 1 device", lambda n: ["gesture-bench", "--frames", str(n), "--devices", "1"],
         "frames_per_s", 1_000_000, (30_000, 90_000), frames),
-    Row("recognizer, 8 devices", "frame", lambda n: ["gesture-bench", "--frames", str(n), "--devices", "8"],
+    Row("recognizer, 8 devices", lambda n: ["gesture-bench", "--frames", str(n), "--devices", "8"],
         "frames_per_s", 1_000_000, (30_000, 90_000), frames),
-    Row("recognizer through DeviceLanes", "frame",
+    Row("recognizer through DeviceLanes",
         lambda n: ["gesture-bench", "--frames", str(n), "--devices", "1", "--lanes", "1"],
         "frames_per_s", 1_000_000, (30_000, 90_000), frames),
-    Row("component host, demo scene", "gesture, states encoded",
+    Row("component host, demo scene",
         lambda n: ["component-bench", "--events", str(n)], "events_per_s", 300_000, (20_000, 60_000), events),
 ]
 
@@ -201,18 +201,17 @@ def measure(rows, sides, rounds):
 
 
 def percent(change):
-    return f"{change * 100:+.1f} %"
+    return f"{change * 100:+.1f}%"
 
 
 def table(rows, rates, instructions, skipped, header):
     """The README's table, and each row's verdict (None: skipped)."""
     lines = [BEGIN, "", header, "",
-             "| row | instructions per unit, before → after (change) | wall clock, before → after "
-             "(change, median of rounds) | ≤ +5 % |",
+             "| per encode + decode, message, frame, gesture | instructions | per second (median of rounds) | ≤ +5 % |",
              "|---|---|---|---|"]
     verdicts = []
     for row in rows:
-        name = f"{row.name}, per {row.unit}"
+        name = row.name
         if row.name in skipped:
             reason = skipped[row.name].replace("|", "\\|")
             lines.append(f"| {name} | skipped: {reason} | | — |")
@@ -220,7 +219,7 @@ def table(rows, rates, instructions, skipped, header):
             continue
         before, after = rates[row.name]
         wall = statistics.median(b / a for b, a in zip(before, after)) - 1  # rates: before / after is the cost ratio
-        wall_text = f"{rate(statistics.median(before))} → {rate(statistics.median(after))}/s ({percent(wall)})"
+        wall_text = f"{rate(statistics.median(before))} → {rate(statistics.median(after))} ({percent(wall)})"
         counted = instructions[row.name]
         if isinstance(counted, str):  # judged on the wall clock then, and said so
             reason = counted.replace("|", "\\|")
@@ -246,10 +245,9 @@ def run(root, readme, revision, rounds):
     started = datetime.datetime.now(datetime.timezone.utc)
     rates, instructions, skipped = measure(ROWS, sides, rounds)
     minutes = (datetime.datetime.now(datetime.timezone.utc) - started).total_seconds() / 60
-    header = (f"Measured {started:%Y-%m-%d} by `benchmarks/run --baseline {revision} --rounds {rounds}` "
-              f"({minutes:.0f} min after the builds, load average {load:.0f} → {os.getloadavg()[0]:.0f}): "
-              f"before = {commit[:7]}, after = {current}. A change is the cost after over the cost before, "
-              f"minus one: + is slower.")
+    header = (f"`benchmarks/run --baseline {revision} --rounds {rounds}`, {started:%Y-%m-%d}, {minutes:.0f} min, "
+              f"load average {load:.0f} → {os.getloadavg()[0]:.0f}: before {commit[:7]}, after {current}. "
+              f"Change: cost after / cost before − 1.")
     text, verdicts = table(ROWS, rates, instructions, skipped, header)
     print(text)
     document = readme.read_text()
