@@ -96,12 +96,15 @@ class Build:
     label: str
     root: pathlib.Path
     bin_dir: pathlib.Path = None
+    unbuilt: dict = dataclasses.field(default_factory=dict)  # product → why it did not build
 
     def run(self, row, size, prefix=()):
         """Runs `row` at `size` from this tree's root (the programs read its deploy/ scenes);
         returns the JSON result and the process's stderr, or raises Skipped."""
         program, *arguments = row.command(size)
         executable = self.bin_dir / program
+        if program in self.unbuilt:  # an older binary may still be there: never run it
+            raise Skipped(f"{self.label}: `{program}` did not build ({self.unbuilt[program]})")
         if not executable.exists():
             raise Skipped(f"{self.label} has no `{program}`")
         process = subprocess.run([*prefix, str(executable), *arguments], cwd=self.root, capture_output=True,
@@ -110,8 +113,8 @@ class Build:
             if argument.startswith("ipc://"):
                 pathlib.Path(argument.removeprefix("ipc://")).unlink(missing_ok=True)
         if process.returncode != 0:
-            first = (process.stderr.strip().splitlines() or ["no message"])[-1]
-            raise Skipped(f"{self.label} `{program} {' '.join(arguments)}` exited {process.returncode}: {first}")
+            last = (process.stderr.strip().splitlines() or ["no message"])[-1]
+            raise Skipped(f"{self.label} `{program} {' '.join(arguments)}` exited {process.returncode}: {last}")
         try:
             result = json.loads(process.stdout.strip().splitlines()[-1])
             result[row.rate], row.units(result, size)
@@ -128,15 +131,19 @@ def git(*args, cwd):
 
 def build(root, label):
     print(f"building {label}'s release benchmarks in {root}…", flush=True)
+    unbuilt = {}
     for product in PRODUCTS:
         process = subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=root,
                                  capture_output=True, text=True)
         if process.returncode != 0:
-            # A product the revision does not have: its rows are skipped, with this reason.
-            print(f"  {label}: `{product}` did not build: {process.stdout.strip().splitlines()[-1:]}", flush=True)
+            # A product the revision does not have, or one that does not compile: its rows are skipped.
+            output = (process.stdout + process.stderr).splitlines()
+            errors = [line for line in output if "error:" in line] or ["no error line"]
+            unbuilt[product] = errors[0].strip()
+            print(f"  {label}: `{product}` did not build: {unbuilt[product]}", flush=True)
     bin_dir = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=root, check=True,
                              capture_output=True, text=True).stdout.strip()
-    return Build(label, root, pathlib.Path(bin_dir))
+    return Build(label, root, pathlib.Path(bin_dir), unbuilt)
 
 
 def baseline_tree(root, revision):
