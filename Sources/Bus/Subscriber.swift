@@ -244,20 +244,11 @@ public final class Subscriber {
             self.problem(.reject, "oversized", "\(size) bytes, limit \(self.maximumMessageSize)")
             return nil
         }
-        let topic: String
-        switch self.incoming.topic {
-        case .success(let text): topic = text
-        case .failure(let error):
-            self.problem(.reject, "bad_topic", "'\(self.incoming.shownTopic)': \(error.context)")
-            return nil
-        }
-        let envelope: Envelope
-        switch self.incoming.envelope {
-        case .success(let decoded): envelope = decoded
-        case .failure(let error):
-            self.problem(.reject, "bad_envelope", "on \(topic): \(error)")
-            return nil
-        }
+        guard
+            let topic = self.accepted(
+                self.incoming.topic, "bad_topic", { "'\(self.incoming.shownTopic)': \($0.context)" }),
+            let envelope = self.accepted(self.incoming.envelope, "bad_envelope", { "on \(topic): \($0)" })
+        else { return nil }
         guard envelope.version == Envelope.currentVersion else {
             self.problem(
                 .reject, "unknown_envelope_version", "v\(envelope.version) on \(topic) from \(envelope.publisher)")
@@ -283,6 +274,18 @@ public final class Subscriber {
         }
         return Delivery(
             topic: topic, envelope: envelope, payload: self.payload, sequence: outcome, route: self.incoming.route)
+    }
+
+    /// What `result` holds, or nil when it failed: the message is then rejected for `reason`.
+    private func accepted<T>(_ result: Result<T, CodecError>, _ reason: String, _ detail: (CodecError) -> String)
+        -> T?
+    {
+        switch result {
+        case .success(let value): return value
+        case .failure(let error):
+            self.problem(.reject, reason, detail(error))
+            return nil
+        }
     }
 
     /// The slot of the kept topic spelled `bytes`, if it is kept (only good topics are, and an

@@ -11,19 +11,13 @@ import BusSchema
 /// also needs its first touch to land within `edgeWidth` of one of its edges and its motion to
 /// point inward at least as much as along the edge; otherwise it fails.
 struct PanMachine: RecognizerMachine {
-    private enum State: Sendable, Hashable {
-        /// `edge`: the edge a screen-edge pan's first touch landed at.
-        case possible(edge: GestureEvent.Edge?)
-        case began(edge: GestureEvent.Edge?)
-        /// Ended, cancelled or failed.
-        case finished(edge: GestureEvent.Edge?)
-    }
-
     let kind: GestureEvent.Kind
     var settings: RecognizerSettings
     /// The screen, for screen-edge pans.
     let screen: Rect
-    private var state = State.possible(edge: nil)
+    private var state = ContinuousPhase.possible
+    /// The edge a screen-edge pan's first touch landed at.
+    private var edge: GestureEvent.Edge?
     private var translation = TranslationTracker()
 
     init(kind: GestureEvent.Kind, settings: RecognizerSettings, screen: Rect) {
@@ -33,50 +27,43 @@ struct PanMachine: RecognizerMachine {
     }
 
     mutating func restart() {
-        self.state = .possible(edge: nil)
+        self.state = .possible
+        self.edge = nil
         self.translation.restart()
     }
 
-    var status: MachineStatus {
-        switch self.state {
-        case .possible: .possible
-        case .began: .underway
-        case .finished: .done
-        }
-    }
+    var status: MachineStatus { self.state.status }
 
     mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
-        case (.frameEnded(let now), .possible(var edge)):
-            if self.kind == .edgePan, edge == nil, touches.landedCount > 0,
+        case (.frameEnded(let now), .possible):
+            if self.kind == .edgePan, self.edge == nil, touches.landedCount > 0,
                 touches.down.count == touches.landedCount
             {
-                edge = self.nearEdge(touches.down[0])
-                if edge == nil { return self.finish(.fail, edge: nil) }
-                self.state = .possible(edge: edge)
+                self.edge = self.nearEdge(touches.down[0])
+                if self.edge == nil { return self.state.finish(.fail) }
             }
             self.translation.track(touches, at: now)
-            return self.judgeStart(touches, edge: edge)
-        case (.frameEnded(let now), .began(let edge)):
+            return self.judgeStart(touches)
+        case (.frameEnded(let now), .began):
             self.translation.track(touches, at: now)
-            if touches.cancelled { return self.finish(.cancel, edge: edge) }
-            if touches.down.count < self.settings.minTouches { return self.finish(.end, edge: edge) }
+            if touches.cancelled { return self.state.finish(.cancel) }
+            if touches.down.count < self.settings.minTouches { return self.state.finish(.end) }
             return touches.moved || touches.landedCount > 0 ? .change : nil
-        case (.arenaClosed, .possible(let edge)), (.arenaClosed, .began(let edge)):
-            self.state = .finished(edge: edge)
-            return nil
-        case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
+        case (.arenaClosed, _):
+            return self.state.close()
+        case (.frameEnded, .finished), (.deadlinePassed, _):
             return nil
         }
     }
 
-    private mutating func judgeStart(_ touches: borrowing FollowedTouches, edge: GestureEvent.Edge?) -> Proposal? {
-        if touches.cancelled || touches.down.count > self.settings.maxTouches { return self.finish(.fail, edge: edge) }
-        if touches.down.isEmpty { return self.finish(.fail, edge: edge) }
+    private mutating func judgeStart(_ touches: borrowing FollowedTouches) -> Proposal? {
+        if touches.cancelled || touches.down.count > self.settings.maxTouches { return self.state.finish(.fail) }
+        if touches.down.isEmpty { return self.state.finish(.fail) }
         guard touches.down.count >= self.settings.minTouches else { return nil }
         let (dx, dy) = self.translation.translation
         guard hypot(dx, dy) > self.settings.slop else { return nil }
-        if let edge {
+        if let edge = self.edge {
             let (inward, along): (Double, Double)
             switch edge {
             case .left: (inward, along) = (dx, dy)
@@ -84,15 +71,9 @@ struct PanMachine: RecognizerMachine {
             case .top: (inward, along) = (dy, dx)
             case .bottom: (inward, along) = (-dy, dx)
             }
-            guard inward >= abs(along) else { return self.finish(.fail, edge: edge) }
+            guard inward >= abs(along) else { return self.state.finish(.fail) }
         }
-        self.state = .began(edge: edge)
-        return .begin
-    }
-
-    private mutating func finish(_ proposal: Proposal, edge: GestureEvent.Edge?) -> Proposal {
-        self.state = .finished(edge: edge)
-        return proposal
+        return self.state.begin()
     }
 
     private func nearEdge(_ touch: TrackedTouch) -> GestureEvent.Edge? {
@@ -115,8 +96,6 @@ struct PanMachine: RecognizerMachine {
         let velocity = self.translation.velocity
         event.translation = GestureEvent.Vector(x: translation.x, y: translation.y)
         event.velocity = GestureEvent.Vector(x: velocity.x, y: velocity.y)
-        switch self.state {
-        case .possible(let edge), .began(let edge), .finished(let edge): event.edge = edge
-        }
+        event.edge = self.edge
     }
 }

@@ -42,7 +42,8 @@ struct MachineStatus: Sendable, Hashable {
 /// One recognizer kind's state machine (UIKit semantics), without relationships: the arena feeds
 /// it touches and time and decides what its proposals become.
 ///
-/// Each kind keeps its own private `State` enum; a machine in a done state ignores every event,
+/// A discrete kind (tap, swipe) keeps its own private `State` enum, a continuous one a
+/// ``ContinuousPhase`` and its own values beside it; a machine in a done state ignores every event,
 /// and the arena restarts it (``restart()``) once its touches have lifted. Time is source time
 /// (the frames' clock).
 protocol RecognizerMachine: Sendable {
@@ -71,4 +72,39 @@ protocol RecognizerMachine: Sendable {
 extension RecognizerMachine {
     /// A kind with no values of its own (long press, touch-down) adds none.
     func describe(into event: inout GestureEvent) {}
+}
+
+/// Where a continuous gesture (touch-down, long press, pan, pinch, rotation) is. What a kind keeps
+/// along the way (a press's deadline, a pan's edge, a pinch's finger pair) it keeps beside it.
+enum ContinuousPhase: Sendable, Hashable {
+    case possible
+    case began
+    /// Ended, cancelled or failed.
+    case finished
+
+    var status: MachineStatus {
+        switch self {
+        case .possible: .possible
+        case .began: .underway
+        case .finished: .done
+        }
+    }
+
+    /// Begins, proposing it.
+    mutating func begin() -> Proposal {
+        self = .began
+        return .begin
+    }
+
+    /// Finishes with `proposal` (end, cancel or fail), which it returns.
+    mutating func finish(_ proposal: Proposal) -> Proposal {
+        self = .finished
+        return proposal
+    }
+
+    /// The arena failed or cancelled it: finished, with nothing to propose.
+    mutating func close() -> Proposal? {
+        self = .finished
+        return nil
+    }
 }

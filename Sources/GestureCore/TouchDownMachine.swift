@@ -4,15 +4,8 @@ import BusSchema
 /// ends when it lifts and is cancelled when a second finger lands. It stands for the view's own
 /// touch handling, which a recognizer with `cancelsTouches` cancels.
 struct TouchDownMachine: RecognizerMachine {
-    private enum State: Sendable, Hashable {
-        case possible
-        case began
-        /// Ended, cancelled or failed.
-        case finished
-    }
-
     var settings: RecognizerSettings
-    private var state = State.possible
+    private var state = ContinuousPhase.possible
 
     init(kind: GestureEvent.Kind, settings: RecognizerSettings, screen: Rect) {
         self.settings = settings
@@ -20,35 +13,22 @@ struct TouchDownMachine: RecognizerMachine {
 
     mutating func restart() { self.state = .possible }
 
-    var status: MachineStatus {
-        switch self.state {
-        case .possible: .possible
-        case .began: .underway
-        case .finished: .done
-        }
-    }
+    var status: MachineStatus { self.state.status }
 
     mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
         case (.frameEnded, .began):
-            if touches.cancelled || touches.landedCount > 0 { return self.finish(.cancel) }
-            if touches.down.isEmpty { return self.finish(.end) }
+            if touches.cancelled || touches.landedCount > 0 { return self.state.finish(.cancel) }
+            if touches.down.isEmpty { return self.state.finish(.end) }
             return touches.moved ? .change : nil
         case (.frameEnded, .possible):
-            guard touches.landedCount > 0 else { return touches.down.isEmpty ? self.finish(.fail) : nil }
-            guard touches.down.count == 1, touches.lifted.isEmpty else { return self.finish(.fail) }
-            self.state = .began
-            return .begin
-        case (.arenaClosed, .possible), (.arenaClosed, .began):
-            self.state = .finished
-            return nil
-        case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
+            guard touches.landedCount > 0 else { return touches.down.isEmpty ? self.state.finish(.fail) : nil }
+            guard touches.down.count == 1, touches.lifted.isEmpty else { return self.state.finish(.fail) }
+            return self.state.begin()
+        case (.arenaClosed, _):
+            return self.state.close()
+        case (.frameEnded, .finished), (.deadlinePassed, _):
             return nil
         }
-    }
-
-    private mutating func finish(_ proposal: Proposal) -> Proposal {
-        self.state = .finished
-        return proposal
     }
 }

@@ -19,17 +19,11 @@ struct TransformMachine: RecognizerMachine {
         var lastAngle: Double
     }
 
-    private enum State: Sendable, Hashable {
-        /// `pair` once two fingers are down.
-        case possible(pair: Pair?)
-        case began(Pair)
-        /// Ended, cancelled or failed.
-        case finished
-    }
-
     let kind: GestureEvent.Kind
     var settings: RecognizerSettings
-    private var state = State.possible(pair: nil)
+    private var state = ContinuousPhase.possible
+    /// Once two fingers are down (always when it has begun).
+    private var pair: Pair?
     /// The last measure, kept after the end for the events published then.
     private var scale = 1.0
     private var rotation = 0.0
@@ -42,38 +36,32 @@ struct TransformMachine: RecognizerMachine {
     }
 
     mutating func restart() {
-        self.state = .possible(pair: nil)
+        self.state = .possible
+        self.pair = nil
         (self.scale, self.rotation) = (1, 0)
         self.tracker.reset()
         self.sampled = SourceInstant(nanoseconds: 0)
     }
 
-    var status: MachineStatus {
-        switch self.state {
-        case .possible: .possible
-        case .began: .underway
-        case .finished: .done
-        }
-    }
+    var status: MachineStatus { self.state.status }
 
     mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal? {
         switch (event, self.state) {
-        case (.frameEnded(let now), .possible(let pair)):
-            return self.judge(touches, pair, began: false, now: now)
-        case (.frameEnded(let now), .began(let pair)):
-            return self.judge(touches, pair, began: true, now: now)
-        case (.arenaClosed, .possible), (.arenaClosed, .began):
-            self.state = .finished
-            return nil
-        case (.frameEnded, .finished), (.deadlinePassed, _), (.arenaClosed, .finished):
+        case (.frameEnded(let now), .possible):
+            return self.judge(touches, began: false, now: now)
+        case (.frameEnded(let now), .began):
+            return self.judge(touches, began: true, now: now)
+        case (.arenaClosed, _):
+            return self.state.close()
+        case (.frameEnded, .finished), (.deadlinePassed, _):
             return nil
         }
     }
 
     private mutating func judge(
-        _ touches: borrowing FollowedTouches, _ before: Pair?, began: Bool, now: SourceInstant
+        _ touches: borrowing FollowedTouches, began: Bool, now: SourceInstant
     ) -> Proposal? {
-        var pair = before
+        var pair = self.pair
         if pair == nil, touches.down.count >= 2 {
             var new = Pair(first: touches.down[0].id, second: touches.down[1].id, startSpan: 0, lastAngle: 0)
             let (span, angle) = Self.spanAndAngle(new, touches)
@@ -99,30 +87,19 @@ struct TransformMachine: RecognizerMachine {
             pair = current
             if !(touches.follows(current.first) && touches.follows(current.second)) {
                 pair = nil
-                if began { return self.finish(touches.cancelled ? .cancel : .end) }
+                if began { return self.state.finish(touches.cancelled ? .cancel : .end) }
             }
         }
-        if touches.cancelled { return self.finish(began ? .cancel : .fail) }
-        if touches.down.isEmpty { return self.finish(began ? .end : .fail) }
-        guard let pair else {
-            self.state = .possible(pair: nil)
-            return nil
-        }
-        if began {
-            self.state = .began(pair)
-            return touches.moved ? .change : nil
-        }
+        if touches.cancelled { return self.state.finish(began ? .cancel : .fail) }
+        if touches.down.isEmpty { return self.state.finish(began ? .end : .fail) }
+        self.pair = pair
+        guard let pair else { return nil }
+        if began { return touches.moved ? .change : nil }
         let started =
             self.kind == .pinch
             ? abs(span - pair.startSpan) > self.settings.pinchSlop
             : abs(self.rotation) > self.settings.rotationSlop
-        self.state = started ? .began(pair) : .possible(pair: pair)
-        return started ? .begin : nil
-    }
-
-    private mutating func finish(_ proposal: Proposal) -> Proposal {
-        self.state = .finished
-        return proposal
+        return started ? self.state.begin() : nil
     }
 
     /// The pair's span and angle (0 when one of them is gone), found in one pass: this runs for

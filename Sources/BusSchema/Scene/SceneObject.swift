@@ -8,10 +8,7 @@ final class SceneObject {
 
     /// - Throws: ``SceneError`` (`type`) when `value` is not an object.
     init(_ value: Value, path: String) throws(SceneError) {
-        guard let fields = value.mapValue else {
-            throw SceneError(path: path, rule: .type, "expected an object, found \(value.jsonTypeName)")
-        }
-        self.fields = fields
+        self.fields = try Self.typed(value, path: path, \.mapValue, expected: "an object")
         self.path = path
     }
 
@@ -66,9 +63,7 @@ final class SceneObject {
     }
 
     static func string(_ value: Value, path: String) throws(SceneError) -> String {
-        guard let string = value.stringValue else {
-            throw SceneError(path: path, rule: .type, "expected a string, found \(value.jsonTypeName)")
-        }
+        let string = try Self.typed(value, path: path, \.stringValue, expected: "a string")
         guard !string.isEmpty else { throw SceneError(path: path, rule: .minLength, "must not be empty") }
         return string
     }
@@ -76,10 +71,7 @@ final class SceneObject {
     /// Free text, which may be empty.
     func text(_ key: String) throws(SceneError) -> String? {
         guard let value = self.value(key) else { return nil }
-        guard let string = value.stringValue else {
-            throw SceneError(path: self.child(key), rule: .type, "expected a string, found \(value.jsonTypeName)")
-        }
-        return string
+        return try Self.typed(value, path: self.child(key), \.stringValue, expected: "a string")
     }
 
     func enumValue<E: RawRepresentable & CaseIterable>(_ key: String, _: E.Type) throws(SceneError) -> E?
@@ -128,13 +120,7 @@ final class SceneObject {
         if let above, !(number > above) {
             throw SceneError(path: path, rule: .exclusiveMinimum, "\(number) must be above \(above)")
         }
-        guard number >= range.lowerBound else {
-            throw SceneError(path: path, rule: .minimum, "\(number) is below the minimum \(range.lowerBound)")
-        }
-        guard number <= range.upperBound else {
-            throw SceneError(path: path, rule: .maximum, "\(number) is above the maximum \(range.upperBound)")
-        }
-        return number
+        return try Self.within(number, range, path: path)
     }
 
     func int(_ key: String, in range: ClosedRange<Int> = Int.min...Int.max) throws(SceneError) -> Int? {
@@ -146,21 +132,12 @@ final class SceneObject {
         guard let int = value.intValue.flatMap({ Int(exactly: $0) }) else {
             throw SceneError(path: path, rule: .type, "expected an integer, found \(value.json)")
         }
-        guard int >= range.lowerBound else {
-            throw SceneError(path: path, rule: .minimum, "\(int) is below the minimum \(range.lowerBound)")
-        }
-        guard int <= range.upperBound else {
-            throw SceneError(path: path, rule: .maximum, "\(int) is above the maximum \(range.upperBound)")
-        }
-        return int
+        return try Self.within(int, range, path: path)
     }
 
     func bool(_ key: String) throws(SceneError) -> Bool? {
         guard let value = self.value(key) else { return nil }
-        guard let bool = value.boolValue else {
-            throw SceneError(path: self.child(key), rule: .type, "expected true or false, found \(value.jsonTypeName)")
-        }
-        return bool
+        return try Self.typed(value, path: self.child(key), \.boolValue, expected: "true or false")
     }
 
     func color(_ key: String) throws(SceneError) -> SceneColor? {
@@ -176,9 +153,7 @@ final class SceneObject {
         throws(SceneError) -> [T]?
     {
         guard let value = self.value(key) else { return nil }
-        guard let items = value.arrayValue else {
-            throw SceneError(path: self.child(key), rule: .type, "expected an array, found \(value.jsonTypeName)")
-        }
+        let items = try Self.typed(value, path: self.child(key), \.arrayValue, expected: "an array")
         var result: [T] = []
         result.reserveCapacity(items.count)
         for (index, element) in items.enumerated() {
@@ -189,6 +164,29 @@ final class SceneObject {
             result.append(try item(element, path))
         }
         return result
+    }
+
+    /// `value` as `read` reads it; a value it refuses breaks the `type` rule.
+    private static func typed<T>(_ value: Value, path: String, _ read: (Value) -> T?, expected: String)
+        throws(SceneError) -> T
+    {
+        guard let typed = read(value) else {
+            throw SceneError(path: path, rule: .type, "expected \(expected), found \(value.jsonTypeName)")
+        }
+        return typed
+    }
+
+    /// `number` when it lies in `range`; else it breaks the `minimum` or `maximum` rule.
+    private static func within<Number: Comparable>(_ number: Number, _ range: ClosedRange<Number>, path: String)
+        throws(SceneError) -> Number
+    {
+        guard number >= range.lowerBound else {
+            throw SceneError(path: path, rule: .minimum, "\(number) is below the minimum \(range.lowerBound)")
+        }
+        guard number <= range.upperBound else {
+            throw SceneError(path: path, rule: .maximum, "\(number) is above the maximum \(range.upperBound)")
+        }
+        return number
     }
 
     func strings(_ key: String, unique: Bool = false) throws(SceneError) -> [String]? {
