@@ -130,8 +130,17 @@ public struct ComponentHost: Sendable {
     public mutating func handle(_ gesture: GestureEvent, appendingTo outputs: inout [HostOutput]) {
         // The decoders refuse numbers outside the schema's ranges; an event made any other way
         // (a replay line, a test) is clamped to them, so no machine sees a NaN or an infinity.
-        var gesture = gesture
-        gesture.clampNumbers()
+        // Checked first: copying every event to clamp it retained its strings for nothing.
+        guard gesture.numbersWithinLimits else {
+            var clamped = gesture
+            clamped.clampNumbers()
+            return self.route(clamped, appendingTo: &outputs)
+        }
+        self.route(gesture, appendingTo: &outputs)
+    }
+
+    /// Routes a gesture whose numbers are within the schema's ranges.
+    private mutating func route(_ gesture: GestureEvent, appendingTo outputs: inout [HostOutput]) {
         let instant = SourceInstant(milliseconds: gesture.tMs)
         self.advance(to: instant, appendingTo: &outputs)
         self.counters.gestures += 1
@@ -287,12 +296,20 @@ public struct ComponentHost: Sendable {
 
     /// Carries out component `index`'s effects, appending what goes out to `outputs` (appended in
     /// place: building an array per call and appending it cost more than the machines' work).
-    private mutating func apply(_ index: Int, _ effects: [ComponentEffect], into outputs: inout [HostOutput]) {
-        for effect in effects {
-            switch effect {
+    private mutating func apply(
+        _ index: Int, _ effects: consuming [ComponentEffect], into outputs: inout [HostOutput]
+    ) {
+        for position in effects.indices {
+            // Moved out, not copied: a state is a large payload with strings and arrays inside,
+            // and each copy of it (the loop's, the pattern's) retained and released them all.
+            var effect = ComponentEffect.cancelTimer
+            swap(&effect, &effects[position])
+            switch consume effect {
             case .publishState(let state):
+                var followed: ZoomViewState?
+                if case .zoomView(let zoom) = state, self.followers[index] != nil { followed = zoom }
                 self.emit(index, state, into: &outputs)
-                if case .zoomView(let zoom) = state, let canvases = self.followers[index] {
+                if let zoom = followed, let canvases = self.followers[index] {
                     for canvas in canvases {
                         self.apply(canvas, self.instances[canvas].followedZoomChanged(zoom), into: &outputs)
                     }
@@ -306,12 +323,16 @@ public struct ComponentHost: Sendable {
 
     /// Appends component `index`'s state and, for a drawer, the configuration of the swipes it
     /// drives: the listened direction only, touches received on the panel only.
-    private mutating func emit(_ index: Int, _ state: ComponentState, into outputs: inout [HostOutput]) {
-        outputs.append(.state(state))
+    private mutating func emit(_ index: Int, _ state: consuming ComponentState, into outputs: inout [HostOutput]) {
         self.counters.states += 1
-        guard let names = self.drivenSwipes[index], case .drawer(let drawer) = state,
+        // The kind first: most states are not a drawer's, and hashing the index costs more.
+        guard case .drawer(let drawer) = state, let names = self.drivenSwipes[index],
             case .drawer(let machine) = self.instances[index]
-        else { return }
+        else {
+            outputs.append(.state(state))
+            return
+        }
+        outputs.append(.state(state))
         let setup = machine.swipeSetup(for: drawer)
         let region = RecognizerConfig.Region(
             x: setup.region.x, y: setup.region.y, width: setup.region.width, height: setup.region.height)

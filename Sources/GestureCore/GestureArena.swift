@@ -51,6 +51,10 @@ struct GestureArena: Sendable {
     private var touched: [Bool]
     private var proposals: [Proposal?]
     private var receivers: [Int] = []
+    /// Each recognizer's event with its fixed fields (device, view, kind, name) filled in: copied
+    /// and completed for every event, since the generated initializer, out of line with 18
+    /// arguments, cost more than the rest of making an event.
+    private var templates: [GestureEvent]
 
     init(device: String, plan: ScenePlan) {
         self.device = device
@@ -60,6 +64,15 @@ struct GestureArena: Sendable {
         self.machines = Recognizers(plan, screen: screen)
         self.touched = Array(repeating: false, count: plan.count)
         self.proposals = Array(repeating: nil, count: plan.count)
+        self.templates = Self.templates(device: device, plan: plan)
+    }
+
+    private static func templates(device: String, plan: ScenePlan) -> [GestureEvent] {
+        plan.entries.indices.map { index in
+            GestureEvent(
+                tMs: 0, device: device, view: plan.viewID(of: index), recognizer: plan.entries[index].spec.kind,
+                state: .failed, x: 0, y: 0, touches: 0, name: plan.names[index])
+        }
     }
 
     /// Takes a plan that differs from the current one only in recognizer settings and receive
@@ -68,6 +81,7 @@ struct GestureArena: Sendable {
     mutating func replacePlan(_ plan: ScenePlan) {
         precondition(plan.count == self.slots.count, "a configured plan keeps the recognizers")
         self.plan = plan
+        self.templates = Self.templates(device: self.device, plan: plan)
         for index in self.slots.indices { self.machines.configure(index, plan.entries[index].spec.settings) }
     }
 
@@ -329,12 +343,12 @@ struct GestureArena: Sendable {
     }
 
     private mutating func event(_ index: Int, _ state: GestureEvent.State, at now: SourceInstant) -> GestureEvent {
-        // Read in place: copying the slot or the entry would retain every array inside them.
-        let kind = self.plan.entries[index].spec.kind
-        let (x, y) = self.slots[index].touches.location
-        var event = GestureEvent(
-            tMs: now.milliseconds, device: self.device, view: self.plan.viewID(of: index), recognizer: kind,
-            state: state, x: x, y: y, touches: self.slots[index].touches.count, name: self.plan.names[index])
+        var event = self.templates[index]
+        event.tMs = now.milliseconds
+        event.state = state
+        // Read in place: copying the slot would retain every array inside it.
+        (event.x, event.y) = self.slots[index].touches.location
+        event.touches = self.slots[index].touches.count
         if state != .failed { self.machines.describe(index, into: &event) }
         // Within the schema's ranges, so every subscriber accepts it: a velocity over frames a
         // nanosecond apart or a pinch from a zero span would otherwise be refused downstream.

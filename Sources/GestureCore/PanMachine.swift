@@ -91,7 +91,7 @@ struct PanMachine: RecognizerMachine {
         return nil
     }
 
-    func describe(into event: inout GestureEvent) {
+    mutating func describe(into event: inout GestureEvent) {
         let translation = self.translation.translation
         let velocity = self.translation.velocity
         event.translation = GestureEvent.Vector(x: translation.x, y: translation.y)

@@ -65,13 +65,14 @@ protocol RecognizerMachine: Sendable {
     mutating func handle(_ event: RecognizerEvent, touches: inout FollowedTouches) -> Proposal?
 
     /// Fills in the kind's own values (translation, velocity, scale, rotation, direction, edge, a
-    /// tap's place) of an event about to be published.
-    func describe(into event: inout GestureEvent)
+    /// tap's place) of an event about to be published. Mutating only to be reached in place: a
+    /// machine read from the arena's buffer for a non-mutating call is copied out and destroyed.
+    mutating func describe(into event: inout GestureEvent)
 }
 
 extension RecognizerMachine {
     /// A kind with no values of its own (long press, touch-down) adds none.
-    func describe(into event: inout GestureEvent) {}
+    mutating func describe(into event: inout GestureEvent) {}
 }
 
 /// Where a continuous gesture (touch-down, long press, pan, pinch, rotation) is. What a kind keeps

@@ -93,7 +93,7 @@ struct SwipeMachine: RecognizerMachine {
         return (direction, deviation)
     }
 
-    func describe(into event: inout GestureEvent) {
+    mutating func describe(into event: inout GestureEvent) {
         let velocity = self.translation.velocity
         if case .recognized(let direction) = self.state { event.direction = direction }
         event.velocity = GestureEvent.Vector(x: velocity.x, y: velocity.y)

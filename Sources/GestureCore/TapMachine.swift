@@ -132,7 +132,7 @@ struct TapMachine: RecognizerMachine {
         return .fail
     }
 
-    func describe(into event: inout GestureEvent) {
+    mutating func describe(into event: inout GestureEvent) {
         guard case .recognized(let x, let y) = self.state, event.state == .recognized else { return }
         // With all its fingers, where they were down together.
         (event.x, event.y) = (x, y)

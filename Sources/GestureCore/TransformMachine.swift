@@ -111,7 +111,7 @@ struct TransformMachine: RecognizerMachine {
         return (hypot(b.x - a.x, b.y - a.y), atan2(b.y - a.y, b.x - a.x))
     }
 
-    func describe(into event: inout GestureEvent) {
+    mutating func describe(into event: inout GestureEvent) {
         let velocity = self.tracker.velocity(at: self.sampled)
         if self.kind == .pinch {
             event.scale = self.scale

@@ -102,6 +102,28 @@ import Testing
         #expect(decoded.velocity == GestureEvent.Vector(x: 1e7, y: -1e7))
     }
 
+    @Test func anEventIsWithinLimits_exactlyWhenClampingLeavesItUnchanged() {
+        let inRange = GestureEvent(
+            tMs: 5, device: "d0", view: "v", recognizer: .pinch, state: .changed, x: 1, y: 2, touches: 2,
+            translation: GestureEvent.Vector(x: 3, y: 4), velocity: GestureEvent.Vector(x: 5, y: 6), scale: 1.5,
+            rotation: 0.5, scaleVelocity: 7, rotationVelocity: 8)
+        var unchanged = inRange
+        unchanged.clampNumbers()
+        #expect(inRange.numbersWithinLimits && unchanged == inRange)
+        let breaks: [(inout GestureEvent) -> Void] = [
+            { $0.tMs = -1 }, { $0.x = .nan }, { $0.y = 2e6 }, { $0.touches = -1 },
+            { $0.translation?.y = .infinity }, { $0.velocity?.x = -1e8 }, { $0.scale = -0.5 },
+            { $0.rotation = .nan }, { $0.scaleVelocity = 1e8 }, { $0.rotationVelocity = -.infinity },
+        ]
+        for (field, breakIt) in breaks.enumerated() {
+            var event = inRange
+            breakIt(&event)
+            #expect(!event.numbersWithinLimits, "field \(field)")
+            event.clampNumbers()
+            #expect(event.numbersWithinLimits && event != inRange, "field \(field)")
+        }
+    }
+
     static func header(seq: UInt64) -> [UInt8] {
         var writer = MessagePackWriter()
         Envelope(schema: TouchFrame.schema, publisher: "spoof", epoch: 7, seq: seq, mono: 1, wall: 2).encode(

@@ -66,7 +66,8 @@ struct MachineDriver<Machine: RecognizerMachine> {
         let (x, y) = self.touches.location
         var event = GestureEvent(
             tMs: 0, device: "d", view: "v", recognizer: kind, state: state, x: x, y: y, touches: self.touches.count)
-        self.machine.describe(into: &event)
+        var machine = self.machine  // describe is mutating only to be reached in place in the arena
+        machine.describe(into: &event)
         return event
     }
 }

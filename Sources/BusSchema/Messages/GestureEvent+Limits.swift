@@ -19,6 +19,8 @@ extension GestureEvent {
     /// publishes always decodes: its velocity over a nanosecond or its scale from a zero span
     /// would otherwise be refused by every subscriber.
     public mutating func clampNumbers() {
+        // Nearly every event is already within range: reading is cheaper than rebuilding each number.
+        guard !self.numbersWithinLimits else { return }
         self.tMs = Limits.tMs.clamp(self.tMs)
         self.x = Limits.location.clamp(self.x)
         self.y = Limits.location.clamp(self.y)
@@ -30,6 +32,18 @@ extension GestureEvent {
         self.rotation = self.rotation.map(Limits.rotation.clamp)
         self.scaleVelocity = self.scaleVelocity.map(Limits.rate.clamp)
         self.rotationVelocity = self.rotationVelocity.map(Limits.rate.clamp)
+    }
+
+    /// Whether every number is finite and within its range (what the decoders accept), so
+    /// ``clampNumbers()`` would change nothing.
+    public var numbersWithinLimits: Bool {
+        let motion = { (vector: Vector) in Limits.motion.contains(vector.x) && Limits.motion.contains(vector.y) }
+        return Limits.tMs.contains(self.tMs) && Limits.location.contains(self.x) && Limits.location.contains(self.y)
+            && Limits.touches.contains(self.touches) && (self.translation.map(motion) ?? true)
+            && (self.velocity.map(motion) ?? true) && (self.scale.map(Limits.scale.contains) ?? true)
+            && (self.rotation.map(Limits.rotation.contains) ?? true)
+            && (self.scaleVelocity.map(Limits.rate.contains) ?? true)
+            && (self.rotationVelocity.map(Limits.rate.contains) ?? true)
     }
 
     /// Reads only `t_ms` of an encoded event (the source time of the frame that caused it): what
