@@ -101,3 +101,12 @@ def receive_on(sock, topic, timeout_s=10.0):
             if frames[0].decode() == topic:
                 return frames
     raise TimeoutError(f"nothing on {topic} within {timeout_s} s")
+
+
+def rss_bytes(pid):
+    """A process's resident memory (VmRSS), in bytes."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")

@@ -35,14 +35,6 @@ time.sleep(600)
 """
 
 
-def rss_bytes(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise AssertionError("no VmRSS")
-
-
 def proxy_health(sub, timeout_s=10.0):
     """The extra numbers of the next proxy health report on `sub` (subscribed to sys/health/bus-proxy/)."""
     frames = busproc.receive_on(sub, "sys/health/bus-proxy/", timeout_s)
@@ -83,18 +75,18 @@ def test_a_subscriber_that_stops_reading_1mb_messages_is_cut_off_and_the_proxy_s
                 time.sleep(0.02)
 
             payload = os.urandom(MB)
-            baseline = rss_bytes(proxy.proc.pid)
+            baseline = busproc.rss_bytes(proxy.proc.pid)
             peak = baseline
             sent = 1500
             for _ in range(sent):
                 pub.send_multipart([b"big/x/", b"h", payload], copy=False)
-                peak = max(peak, rss_bytes(proxy.proc.pid))
+                peak = max(peak, busproc.rss_bytes(proxy.proc.pid))
             deadline = time.monotonic() + 30
             extra = proxy_health(health)
             while extra["bytes_forwarded"] < sent * MB and time.monotonic() < deadline:
-                peak = max(peak, rss_bytes(proxy.proc.pid))
+                peak = max(peak, busproc.rss_bytes(proxy.proc.pid))
                 extra = proxy_health(health)
-            peak = max(peak, rss_bytes(proxy.proc.pid))
+            peak = max(peak, busproc.rss_bytes(proxy.proc.pid))
 
             assert extra["bytes_forwarded"] >= sent * MB, extra
             # Without the budget the slow subscriber's queue alone was 1.5 GB here.
