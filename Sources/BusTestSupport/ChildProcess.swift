@@ -160,11 +160,8 @@ public final class ProxyProcess {
     public let process: ChildProcess
 
     public init() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "uibus-cli-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        self.directory = directory.path
-        self.busFile = directory.path + "/bus.json"
+        self.directory = try ScratchDirectory.make("uibus-cli")
+        self.busFile = self.directory + "/bus.json"
         let json = #"{"publish": "ipc://run/in", "subscribe": "ipc://run/out"}"#
         try json.write(toFile: self.busFile, atomically: true, encoding: .utf8)
         self.config = try BusConfig.load(self.busFile)
@@ -175,7 +172,7 @@ public final class ProxyProcess {
     public func stop() throws {
         self.process.signal(SIGTERM)
         try self.process.wait()
-        try? FileManager.default.removeItem(atPath: self.directory)
+        ScratchDirectory.remove(self.directory)
     }
 
     /// A proxy its test did not stop (it failed first) goes with it, directory and all.

@@ -32,16 +32,13 @@ public final class LoopbackBus: Sendable {
         _ transport: Transport = .inproc, highWaterMark: Int32 = BusProxy.defaultHighWaterMark,
         maximumMessageSize: Int64 = 1 << 20, messagesPerTurn: Int = 4096, healthIntervalMs: Int = 200
     ) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "uibus-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        self.directory = directory.path
+        self.directory = try ScratchDirectory.make("uibus")
         switch transport {
         case .inproc:
             let name = "uibus-loopback-\(Self.serial.wrappingAdd(1, ordering: .relaxed).newValue)"
             self.config = BusConfig(publish: "inproc://\(name)-in", subscribe: "inproc://\(name)-out")
         case .ipc:
-            self.config = BusConfig(publish: "ipc://\(directory.path)/in", subscribe: "ipc://\(directory.path)/out")
+            self.config = BusConfig(publish: "ipc://\(self.directory)/in", subscribe: "ipc://\(self.directory)/out")
         }
         self.context = try ZMQContext()
         let thread = Thread { [self] in
@@ -70,7 +67,7 @@ public final class LoopbackBus: Sendable {
     public func stop() throws {
         self.stopFlag.store(true, ordering: .releasing)
         try waitUntil("proxy stopped") { self.finished.load(ordering: .acquiring) }
-        try? FileManager.default.removeItem(atPath: self.directory)
+        ScratchDirectory.remove(self.directory)
     }
 
     /// A publisher on this bus.

@@ -103,8 +103,8 @@ private final class CurveBus: Sendable {
     }
 
     @Test func keysAreWrittenPrivateAndKeptWhenMadeAgain() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try ScratchDirectory.make("uibus-curve")
+        defer { ScratchDirectory.remove(directory) }
         let keys = directory + "/keys"
         let written = try CurveKeyFiles.make(directory: keys, clients: ["host-a", "host-b"])
         #expect(written.count == 8)
@@ -122,8 +122,8 @@ private final class CurveBus: Sendable {
     }
 
     @Test func anAllowListKeyMayHoldAHashWhileAHashLineThatIsNoKeyIsAComment() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try ScratchDirectory.make("uibus-curve")
+        defer { ScratchDirectory.remove(directory) }
         let key = "0000#" + String(repeating: "0", count: 35)
         try "# hosts allowed\n\n\(key) host-a # the input host\n".write(
             toFile: directory + "/allowed", atomically: true, encoding: .utf8)
@@ -131,8 +131,8 @@ private final class CurveBus: Sendable {
     }
 
     @Test func missingOpenOrMalformedKeyFilesAreRefusedNamingTheFile() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try ScratchDirectory.make("uibus-curve")
+        defer { ScratchDirectory.remove(directory) }
         _ = try CurveKeyFiles.make(directory: directory + "/keys", clients: ["client"])
         let busFile = directory + "/bus.json"
         func config(_ curve: String) throws -> BusConfig {
@@ -166,8 +166,8 @@ private final class CurveBus: Sendable {
     }
 
     @Test func keyFilesAndAllowListsOthersMayWriteOrThatAreSymlinksAreRefused() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try ScratchDirectory.make("uibus-curve")
+        defer { ScratchDirectory.remove(directory) }
         let keys = directory + "/keys"
         _ = try CurveKeyFiles.make(directory: keys, clients: ["client"])
         let allowList = keys + "/allowed_clients"
@@ -202,8 +202,8 @@ private final class CurveBus: Sendable {
     }
 
     @Test func aServiceWhoseKeyFileIsMissingExitsAsAPermanentFailure() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = try ScratchDirectory.make("uibus-curve")
+        defer { ScratchDirectory.remove(directory) }
         let busFile = directory + "/bus.json"
         let json =
             #"{"publish": "tcp://127.0.0.1:1", "subscribe": "tcp://127.0.0.1:2", "curve": "#
@@ -212,13 +212,5 @@ private final class CurveBus: Sendable {
         let (status, _, stderr) = try ChildProcess.run("gesture-recognizer", [], bus: busFile)
         #expect(status == 78)
         #expect(stderr.contains("\(directory)/keys/server.public: cannot read"))
-    }
-
-    static func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "uibus-curve-\(UUID().uuidString.prefix(8))"
-        ).path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
     }
 }

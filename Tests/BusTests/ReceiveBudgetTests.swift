@@ -9,12 +9,10 @@ import Testing
     /// most the budget and counts the rest; once the owner reads, what was held arrives in order,
     /// and what was dropped is what the sequence shows missing.
     @Test func aSubscriberThatDoesNotReadHoldsItsBudgetInOrderAndCountsWhatItDropped() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "uibus-receive-budget-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.make("uibus-receive-budget")
+        defer { ScratchDirectory.remove(directory) }
         let context = try ZMQContext()
-        let endpoint = "ipc://\(directory.path)/sub"
+        let endpoint = "ipc://\(directory)/sub"
         let budget = 4 << 20
         let subscriber = try Subscriber(
             context: context, endpoint: endpoint, prefixes: ["big/"], maximumMessageSize: 2 << 20,

@@ -15,12 +15,10 @@ import Testing
     /// while two threads keep both cores busy. The owner waits in `poll` with a deadline; a wait
     /// that ends with nothing signalled while a message is there is a lost wake-up.
     @Test func anOwnerWaitingOnItsSubscriberWakesForEveryMessageWhileTheWardenTakesSomeUnderLoad() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "uibus-budget-wakeup-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.make("uibus-budget-wakeup")
+        defer { ScratchDirectory.remove(directory) }
         let context = try ZMQContext()
-        let endpoint = "ipc://\(directory.path)/sub"
+        let endpoint = "ipc://\(directory)/sub"
         let subscriber = try Subscriber(
             context: context, endpoint: endpoint, prefixes: ["w/"], receiveBudgetBytes: 1 << 20, bind: true)
         defer { subscriber.socket.close() }

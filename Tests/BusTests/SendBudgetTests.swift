@@ -7,12 +7,10 @@ import Testing
 
 @Suite struct SendBudgetTests {
     @Test func aPublisherWhosePeerStopsReadingQueuesNoMoreThanItsBudgetAndCountsWhatItRefused() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "uibus-budget-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try ScratchDirectory.make("uibus-budget")
+        defer { ScratchDirectory.remove(directory) }
         let context = try ZMQContext()
-        let endpoint = "ipc://\(directory.path)/in"
+        let endpoint = "ipc://\(directory)/in"
         // A proxy's input that reads nothing until told to, with the smallest queue of its own;
         // it subscribes before anyone connects, as the proxy does.
         let input = try ZMQSocket(context, .xsub)

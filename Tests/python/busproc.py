@@ -103,6 +103,17 @@ def receive_on(sock, topic, timeout_s=10.0):
     raise TimeoutError(f"nothing on {topic} within {timeout_s} s")
 
 
+def probe_until_heard(pub, proc, timeout_s):
+    """Publishes small probes on `big/probe/` until `proc` prints `heard` (it has read one):
+    from then on a test knows the subscription is in place."""
+    os.set_blocking(proc.stdout.fileno(), False)
+    deadline = time.monotonic() + timeout_s
+    while proc.stdout.readline().strip() != "heard":
+        assert time.monotonic() < deadline, f"the subscriber (pid {proc.pid}) heard nothing"
+        pub.send_multipart([b"big/probe/", b"h", b"probe"])
+        time.sleep(0.02)
+
+
 def rss_bytes(pid):
     """A process's resident memory (VmRSS), in bytes."""
     with open(f"/proc/{pid}/status") as f:

@@ -66,13 +66,7 @@ def test_a_subscriber_that_stops_reading_1mb_messages_is_cut_off_and_the_proxy_s
             pub = context.socket(zmq.PUB)
             pub.setsockopt(zmq.SNDHWM, 100_000)
             pub.connect(proxy.publish)
-            # Probes until the slow subscriber has heard one.
-            os.set_blocking(slow.stdout.fileno(), False)
-            deadline = time.monotonic() + 10
-            while slow.stdout.readline().strip() != "heard":
-                assert time.monotonic() < deadline, "the slow subscriber heard nothing"
-                pub.send_multipart([b"big/probe/", b"h", b"probe"])
-                time.sleep(0.02)
+            busproc.probe_until_heard(pub, slow, timeout_s=10)
 
             payload = os.urandom(MB)
             baseline = busproc.rss_bytes(proxy.proc.pid)

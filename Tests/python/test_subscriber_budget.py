@@ -36,13 +36,7 @@ def test_a_subscriber_that_stops_reading_1mb_messages_stays_within_its_byte_budg
             pub = context.socket(zmq.PUB)
             pub.setsockopt(zmq.SNDHWM, 0)
             pub.connect(f"ipc://{scratch}/sub")
-            # Probes until the subscriber has read one: from then on it reads nothing.
-            os.set_blocking(stall.stdout.fileno(), False)
-            deadline = time.monotonic() + 20
-            while stall.stdout.readline().strip() != "heard":
-                assert time.monotonic() < deadline, "the stalled subscriber heard nothing"
-                pub.send_multipart([b"big/probe/", b"h", b"probe"])
-                time.sleep(0.02)
+            busproc.probe_until_heard(pub, stall, timeout_s=20)
 
             payload = os.urandom(MB)
             baseline = busproc.rss_bytes(stall.pid)
