@@ -253,12 +253,23 @@ def test_japanese_typed_into_a_memo_reaches_the_store(stack, page):
     touch = viewstack.Touch(page)
     # One tap brings a memo to the front (a `front` command, the memo pending until acked); it
     # does not open the editor.
+    # On a loaded machine the browser can deliver the lift so late that the tap counts as a long
+    # press (seen once in CI: the memo selected, no `front`); the test is about what a tap does,
+    # so it taps again, 5 s apart (never a double tap).
     boards = len(stack.listener.seen("ui/memoBoard/"))
-    touch.tap(point)
-    fronted = stack.listener.wait_for(
-        "ui/memoBoard/", lambda s: any(m["id"] == memo["id"] and m.get("pending") for m in s["memos"]),
-        what="the tapped memo sent to the front", after=boards)
-    assert fronted.get("editing") is None, fronted
+    fronted = []
+
+    def sent_to_front():
+        try:
+            fronted.append(stack.listener.wait_for(
+                "ui/memoBoard/", lambda s: any(m["id"] == memo["id"] and m.get("pending") for m in s["memos"]),
+                timeout_s=5.0, what="the tapped memo sent to the front", after=boards))
+            return True
+        except AssertionError:
+            return False
+
+    touch.taps_until([point], sent_to_front)
+    assert fronted[0].get("editing") is None, fronted[0]
     assert page.evaluate("() => window.uibus.editing") is None
     # A double tap opens it: the board says so and the page follows.
     touch.double_tap_until(point, "(id) => window.uibus.editing === id", arg=memo["id"])
