@@ -1,29 +1,7 @@
 /// Why a frame, document or payload could not be decoded, and where.
 public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem it was; new codes can be added without breaking callers.
-    public struct Code: RawRepresentable, Sendable, Hashable {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-
-        /// The input ended in the middle of a value.
-        public static let truncated = Code(rawValue: "truncated")
-        /// A byte that starts no valid value (MessagePack) or token (JSON).
-        public static let invalidByte = Code(rawValue: "invalid_byte")
-        /// A string was not valid UTF-8.
-        public static let invalidUTF8 = Code(rawValue: "invalid_utf8")
-        /// A value had another type than the schema asks for.
-        public static let typeMismatch = Code(rawValue: "type_mismatch")
-        /// A required field was absent.
-        public static let missingField = Code(rawValue: "missing_field")
-        /// A field held a value outside its allowed set or range.
-        public static let invalidValue = Code(rawValue: "invalid_value")
-        /// Bytes were left after the complete value.
-        public static let trailingBytes = Code(rawValue: "trailing_bytes")
-        /// Nesting went deeper than the decoder allows.
-        public static let tooDeep = Code(rawValue: "too_deep")
-        /// A map key was not a string.
-        public static let nonStringKey = Code(rawValue: "non_string_key")
-    }
+    public typealias Code = ErrorCode<CodecError>
 
     public var code: Code
     /// The byte offset in the input where the problem was found.
@@ -41,4 +19,21 @@ public struct CodecError: Error, Sendable, Hashable, CustomStringConvertible {
         let place = self.context.isEmpty ? "" : " in \(self.context)"
         return "\(self.code.rawValue)\(place) at byte \(self.offset)"
     }
+}
+
+extension ErrorCode where Domain == CodecError {
+    /// The input ended in the middle of a value.
+    public static var truncated: Self { Self(rawValue: "truncated") }
+    /// A byte that starts no valid value (MessagePack) or token (JSON).
+    public static var invalidByte: Self { Self(rawValue: "invalid_byte") }
+    /// A string was not valid UTF-8.
+    public static var invalidUTF8: Self { Self(rawValue: "invalid_utf8") }
+    /// A value had another type than the schema asks for.
+    public static var typeMismatch: Self { Self(rawValue: "type_mismatch") }
+    /// Bytes were left after the complete value.
+    public static var trailingBytes: Self { Self(rawValue: "trailing_bytes") }
+    /// Nesting went deeper than the decoder allows.
+    public static var tooDeep: Self { Self(rawValue: "too_deep") }
+    /// A map key was not a string.
+    public static var nonStringKey: Self { Self(rawValue: "non_string_key") }
 }

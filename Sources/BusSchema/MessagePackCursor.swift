@@ -104,38 +104,40 @@ struct MessagePackCursor {
     /// Writes a string header (at most 5 bytes).
     @inline(__always)
     mutating func writeStringHeader(_ count: Int) {
-        if count < 32 {
-            self.put(0xa0 | UInt8(count))
-        } else if count <= 0xff {
-            self.put(0xd9, UInt8(count))
-        } else if count <= 0xffff {
-            self.put(0xda, UInt16(count))
-        } else {
-            self.put(0xdb, UInt32(count))
-        }
+        self.writeCount(count, fix: 0xa0, fixLimit: 32, count8: 0xd9, count16: 0xda)
+    }
+
+    /// Writes a bin header (at most 5 bytes).
+    @inline(__always)
+    mutating func writeBinaryHeader(_ count: Int) {
+        self.writeCount(count, fix: 0, fixLimit: 0, count8: 0xc4, count16: 0xc5)
     }
 
     /// Starts an array of `count` values (at most 5 bytes).
     @inline(__always)
     mutating func writeArrayHeader(_ count: Int) {
-        if count < 16 {
-            self.put(0x90 | UInt8(count))
-        } else if count <= 0xffff {
-            self.put(0xdc, UInt16(count))
-        } else {
-            self.put(0xdd, UInt32(count))
-        }
+        self.writeCount(count, fix: 0x90, fixLimit: 16, count8: nil, count16: 0xdc)
     }
 
     /// Starts a map of `count` pairs (at most 5 bytes).
     @inline(__always)
     mutating func writeMapHeader(_ count: Int) {
-        if count < 16 {
-            self.put(0x80 | UInt8(count))
+        self.writeCount(count, fix: 0x80, fixLimit: 16, count8: nil, count16: 0xde)
+    }
+
+    /// Writes the count that starts a string, a bin, an array or a map, as MessagePack writes all
+    /// four: below `fixLimit` in the low bits of `fix`, else after the type byte `count8` (8 bits;
+    /// nil for arrays and maps), `count16` (16 bits) or the one after it (32 bits).
+    @inline(__always)
+    private mutating func writeCount(_ count: Int, fix: UInt8, fixLimit: Int, count8: UInt8?, count16: UInt8) {
+        if count < fixLimit {
+            self.put(fix | UInt8(count))
+        } else if let count8, count <= 0xff {
+            self.put(count8, UInt8(count))
         } else if count <= 0xffff {
-            self.put(0xde, UInt16(count))
+            self.put(count16, UInt16(count))
         } else {
-            self.put(0xdf, UInt32(count))
+            self.put(count16 + 1, UInt32(count))
         }
     }
 }

@@ -139,24 +139,7 @@ public struct MessagePackReader {
 
     /// Reads a string's bytes without copying them; they live as long as the input.
     public mutating func readStringBytes() throws -> UnsafeRawBufferPointer {
-        let byte = try self.peekByte()
-        let count: Int
-        switch byte {
-        case 0xa0...0xbf:
-            self.offset += 1
-            count = Int(byte & 0x1f)
-        case 0xd9:
-            self.offset += 1
-            count = Int(try self.readBigEndian(UInt8.self))
-        case 0xda:
-            self.offset += 1
-            count = Int(try self.readBigEndian(UInt16.self))
-        case 0xdb:
-            self.offset += 1
-            count = Int(try self.readBigEndian(UInt32.self))
-        default: throw self.mismatch("string")
-        }
-        return try self.take(count)
+        try self.take(try self.readCount(fix: 0xa0...0xbf, count8: 0xd9, count16: 0xda, "string"))
     }
 
     /// Reads a bin value.
@@ -166,60 +149,50 @@ public struct MessagePackReader {
 
     /// Reads a bin value's bytes without copying them; they live as long as the input.
     public mutating func readBinaryBytes() throws -> UnsafeRawBufferPointer {
-        let count: Int
-        switch try self.peekByte() {
-        case 0xc4:
-            self.offset += 1
-            count = Int(try self.readBigEndian(UInt8.self))
-        case 0xc5:
-            self.offset += 1
-            count = Int(try self.readBigEndian(UInt16.self))
-        case 0xc6:
-            self.offset += 1
-            count = Int(try self.readBigEndian(UInt32.self))
-        default: throw self.mismatch("binary")
-        }
-        return try self.take(count)
+        try self.take(try self.readCount(fix: nil, count8: 0xc4, count16: 0xc5, "binary"))
     }
 
     /// Reads an array header and returns how many values follow.
     public mutating func readArrayHeader() throws -> Int {
-        let byte = try self.peekByte()
-        let count: Int
-        switch byte {
-        case 0x90...0x9f:
-            self.offset += 1
-            count = Int(byte & 0x0f)
-        case 0xdc:
-            self.offset += 1
-            count = Int(try self.readBigEndian(UInt16.self))
-        case 0xdd:
-            self.offset += 1
-            count = Int(try self.readBigEndian(UInt32.self))
-        default: throw self.mismatch("array")
-        }
+        let count = try self.readCount(fix: 0x90...0x9f, count8: nil, count16: 0xdc, "array")
         try self.checkPlausibleCount(count)
         return count
     }
 
     /// Reads a map header and returns how many key/value pairs follow.
     public mutating func readMapHeader() throws -> Int {
-        let byte = try self.peekByte()
-        let count: Int
-        switch byte {
-        case 0x80...0x8f:
-            self.offset += 1
-            count = Int(byte & 0x0f)
-        case 0xde:
-            self.offset += 1
-            count = Int(try self.readBigEndian(UInt16.self))
-        case 0xdf:
-            self.offset += 1
-            count = Int(try self.readBigEndian(UInt32.self))
-        default: throw self.mismatch("map")
-        }
+        let count = try self.readCount(fix: 0x80...0x8f, count8: nil, count16: 0xde, "map")
         try self.checkPlausibleCount(count * 2)
         return count
+    }
+
+    /// Reads the count that starts a string, a bin, an array or a map, as MessagePack writes all
+    /// four: a small one in the low bits of a type byte in `fix`, a larger one after the type byte
+    /// `count8` (8 bits; nil for arrays and maps), `count16` (16 bits) or the one after it (32 bits).
+    ///
+    /// - Throws: a type mismatch naming `expected` for any other type byte.
+    @inline(__always)
+    private mutating func readCount(fix: ClosedRange<UInt8>?, count8: UInt8?, count16: UInt8, _ expected: String)
+        throws -> Int
+    {
+        let byte = try self.peekByte()
+        if let fix, fix.contains(byte) {
+            self.offset += 1
+            return Int(byte - fix.lowerBound)
+        }
+        if byte == count8 {
+            self.offset += 1
+            return Int(try self.readBigEndian(UInt8.self))
+        }
+        if byte == count16 {
+            self.offset += 1
+            return Int(try self.readBigEndian(UInt16.self))
+        }
+        if byte == count16 + 1 {
+            self.offset += 1
+            return Int(try self.readBigEndian(UInt32.self))
+        }
+        throw self.mismatch(expected)
     }
 
     /// Reads a map, calling `field` with each key; `field` must read or ``skip()`` the value.

@@ -115,13 +115,7 @@ public struct MessagePackWriter: ~Copyable, @unchecked Sendable {
         let count = value.count
         value.withUnsafeBytes { raw in
             self.withReserved(5 + count) { cursor in
-                if count <= 0xff {
-                    cursor.put(0xc4, UInt8(count))
-                } else if count <= 0xffff {
-                    cursor.put(0xc5, UInt16(count))
-                } else {
-                    cursor.put(0xc6, UInt32(count))
-                }
+                cursor.writeBinaryHeader(count)
                 cursor.put(raw)
             }
         }

@@ -90,9 +90,4 @@ public struct TextContent: Sendable, Hashable {
 public struct ShapeContent: Sendable, Hashable {
     public var path: Path
     public var color: Color
-
-    public init(path: Path, color: Color) {
-        self.path = path
-        self.color = color
-    }
 }

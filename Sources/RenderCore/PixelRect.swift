@@ -29,12 +29,7 @@ public struct PixelRect: Sendable, Hashable {
 
     /// The part of this rectangle inside `width`×`height`, or nil when nothing is left.
     func clipped(width: Int, height: Int) -> PixelRect? {
-        let x0 = max(x, 0)
-        let y0 = max(y, 0)
-        let x1 = min(x + self.width, width)
-        let y1 = min(y + self.height, height)
-        guard x1 > x0, y1 > y0 else { return nil }
-        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        self.intersection(PixelRect(x: 0, y: 0, width: width, height: height))
     }
 }
 

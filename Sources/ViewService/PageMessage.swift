@@ -118,20 +118,8 @@ public enum PageMessage: Equatable, Sendable {
 
 /// Why a page's message was refused: the connection is closed with this as the reason.
 public struct PageMessageError: Error, Equatable, CustomStringConvertible {
-    public struct Code: RawRepresentable, Hashable, Sendable {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// Not JSON, or a field missing or out of range.
-        public static let malformed = Code(rawValue: "malformed")
-        /// Longer than ``PageMessage/maximumBytes``.
-        public static let oversized = Code(rawValue: "oversized")
-        /// A `type` the service does not know.
-        public static let unknown = Code(rawValue: "unknown")
-        /// Touches the service refused (see ``TouchCoalescer``).
-        public static let touches = Code(rawValue: "touches")
-        /// A binary message (pages send text only).
-        public static let binary = Code(rawValue: "binary")
-    }
+    /// What kind of problem it was; new codes can be added without breaking callers.
+    public typealias Code = ErrorCode<PageMessageError>
 
     public var code: Code
     public var context: String
@@ -145,4 +133,15 @@ public struct PageMessageError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         String(decoding: Array("\(self.code.rawValue): \(self.context)".utf8.prefix(120)), as: UTF8.self)
     }
+}
+
+extension ErrorCode where Domain == PageMessageError {
+    /// Longer than ``PageMessage/maximumBytes``.
+    public static var oversized: Self { Self(rawValue: "oversized") }
+    /// A `type` the service does not know.
+    public static var unknown: Self { Self(rawValue: "unknown") }
+    /// Touches the service refused (see ``TouchCoalescer``).
+    public static var touches: Self { Self(rawValue: "touches") }
+    /// A binary message (pages send text only).
+    public static var binary: Self { Self(rawValue: "binary") }
 }
