@@ -28,7 +28,7 @@ public struct PixelRect: Sendable, Hashable {
     }
 
     /// The part of this rectangle inside `width`×`height`, or nil when nothing is left.
-    func clipped(width: Int, height: Int) -> PixelRect? {
+    public func clipped(width: Int, height: Int) -> PixelRect? {
         let x0 = max(x, 0)
         let y0 = max(y, 0)
         let x1 = min(x + self.width, width)

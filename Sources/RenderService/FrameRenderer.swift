@@ -46,6 +46,7 @@ final class FrameRenderer: Sendable {
 
     /// The last frame drawn, kept to recognise a frame that would draw the same pixels.
     private struct Drawn {
+        let frameID: Int
         let root: Layer
         let width: Int
         let height: Int
@@ -166,14 +167,16 @@ final class FrameRenderer: Sendable {
     private func draw(_ job: Job) throws -> Output {
         let stopwatch = PhaseStopwatch()
         let start = Clock.monotonicNs()
-        let reused = self.lastDrawn.withLock { drawn in drawn.flatMap { $0.shows(job) ? $0 : nil } }
+        let last = self.lastDrawn.withLock { $0 }
+        let reused = last.flatMap { $0.shows(job) ? $0 : nil }
         let image: Image
         let statistics: RenderStatistics
+        var damage = KnownDamage(shows: job.frameID, since: nil, rects: [])
         if let reused {
             (image, statistics) = (reused.image, reused.statistics)
+            damage = KnownDamage(shows: reused.frameID, since: reused.frameID, rects: [])
         } else {
-            image = try self.renderer.render(
-                job.root, width: job.width, height: job.height, scale: job.scale, observer: stopwatch)
+            (image, damage) = try self.render(job, over: last, stopwatch)
             statistics = self.renderer.lastStatistics
         }
         let rendered = Clock.monotonicNs()
@@ -183,7 +186,8 @@ final class FrameRenderer: Sendable {
         if let request = job.image {
             // An unchanged frame has nothing new for viewers, except a key frame one asked for.
             if reused == nil || request.asksForKeyFrame {
-                self.encoder.offer(FrameEncoder.Frame(frameID: job.frameID, image: image, request: request))
+                self.encoder.offer(
+                    FrameEncoder.Frame(frameID: job.frameID, image: image, request: request, damage: damage))
             }
         } else {
             self.encoder.forget()
@@ -193,7 +197,8 @@ final class FrameRenderer: Sendable {
         if reused == nil {
             self.lastDrawn.withLock {
                 $0 = Drawn(
-                    root: job.root, width: job.width, height: job.height, scale: job.scale, image: image,
+                    frameID: job.frameID, root: job.root, width: job.width, height: job.height, scale: job.scale,
+                    image: image,
                     checksum: checksum, statistics: statistics)
             }
         }
@@ -201,6 +206,26 @@ final class FrameRenderer: Sendable {
             checksum: checksum, png: png, renderMs: Self.ms(rendered - start),
             blurMs: stopwatch.milliseconds(.blur), encodeMs: job.writePNG ? Self.ms(encoded - rendered) : 0,
             statistics: statistics, unchanged: reused != nil)
+    }
+
+    /// Draws the job's frame: within the damage found from the layers that changed since the
+    /// last frame drawn, over its image, when that damage is bounded and under half the frame;
+    /// whole otherwise.
+    private func render(_ job: Job, over last: Drawn?, _ stopwatch: PhaseStopwatch) throws -> (Image, KnownDamage) {
+        if let last, last.width == job.width, last.height == job.height, last.scale == job.scale,
+            let damage = LayerRenderer.damage(
+                from: last.root, to: job.root, width: job.width, height: job.height, scale: job.scale,
+                maximumCount: RenderTiles.maximumTiles),
+            damage.reduce(0, { $0 + $1.width * $1.height }) * 2 < job.width * job.height
+        {
+            let image = try self.renderer.render(
+                job.root, width: job.width, height: job.height, scale: job.scale, over: last.image, damage: damage,
+                observer: stopwatch)
+            return (image, KnownDamage(shows: job.frameID, since: last.frameID, rects: damage))
+        }
+        let image = try self.renderer.render(
+            job.root, width: job.width, height: job.height, scale: job.scale, observer: stopwatch)
+        return (image, KnownDamage(shows: job.frameID, since: nil, rects: []))
     }
 
     static func ms(_ nanoseconds: UInt64) -> Double { (Double(nanoseconds) / 1e3).rounded() / 1e3 }

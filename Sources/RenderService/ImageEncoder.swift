@@ -29,6 +29,28 @@ struct ImageRequest: Sendable {
     }
 }
 
+/// What the render thread knows about how a frame's image differs from an earlier one: found
+/// from the layers that changed (``LayerRenderer/damage(from:to:width:height:scale:maximumCount:)``),
+/// so the tiles need no search through the pixels.
+struct KnownDamage: Sendable, Equatable {
+    /// The drawn frame whose image this frame shows (an unchanged frame shows an earlier one's).
+    let shows: Int
+    /// The drawn frame the damage is relative to; nil when it is not known (drawn whole).
+    let since: Int?
+    /// Every pixel that can differ from that frame's image.
+    let rects: [PixelRect]
+
+    /// The damage of a frame that replaces `replaced` before it was encoded: since the frame
+    /// the replaced one's damage was relative to, when the two follow each other.
+    func following(_ replaced: KnownDamage) -> KnownDamage {
+        if self.shows == replaced.shows { return replaced }
+        guard self.since == replaced.shows, let since = replaced.since else {
+            return KnownDamage(shows: self.shows, since: nil, rects: [])
+        }
+        return KnownDamage(shows: self.shows, since: since, rects: replaced.rects + self.rects)
+    }
+}
+
 /// A frame encoded whole for viewers (`render.image`).
 struct EncodedImage: Sendable {
     let width: Int
@@ -90,6 +112,8 @@ struct ImageEncoder {
         var shown: [(rect: PixelRect, bytes: Int)]
         var keyBytes: Int
         var framesSinceKey: Int
+        /// The drawn frame whose image this is, when known (``KnownDamage/shows``).
+        var shows: Int?
 
         var shownBytes: Int { self.shown.reduce(0) { $0 + $1.bytes } }
 
@@ -118,7 +142,11 @@ struct ImageEncoder {
 
     /// Encodes frame `frameID` for the streams `request` asks for.
     /// - Throws: ``RenderError`` when the codec fails.
-    mutating func encode(_ image: Image, frameID: Int, _ request: ImageRequest) throws -> EncodedFrame {
+    /// - Parameter damage: what the frame is known to change, used instead of comparing pixels
+    ///   when it is relative to the frame the tiles last showed.
+    mutating func encode(_ image: Image, frameID: Int, _ request: ImageRequest, damage: KnownDamage? = nil) throws
+        -> EncodedFrame
+    {
         var frame = EncodedFrame()
         if let stream = request.image {
             frame.image = try self.encodeWhole(image, keyFrame: stream.keyFrame, input: request.input)
@@ -126,7 +154,8 @@ struct ImageEncoder {
             self.previous = nil
         }
         if let stream = request.tiles {
-            frame.tiles = try self.encodeTiles(image, frameID: frameID, keyFrame: stream.keyFrame, input: request.input)
+            frame.tiles = try self.encodeTiles(
+                image, frameID: frameID, keyFrame: stream.keyFrame, input: request.input, known: damage)
         } else {
             self.tileBase = nil
         }
@@ -150,9 +179,9 @@ struct ImageEncoder {
             encodeMs: FrameRenderer.ms(Clock.monotonicNs() - start), input: input)
     }
 
-    private mutating func encodeTiles(_ image: Image, frameID: Int, keyFrame: Bool, input: TouchInput?) throws
-        -> EncodedTiles?
-    {
+    private mutating func encodeTiles(
+        _ image: Image, frameID: Int, keyFrame: Bool, input: TouchInput?, known: KnownDamage?
+    ) throws -> EncodedTiles? {
         let start = Clock.monotonicNs()
         let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         var base = keyFrame ? nil : self.tileBase
@@ -161,7 +190,15 @@ struct ImageEncoder {
         {
             base = nil
         }
-        var damage = image.damage(since: base?.image, maximumCount: RenderTiles.maximumTiles)
+        var damage: [PixelRect]
+        if let base, let known, let since = known.since, since == base.shows {
+            // The layers that changed bound the damage: no search through the frame's pixels.
+            damage = PixelRect.merged(
+                known.rects.compactMap { $0.clipped(width: image.width, height: image.height) },
+                maximumCount: RenderTiles.maximumTiles)
+        } else {
+            damage = image.damage(since: base?.image, maximumCount: RenderTiles.maximumTiles)
+        }
         if damage.isEmpty { return nil }
         if damage.reduce(0, { $0 + $1.width * $1.height }) * 2 >= whole.width * whole.height { base = nil }
         if base == nil { damage = [whole] }
@@ -183,11 +220,13 @@ struct ImageEncoder {
             next.frameID = frameID
             next.image = image
             next.framesSinceKey += 1
+            next.shows = known?.shows
             next.add(tiles)
             self.tileBase = next
         } else {
             self.tileBase = TileBase(
-                frameID: frameID, image: image, shown: [], keyBytes: encoded.bytes, framesSinceKey: 0)
+                frameID: frameID, image: image, shown: [], keyBytes: encoded.bytes, framesSinceKey: 0,
+                shows: known?.shows)
         }
         return encoded
     }
