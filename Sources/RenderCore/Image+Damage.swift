@@ -7,22 +7,27 @@ extension Image {
     /// when there would be more than `maximumCount` bands; empty when nothing changed.
     ///
     /// Unchanged rows cost one `memcmp` each; changed ones are scanned from both ends only as
-    /// far as their first and last differing pixel.
-    public func damage(since previous: Image?, maximumCount: Int = 64, joinGap: Int = 8) -> [PixelRect] {
+    /// far as their first and last differing pixel. Given `region` (inside the image), only its
+    /// pixels are compared: a rectangle known to hold every change is trimmed to them.
+    public func damage(
+        since previous: Image?, within region: PixelRect? = nil, maximumCount: Int = 64, joinGap: Int = 8
+    ) -> [PixelRect] {
         let whole = PixelRect(x: 0, y: 0, width: self.width, height: self.height)
         guard let previous, previous.width == self.width, previous.height == self.height,
             previous.channels == self.channels
-        else { return [whole] }
+        else { return [region ?? whole] }
+        guard let area = (region ?? whole).clipped(width: self.width, height: self.height) else { return [] }
         var bands: [PixelRect] = []
-        let rowBytes = self.width * self.channels
+        let rowBytes = area.width * self.channels
         self.bytes.withUnsafeBytes { now in
             previous.bytes.withUnsafeBytes { before in
-                for y in 0..<self.height {
-                    let offset = y * rowBytes
+                for y in area.y..<(area.y + area.height) {
+                    let offset = (y * self.width + area.x) * self.channels
                     guard memcmp(now.baseAddress! + offset, before.baseAddress! + offset, rowBytes) != 0 else {
                         continue
                     }
-                    let (first, last) = Self.changedSpan(now, before, offset: offset, pixels: self.width, self.channels)
+                    let (start, end) = Self.changedSpan(now, before, offset: offset, pixels: area.width, self.channels)
+                    let (first, last) = (area.x + start, area.x + end)
                     if var band = bands.last, y - (band.y + band.height) <= joinGap {
                         let right = max(band.x + band.width, last + 1)
                         band.x = min(band.x, first)

@@ -192,9 +192,10 @@ struct ImageEncoder {
         }
         var damage: [PixelRect]
         if let base, let known, let since = known.since, since == base.shows {
-            // The layers that changed bound the damage: no search through the frame's pixels.
+            // The layers that changed bound the damage: only their rectangles are compared, to
+            // trim each to the pixels that changed (a moved layer's bounds hold far more).
             damage = PixelRect.merged(
-                known.rects.compactMap { $0.clipped(width: image.width, height: image.height) },
+                known.rects.flatMap { image.damage(since: base.image, within: $0, maximumCount: 8) },
                 maximumCount: RenderTiles.maximumTiles)
         } else {
             damage = image.damage(since: base?.image, maximumCount: RenderTiles.maximumTiles)

@@ -23,8 +23,10 @@ import Testing
         second.setPixel(10, 10, Self.white)
         let known = try encoder.encode(
             second, frameID: 2, Self.tiles,
-            damage: KnownDamage(shows: 2, since: 1, rects: [PixelRect(x: 8, y: 8, width: 6, height: 5)]))
-        #expect(Self.rects(known.tiles) == [[8, 8, 6, 5]], "the known rectangle, not the 1×1 pixel a search finds")
+            damage: KnownDamage(
+                shows: 2, since: 1,
+                rects: [PixelRect(x: 8, y: 8, width: 6, height: 5), PixelRect(x: 40, y: 30, width: 9, height: 9)]))
+        #expect(Self.rects(known.tiles) == [[10, 10, 1, 1]], "the known rectangle trimmed to the pixel that changed")
         #expect(known.tiles?.base == 1)
         var third = second
         third.setPixel(30, 20, Self.white)
