@@ -90,26 +90,34 @@ extension LayerRenderer {
         return reach
     }
 
-    /// Renders `root` again only within `damage`, over `previous` (the frame that showed the
-    /// layers the damage was found against): each rectangle is drawn on a canvas of its own,
-    /// widened by the farthest shadow's reach so that shadows cast from outside it fall the
-    /// same, and its pixels replace the previous frame's. The result is the frame
+    /// Renders `root` again only within `damage`, over `frame` (the frame that showed the
+    /// layers the damage was found against), in place: each rectangle is drawn on a canvas of
+    /// its own, widened by the farthest shadow's reach so that shadows cast from outside it fall
+    /// the same, and its pixels replace the frame's. The result is the frame
     /// ``render(_:width:height:scale:background:observer:)`` draws, byte for byte.
-    /// - Throws: ``RenderError`` as `render` does, or `invalidSize` when `previous` is not
+    ///
+    /// The frame's bytes are written where they are when nothing else holds them (no copy of
+    /// the whole frame); on an error the frame may be partly redrawn.
+    /// - Returns: where the pixels changed: each damaged rectangle trimmed to the pixels that
+    ///   differ from the frame before (compared while they are replaced), in bands as
+    ///   ``Image/damage(since:within:maximumCount:joinGap:)`` finds them, at most
+    ///   `bandsPerRect` for each.
+    /// - Throws: ``RenderError`` as `render` does, or `invalidSize` when `frame` is not
     ///   `width`×`height` RGBA.
+    @discardableResult
     public func render(
         _ root: Layer, width: Int, height: Int, scale: Double = 1, background: Color = .clear,
-        over previous: Image, damage: [PixelRect], observer: (any RenderPhaseObserver)? = nil
-    ) throws -> Image {
-        guard previous.width == width, previous.height == height, previous.channels == 4 else {
+        over frame: inout Image, damage: [PixelRect], bandsPerRect: Int = 8,
+        observer: (any RenderPhaseObserver)? = nil
+    ) throws -> [PixelRect] {
+        guard frame.width == width, frame.height == height, frame.channels == 4 else {
             throw RenderError(
-                .invalidSize, "previous frame \(previous.width)×\(previous.height) is not the \(width)×\(height) canvas"
-            )
+                .invalidSize, "previous frame \(frame.width)×\(frame.height) is not the \(width)×\(height) canvas")
         }
         let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
         let margin = Self.reach(of: root, .scale(scale, scale)) + Self.antialiasMargin
-        var frame = previous
         var total = RenderStatistics()
+        var changed: [PixelRect] = []
         for rect in damage {
             guard let rect = rect.intersection(canvas), let window = rect.expanded(by: margin).intersection(canvas)
             else { continue }
@@ -117,13 +125,14 @@ extension LayerRenderer {
                 root, width: window.width, height: window.height, scale: scale, origin: (window.x, window.y),
                 background: background, observer: observer)
             total.add(self.lastStatistics)
+            changed += frame.changes(from: drawn, at: (window.x, window.y), within: rect, maximumCount: bandsPerRect)
             frame.copy(
                 from: drawn,
                 PixelRect(x: rect.x - window.x, y: rect.y - window.y, width: rect.width, height: rect.height),
                 to: (rect.x, rect.y))
         }
         self.statistics.withLock { $0 = total }
-        return frame
+        return changed
     }
 }
 

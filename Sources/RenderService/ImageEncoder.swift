@@ -29,9 +29,10 @@ struct ImageRequest: Sendable {
     }
 }
 
-/// What the render thread knows about how a frame's image differs from an earlier one: found
-/// from the layers that changed (``LayerRenderer/damage(from:to:width:height:scale:maximumCount:)``),
-/// so the tiles need no search through the pixels.
+/// What the render thread knows about how a frame's image differs from an earlier one: the
+/// pixels that changed within the damage found from the layers
+/// (``LayerRenderer/damage(from:to:width:height:scale:maximumCount:)``), compared while they
+/// were redrawn, so the encoder needs neither the frame before nor a search through the pixels.
 struct KnownDamage: Sendable, Equatable {
     /// The drawn frame whose image this frame shows (an unchanged frame shows an earlier one's).
     let shows: Int
@@ -107,7 +108,9 @@ struct ImageEncoder {
     /// Where the tile stream stands: the frame its last message showed.
     private struct TileBase {
         var frameID: Int
-        var image: Image
+        /// Kept only for a frame whose damage was not known, to compare the next one's pixels
+        /// with (otherwise the render thread draws the next frame over it in place).
+        var image: Image?
         /// The tiles since the key frame that no later one covers, and their encoded bytes.
         var shown: [(rect: PixelRect, bytes: Int)]
         var keyBytes: Int
@@ -143,7 +146,7 @@ struct ImageEncoder {
     /// Encodes frame `frameID` for the streams `request` asks for.
     /// - Throws: ``RenderError`` when the codec fails.
     /// - Parameter damage: what the frame is known to change, used instead of comparing pixels
-    ///   when it is relative to the frame the tiles last showed.
+    ///   (a key frame when it is not relative to the frame the tiles last showed); nil: compare.
     mutating func encode(_ image: Image, frameID: Int, _ request: ImageRequest, damage: KnownDamage? = nil) throws
         -> EncodedFrame
     {
@@ -191,12 +194,11 @@ struct ImageEncoder {
             base = nil
         }
         var damage: [PixelRect]
-        if let base, let known, let since = known.since, since == base.shows {
-            // The layers that changed bound the damage: only their rectangles are compared, to
-            // trim each to the pixels that changed (a moved layer's bounds hold far more).
-            damage = PixelRect.merged(
-                known.rects.flatMap { image.damage(since: base.image, within: $0, maximumCount: 8) },
-                maximumCount: RenderTiles.maximumTiles)
+        if let known {
+            // The render thread found the pixels that changed; relative to another frame than
+            // the tiles showed last, they say nothing about the tiles: a key frame.
+            if known.since == nil || known.since != base?.shows { base = nil }
+            damage = base == nil ? [whole] : PixelRect.merged(known.rects, maximumCount: RenderTiles.maximumTiles)
         } else {
             damage = image.damage(since: base?.image, maximumCount: RenderTiles.maximumTiles)
         }
@@ -219,15 +221,15 @@ struct ImageEncoder {
             encodeMs: FrameRenderer.ms(Clock.monotonicNs() - start), input: input)
         if var next = base {
             next.frameID = frameID
-            next.image = image
+            next.image = known == nil ? image : nil
             next.framesSinceKey += 1
             next.shows = known?.shows
             next.add(tiles)
             self.tileBase = next
         } else {
             self.tileBase = TileBase(
-                frameID: frameID, image: image, shown: [], keyBytes: encoded.bytes, framesSinceKey: 0,
-                shows: known?.shows)
+                frameID: frameID, image: known == nil ? image : nil, shown: [], keyBytes: encoded.bytes,
+                framesSinceKey: 0, shows: known?.shows)
         }
         return encoded
     }

@@ -4,7 +4,8 @@ import Testing
 @testable import RenderCore
 
 /// Drawing only the damage between two layer trees over the frame before gives the frame a
-/// whole redraw gives, byte for byte, through sequences of states like the live view's drags.
+/// whole redraw gives, byte for byte, through sequences of states like the live view's drags;
+/// the rectangles it reports hold every pixel that changed.
 @Suite struct DamageRedrawTests {
     /// The layers of a 200×200 scene with one component `kind` (instance `c1`) in `state`.
     static func root(_ kind: String, config: String, state: String, width: Int = 200, height: Int = 200) throws
@@ -21,7 +22,9 @@ import Testing
     }
 
     /// Draws `roots` in turn, each over the one before within the damage, and checks every
-    /// frame against a whole redraw by a renderer of its own; returns the damaged pixels per step.
+    /// frame against a whole redraw by a renderer of its own, and that every pixel differing
+    /// from the frame before lies in the rectangles reported changed; returns the damaged
+    /// pixels per step.
     @discardableResult
     static func expectSameAsWholeRedraw(
         _ roots: [Layer], width: Int, height: Int, scale: Double = 1, sourceLocation: SourceLocation = #_sourceLocation
@@ -34,10 +37,24 @@ import Testing
             let damage = try #require(
                 LayerRenderer.damage(from: before, to: after, width: width, height: height, scale: scale),
                 "step \(step + 1) bounded", sourceLocation: sourceLocation)
-            frame = try partial.render(after, width: width, height: height, scale: scale, over: frame, damage: damage)
+            let before = frame
+            let changed = try partial.render(
+                after, width: width, height: height, scale: scale, over: &frame, damage: damage)
             let expected = try whole.render(after, width: width, height: height, scale: scale)
             let differing = zip(frame.bytes, expected.bytes).filter { $0 != $1 }.count
             #expect(differing == 0, "step \(step + 1): \(differing) bytes differ", sourceLocation: sourceLocation)
+            let unreported = (0..<(width * height)).filter { index in
+                let (x, y) = (index % width, index / width)
+                return before.pixel(x, y) != frame.pixel(x, y)
+                    && !changed.contains { $0.covers(PixelRect(x: x, y: y, width: 1, height: 1)) }
+            }
+            #expect(
+                unreported.isEmpty, "step \(step + 1): \(unreported.count) pixels changed outside \(changed)",
+                sourceLocation: sourceLocation)
+            #expect(
+                changed.allSatisfy { rect in damage.contains { $0.covers(rect) } },
+                "step \(step + 1): within the damage",
+                sourceLocation: sourceLocation)
             damaged.append(damage.reduce(0) { $0 + $1.width * $1.height })
         }
         #expect(damaged.contains { $0 < width * height }, "some step redraws less than the frame: \(damaged)")

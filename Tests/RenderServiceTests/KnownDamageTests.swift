@@ -3,8 +3,8 @@ import Testing
 
 @testable import RenderService
 
-/// The damage the render thread found from the layers replaces the encoder's search through the
-/// pixels only when it is relative to the frame the tiles last showed.
+/// The pixels the render thread found changed are the encoder's tiles when relative to the frame
+/// the tiles last showed; relative to another frame they make a key frame.
 @Suite struct KnownDamageTests {
     static let tiles = ImageRequest(image: nil, tiles: ImageRequest.Stream(keyFrame: false), input: nil)
     static let white = RGBA8(255, 255, 255, 255)
@@ -13,7 +13,7 @@ import Testing
         tiles?.tiles.map { [$0.x, $0.y, $0.width, $0.height] } ?? []
     }
 
-    @Test func tilesOfAFrameWithKnownDamageAreItsRectanglesAndAnUnchainedFrameIsCompared() throws {
+    @Test func tilesOfAFrameWithKnownDamageAreItsRectanglesAndAnUnchainedFrameIsAKeyFrame() throws {
         var encoder = try ImageEncoder()
         let first = try Image(width: 64, height: 48, fill: RGBA8(0x33, 0x66, 0x99, 255))
         let key = try encoder.encode(
@@ -25,15 +25,16 @@ import Testing
             second, frameID: 2, Self.tiles,
             damage: KnownDamage(
                 shows: 2, since: 1,
-                rects: [PixelRect(x: 8, y: 8, width: 6, height: 5), PixelRect(x: 40, y: 30, width: 9, height: 9)]))
-        #expect(Self.rects(known.tiles) == [[10, 10, 1, 1]], "the known rectangle trimmed to the pixel that changed")
+                rects: [PixelRect(x: 10, y: 10, width: 1, height: 1), PixelRect(x: 40, y: 30, width: 9, height: 9)]))
+        #expect(Self.rects(known.tiles) == [[10, 10, 1, 1], [40, 30, 9, 9]], "the known rectangles, not compared")
         #expect(known.tiles?.base == 1)
         var third = second
         third.setPixel(30, 20, Self.white)
         let unchained = try encoder.encode(
             third, frameID: 3, Self.tiles,
             damage: KnownDamage(shows: 3, since: 7, rects: [PixelRect(x: 0, y: 0, width: 4, height: 4)]))
-        #expect(Self.rects(unchained.tiles) == [[30, 20, 1, 1]], "relative to another frame: the pixels compared")
+        #expect(Self.rects(unchained.tiles) == [[0, 0, 64, 48]], "relative to another frame: a key frame")
+        #expect(unchained.tiles?.base == nil)
         let unchanged = try encoder.encode(
             third, frameID: 4, Self.tiles, damage: KnownDamage(shows: 3, since: 3, rects: []))
         #expect(unchanged.tiles == nil, "no damage since the tiles' frame: nothing sent")
