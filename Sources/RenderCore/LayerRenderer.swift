@@ -235,12 +235,20 @@ public final class LayerRenderer: Sendable {
     private static func shape(
         of layer: Layer, _ m: AffineTransform, width: Int, height: Int, threads: Int
     ) throws -> Mask {
-        guard layer.cornerRadius <= 0, m.b == 0, m.c == 0 else {
+        guard m.b == 0, m.c == 0 else {
             return try Rasterizer.fill(
                 Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(m), width: width,
                 height: height, threads: threads)
         }
         let box = Box(layer.bounds, m)
+        if layer.cornerRadius > 0 {
+            // The radius Path clamps it to, in pixels down the canvas.
+            let radius = min(layer.cornerRadius, layer.bounds.width / 2, layer.bounds.height / 2)
+            return try Rasterizer.fillRoundedRect(
+                Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(m), minX: box.minX,
+                minY: box.minY, maxX: box.maxX, maxY: box.maxY, cornerHeight: radius * abs(m.d), width: width,
+                height: height, threads: threads)
+        }
         return Rasterizer.fillRect(
             minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, width: width, height: height,
             threads: threads)
