@@ -104,10 +104,11 @@ public enum Rasterizer {
     }
 
     /// The coverage of `path`, a rounded rectangle mapped without rotation or shear onto
-    /// `minX…maxX` × `minY…maxY` (canvas pixels) with corners `cornerHeight` pixels tall. Only
-    /// the corners' rows are scanned as ``fill(_:width:height:threads:)`` scans them; the rows
-    /// between them, which only the two vertical sides cross, are filled as ``fillRect`` fills
-    /// a whole row (a card's or a memo's shape is mostly such rows).
+    /// `minX…maxX` × `minY…maxY` (canvas pixels) with corners `cornerHeight` pixels tall, as
+    /// ``fill(_:width:height:threads:)`` gives it: the rows between the corners are crossed only
+    /// by the two vertical sides, the same way in each, so one of them is scanned and copied to
+    /// the others; the corners' rows are scanned (a card's or a memo's shape is mostly such
+    /// rows; scanning them all cost a float row per pixel row, zeroed, and a prefix sum).
     static func fillRoundedRect(
         _ path: Path, minX: Double, minY: Double, maxX: Double, maxY: Double, cornerHeight: Double, width: Int,
         height: Int, threads: Int = 1
@@ -121,27 +122,21 @@ public enum Rasterizer {
         let end = min(y0 + h, Int(min(max(maxY - cornerHeight, 0), Double(height)).rounded(.down)))
         // Few straight rows: scanning the whole shape costs no more.
         guard end - first >= 4 else { return try fill(path, width: width, height: height, threads: threads) }
-        let straight = first..<end
-        let top = try fill(path, width: width, height: height, rows: y0..<straight.lowerBound, threads: threads)
-        let bottom = try fill(
-            path, width: width, height: height, rows: straight.upperBound..<(y0 + h), threads: threads)
-        let columns = (0..<w).map { x in
-            UInt8(max(0, min(Double(x0 + x + 1), maxX) - max(Double(x0 + x), minX)) * 255 + 0.5)
-        }
+        // The top corners' rows and the first straight row; the bottom corners' rows.
+        let top = try fill(path, width: width, height: height, rows: y0..<(first + 1), threads: threads)
+        let bottom = try fill(path, width: width, height: height, rows: end..<(y0 + h), threads: threads)
         let bytes = [UInt8](unsafeUninitializedCapacity: w * h) { out, count in
             for y in y0..<(y0 + h) {
                 let row = UnsafeMutableBufferPointer(rebasing: out[((y - y0) * w)..<((y - y0 + 1) * w)])
-                guard !straight.contains(y) else {
-                    _ = row.initialize(from: columns)
-                    continue
-                }
                 row.initialize(repeating: 0)
-                let band = y < straight.lowerBound ? top : bottom
-                guard band.rect.y <= y, y < band.rect.y + band.rect.height else { continue }
+                let (band, source) = y < end ? (top, min(y, first)) : (bottom, y)
+                guard band.rect.y <= source, source < band.rect.y + band.rect.height else { continue }
                 let from = max(x0, band.rect.x)
                 let to = min(x0 + w, band.rect.x + band.rect.width)
-                for x in from..<max(from, to) {
-                    row[x - x0] = band.bytes[(y - band.rect.y) * band.rect.width + x - band.rect.x]
+                guard to > from else { continue }
+                band.bytes.withUnsafeBufferPointer { scanned in
+                    let at = (source - band.rect.y) * band.rect.width + from - band.rect.x
+                    (row.baseAddress! + from - x0).update(from: scanned.baseAddress! + at, count: to - from)
                 }
             }
             count = w * h
