@@ -14,7 +14,7 @@ public final class LayerRenderer: Sendable {
     public let font: FontFace?
     /// Offscreen buffers and cached text, kept across frames.
     let caches = Mutex(Caches())
-    private let statistics = Mutex(RenderStatistics())
+    let statistics = Mutex(RenderStatistics())
 
     /// - Parameters:
     ///   - blur: the kernel for shadows and backdrop blurs (its pool is reused across frames).
@@ -34,6 +34,17 @@ public final class LayerRenderer: Sendable {
         _ root: Layer, width: Int, height: Int, scale: Double = 1, background: Color = .clear,
         observer: (any RenderPhaseObserver)? = nil
     ) throws -> Image {
+        try render(
+            root, width: width, height: height, scale: scale, origin: (0, 0), background: background, observer: observer
+        )
+    }
+
+    /// Renders the `width`×`height` pixels at `origin` of the canvas `root` is drawn on (a
+    /// damaged window of it, ``render(_:width:height:scale:background:over:damage:observer:)``).
+    func render(
+        _ root: Layer, width: Int, height: Int, scale: Double, origin: (x: Int, y: Int), background: Color,
+        observer: (any RenderPhaseObserver)?
+    ) throws -> Image {
         guard scale.isFinite, scale > 0 else { throw RenderError(.invalidParameter, "scale must be > 0, got \(scale)") }
         var canvas = Canvas(image: try Image(width: width, height: height), threads: blur.threads)
         if background.alpha > 0 {
@@ -44,9 +55,11 @@ public final class LayerRenderer: Sendable {
                 opacity: 1)
         }
         let pass = Pass(observer)
+        var parent = AffineTransform.scale(scale, scale)
+        if origin != (0, 0) { parent = parent.concatenating(.translation(Double(-origin.x), Double(-origin.y))) }
         let whole = PixelRect(x: 0, y: 0, width: width, height: height)
         try draw(
-            root, parent: .scale(scale, scale), clip: nil, Occlusion(later: [], interior: whole), into: &canvas, pass)
+            root, parent: parent, clip: nil, Occlusion(later: [], interior: whole), into: &canvas, pass)
         caches.withLock { $0.endFrame() }
         statistics.withLock { $0 = pass.statistics }
         return canvas.image
@@ -222,12 +235,20 @@ public final class LayerRenderer: Sendable {
     private static func shape(
         of layer: Layer, _ m: AffineTransform, width: Int, height: Int, threads: Int
     ) throws -> Mask {
-        guard layer.cornerRadius <= 0, m.b == 0, m.c == 0 else {
+        guard m.b == 0, m.c == 0 else {
             return try Rasterizer.fill(
                 Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(m), width: width,
                 height: height, threads: threads)
         }
         let box = Box(layer.bounds, m)
+        if layer.cornerRadius > 0 {
+            // The radius Path clamps it to, in pixels down the canvas.
+            let radius = min(layer.cornerRadius, layer.bounds.width / 2, layer.bounds.height / 2)
+            return try Rasterizer.fillRoundedRect(
+                Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius).applying(m), minX: box.minX,
+                minY: box.minY, maxX: box.maxX, maxY: box.maxY, cornerHeight: radius * abs(m.d), width: width,
+                height: height, threads: threads)
+        }
         return Rasterizer.fillRect(
             minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, width: width, height: height,
             threads: threads)

@@ -28,7 +28,7 @@ public struct PixelRect: Sendable, Hashable {
     }
 
     /// The part of this rectangle inside `width`×`height`, or nil when nothing is left.
-    func clipped(width: Int, height: Int) -> PixelRect? {
+    public func clipped(width: Int, height: Int) -> PixelRect? {
         self.intersection(PixelRect(x: 0, y: 0, width: width, height: height))
     }
 }

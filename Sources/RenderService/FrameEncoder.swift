@@ -18,6 +18,8 @@ final class FrameEncoder: Sendable {
         let frameID: Int
         let image: Image
         let request: ImageRequest
+        /// What the frame is known to change (nil: compare pixels).
+        var damage: KnownDamage? = nil
     }
 
     /// An encoded frame, or why it could not be encoded.
@@ -58,8 +60,9 @@ final class FrameEncoder: Sendable {
             if let replaced = slot.waiting {
                 slot.skipped += 1
                 frame = Frame(
-                    frameID: frame.frameID, image: frame.image, request: frame.request.keepingKeys(of: replaced.request)
-                )
+                    frameID: frame.frameID, image: frame.image,
+                    request: frame.request.keepingKeys(of: replaced.request),
+                    damage: replaced.damage.flatMap { frame.damage?.following($0) })
             }
             slot.waiting = frame
             let idle = !slot.busy
@@ -82,7 +85,9 @@ final class FrameEncoder: Sendable {
             return slot.waiting
         }) {
             let result = Result {
-                try self.encoder.withLock { try $0.encode(frame.image, frameID: frame.frameID, frame.request) }
+                try self.encoder.withLock {
+                    try $0.encode(frame.image, frameID: frame.frameID, frame.request, damage: frame.damage)
+                }
             }
             self.deliver(frame.frameID, result)
         }

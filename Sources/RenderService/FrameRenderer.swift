@@ -44,13 +44,15 @@ final class FrameRenderer: Sendable {
         let unchanged: Bool
     }
 
-    /// The last frame drawn, kept to recognise a frame that would draw the same pixels.
+    /// The last frame drawn, kept to recognise a frame that would draw the same pixels and to
+    /// draw the next one over (its image is kept apart, ``lastImage``).
     private struct Drawn {
+        let frameID: Int
         let root: Layer
         let width: Int
         let height: Int
         let scale: Double
-        let image: Image
+        let digest: FrameDigest
         let checksum: String
         let statistics: RenderStatistics
 
@@ -80,8 +82,9 @@ final class FrameRenderer: Sendable {
     private let snapshots: SnapshotWriter
     private let queue: DispatchQueue
     private let encoder: FrameEncoder
-    /// Used on the render queue only; the lock makes that checkable.
+    /// Used on the render queue only; the locks make that checkable.
     private let lastDrawn = Mutex<Drawn?>(nil)
+    private let lastImage = Mutex<Image?>(nil)
 
     /// - Parameters:
     ///   - imageEncoding, imageQuality: how frames are encoded for viewers (``ImageEncoder``).
@@ -166,41 +169,96 @@ final class FrameRenderer: Sendable {
     private func draw(_ job: Job) throws -> Output {
         let stopwatch = PhaseStopwatch()
         let start = Clock.monotonicNs()
-        let reused = self.lastDrawn.withLock { drawn in drawn.flatMap { $0.shows(job) ? $0 : nil } }
-        let image: Image
-        let statistics: RenderStatistics
-        if let reused {
-            (image, statistics) = (reused.image, reused.statistics)
-        } else {
-            image = try self.renderer.render(
-                job.root, width: job.width, height: job.height, scale: job.scale, observer: stopwatch)
-            statistics = self.renderer.lastStatistics
+        let last = self.lastDrawn.withLock { $0 }
+        // Taken out while drawing: the next frame is drawn over it in place when nothing else
+        // holds it (the encoder is done with it; otherwise its bytes are copied first), and a
+        // frame that fails leaves nothing behind to draw over.
+        var previous = self.lastImage.withLock { image in
+            defer { image = nil }
+            return image
         }
-        let rendered = Clock.monotonicNs()
-        var png: String?
-        if job.writePNG { png = try self.snapshots.write(try PNGCodec.encode(image), frameID: job.frameID) }
-        let encoded = Clock.monotonicNs()
+        if let last, let shown = previous, last.shows(job) {
+            self.lastImage.withLock { $0 = shown }
+            let png = try self.deliver(
+                shown, job, damage: KnownDamage(shows: last.frameID, since: last.frameID, rects: []), drawn: false)
+            return Output(
+                checksum: last.checksum, png: png.path, renderMs: Self.ms(png.started - start),
+                blurMs: stopwatch.milliseconds(.blur), encodeMs: png.ms, statistics: last.statistics, unchanged: true)
+        }
+        self.lastDrawn.withLock { $0 = nil }
+        let (image, damage) = try self.render(job, over: &previous, since: last, stopwatch)
+        let statistics = self.renderer.lastStatistics
+        let png = try self.deliver(image, job, damage: damage, drawn: true)
+        // After the encoder has the frame: the pixels redrawn are hashed again.
+        var digest: FrameDigest
+        if let last, damage.since != nil {
+            digest = last.digest
+            digest.update(image, within: damage.rects)
+        } else {
+            digest = FrameDigest(of: image)
+        }
+        let checksum = digest.checksum
+        self.lastDrawn.withLock {
+            $0 = Drawn(
+                frameID: job.frameID, root: job.root, width: job.width, height: job.height, scale: job.scale,
+                digest: digest, checksum: checksum, statistics: statistics)
+        }
+        self.lastImage.withLock { $0 = image }
+        return Output(
+            checksum: checksum, png: png.path, renderMs: Self.ms(png.started - start),
+            blurMs: stopwatch.milliseconds(.blur), encodeMs: png.ms, statistics: statistics, unchanged: false)
+    }
+
+    /// Writes the frame's PNG snapshot when the job asks for one, and offers the frame to the
+    /// encoder while someone watches: a frame not drawn again has nothing new for viewers,
+    /// except a key frame one asked for.
+    /// - Returns: the snapshot's path, when it began (the frame's drawing ended) and its ms.
+    private func deliver(_ image: Image, _ job: Job, damage: KnownDamage, drawn: Bool) throws -> (
+        path: String?, started: UInt64, ms: Double
+    ) {
+        let started = Clock.monotonicNs()
+        var path: String?
+        if job.writePNG { path = try self.snapshots.write(try PNGCodec.encode(image), frameID: job.frameID) }
+        let written = Clock.monotonicNs()
         if let request = job.image {
-            // An unchanged frame has nothing new for viewers, except a key frame one asked for.
-            if reused == nil || request.asksForKeyFrame {
-                self.encoder.offer(FrameEncoder.Frame(frameID: job.frameID, image: image, request: request))
+            if drawn || request.asksForKeyFrame {
+                self.encoder.offer(
+                    FrameEncoder.Frame(frameID: job.frameID, image: image, request: request, damage: damage))
             }
         } else {
             self.encoder.forget()
         }
-        // After the encoder has the frame: hashing every pixel takes milliseconds.
-        let checksum = reused?.checksum ?? image.checksum
-        if reused == nil {
-            self.lastDrawn.withLock {
-                $0 = Drawn(
-                    root: job.root, width: job.width, height: job.height, scale: job.scale, image: image,
-                    checksum: checksum, statistics: statistics)
-            }
+        return (path, started, job.writePNG ? Self.ms(written - started) : 0)
+    }
+
+    /// Draws the job's frame: within the damage found from the layers that changed since the
+    /// last frame drawn, over its image (`previous`, redrawn in place), when that damage is
+    /// bounded and under half the frame; whole otherwise.
+    /// - Returns: the frame, and the pixels that changed since the last frame drawn, found
+    ///   while they were replaced (or by comparing the frames, when drawn whole); not known for
+    ///   the first frame or a new size.
+    private func render(_ job: Job, over previous: inout Image?, since last: Drawn?, _ stopwatch: PhaseStopwatch)
+        throws -> (Image, KnownDamage)
+    {
+        let sameCanvas = last.map { $0.width == job.width && $0.height == job.height && $0.scale == job.scale } ?? false
+        if sameCanvas, let last, previous != nil,
+            let damage = LayerRenderer.damage(
+                from: last.root, to: job.root, width: job.width, height: job.height, scale: job.scale,
+                maximumCount: RenderTiles.maximumTiles),
+            damage.reduce(0, { $0 + $1.width * $1.height }) * 2 < job.width * job.height
+        {
+            let changed = try self.renderer.render(
+                job.root, width: job.width, height: job.height, scale: job.scale, over: &previous!, damage: damage,
+                observer: stopwatch)
+            return (previous!, KnownDamage(shows: job.frameID, since: last.frameID, rects: changed))
         }
-        return Output(
-            checksum: checksum, png: png, renderMs: Self.ms(rendered - start),
-            blurMs: stopwatch.milliseconds(.blur), encodeMs: job.writePNG ? Self.ms(encoded - rendered) : 0,
-            statistics: statistics, unchanged: reused != nil)
+        let whole = try self.renderer.render(
+            job.root, width: job.width, height: job.height, scale: job.scale, observer: stopwatch)
+        guard sameCanvas, let last, let before = previous else {
+            return (whole, KnownDamage(shows: job.frameID, since: nil, rects: []))
+        }
+        let changed = whole.damage(since: before, maximumCount: RenderTiles.maximumTiles)
+        return (whole, KnownDamage(shows: job.frameID, since: last.frameID, rects: changed))
     }
 
     static func ms(_ nanoseconds: UInt64) -> Double { (Double(nanoseconds) / 1e3).rounded() / 1e3 }

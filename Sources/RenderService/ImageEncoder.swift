@@ -29,6 +29,29 @@ struct ImageRequest: Sendable {
     }
 }
 
+/// What the render thread knows about how a frame's image differs from an earlier one: the
+/// pixels that changed within the damage found from the layers
+/// (``LayerRenderer/damage(from:to:width:height:scale:maximumCount:)``), compared while they
+/// were redrawn, so the encoder needs neither the frame before nor a search through the pixels.
+struct KnownDamage: Sendable, Equatable {
+    /// The drawn frame whose image this frame shows (an unchanged frame shows an earlier one's).
+    let shows: Int
+    /// The drawn frame the damage is relative to; nil when it is not known (drawn whole).
+    let since: Int?
+    /// Every pixel that can differ from that frame's image.
+    let rects: [PixelRect]
+
+    /// The damage of a frame that replaces `replaced` before it was encoded: since the frame
+    /// the replaced one's damage was relative to, when the two follow each other.
+    func following(_ replaced: KnownDamage) -> KnownDamage {
+        if self.shows == replaced.shows { return replaced }
+        guard self.since == replaced.shows, let since = replaced.since else {
+            return KnownDamage(shows: self.shows, since: nil, rects: [])
+        }
+        return KnownDamage(shows: self.shows, since: since, rects: replaced.rects + self.rects)
+    }
+}
+
 /// A frame encoded whole for viewers (`render.image`).
 struct EncodedImage: Sendable {
     let width: Int
@@ -85,11 +108,15 @@ struct ImageEncoder {
     /// Where the tile stream stands: the frame its last message showed.
     private struct TileBase {
         var frameID: Int
-        var image: Image
+        /// Kept only for a frame whose damage was not known, to compare the next one's pixels
+        /// with (otherwise the render thread draws the next frame over it in place).
+        var image: Image?
         /// The tiles since the key frame that no later one covers, and their encoded bytes.
         var shown: [(rect: PixelRect, bytes: Int)]
         var keyBytes: Int
         var framesSinceKey: Int
+        /// The drawn frame whose image this is, when known (``KnownDamage/shows``).
+        var shows: Int?
 
         var shownBytes: Int { self.shown.reduce(0) { $0 + $1.bytes } }
 
@@ -118,7 +145,11 @@ struct ImageEncoder {
 
     /// Encodes frame `frameID` for the streams `request` asks for.
     /// - Throws: ``RenderError`` when the codec fails.
-    mutating func encode(_ image: Image, frameID: Int, _ request: ImageRequest) throws -> EncodedFrame {
+    /// - Parameter damage: what the frame is known to change, used instead of comparing pixels
+    ///   (a key frame when it is not relative to the frame the tiles last showed); nil: compare.
+    mutating func encode(_ image: Image, frameID: Int, _ request: ImageRequest, damage: KnownDamage? = nil) throws
+        -> EncodedFrame
+    {
         var frame = EncodedFrame()
         if let stream = request.image {
             frame.image = try self.encodeWhole(image, keyFrame: stream.keyFrame, input: request.input)
@@ -126,7 +157,8 @@ struct ImageEncoder {
             self.previous = nil
         }
         if let stream = request.tiles {
-            frame.tiles = try self.encodeTiles(image, frameID: frameID, keyFrame: stream.keyFrame, input: request.input)
+            frame.tiles = try self.encodeTiles(
+                image, frameID: frameID, keyFrame: stream.keyFrame, input: request.input, known: damage)
         } else {
             self.tileBase = nil
         }
@@ -150,9 +182,9 @@ struct ImageEncoder {
             encodeMs: FrameRenderer.ms(Clock.monotonicNs() - start), input: input)
     }
 
-    private mutating func encodeTiles(_ image: Image, frameID: Int, keyFrame: Bool, input: TouchInput?) throws
-        -> EncodedTiles?
-    {
+    private mutating func encodeTiles(
+        _ image: Image, frameID: Int, keyFrame: Bool, input: TouchInput?, known: KnownDamage?
+    ) throws -> EncodedTiles? {
         let start = Clock.monotonicNs()
         let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         var base = keyFrame ? nil : self.tileBase
@@ -161,7 +193,15 @@ struct ImageEncoder {
         {
             base = nil
         }
-        var damage = image.damage(since: base?.image, maximumCount: RenderTiles.maximumTiles)
+        var damage: [PixelRect]
+        if let known {
+            // The render thread found the pixels that changed; relative to another frame than
+            // the tiles showed last, they say nothing about the tiles: a key frame.
+            if known.since == nil || known.since != base?.shows { base = nil }
+            damage = base == nil ? [whole] : PixelRect.merged(known.rects, maximumCount: RenderTiles.maximumTiles)
+        } else {
+            damage = image.damage(since: base?.image, maximumCount: RenderTiles.maximumTiles)
+        }
         if damage.isEmpty { return nil }
         if damage.reduce(0, { $0 + $1.width * $1.height }) * 2 >= whole.width * whole.height { base = nil }
         if base == nil { damage = [whole] }
@@ -181,13 +221,15 @@ struct ImageEncoder {
             encodeMs: FrameRenderer.ms(Clock.monotonicNs() - start), input: input)
         if var next = base {
             next.frameID = frameID
-            next.image = image
+            next.image = known == nil ? image : nil
             next.framesSinceKey += 1
+            next.shows = known?.shows
             next.add(tiles)
             self.tileBase = next
         } else {
             self.tileBase = TileBase(
-                frameID: frameID, image: image, shown: [], keyBytes: encoded.bytes, framesSinceKey: 0)
+                frameID: frameID, image: known == nil ? image : nil, shown: [], keyBytes: encoded.bytes,
+                framesSinceKey: 0, shows: known?.shows)
         }
         return encoded
     }

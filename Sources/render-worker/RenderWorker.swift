@@ -15,6 +15,7 @@ enum RenderWorker {
                render-worker blur IN.png OUT.png (--sigma S | --level weak|default|strong) [--threads T]
                render-worker bench-blur --width W --height H --sigma S --runs N [--threads T] [--passes P]
                render-worker bench-encode [--scene FILE] [--runs N]
+               render-worker bench-damage [--scene FILE] [--runs N]
                render-worker render --scene S [--state STATE.json] OUT.png [--scale K]
                render-worker demo OUT.png [--scene FILE [--memos N]] [--scale S] [--runs N] [--threads T]
         """
@@ -43,6 +44,7 @@ enum RenderWorker {
             Self.sigma, Self.runs, Self.threads, .value("warmup", "N", "runs before timing (default 3)"), Self.passes,
         ],
         "bench-encode": [Self.scene, Self.runs],
+        "bench-damage": [Self.scene, Self.runs],
         "render": [Self.scene, .value("state", "STATE.json", "a component state to draw"), Self.scale],
         "demo": [
             Self.scene, .value("memos", "N", "memos on the board (with --scene)"), Self.scale, Self.runs, Self.threads,
@@ -65,6 +67,7 @@ enum RenderWorker {
             case "blur": try BlurCommand.run(&options)
             case "bench-blur": Log.out(try BenchBlur.run(&options))
             case "bench-encode": Log.out(try BenchEncode.run(&options))
+            case "bench-damage": Log.out(try BenchDamage.run(&options))
             case "demo": Log.out(try DemoCommand.run(&options))
             default: try RenderCommand.run(&options)
             }

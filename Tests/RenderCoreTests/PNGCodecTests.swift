@@ -58,9 +58,10 @@ import Testing
         #expect(image.checksum != empty)
     }
 
-    /// Whole blocks of 32 bytes and the bytes after them: 5×7 pixels are 140 bytes.
+    /// Two columns and two rows of blocks (64×16 pixels, then 6×2), each row of a block hashed
+    /// 32 bytes at a time (256 bytes) or byte by byte (24 bytes).
     @Test func aChangeOfAnyOneByteGivesAnotherChecksum() throws {
-        let image = try Image(width: 5, height: 7, fill: RGBA8(0x20, 0x40, 0x60, 0x80))
+        let image = try Image(width: 70, height: 18, fill: RGBA8(0x20, 0x40, 0x60, 0x80))
         var seen: Set<String> = [image.checksum]
         for index in image.bytes.indices {
             for flipped in [UInt8(0x01), 0x10, 0x80] {
@@ -70,6 +71,25 @@ import Testing
             }
         }
         #expect(seen.count == 1 + 3 * image.bytes.count, "every one-byte change has a checksum of its own")
+    }
+
+    @Test func aDigestUpdatedWithinTheChangedRectanglesIsTheWholeImagesDigest() throws {
+        let image = try Image(width: 150, height: 40, fill: RGBA8(9, 8, 7, 255))
+        var digest = FrameDigest(of: image)
+        var changed = image
+        for (x, y) in [(0, 0), (63, 15), (64, 16), (149, 39), (100, 20)] { changed.setPixel(x, y, RGBA8(1, 2, 3, 4)) }
+        let rects = [
+            PixelRect(x: 0, y: 0, width: 65, height: 17), PixelRect(x: 100, y: 20, width: 1, height: 1),
+            PixelRect(x: 149, y: 39, width: 5, height: 5),
+        ]
+        digest.update(changed, within: rects)
+        #expect(digest == FrameDigest(of: changed))
+        #expect(digest.checksum == changed.checksum && digest.checksum != image.checksum)
+        var stale = FrameDigest(of: image)
+        stale.update(changed, within: [PixelRect(x: 0, y: 0, width: 1, height: 1)])
+        #expect(stale != FrameDigest(of: changed), "a change outside the rectangles given is not seen")
+        stale.update(try Image(width: 10, height: 10), within: [])
+        #expect(stale == FrameDigest(of: try Image(width: 10, height: 10)), "another size is digested whole")
     }
 }
 

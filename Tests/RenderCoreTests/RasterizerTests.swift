@@ -13,6 +13,36 @@ import Testing
         }
     }
 
+    /// Cards and memos: fractional placements, scales, corners taller than the shape allows,
+    /// shapes cut by the canvas's edges.
+    @Test(arguments: [
+        (Rect(x: 16.25, y: 10.6, width: 120, height: 40), 8.0, 1.0),
+        (Rect(x: -30.5, y: -7.3, width: 90, height: 70), 12, 2),
+        (Rect(x: 3, y: 4, width: 60, height: 20), 30, 1), (Rect(x: 100.7, y: 60.2, width: 80, height: 90), 6, 1.5),
+    ])
+    func aRoundedRectanglesStraightRowsCopiedFromOneScannedRowAreTheScannedShape(
+        rect: Rect, radius: Double, scale: Double
+    )
+        throws
+    {
+        let m = AffineTransform.scale(scale, scale).concatenating(.translation(rect.minX, rect.minY))
+        let bounds = Rect(x: 0, y: 0, width: rect.width, height: rect.height)
+        let path = Path(roundedRect: bounds, cornerRadius: radius).applying(m)
+        let box = LayerRenderer.Box(bounds, m)
+        let clamped = min(radius, rect.width / 2, rect.height / 2)
+        let (width, height) = (160, 120)
+        let rows = try Rasterizer.fillRoundedRect(
+            path, minX: box.minX, minY: box.minY, maxX: box.maxX, maxY: box.maxY, cornerHeight: clamped * scale,
+            width: width, height: height)
+        let scanned = try Rasterizer.fill(path, width: width, height: height)
+        var worst = 0
+        for y in 0..<height {
+            for x in 0..<width { worst = max(worst, abs(Int(rows.coverage(x, y)) - Int(scanned.coverage(x, y)))) }
+        }
+        #expect(worst == 0, "coverage differs by \(worst)")
+        #expect(rows.bytes.contains(255) && rows.rect.width <= width && rows.rect.height <= height)
+    }
+
     @Test func halfPixelEdgesAreHalfCovered() throws {
         let mask = try Rasterizer.fill(Path(rect: Rect(x: 1.5, y: 1, width: 3, height: 2)), width: 8, height: 8)
         #expect(mask.coverage(1, 1) == 128)
