@@ -5,10 +5,13 @@ import Synchronization
 /// out to pages, the pages' touches, commands and visibility coming in, and the counters.
 ///
 /// Each side takes the lock only to copy or swap a few values; encoding, sending and publishing
-/// happen outside it, so a slow page or a busy bus never holds the other side up.
+/// happen outside it, so a slow page or a busy bus never holds the other side up. What comes in
+/// from a page rings ``doorbell`` (when there is one), so the bus side drains it at once.
 final class ViewHub: Sendable {
     /// Inspector batches kept for pages that fall behind (10 s at one batch per 100 ms).
     static let batchesKept = 100
+    /// A page's touch frames go out this far apart at least: one per contact per 4 ms.
+    static let minimumFrameSpacingNs: UInt64 = 4_000_000
 
     struct Outbound {
         var tiles = TileChain()
@@ -21,6 +24,8 @@ final class ViewHub: Sendable {
         var frameNumber: UInt64 = 0
         var lastTNs: Int64 = 0
         var closed = false
+        /// When (the bus side's monotonic clock) its next touch frame may go out.
+        var nextFrameNs: UInt64 = 0
     }
 
     struct Inbound {
@@ -45,10 +50,17 @@ final class ViewHub: Sendable {
         var active: Bool?
         /// A page opened since the last drain.
         var pageOpened = false
+        /// When a touch frame held back by ``minimumFrameSpacingNs`` may go out: drain again then.
+        var nextDueNs: UInt64?
     }
 
     let outbound = Mutex(Outbound())
     let inbound = Mutex(Inbound())
+    let doorbell: Doorbell?
+
+    init(doorbell: Doorbell? = nil) {
+        self.doorbell = doorbell
+    }
 
     /// Adds `amount` to a health counter.
     func count(_ name: String, _ amount: Int = 1) {
@@ -119,6 +131,7 @@ final class ViewHub: Sendable {
             $0.visible.insert(session)
             $0.counters["pages_connected", default: 0] += 1
         }
+        self.doorbell?.ring()
     }
 
     /// Cancels the session's touches; the bus side removes it once the cancel frame is out.
@@ -130,6 +143,7 @@ final class ViewHub: Sendable {
             $0.sessions[session] = entry
             $0.visible.remove(session)
         }
+        self.doorbell?.ring()
     }
 
     /// Applies one message from a page.
@@ -163,11 +177,15 @@ final class ViewHub: Sendable {
                 inbound.commands.append(command)
             }
         }
+        self.doorbell?.ring()
     }
 
-    /// Takes one touch frame per session (coalesced), the commands and a change of the app's
-    /// activity (one page hidden among several shown changes nothing).
-    func drain() -> Drained {
+    /// Takes one touch frame per session (coalesced) whose last frame went out at least
+    /// ``minimumFrameSpacingNs`` before `nowNs` (the bus side's monotonic clock), the commands and a
+    /// change of the app's activity (one page hidden among several shown changes nothing). A touch
+    /// goes out the moment it is drained, not at a flush tick; only one following another within
+    /// the spacing waits (``Drained/nextDueNs``).
+    func drain(nowNs: UInt64) -> Drained {
         self.inbound.withLock { inbound in
             var drained = Drained()
             swap(&drained.commands, &inbound.commands)
@@ -180,10 +198,16 @@ final class ViewHub: Sendable {
             }
             for session in inbound.sessions.keys.sorted() {
                 guard var entry = inbound.sessions[session] else { continue }
-                if let (contacts, tNs) = entry.coalescer.flush() {
+                if entry.coalescer.hasPending, nowNs < entry.nextFrameNs {
+                    drained.nextDueNs = min(drained.nextDueNs ?? .max, entry.nextFrameNs)
+                } else if let (contacts, tNs) = entry.coalescer.flush() {
                     entry.frameNumber += 1
+                    entry.nextFrameNs = nowNs + Self.minimumFrameSpacingNs
                     drained.frames.append(
                         TouchFrame(device: "web-" + session, frame: entry.frameNumber, tNs: tNs, contacts: contacts))
+                    if entry.coalescer.hasPending {
+                        drained.nextDueNs = min(drained.nextDueNs ?? .max, entry.nextFrameNs)
+                    }
                 }
                 inbound.sessions[session] = entry.closed && entry.coalescer.isIdle ? nil : entry
             }

@@ -127,7 +127,8 @@
 
   // Input -> pixels: from the pointer event (its timeStamp went out as the touch frame's t_ns)
   // to the first animation frame after the frame reflecting it was drawn; once per input. The
-  // timeline keeps, per input, when its frame arrived, was drawn and showed (performance.now()).
+  // timeline keeps, per input, when it was sent and its frame arrived, was drawn and showed
+  // (performance.now()).
   function measure(header) {
     const input = header.input;
     if (!input || input.device !== device) return;
@@ -139,7 +140,8 @@
     requestAnimationFrame(() => {
       const shownMs = performance.now();
       stats.latencies.push(shownMs - eventMs);
-      stats.timeline.push({ seq: input.seq, event_ms: eventMs, arrived_ms: header.arrivedMs, drawn_ms: drawnMs, shown_ms: shownMs });
+      const sentMs = sentAt.get(Math.round(eventMs * 1000)) ?? null;
+      stats.timeline.push({ seq: input.seq, event_ms: eventMs, sent_ms: sentMs, arrived_ms: header.arrivedMs, drawn_ms: drawnMs, shown_ms: shownMs });
       for (const list of [stats.latencies, stats.timeline]) if (list.length > 2000) list.splice(0, list.length - 2000);
     });
   }
@@ -193,6 +195,9 @@
     return [point, { x: 2 * centre.x - point.x, y: 2 * centre.y - point.y }];
   }
 
+  // When each pointer event (by its timeStamp, in µs) was handled and sent, for the timeline.
+  const sentAt = new Map();
+
   function sendContacts(entry, phase, event) {
     entry.last = { clientX: event.clientX, clientY: event.clientY };
     const points = pointsFor(entry, event);
@@ -200,6 +205,8 @@
       type: 'pointer', t: event.timeStamp,
       contacts: entry.ids.map((id, index) => ({ id, phase, x: points[index].x, y: points[index].y })),
     });
+    sentAt.set(Math.round(event.timeStamp * 1000), performance.now());
+    if (sentAt.size > 2000) sentAt.delete(sentAt.keys().next().value);
   }
 
   canvas.addEventListener('pointerdown', (event) => {
@@ -214,7 +221,11 @@
     contacts.set(event.pointerId, entry);
     sendContacts(entry, 'began', event);
   });
-  canvas.addEventListener('pointermove', (event) => {
+  // Moves go out as the browser receives them (pointerrawupdate, in a secure context such as
+  // 127.0.0.1), not with the next animation frame as pointermove is dispatched: a frame later on a
+  // page that is drawing, more on a loaded host.
+  const moveEvent = 'onpointerrawupdate' in window ? 'pointerrawupdate' : 'pointermove';
+  canvas.addEventListener(moveEvent, (event) => {
     const entry = contacts.get(event.pointerId);
     if (entry) sendContacts(entry, 'moved', event);
   });
@@ -518,7 +529,8 @@
     arrivals() { return [...stats.arrivals]; },
     /**
      * Per input measured (the newest 2000): its touch frame `seq` and, in performance.now() ms,
-     * the pointer event, its frame's arrival, drawing and the animation frame after.
+     * the pointer event, its handling (sent on the WebSocket; null if not known), its frame's
+     * arrival, drawing and the animation frame after.
      */
     timeline() { return { time_origin_ms: performance.timeOrigin, inputs: [...stats.timeline] }; },
     /** The client (CSS pixel) position of a scene point on the canvas, for scripted input. */
