@@ -15,6 +15,11 @@ final class ViewHub: Sendable {
 
     struct Outbound {
         var tiles = TileChain()
+        /// Packets of the newest frame made so far, by the tile number they start after: the
+        /// pages that stand at the same tile (all of them, when they keep up) share one.
+        var packets: [UInt64: [UInt8]] = [:]
+        /// Frame packets made (each page sent one counts in `frames_sent`).
+        var packetsMade = 0
         var batches: [(sequence: UInt64, bytes: [UInt8])] = []
         var nextBatch: UInt64 = 1
     }
@@ -72,7 +77,11 @@ final class ViewHub: Sendable {
     /// Adds a frame's tiles for the pages; false when they do not follow the frame the pages
     /// are shown (a message was lost: the caller asks for a key frame).
     func publishTiles(_ message: RenderTiles) -> Bool {
-        self.outbound.withLock { $0.tiles.apply(message) }
+        self.outbound.withLock { outbound in
+            guard outbound.tiles.apply(message) else { return false }
+            outbound.packets.removeAll()
+            return true
+        }
     }
 
     func publishBatch(_ bytes: [UInt8]) {
@@ -105,13 +114,22 @@ final class ViewHub: Sendable {
     /// oldest inspector batch it lacks; advances the cursor past it. Packets are made outside
     /// the lock.
     func next(_ cursor: inout Cursor) -> Outgoing? {
-        if let due = self.outbound.withLock({ $0.tiles.since(cursor.tileNumber) }) {
+        let since = cursor.tileNumber
+        if let (due, made) = self.outbound.withLock({ outbound in
+            outbound.tiles.since(since).map { ($0, outbound.packets[since]) }
+        }) {
             // Frames in between are skipped; what they changed that still shows comes with this one.
-            let skipped = cursor.tileNumber > 0 ? max(due.header.frame - cursor.frame - 1, 0) : 0
+            let skipped = since > 0 ? max(due.header.frame - cursor.frame - 1, 0) : 0
             cursor.tileNumber = due.number
             cursor.frame = due.header.frame
-            return .frame(
-                packet: FramePacket.make(due.header, tiles: due.tiles, key: due.key), skippedFrames: skipped)
+            if let made { return .frame(packet: made, skippedFrames: skipped) }
+            let packet = FramePacket.make(due.header, tiles: due.tiles, key: due.key)
+            self.outbound.withLock { outbound in
+                outbound.packetsMade += 1
+                // Kept only while it is still the newest frame's.
+                if outbound.tiles.number == due.number { outbound.packets[since] = packet }
+            }
+            return .frame(packet: packet, skippedFrames: skipped)
         }
         let batch = self.outbound.withLock { outbound in
             outbound.batches.first { $0.sequence > cursor.batch }

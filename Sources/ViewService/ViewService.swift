@@ -95,6 +95,7 @@ public final class ViewService {
                 "touch_frames": .int(Int64(self.touchFrames)), "commands": .int(Int64(self.commands)),
                 "bad_frames": .int(Int64(self.badFrames)), "tiles_out_of_step": .int(Int64(self.tilesOutOfStep)),
                 "inspector_omitted": .int(Int64(self.omitted)),
+                "frame_packets_made": .int(Int64(hub.outbound.withLock { $0.packetsMade })),
             ]
             for (name, count) in hub.counters.sorted(by: { $0.key < $1.key }) { extra[name] = .int(Int64(count)) }
             return extra

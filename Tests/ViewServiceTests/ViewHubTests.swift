@@ -135,4 +135,22 @@ struct ViewHubTests {
         var entry = pollfd(fd: doorbell.descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, 0) == 1
     }
+
+    @Test func pagesStandingAtTheSameTileShareOneFramePacket() throws {
+        let hub = ViewHub()
+        #expect(hub.publishTiles(TileChainTests.key(frame: 1)))
+        var pages = (0..<10).map { _ in ViewHub.Cursor(batch: hub.lastBatch) }
+        var packets: [[UInt8]] = []
+        for index in pages.indices {
+            guard case .frame(let packet, _) = try #require(hub.next(&pages[index])) else { return }
+            packets.append(packet)
+        }
+        #expect(hub.outbound.withLock { $0.packetsMade } == 1 && Set(packets).count == 1)
+        #expect(hub.publishTiles(TileChainTests.patch(frame: 2, x: 0)))
+        for index in pages.indices { _ = hub.next(&pages[index]) }
+        #expect(hub.outbound.withLock { $0.packetsMade } == 2, "one more for the new frame")
+        var late = ViewHub.Cursor(batch: hub.lastBatch)
+        guard case .frame(let whole, _) = try #require(hub.next(&late)) else { return }
+        #expect(whole != packets[0] && hub.outbound.withLock { $0.packetsMade } == 3, "a new page needs its own")
+    }
 }
