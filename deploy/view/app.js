@@ -55,11 +55,15 @@
 
   // ---- Frames -----------------------------------------------------------------------------
   // A frame comes as tiles to draw over the canvas in order (the first packet's first tile is the
-  // whole frame). One decode at a time; tiles that arrive meanwhile wait, added to those waiting
+  // whole frame). A packet starts decoding when it arrives (createImageBitmap decodes off this
+  // thread), so it does not queue behind the one before, and is drawn once that one is; at most
+  // `maximumDecodes` packets at a time: tiles that arrive meanwhile wait, added to those waiting
   // (a key frame replaces them), so nothing that still shows is skipped.
   const stats = { frames: 0, tiles: 0, dropped: 0, latencies: [], arrivals: [], timeline: [] };
+  const maximumDecodes = 2;
   let frameInfo = null;   // the header of the frame on the canvas
-  let decoding = false;
+  let decodes = 0;        // packets decoding or waiting for the one before to be drawn
+  let drawn = Promise.resolve();  // the newest packet's drawing: the next is drawn after it
   let waiting = null;
   let lastFrameNumber = null;
   let lastMeasuredInput = null;
@@ -85,7 +89,7 @@
     header.arrivedMs = arrivedMs;
     if (lastFrameNumber !== null && header.frame > lastFrameNumber + 1) stats.dropped += header.frame - lastFrameNumber - 1;
     lastFrameNumber = header.frame;
-    if (decoding) {
+    if (waiting || decodes >= maximumDecodes) {
       if (waiting && !header.key) {
         waiting = {
           header: { ...header, key: waiting.header.key, arrivedMs: waiting.header.arrivedMs },
@@ -100,8 +104,10 @@
   }
 
   function decode(header, tiles) {
-    decoding = true;
-    Promise.all(tiles.map((tile) => createImageBitmap(tile.blob))).then((bitmaps) => {
+    decodes += 1;
+    const decoded = Promise.all(tiles.map((tile) => createImageBitmap(tile.blob)));
+    decoded.catch(() => {});  // handled where it is drawn (counted as dropped), maybe later
+    drawn = drawn.then(() => decoded).then((bitmaps) => {
       if (header.key && (canvas.width !== header.width || canvas.height !== header.height)) {
         canvas.width = header.width;
         canvas.height = header.height;
@@ -116,7 +122,7 @@
       stats.tiles += tiles.length;
       measure(header);
     }).catch(() => { stats.dropped += 1; }).finally(() => {
-      decoding = false;
+      decodes -= 1;
       if (waiting) {
         const next = waiting;
         waiting = null;
@@ -500,8 +506,17 @@
     dirty = true;
   });
 
+  // The inspector is drawn when the page's thread is idle (within a second at the latest), so its
+  // DOM and canvas work does not hold up a frame arriving, decoding or showing.
   let dirty = true;
+  let inspectorDue = false;
   setInterval(() => {
+    if (inspectorDue) return;
+    inspectorDue = true;
+    requestIdleCallback(() => { inspectorDue = false; drawInspector(); }, { timeout: 1000 });
+  }, 200);
+
+  function drawInspector() {
     drawLanes();
     if (!dirty) return;
     dirty = false;
@@ -511,7 +526,7 @@
     const p99 = percentile(stats.latencies, 0.99);
     document.getElementById('latency').textContent = p50 === null
       ? `${stats.frames} frames` : `${stats.frames} frames · input→pixels p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms · ${stats.dropped} dropped`;
-  }, 200);
+  }
 
   // ---- For scripts and tests --------------------------------------------------------------
   window.uibus = {
