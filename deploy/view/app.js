@@ -443,35 +443,36 @@
     });
   }
 
-  function cell(row, text, className) {
-    const td = row.insertCell();
-    td.textContent = text;
-    if (className) td.className = className;
+  /**
+   * Fills a table body with rows of [text, className] cells, unless it already shows them: every
+   * page watching would otherwise lay out and repaint its inspector for each bus batch.
+   */
+  function fillTable(body, rows) {
+    const shown = JSON.stringify(rows);
+    if (body.dataset.shown === shown) return;
+    body.dataset.shown = shown;
+    body.replaceChildren();
+    for (const cells of rows) {
+      const row = body.insertRow();
+      for (const [text, className] of cells) {
+        const td = row.insertCell();
+        td.textContent = text;
+        if (className) td.className = className;
+      }
+    }
   }
 
   function drawHealth() {
-    const body = document.querySelector('#health tbody');
-    body.replaceChildren();
-    for (const [service, report] of [...health].sort()) {
-      const row = body.insertRow();
+    fillTable(document.querySelector('#health tbody'), [...health].sort().map(([service, report]) => {
       const counters = report.counters || {};
-      cell(row, service);
-      cell(row, report.state, `state-${report.state}`);
-      cell(row, report.pids.size - 1, 'num');
-      cell(row, counters.gaps ?? 0, 'num');
-      cell(row, counters.rejected ?? 0, 'num');
-    }
+      return [[service], [report.state, `state-${report.state}`], [report.pids.size - 1, 'num'],
+        [counters.gaps ?? 0, 'num'], [counters.rejected ?? 0, 'num']];
+    }));
   }
 
   function showRates(topics, windowS) {
-    const body = document.querySelector('#rates tbody');
-    body.replaceChildren();
     const rows = Object.entries(topics).sort((a, b) => b[1] - a[1]).slice(0, 24);
-    for (const [topic, count] of rows) {
-      const row = body.insertRow();
-      cell(row, topic);
-      cell(row, (count / windowS).toFixed(0), 'num');
-    }
+    fillTable(document.querySelector('#rates tbody'), rows.map(([topic, count]) => [[topic], [(count / windowS).toFixed(0), 'num']]));
   }
 
   // The list keeps the newest 200 messages the filter passes, newest first. Only the messages
