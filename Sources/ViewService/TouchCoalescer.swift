@@ -32,6 +32,9 @@ public struct TouchCoalescer: Sendable {
     /// Whether no contact is open or pending.
     public var isIdle: Bool { self.live.isEmpty && self.open.isEmpty && self.pending.isEmpty }
 
+    /// Whether a frame is waiting for ``flush()``.
+    public var hasPending: Bool { !self.pending.isEmpty }
+
     /// Takes one contact update from the page at `tNs` (the page's clock, not decreasing).
     ///
     /// A move, end or cancel of a contact that is not open is dropped (it may follow a cancel).

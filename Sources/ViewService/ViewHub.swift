@@ -5,13 +5,21 @@ import Synchronization
 /// out to pages, the pages' touches, commands and visibility coming in, and the counters.
 ///
 /// Each side takes the lock only to copy or swap a few values; encoding, sending and publishing
-/// happen outside it, so a slow page or a busy bus never holds the other side up.
+/// happen outside it, so a slow page or a busy bus never holds the other side up. What comes in
+/// from a page rings ``doorbell`` (when there is one), so the bus side drains it at once.
 final class ViewHub: Sendable {
     /// Inspector batches kept for pages that fall behind (10 s at one batch per 100 ms).
     static let batchesKept = 100
+    /// A page's touch frames go out this far apart at least: one per contact per 4 ms.
+    static let minimumFrameSpacingNs: UInt64 = 4_000_000
 
     struct Outbound {
         var tiles = TileChain()
+        /// Packets of the newest frame made so far, by the tile number they start after: the
+        /// pages that stand at the same tile (all of them, when they keep up) share one.
+        var packets: [UInt64: [UInt8]] = [:]
+        /// Frame packets made (each page sent one counts in `frames_sent`).
+        var packetsMade = 0
         var batches: [(sequence: UInt64, bytes: [UInt8])] = []
         var nextBatch: UInt64 = 1
     }
@@ -21,6 +29,8 @@ final class ViewHub: Sendable {
         var frameNumber: UInt64 = 0
         var lastTNs: Int64 = 0
         var closed = false
+        /// When (the bus side's monotonic clock) its next touch frame may go out.
+        var nextFrameNs: UInt64 = 0
     }
 
     struct Inbound {
@@ -45,10 +55,17 @@ final class ViewHub: Sendable {
         var active: Bool?
         /// A page opened since the last drain.
         var pageOpened = false
+        /// When a touch frame held back by ``minimumFrameSpacingNs`` may go out: drain again then.
+        var nextDueNs: UInt64?
     }
 
     let outbound = Mutex(Outbound())
     let inbound = Mutex(Inbound())
+    let doorbell: Doorbell?
+
+    init(doorbell: Doorbell? = nil) {
+        self.doorbell = doorbell
+    }
 
     /// Adds `amount` to a health counter.
     func count(_ name: String, _ amount: Int = 1) {
@@ -60,7 +77,11 @@ final class ViewHub: Sendable {
     /// Adds a frame's tiles for the pages; false when they do not follow the frame the pages
     /// are shown (a message was lost: the caller asks for a key frame).
     func publishTiles(_ message: RenderTiles) -> Bool {
-        self.outbound.withLock { $0.tiles.apply(message) }
+        self.outbound.withLock { outbound in
+            guard outbound.tiles.apply(message) else { return false }
+            outbound.packets.removeAll()
+            return true
+        }
     }
 
     func publishBatch(_ bytes: [UInt8]) {
@@ -93,13 +114,22 @@ final class ViewHub: Sendable {
     /// oldest inspector batch it lacks; advances the cursor past it. Packets are made outside
     /// the lock.
     func next(_ cursor: inout Cursor) -> Outgoing? {
-        if let due = self.outbound.withLock({ $0.tiles.since(cursor.tileNumber) }) {
+        let since = cursor.tileNumber
+        if let (due, made) = self.outbound.withLock({ outbound in
+            outbound.tiles.since(since).map { ($0, outbound.packets[since]) }
+        }) {
             // Frames in between are skipped; what they changed that still shows comes with this one.
-            let skipped = cursor.tileNumber > 0 ? max(due.header.frame - cursor.frame - 1, 0) : 0
+            let skipped = since > 0 ? max(due.header.frame - cursor.frame - 1, 0) : 0
             cursor.tileNumber = due.number
             cursor.frame = due.header.frame
-            return .frame(
-                packet: FramePacket.make(due.header, tiles: due.tiles, key: due.key), skippedFrames: skipped)
+            if let made { return .frame(packet: made, skippedFrames: skipped) }
+            let packet = FramePacket.make(due.header, tiles: due.tiles, key: due.key)
+            self.outbound.withLock { outbound in
+                outbound.packetsMade += 1
+                // Kept only while it is still the newest frame's.
+                if outbound.tiles.number == due.number { outbound.packets[since] = packet }
+            }
+            return .frame(packet: packet, skippedFrames: skipped)
         }
         let batch = self.outbound.withLock { outbound in
             outbound.batches.first { $0.sequence > cursor.batch }
@@ -119,6 +149,7 @@ final class ViewHub: Sendable {
             $0.visible.insert(session)
             $0.counters["pages_connected", default: 0] += 1
         }
+        self.doorbell?.ring()
     }
 
     /// Cancels the session's touches; the bus side removes it once the cancel frame is out.
@@ -130,6 +161,7 @@ final class ViewHub: Sendable {
             $0.sessions[session] = entry
             $0.visible.remove(session)
         }
+        self.doorbell?.ring()
     }
 
     /// Applies one message from a page.
@@ -163,11 +195,15 @@ final class ViewHub: Sendable {
                 inbound.commands.append(command)
             }
         }
+        self.doorbell?.ring()
     }
 
-    /// Takes one touch frame per session (coalesced), the commands and a change of the app's
-    /// activity (one page hidden among several shown changes nothing).
-    func drain() -> Drained {
+    /// Takes one touch frame per session (coalesced) whose last frame went out at least
+    /// ``minimumFrameSpacingNs`` before `nowNs` (the bus side's monotonic clock), the commands and a
+    /// change of the app's activity (one page hidden among several shown changes nothing). A touch
+    /// goes out the moment it is drained, not at a flush tick; only one following another within
+    /// the spacing waits (``Drained/nextDueNs``).
+    func drain(nowNs: UInt64) -> Drained {
         self.inbound.withLock { inbound in
             var drained = Drained()
             swap(&drained.commands, &inbound.commands)
@@ -180,10 +216,16 @@ final class ViewHub: Sendable {
             }
             for session in inbound.sessions.keys.sorted() {
                 guard var entry = inbound.sessions[session] else { continue }
-                if let (contacts, tNs) = entry.coalescer.flush() {
+                if entry.coalescer.hasPending, nowNs < entry.nextFrameNs {
+                    drained.nextDueNs = min(drained.nextDueNs ?? .max, entry.nextFrameNs)
+                } else if let (contacts, tNs) = entry.coalescer.flush() {
                     entry.frameNumber += 1
+                    entry.nextFrameNs = nowNs + Self.minimumFrameSpacingNs
                     drained.frames.append(
                         TouchFrame(device: "web-" + session, frame: entry.frameNumber, tNs: tNs, contacts: contacts))
+                    if entry.coalescer.hasPending {
+                        drained.nextDueNs = min(drained.nextDueNs ?? .max, entry.nextFrameNs)
+                    }
                 }
                 inbound.sessions[session] = entry.closed && entry.coalescer.isIdle ? nil : entry
             }

@@ -10,14 +10,14 @@ import ServiceSupport
 /// most) and,
 /// for the inspector, `ui/`, `gesture/`, `touch/`, `memo/`, `sys/`, `cmd/` and `render/frame/`;
 /// every 100 ms the messages seen (at most ``maximumBatchMessages``, each as JSON, component
-/// states and memo board deltas with their lane and phase named as the report's timeline names them) go to the pages as one batch, and every second the message count per topic. Every
-/// ``flushMs`` it publishes at most one coalesced touch frame per page on `touch/web-<session>/`,
-/// the pages' component commands on `cmd/ui/<instance>/`, and `will_resign_active` on
+/// states and memo board deltas with their lane and phase named as the report's timeline names them) go to the pages as one batch, and every second the message count per topic. As
+/// soon as a page's message comes in (the web thread rings a ``Doorbell`` the loop watches) it
+/// publishes the page's coalesced touch frame on `touch/web-<session>/` (one per page per 4 ms
+/// at most: a frame following another sooner waits until then), the pages' component commands on
+/// `cmd/ui/<instance>/`, and `will_resign_active` on
 /// `sys/lifecycle/uibus-view/` once no page is open and shown, `did_become_active` when one is
 /// again.
 public final class ViewService {
-    /// How often pages' touches go out: one frame per contact per 4 ms at most.
-    public static let flushMs = 4
     /// How often inspector batches go out.
     public static let batchMs = 100
     /// Messages per inspector batch at most; the rest are counted, not sent.
@@ -41,15 +41,21 @@ public final class ViewService {
     private var tilesOutOfStep = 0
     private var phases = ComponentPhases()
     private var nextKeyFrameRequestNs: UInt64 = 0
+    private let doorbell: Doorbell
+    /// When the flush for a touch frame held back by the spacing is due, if one is scheduled.
+    private var flushDueNs: UInt64?
 
     /// - Parameters:
     ///   - token: what pages must present (see ``AccessToken``).
     ///   - pageDirectory: where `index.html`, `app.js` and `style.css` are.
     ///   - scene: the scene document the UI runs (pages get it when they connect).
-    public init(runner: ServiceRunner, token: String, pageDirectory: String, scene: Value) {
+    /// - Throws: ``ViewError`` when the doorbell's pipe cannot be made.
+    public init(runner: ServiceRunner, token: String, pageDirectory: String, scene: Value) throws {
         self.runner = runner
+        self.doorbell = try Doorbell()
         self.server = WebServer(
-            hub: ViewHub(), token: token, pageDirectory: pageDirectory, sceneJSON: JSONWriter.string(scene))
+            hub: ViewHub(doorbell: self.doorbell), token: token, pageDirectory: pageDirectory,
+            sceneJSON: JSONWriter.string(scene))
     }
 
     /// Listens on `host`:`port` (0: any free port) and returns the port.
@@ -78,7 +84,10 @@ public final class ViewService {
         try self.runner.subscribe(Self.inspectorPrefixes, filter: nil) { [unowned self] delivery, _ in
             self.inspect(delivery)
         }
-        self.runner.every(ms: Self.flushMs) { [unowned self] in try self.flush() }
+        self.runner.watch(fileDescriptor: self.doorbell.descriptor) { [unowned self] in
+            self.doorbell.answer()
+            try self.flush()
+        }
         self.runner.every(ms: Self.batchMs) { [unowned self] in self.sendBatch() }
         self.runner.every(ms: 1000) { [unowned self] in self.sendRates() }
         self.runner.healthExtra = { [unowned self] in
@@ -86,6 +95,7 @@ public final class ViewService {
                 "touch_frames": .int(Int64(self.touchFrames)), "commands": .int(Int64(self.commands)),
                 "bad_frames": .int(Int64(self.badFrames)), "tiles_out_of_step": .int(Int64(self.tilesOutOfStep)),
                 "inspector_omitted": .int(Int64(self.omitted)),
+                "frame_packets_made": .int(Int64(hub.outbound.withLock { $0.packetsMade })),
             ]
             for (name, count) in hub.counters.sorted(by: { $0.key < $1.key }) { extra[name] = .int(Int64(count)) }
             return extra
@@ -97,9 +107,17 @@ public final class ViewService {
         try self.runner.run()
     }
 
-    /// Publishes what the pages sent since the last flush.
+    /// Publishes what the pages sent since the last flush; a touch frame held back by the
+    /// spacing gets a flush at its due time.
     private func flush() throws {
-        let drained = self.server.hub.drain()
+        let drained = self.server.hub.drain(nowNs: self.runner.clock.monotonicNs())
+        if let due = drained.nextDueNs, due < self.flushDueNs ?? .max {
+            self.flushDueNs = due
+            self.runner.at(deadlineNs: due) { [unowned self] in
+                self.flushDueNs = nil
+                try self.flush()
+            }
+        }
         for frame in drained.frames {
             try self.runner.publisher.publish(frame, on: try Topic.touch(frame.device))
             self.touchFrames += 1

@@ -63,7 +63,7 @@ struct ViewTool {
                 throw ConfigurationError("\(error)")
             }
             let runner = try ServiceRunner(name: "uibus-view", config: config, signals: signals)
-            let service = ViewService(runner: runner, token: token, pageDirectory: page, scene: scene)
+            let service = try ViewService(runner: runner, token: token, pageDirectory: page, scene: scene)
             let bound = try service.listen(host: host, port: port)
             Log.out("listening on http://\(host):\(bound)/ (token in \(tokenPath))")
             try service.run()

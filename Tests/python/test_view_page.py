@@ -353,6 +353,32 @@ def test_a_flood_of_pointer_events_is_coalesced_to_one_frame_per_contact_per_4_m
     stack.listener.wait_for(f"touch/{own}/", lambda f: f["contacts"][0]["phase"] == "ended", what="own tap")
 
 
+def test_a_move_goes_out_when_the_browser_receives_it_not_with_the_next_animation_frame(stack, page):
+    # Chromium dispatches pointermove with the next animation frame and pointerrawupdate as the
+    # move arrives; the page sends moves from the latter. A raw update alone (no pointermove
+    # follows this synthetic one) must reach the bus.
+    device = page.evaluate("() => window.uibus.device")
+    page.evaluate("""() => document.getElementById('screen').addEventListener(
+                         'pointerdown', (e) => { window.__pointer = e.pointerId; })""")
+    touch = viewstack.Touch(page)
+    start = centre("pager")
+    touch.send("touchStart", [start])
+    viewstack.wait_until(page, "() => window.__pointer !== undefined")
+    stack.listener.wait_for(f"touch/{device}/", lambda f: f["contacts"][0]["phase"] == "began", what="began")
+    cx, cy = touch.client(start[0] + 37, start[1])
+    page.evaluate(
+        """([x, y]) => document.getElementById('screen').dispatchEvent(new PointerEvent(
+               'pointerrawupdate', {pointerId: window.__pointer, pointerType: 'touch', clientX: x, clientY: y,
+                                    bubbles: true}))""",
+        [cx, cy],
+    )
+    moved = stack.listener.wait_for(
+        f"touch/{device}/", lambda f: f["contacts"][0]["phase"] == "moved", what="the raw update's move")
+    assert moved["contacts"][0]["x"] == pytest.approx(start[0] + 37, abs=1)
+    touch.send("touchEnd", [])
+    stack.listener.wait_for(f"touch/{device}/", lambda f: f["contacts"][0]["phase"] == "ended", what="ended")
+
+
 def set_hidden(page, hidden):
     # Headless Chromium never hides a page by itself: the test sets what the browser would and
     # fires the event the page listens to.

@@ -95,8 +95,10 @@ class Stack:
     `render/image/`, which makes the render worker encode every frame whole as well, and
     `render_args` go to the render worker (`--image-encoding png` for exact pixels)."""
 
-    def __init__(self, render_args=(), whole_frames=False):
+    def __init__(self, render_args=(), whole_frames=False, page=None):
         self.render_args = list(render_args)
+        # uibus-view's --page (the page's files), when not the repository's deploy/view
+        self.page = page
         self.whole_frames = whole_frames
 
     def __enter__(self):
@@ -115,7 +117,8 @@ class Stack:
             self.start("component-host", *bus, *scene)
             self.start("render-worker", *bus, *scene, "--fps", "60", *self.render_args)
             view = self.start(
-                "uibus-view", *bus, *scene, "--listen", "127.0.0.1:0", "--token-file", self.token_file, ready=False
+                "uibus-view", *bus, *scene, "--listen", "127.0.0.1:0", "--token-file", self.token_file,
+                *(["--page", str(self.page)] if self.page else []), ready=False
             )
             line = view.stdout.readline()
             match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)

@@ -55,11 +55,15 @@
 
   // ---- Frames -----------------------------------------------------------------------------
   // A frame comes as tiles to draw over the canvas in order (the first packet's first tile is the
-  // whole frame). One decode at a time; tiles that arrive meanwhile wait, added to those waiting
+  // whole frame). A packet starts decoding when it arrives (createImageBitmap decodes off this
+  // thread), so it does not queue behind the one before, and is drawn once that one is; at most
+  // `maximumDecodes` packets at a time: tiles that arrive meanwhile wait, added to those waiting
   // (a key frame replaces them), so nothing that still shows is skipped.
   const stats = { frames: 0, tiles: 0, dropped: 0, latencies: [], arrivals: [], timeline: [] };
+  const maximumDecodes = 2;
   let frameInfo = null;   // the header of the frame on the canvas
-  let decoding = false;
+  let decodes = 0;        // packets decoding or waiting for the one before to be drawn
+  let drawn = Promise.resolve();  // the newest packet's drawing: the next is drawn after it
   let waiting = null;
   let lastFrameNumber = null;
   let lastMeasuredInput = null;
@@ -85,7 +89,7 @@
     header.arrivedMs = arrivedMs;
     if (lastFrameNumber !== null && header.frame > lastFrameNumber + 1) stats.dropped += header.frame - lastFrameNumber - 1;
     lastFrameNumber = header.frame;
-    if (decoding) {
+    if (waiting || decodes >= maximumDecodes) {
       if (waiting && !header.key) {
         waiting = {
           header: { ...header, key: waiting.header.key, arrivedMs: waiting.header.arrivedMs },
@@ -100,8 +104,10 @@
   }
 
   function decode(header, tiles) {
-    decoding = true;
-    Promise.all(tiles.map((tile) => createImageBitmap(tile.blob))).then((bitmaps) => {
+    decodes += 1;
+    const decoded = Promise.all(tiles.map((tile) => createImageBitmap(tile.blob)));
+    decoded.catch(() => {});  // handled where it is drawn (counted as dropped), maybe later
+    drawn = drawn.then(() => decoded).then((bitmaps) => {
       if (header.key && (canvas.width !== header.width || canvas.height !== header.height)) {
         canvas.width = header.width;
         canvas.height = header.height;
@@ -116,7 +122,7 @@
       stats.tiles += tiles.length;
       measure(header);
     }).catch(() => { stats.dropped += 1; }).finally(() => {
-      decoding = false;
+      decodes -= 1;
       if (waiting) {
         const next = waiting;
         waiting = null;
@@ -127,7 +133,8 @@
 
   // Input -> pixels: from the pointer event (its timeStamp went out as the touch frame's t_ns)
   // to the first animation frame after the frame reflecting it was drawn; once per input. The
-  // timeline keeps, per input, when its frame arrived, was drawn and showed (performance.now()).
+  // timeline keeps, per input, when it was sent and its frame arrived, was drawn and showed
+  // (performance.now()).
   function measure(header) {
     const input = header.input;
     if (!input || input.device !== device) return;
@@ -139,7 +146,8 @@
     requestAnimationFrame(() => {
       const shownMs = performance.now();
       stats.latencies.push(shownMs - eventMs);
-      stats.timeline.push({ seq: input.seq, event_ms: eventMs, arrived_ms: header.arrivedMs, drawn_ms: drawnMs, shown_ms: shownMs });
+      const sentMs = sentAt.get(Math.round(eventMs * 1000)) ?? null;
+      stats.timeline.push({ seq: input.seq, event_ms: eventMs, sent_ms: sentMs, arrived_ms: header.arrivedMs, drawn_ms: drawnMs, shown_ms: shownMs });
       for (const list of [stats.latencies, stats.timeline]) if (list.length > 2000) list.splice(0, list.length - 2000);
     });
   }
@@ -193,6 +201,9 @@
     return [point, { x: 2 * centre.x - point.x, y: 2 * centre.y - point.y }];
   }
 
+  // When each pointer event (by its timeStamp, in µs) was handled and sent, for the timeline.
+  const sentAt = new Map();
+
   function sendContacts(entry, phase, event) {
     entry.last = { clientX: event.clientX, clientY: event.clientY };
     const points = pointsFor(entry, event);
@@ -200,6 +211,8 @@
       type: 'pointer', t: event.timeStamp,
       contacts: entry.ids.map((id, index) => ({ id, phase, x: points[index].x, y: points[index].y })),
     });
+    sentAt.set(Math.round(event.timeStamp * 1000), performance.now());
+    if (sentAt.size > 2000) sentAt.delete(sentAt.keys().next().value);
   }
 
   canvas.addEventListener('pointerdown', (event) => {
@@ -214,7 +227,11 @@
     contacts.set(event.pointerId, entry);
     sendContacts(entry, 'began', event);
   });
-  canvas.addEventListener('pointermove', (event) => {
+  // Moves go out as the browser receives them (pointerrawupdate, in a secure context such as
+  // 127.0.0.1), not with the next animation frame as pointermove is dispatched: a frame later on a
+  // page that is drawing, more on a loaded host.
+  const moveEvent = 'onpointerrawupdate' in window ? 'pointerrawupdate' : 'pointermove';
+  canvas.addEventListener(moveEvent, (event) => {
     const entry = contacts.get(event.pointerId);
     if (entry) sendContacts(entry, 'moved', event);
   });
@@ -426,35 +443,36 @@
     });
   }
 
-  function cell(row, text, className) {
-    const td = row.insertCell();
-    td.textContent = text;
-    if (className) td.className = className;
+  /**
+   * Fills a table body with rows of [text, className] cells, unless it already shows them: every
+   * page watching would otherwise lay out and repaint its inspector for each bus batch.
+   */
+  function fillTable(body, rows) {
+    const shown = JSON.stringify(rows);
+    if (body.dataset.shown === shown) return;
+    body.dataset.shown = shown;
+    body.replaceChildren();
+    for (const cells of rows) {
+      const row = body.insertRow();
+      for (const [text, className] of cells) {
+        const td = row.insertCell();
+        td.textContent = text;
+        if (className) td.className = className;
+      }
+    }
   }
 
   function drawHealth() {
-    const body = document.querySelector('#health tbody');
-    body.replaceChildren();
-    for (const [service, report] of [...health].sort()) {
-      const row = body.insertRow();
+    fillTable(document.querySelector('#health tbody'), [...health].sort().map(([service, report]) => {
       const counters = report.counters || {};
-      cell(row, service);
-      cell(row, report.state, `state-${report.state}`);
-      cell(row, report.pids.size - 1, 'num');
-      cell(row, counters.gaps ?? 0, 'num');
-      cell(row, counters.rejected ?? 0, 'num');
-    }
+      return [[service], [report.state, `state-${report.state}`], [report.pids.size - 1, 'num'],
+        [counters.gaps ?? 0, 'num'], [counters.rejected ?? 0, 'num']];
+    }));
   }
 
   function showRates(topics, windowS) {
-    const body = document.querySelector('#rates tbody');
-    body.replaceChildren();
     const rows = Object.entries(topics).sort((a, b) => b[1] - a[1]).slice(0, 24);
-    for (const [topic, count] of rows) {
-      const row = body.insertRow();
-      cell(row, topic);
-      cell(row, (count / windowS).toFixed(0), 'num');
-    }
+    fillTable(document.querySelector('#rates tbody'), rows.map(([topic, count]) => [[topic], [(count / windowS).toFixed(0), 'num']]));
   }
 
   // The list keeps the newest 200 messages the filter passes, newest first. Only the messages
@@ -489,8 +507,17 @@
     dirty = true;
   });
 
+  // The inspector is drawn when the page's thread is idle (within a second at the latest), so its
+  // DOM and canvas work does not hold up a frame arriving, decoding or showing.
   let dirty = true;
+  let inspectorDue = false;
   setInterval(() => {
+    if (inspectorDue) return;
+    inspectorDue = true;
+    requestIdleCallback(() => { inspectorDue = false; drawInspector(); }, { timeout: 1000 });
+  }, 200);
+
+  function drawInspector() {
     drawLanes();
     if (!dirty) return;
     dirty = false;
@@ -500,7 +527,7 @@
     const p99 = percentile(stats.latencies, 0.99);
     document.getElementById('latency').textContent = p50 === null
       ? `${stats.frames} frames` : `${stats.frames} frames · input→pixels p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms · ${stats.dropped} dropped`;
-  }, 200);
+  }
 
   // ---- For scripts and tests --------------------------------------------------------------
   window.uibus = {
@@ -518,7 +545,8 @@
     arrivals() { return [...stats.arrivals]; },
     /**
      * Per input measured (the newest 2000): its touch frame `seq` and, in performance.now() ms,
-     * the pointer event, its frame's arrival, drawing and the animation frame after.
+     * the pointer event, its handling (sent on the WebSocket; null if not known), its frame's
+     * arrival, drawing and the animation frame after.
      */
     timeline() { return { time_origin_ms: performance.timeOrigin, inputs: [...stats.timeline] }; },
     /** The client (CSS pixel) position of a scene point on the canvas, for scripted input. */
