@@ -44,8 +44,8 @@ struct SwiftWriter {
 
     /// The declarations of `model` and the nested types listed in `nested`.
     mutating func declare(_ model: StructModel, nested: [Nested]) {
-        let protocols =
-            (model.schema == nil ? ["MessagePackMap"] : model.protocols + ["MessagePackMap"]) + ["Hashable"]
+        let fields = model.properties.contains(where: \.shape.containsPair) ? [] : ["MapFields"]
+        let protocols = (model.schema == nil ? [] : model.protocols) + ["MessagePackMap"] + fields + ["Hashable"]
         self.doc(model.doc)
         self.block("public struct \(Self.lastComponent(model.name)): \(protocols.joined(separator: ", ")) {") {
             writer in
@@ -71,20 +71,13 @@ struct SwiftWriter {
             writer.encoder(model)
             writer.line()
             writer.decoder(model)
-            if model.protocols.contains("ValueMessage") {
-                writer.line()
-                writer.doc("Reads a decoded payload through the MessagePack decoder, so both check the same rules.")
-                writer.block("public init(payload: Value) throws {") {
-                    $0.line("try self.init(messagePack: payload.messagePack)")
-                }
-            }
         }
     }
 
     mutating func declare(_ model: EnumModel) {
         self.doc(model.doc)
-        self.block("public enum \(Self.lastComponent(model.name)): String, Sendable, Hashable, CaseIterable {") {
-            writer in
+        let protocols = "String, Sendable, Hashable, CaseIterable, MessagePackEnum"
+        self.block("public enum \(Self.lastComponent(model.name)): \(protocols) {") { writer in
             for raw in model.cases {
                 let name = Naming.enumCase(raw)
                 writer.line(name == raw ? "case \(name)" : "case \(name) = \"\(raw)\"")
@@ -111,56 +104,55 @@ struct SwiftWriter {
     // MARK: Encoding
 
     private mutating func encoder(_ model: StructModel) {
-        let always = model.properties.filter(\.alwaysWritten).count
         if model.fastPath.contains("encode") {
             self.doc("The reference encoder: ``encode(to:)`` is hand-tuned, and a test holds the two equal.")
         }
         let name = model.fastPath.contains("encode") ? "encodeReference" : "encode"
+        let pairs = model.properties.contains(where: \.shape.containsPair)
         self.block("public func \(name)(to writer: inout MessagePackWriter) {") { writer in
-            let optional = model.properties.filter { !$0.alwaysWritten }
-            if optional.isEmpty {
-                writer.line("writer.writeMapHeader(\(always))")
-            } else {
-                writer.line("var count = \(always)")
-                for property in optional {
-                    writer.line("if self.\(property.name) != \(property.defaultValue ?? "nil") { count += 1 }")
-                }
-                writer.line("writer.writeMapHeader(count)")
-            }
-            for property in model.properties {
-                if let members = property.flattened {
-                    writer.line("writer.writeKey(\"\(property.key)\")")
-                    writer.line("writer.writeMapHeader(\(members.count))")
-                    for member in members {
-                        writer.line("writer.writeKey(\"\(member.key)\")")
-                        writer.encodeValue(member.shape, "self.\(member.name)")
-                    }
-                } else if property.alwaysWritten {
-                    writer.line("writer.writeKey(\"\(property.key)\")")
-                    writer.encodeNullable(property, "self.\(property.name)")
-                } else if let defaultValue = property.defaultValue {
-                    writer.block("if self.\(property.name) != \(defaultValue) {") { writer in
-                        writer.line("writer.writeKey(\"\(property.key)\")")
-                        writer.encodeValue(property.shape, "self.\(property.name)")
-                    }
-                } else {
-                    writer.block("if let \(property.name) = self.\(property.name) {") { writer in
-                        writer.line("writer.writeKey(\"\(property.key)\")")
-                        writer.encodeNullable(property, property.name)
-                    }
-                }
-            }
+            if pairs { writer.pairEncoder(model) } else { writer.line("writer.writeMap(self)") }
+        }
+        guard !pairs else { return }
+        self.line()
+        self.doc("Visits the fields in the order ``\(name)(to:)`` writes them.")
+        self.block("public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {") {
+            writer in
+            for property in model.properties { writer.line("visitor.field(\(Self.field(property)))") }
         }
     }
 
-    private mutating func encodeNullable(_ property: Property, _ value: String) {
-        guard property.nullable else { return self.encodeValue(property.shape, value) }
-        let name = property.name
-        self.block("if let \(name) = \(value) {", closing: "} else {") { $0.encodeValue(property.shape, name) }
-        self.indent += 1
-        self.line("writer.writeNil()")
-        self.indent -= 1
-        self.line("}")
+    /// One field of ``MapFields/visitFields(_:)``: its key and the value it writes.
+    private static func field(_ property: Property) -> String {
+        if let members = property.flattened {
+            // Flattened objects are points and sizes; another arity would need its own type.
+            precondition(members.count == 2, "\(property.key): a flattened object of two members")
+            let pairs = members.map { "(\"\($0.key)\", self.\($0.name))" }
+            return "\"\(property.key)\", TwoFields(\(pairs.joined(separator: ", ")))"
+        }
+        let value =
+            if let defaultValue = property.defaultValue, !property.alwaysWritten {
+                "Optional(self.\(property.name), unless: \(defaultValue))"
+            } else if property.alwaysWritten, property.nullable {
+                "Nullable(self.\(property.name))"
+            } else {
+                "self.\(property.name)"
+            }
+        return "\"\(property.key)\", \(value)"
+    }
+
+    /// The encoder of a map holding pairs, which are written as two-item arrays although their
+    /// type writes itself as a map.
+    private mutating func pairEncoder(_ model: StructModel) {
+        precondition(model.properties.allSatisfy { $0.alwaysWritten && !$0.nullable && $0.flattened == nil })
+        self.line("writer.writeMapHeader(\(model.properties.count))")
+        for property in model.properties {
+            if property.shape.containsPair {
+                self.line("writer.writeKey(\"\(property.key)\")")
+                self.encodeValue(property.shape, "self.\(property.name)")
+            } else {
+                self.line("writer.write(\"\(property.key)\", self.\(property.name))")
+            }
+        }
     }
 
     private mutating func encodeValue(_ shape: Shape, _ value: String) {
@@ -183,13 +175,6 @@ struct SwiftWriter {
     // MARK: Decoding
 
     private mutating func decoder(_ model: StructModel) {
-        if model.schema != nil, !model.fastPath.contains("decode") {
-            self.doc("Decodes a payload map, ignoring unknown keys; every value is checked against the schema.")
-            self.block("public init(from reader: inout MessagePackReader) throws {") {
-                $0.line("try self.init(from: &reader, path: \"\")")
-            }
-            self.line()
-        }
         self.doc(
             model.fastPath.contains("decode")
                 ? "The reference decoder (the hand-tuned one falls back to it): decodes the map at `path`, naming the field in any error."
@@ -235,6 +220,15 @@ struct SwiftWriter {
             let nullable = property.nullable || !property.alwaysWritten
             if nullable {
                 // `.some`: a null of a nullable property is a value (Int??.some(nil)), not an absence.
+                let assigned = property.nullable ? "\(property.name) = .some(" : "\(property.name) = "
+                // The same read on the closure's reader, `$0`, to fit one line.
+                let short = read.replacingOccurrences("&reader", with: "&$0")
+                    .replacingOccurrences("reader.", with: "$0.")
+                let oneLine = "\(assigned)try reader.readNullable { \(short) }\(property.nullable ? ")" : "")"
+                if !read.contains("\n"), 4 * self.indent + oneLine.count <= 120 {
+                    self.line(oneLine)
+                    return
+                }
                 if property.nullable {
                     self.line("\(property.name) = .some(")
                     self.indent += 1

@@ -3,7 +3,7 @@
 
 /// A drawing canvas: strokes in canvas coordinates (view-local points, mapped back by the zoom scale). Published in
 /// full on every change.
-public struct CanvasState: ValueMessage, MessagePackMap, Hashable {
+public struct CanvasState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.canvas", major: 1, minor: 1)
 
     /// a stroke
@@ -31,8 +31,7 @@ public struct CanvasState: ValueMessage, MessagePackMap, Hashable {
 
         public func encode(to writer: inout MessagePackWriter) {
             writer.writeMapHeader(4)
-            writer.writeKey("id")
-            writer.write(self.id)
+            writer.write("id", self.id)
             writer.writeKey("points")
             writer.writeArrayHeader(self.points.count)
             for item in self.points {
@@ -40,10 +39,8 @@ public struct CanvasState: ValueMessage, MessagePackMap, Hashable {
                 writer.writeNumber(item.x)
                 writer.writeNumber(item.y)
             }
-            writer.writeKey("width")
-            writer.writeNumber(self.width)
-            writer.writeKey("color")
-            writer.write(self.color)
+            writer.write("width", self.width)
+            writer.write("color", self.color)
         }
 
         /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -108,41 +105,17 @@ public struct CanvasState: ValueMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 3
-        if self.active != nil { count += 1 }
-        if self.zoomScale != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("strokes")
-        writer.writeArrayHeader(self.strokes.count)
-        for item in self.strokes {
-            item.encode(to: &writer)
-        }
-        if let active = self.active {
-            writer.writeKey("active")
-            if let active = active {
-                writer.write(active)
-            } else {
-                writer.writeNil()
-            }
-        }
-        if let zoomScale = self.zoomScale {
-            writer.writeKey("zoom_scale")
-            writer.writeNumber(zoomScale)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
+        writer.writeMap(self)
     }
 
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("instance", self.instance)
+        visitor.field("t_ms", self.tMs)
+        visitor.field("strokes", self.strokes)
+        visitor.field("active", self.active)
+        visitor.field("zoom_scale", self.zoomScale)
+        visitor.field("input", self.input)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -185,10 +158,5 @@ public struct CanvasState: ValueMessage, MessagePackMap, Hashable {
         self.active = active
         self.zoomScale = zoomScale
         self.input = input
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
     }
 }

@@ -2,7 +2,7 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// A command to a component instance from outside the component host (a refresh finished, go to a page, ...).
-public struct ComponentCommand: ValueMessage, MessagePackMap, Hashable {
+public struct ComponentCommand: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("component.command", major: 1, minor: 1)
 
     /// target component instance id
@@ -24,22 +24,14 @@ public struct ComponentCommand: ValueMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 2
-        if self.args != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("command")
-        writer.write(self.command)
-        if let args = self.args {
-            writer.writeKey("args")
-            writer.write(Value.map(args))
-        }
+        writer.writeMap(self)
     }
 
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("instance", self.instance)
+        visitor.field("command", self.command)
+        visitor.field("args", self.args)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -54,19 +46,12 @@ public struct ComponentCommand: ValueMessage, MessagePackMap, Hashable {
             case "command":
                 command = try reader.readString(FieldName(path, "command"), pattern: .commandName)
             case "args":
-                args = try reader.readNullable { reader in
-                    try reader.readMapValue(FieldName(path, "args"))
-                }
+                args = try reader.readNullable { try $0.readMapValue(FieldName(path, "args")) }
             default: try reader.skip()
             }
         }
         self.instance = try reader.require(instance, FieldName(path, "instance"))
         self.command = try reader.require(command, FieldName(path, "command"))
         self.args = args
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
     }
 }

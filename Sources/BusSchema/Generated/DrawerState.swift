@@ -6,11 +6,11 @@
 /// recognizers that target the drawer (schema gesture.config on ui/recognizer/<name>/): they accept only
 /// listening_direction and receive touches only inside the panel's frame at progress, so the opposite swipe fails and a
 /// recognizer that requires it to fail (the scroll view's pan) gets the touches.
-public struct DrawerState: ValueMessage, MessagePackMap, Hashable {
+public struct DrawerState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.drawer", major: 1, minor: 4)
 
     /// A horizontal side: the swipe direction the drawer listens for, or the edge it is attached to.
-    public enum Side: String, Sendable, Hashable, CaseIterable {
+    public enum Side: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case left
         case right
     }
@@ -63,48 +63,21 @@ public struct DrawerState: ValueMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 5
-        if self.edge != nil { count += 1 }
-        if self.width != nil { count += 1 }
-        if self.tab != nil { count += 1 }
-        if self.animation != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("open")
-        writer.write(self.open)
-        writer.writeKey("progress")
-        writer.writeNumber(self.progress)
-        writer.writeKey("listening_direction")
-        writer.write(self.listeningDirection.rawValue)
-        if let edge = self.edge {
-            writer.writeKey("edge")
-            writer.write(edge.rawValue)
-        }
-        if let width = self.width {
-            writer.writeKey("width")
-            writer.writeNumber(width)
-        }
-        if let tab = self.tab {
-            writer.writeKey("tab")
-            writer.writeNumber(tab)
-        }
-        if let animation = self.animation {
-            writer.writeKey("animation")
-            animation.encode(to: &writer)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
+        writer.writeMap(self)
     }
 
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("instance", self.instance)
+        visitor.field("t_ms", self.tMs)
+        visitor.field("open", self.open)
+        visitor.field("progress", self.progress)
+        visitor.field("listening_direction", self.listeningDirection)
+        visitor.field("edge", self.edge)
+        visitor.field("width", self.width)
+        visitor.field("tab", self.tab)
+        visitor.field("animation", self.animation)
+        visitor.field("input", self.input)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -132,17 +105,11 @@ public struct DrawerState: ValueMessage, MessagePackMap, Hashable {
             case "listening_direction":
                 listeningDirection = try reader.readEnum(Side.self, FieldName(path, "listening_direction"))
             case "edge":
-                edge = try reader.readNullable { reader in
-                    try reader.readEnum(Side.self, FieldName(path, "edge"))
-                }
+                edge = try reader.readNullable { try $0.readEnum(Side.self, FieldName(path, "edge")) }
             case "width":
-                width = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "width"), in: .atLeast(0))
-                }
+                width = try reader.readNullable { try $0.readNumber(FieldName(path, "width"), in: .atLeast(0)) }
             case "tab":
-                tab = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "tab"), in: .atLeast(0))
-                }
+                tab = try reader.readNullable { try $0.readNumber(FieldName(path, "tab"), in: .atLeast(0)) }
             case "animation":
                 animation = try reader.readNullable { reader in
                     try StateAnimation(from: &reader, path: FieldName(path, "animation").description)
@@ -164,10 +131,5 @@ public struct DrawerState: ValueMessage, MessagePackMap, Hashable {
         self.tab = tab
         self.animation = animation
         self.input = input
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
     }
 }

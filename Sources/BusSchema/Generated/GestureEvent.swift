@@ -4,11 +4,11 @@
 /// A gesture recognizer state change (what gesture-recognizer replay prints as JSON lines and the live service
 /// publishes). Discrete recognizers (tap, doubleTap, swipe) emit recognized or failed; continuous ones emit began,
 /// changed, then ended or cancelled (or failed before beginning). Positions are scene points.
-public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
+public struct GestureEvent: ReusableBusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("gesture.event", major: 1, minor: 1)
 
     /// swipe direction
-    public enum Direction: String, Sendable, Hashable, CaseIterable {
+    public enum Direction: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case left
         case right
         case up
@@ -16,7 +16,7 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
     }
 
     /// screen edge of an edgePan
-    public enum Edge: String, Sendable, Hashable, CaseIterable {
+    public enum Edge: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case left
         case right
         case top
@@ -24,7 +24,7 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
     }
 
     /// recognizer kind
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case tap
         case doubleTap
         case longPress
@@ -37,7 +37,7 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
     }
 
     /// UIKit recognizer state reached
-    public enum State: String, Sendable, Hashable, CaseIterable {
+    public enum State: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case began
         case changed
         case ended
@@ -47,7 +47,7 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
     }
 
     /// pan/edgePan translation from the start location, in points
-    public struct Vector: MessagePackMap, Hashable {
+    public struct Vector: MessagePackMap, MapFields, Hashable {
         /// x in points (right is positive)
         public var x: Double
         /// y in points (down is positive)
@@ -62,11 +62,13 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
         }
 
         public func encode(to writer: inout MessagePackWriter) {
-            writer.writeMapHeader(2)
-            writer.writeKey("x")
-            writer.writeNumber(self.x)
-            writer.writeKey("y")
-            writer.writeNumber(self.y)
+            writer.writeMap(self)
+        }
+
+        /// Visits the fields in the order ``encode(to:)`` writes them.
+        public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+            visitor.field("x", self.x)
+            visitor.field("y", self.y)
         }
 
         /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -166,74 +168,29 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 8
-        if self.direction != nil { count += 1 }
-        if self.translation != nil { count += 1 }
-        if self.velocity != nil { count += 1 }
-        if self.scale != nil { count += 1 }
-        if self.rotation != nil { count += 1 }
-        if self.edge != nil { count += 1 }
-        if self.name != nil { count += 1 }
-        if self.scaleVelocity != nil { count += 1 }
-        if self.rotationVelocity != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("device")
-        writer.write(self.device)
-        writer.writeKey("view")
-        writer.write(self.view)
-        writer.writeKey("recognizer")
-        writer.write(self.recognizer.rawValue)
-        writer.writeKey("state")
-        writer.write(self.state.rawValue)
-        writer.writeKey("x")
-        writer.writeNumber(self.x)
-        writer.writeKey("y")
-        writer.writeNumber(self.y)
-        writer.writeKey("touches")
-        writer.write(self.touches)
-        if let direction = self.direction {
-            writer.writeKey("direction")
-            writer.write(direction.rawValue)
-        }
-        if let translation = self.translation {
-            writer.writeKey("translation")
-            translation.encode(to: &writer)
-        }
-        if let velocity = self.velocity {
-            writer.writeKey("velocity")
-            velocity.encode(to: &writer)
-        }
-        if let scale = self.scale {
-            writer.writeKey("scale")
-            writer.writeNumber(scale)
-        }
-        if let rotation = self.rotation {
-            writer.writeKey("rotation")
-            writer.writeNumber(rotation)
-        }
-        if let edge = self.edge {
-            writer.writeKey("edge")
-            writer.write(edge.rawValue)
-        }
-        if let name = self.name {
-            writer.writeKey("name")
-            writer.write(name)
-        }
-        if let scaleVelocity = self.scaleVelocity {
-            writer.writeKey("scale_velocity")
-            writer.writeNumber(scaleVelocity)
-        }
-        if let rotationVelocity = self.rotationVelocity {
-            writer.writeKey("rotation_velocity")
-            writer.writeNumber(rotationVelocity)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
+        writer.writeMap(self)
+    }
+
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("t_ms", self.tMs)
+        visitor.field("device", self.device)
+        visitor.field("view", self.view)
+        visitor.field("recognizer", self.recognizer)
+        visitor.field("state", self.state)
+        visitor.field("x", self.x)
+        visitor.field("y", self.y)
+        visitor.field("touches", self.touches)
+        visitor.field("direction", self.direction)
+        visitor.field("translation", self.translation)
+        visitor.field("velocity", self.velocity)
+        visitor.field("scale", self.scale)
+        visitor.field("rotation", self.rotation)
+        visitor.field("edge", self.edge)
+        visitor.field("name", self.name)
+        visitor.field("scale_velocity", self.scaleVelocity)
+        visitor.field("rotation_velocity", self.rotationVelocity)
+        visitor.field("input", self.input)
     }
 
     /// The reference decoder (the hand-tuned one falls back to it): decodes the map at `path`, naming the field in any
@@ -276,9 +233,7 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
             case "touches":
                 touches = Int(try reader.readInteger(FieldName(path, "touches"), in: 0...256))
             case "direction":
-                direction = try reader.readNullable { reader in
-                    try reader.readEnum(Direction.self, FieldName(path, "direction"))
-                }
+                direction = try reader.readNullable { try $0.readEnum(Direction.self, FieldName(path, "direction")) }
             case "translation":
                 translation = try reader.readNullable { reader in
                     try Vector(from: &reader, path: FieldName(path, "translation").description)
@@ -288,21 +243,15 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
                     try Vector(from: &reader, path: FieldName(path, "velocity").description)
                 }
             case "scale":
-                scale = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "scale"), in: NumberRange(0, 1e6))
-                }
+                scale = try reader.readNullable { try $0.readNumber(FieldName(path, "scale"), in: NumberRange(0, 1e6)) }
             case "rotation":
                 rotation = try reader.readNullable { reader in
                     try reader.readNumber(FieldName(path, "rotation"), in: NumberRange(-1e6, 1e6))
                 }
             case "edge":
-                edge = try reader.readNullable { reader in
-                    try reader.readEnum(Edge.self, FieldName(path, "edge"))
-                }
+                edge = try reader.readNullable { try $0.readEnum(Edge.self, FieldName(path, "edge")) }
             case "name":
-                name = try reader.readNullable { reader in
-                    try reader.readString(FieldName(path, "name"))
-                }
+                name = try reader.readNullable { try $0.readString(FieldName(path, "name")) }
             case "scale_velocity":
                 scaleVelocity = try reader.readNullable { reader in
                     try reader.readNumber(FieldName(path, "scale_velocity"), in: NumberRange(-1e7, 1e7))

@@ -4,11 +4,11 @@
 /// A service lifecycle event on sys/lifecycle/<service>/ (started, ready, stopping, stopped; resync when a subscriber
 /// saw a new epoch or a gap it cannot bridge) and the app lifecycle events the components follow (will_resign_active:
 /// cancel in-flight gestures, pause refresh timers, flush memo edits; did_become_active: resume).
-public struct Lifecycle: BusMessage, MessagePackMap, Hashable {
+public struct Lifecycle: BusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("lifecycle", major: 1, minor: 0)
 
     /// what happened
-    public enum Event: String, Sendable, Hashable, CaseIterable {
+    public enum Event: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case started
         case ready
         case stopping
@@ -48,31 +48,17 @@ public struct Lifecycle: BusMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 4
-        if self.reason != nil { count += 1 }
-        if self.exitCode != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("service")
-        writer.write(self.service)
-        writer.writeKey("event")
-        writer.write(self.event.rawValue)
-        writer.writeKey("epoch")
-        writer.write(self.epoch)
-        writer.writeKey("pid")
-        writer.write(self.pid)
-        if let reason = self.reason {
-            writer.writeKey("reason")
-            writer.write(reason)
-        }
-        if let exitCode = self.exitCode {
-            writer.writeKey("exit_code")
-            writer.write(exitCode)
-        }
+        writer.writeMap(self)
     }
 
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("service", self.service)
+        visitor.field("event", self.event)
+        visitor.field("epoch", self.epoch)
+        visitor.field("pid", self.pid)
+        visitor.field("reason", self.reason)
+        visitor.field("exit_code", self.exitCode)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -94,9 +80,7 @@ public struct Lifecycle: BusMessage, MessagePackMap, Hashable {
             case "pid":
                 pid = Int(try reader.readInteger(FieldName(path, "pid"), in: 1...Int64.max))
             case "reason":
-                reason = try reader.readNullable { reader in
-                    try reader.readString(FieldName(path, "reason"))
-                }
+                reason = try reader.readNullable { try $0.readString(FieldName(path, "reason")) }
             case "exit_code":
                 exitCode = try reader.readNullable { reader in
                     Int(try reader.readInteger(FieldName(path, "exit_code"), in: Int64.min...Int64.max))

@@ -3,24 +3,24 @@
 
 /// A ten-key pad in one row: highlighted key and popup while a finger is down, the digit emitted on lift, and the
 /// sequence of quick taps. Published in full on every change.
-public struct NumberPadState: ValueMessage, MessagePackMap, Hashable {
+public struct NumberPadState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.numberPad", major: 1, minor: 1)
 
     /// key order: startWithZero (0…9) or phone (1…9, 0)
-    public enum Layout: String, Sendable, Hashable, CaseIterable {
+    public enum Layout: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case startWithZero
         case phone
     }
 
     /// popup shape: left edge key, inner key, right edge key
-    public enum PopupKind: String, Sendable, Hashable, CaseIterable {
+    public enum PopupKind: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case left
         case inner
         case right
     }
 
     /// key popup shown while a finger is down, or null
-    public struct Popup: MessagePackMap, Hashable {
+    public struct Popup: MessagePackMap, MapFields, Hashable {
         /// popup shape: left edge key, inner key, right edge key
         public var kind: NumberPadState.PopupKind
         /// digit shown in the popup
@@ -35,11 +35,13 @@ public struct NumberPadState: ValueMessage, MessagePackMap, Hashable {
         }
 
         public func encode(to writer: inout MessagePackWriter) {
-            writer.writeMapHeader(2)
-            writer.writeKey("kind")
-            writer.write(self.kind.rawValue)
-            writer.writeKey("digit")
-            writer.write(self.digit)
+            writer.writeMap(self)
+        }
+
+        /// Visits the fields in the order ``encode(to:)`` writes them.
+        public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+            visitor.field("kind", self.kind)
+            visitor.field("digit", self.digit)
         }
 
         /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -102,45 +104,20 @@ public struct NumberPadState: ValueMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 8
-        if self.input != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("layout")
-        writer.write(self.layout.rawValue)
-        writer.writeKey("enabled")
-        writer.writeArrayHeader(self.enabled.count)
-        for item in self.enabled {
-            writer.write(item)
-        }
-        writer.writeKey("highlighted")
-        if let highlighted = self.highlighted {
-            writer.write(highlighted)
-        } else {
-            writer.writeNil()
-        }
-        writer.writeKey("popup")
-        if let popup = self.popup {
-            popup.encode(to: &writer)
-        } else {
-            writer.writeNil()
-        }
-        writer.writeKey("touched_string")
-        writer.write(self.touchedString)
-        writer.writeKey("sequential_string")
-        writer.write(self.sequentialString)
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
+        writer.writeMap(self)
     }
 
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("instance", self.instance)
+        visitor.field("t_ms", self.tMs)
+        visitor.field("layout", self.layout)
+        visitor.field("enabled", self.enabled)
+        visitor.field("highlighted", Nullable(self.highlighted))
+        visitor.field("popup", Nullable(self.popup))
+        visitor.field("touched_string", self.touchedString)
+        visitor.field("sequential_string", self.sequentialString)
+        visitor.field("input", self.input)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -196,10 +173,5 @@ public struct NumberPadState: ValueMessage, MessagePackMap, Hashable {
         self.touchedString = try reader.require(touchedString, FieldName(path, "touched_string"))
         self.sequentialString = try reader.require(sequentialString, FieldName(path, "sequential_string"))
         self.input = input
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
     }
 }

@@ -3,7 +3,7 @@
 
 /// A SmartNews-style pager with a collapsing header and a pull-to-load progress area. Published in full on every
 /// change.
-public struct PagerState: ValueMessage, MessagePackMap, Hashable {
+public struct PagerState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.pager", major: 1, minor: 4)
 
     /// component instance id (the scene's component id)
@@ -73,59 +73,25 @@ public struct PagerState: ValueMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 8
-        if self.pageOffset != nil { count += 1 }
-        if self.pullOffset != nil { count += 1 }
-        if self.scrollOffset != nil { count += 1 }
-        if self.animation != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        if self.progressOpacity != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("page")
-        writer.write(self.page)
-        writer.writeKey("page_count")
-        writer.write(self.pageCount)
-        writer.writeKey("header_offset")
-        writer.writeNumber(self.headerOffset)
-        writer.writeKey("progress")
-        writer.writeNumber(self.progress)
-        writer.writeKey("label")
-        writer.write(self.label)
-        writer.writeKey("loading")
-        writer.write(self.loading)
-        if let pageOffset = self.pageOffset {
-            writer.writeKey("page_offset")
-            writer.writeNumber(pageOffset)
-        }
-        if let pullOffset = self.pullOffset {
-            writer.writeKey("pull_offset")
-            writer.writeNumber(pullOffset)
-        }
-        if let scrollOffset = self.scrollOffset {
-            writer.writeKey("scroll_offset")
-            writer.writeNumber(scrollOffset)
-        }
-        if let animation = self.animation {
-            writer.writeKey("animation")
-            animation.encode(to: &writer)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
-        if let progressOpacity = self.progressOpacity {
-            writer.writeKey("progress_opacity")
-            writer.writeNumber(progressOpacity)
-        }
+        writer.writeMap(self)
     }
 
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("instance", self.instance)
+        visitor.field("t_ms", self.tMs)
+        visitor.field("page", self.page)
+        visitor.field("page_count", self.pageCount)
+        visitor.field("header_offset", self.headerOffset)
+        visitor.field("progress", self.progress)
+        visitor.field("label", self.label)
+        visitor.field("loading", self.loading)
+        visitor.field("page_offset", self.pageOffset)
+        visitor.field("pull_offset", self.pullOffset)
+        visitor.field("scroll_offset", self.scrollOffset)
+        visitor.field("animation", self.animation)
+        visitor.field("input", self.input)
+        visitor.field("progress_opacity", self.progressOpacity)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -163,9 +129,7 @@ public struct PagerState: ValueMessage, MessagePackMap, Hashable {
             case "loading":
                 loading = try reader.readBool(FieldName(path, "loading"))
             case "page_offset":
-                pageOffset = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "page_offset"), in: .finite)
-                }
+                pageOffset = try reader.readNullable { try $0.readNumber(FieldName(path, "page_offset"), in: .finite) }
             case "pull_offset":
                 pullOffset = try reader.readNullable { reader in
                     try reader.readNumber(FieldName(path, "pull_offset"), in: .atLeast(0))
@@ -203,10 +167,5 @@ public struct PagerState: ValueMessage, MessagePackMap, Hashable {
         self.animation = animation
         self.input = input
         self.progressOpacity = progressOpacity
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
     }
 }

@@ -3,11 +3,11 @@
 
 /// A pull-to-refresh header: hidden → pullingDown → overThreshold → refreshing → hidden. Published in full on every
 /// change.
-public struct PullToRefreshState: ValueMessage, MessagePackMap, Hashable {
+public struct PullToRefreshState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.pullToRefresh", major: 1, minor: 3)
 
     /// header state
-    public enum Phase: String, Sendable, Hashable, CaseIterable {
+    public enum Phase: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case hidden
         case pullingDown
         case overThreshold
@@ -76,57 +76,24 @@ public struct PullToRefreshState: ValueMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 7
-        if self.offline != nil { count += 1 }
-        if self.headerHeight != nil { count += 1 }
-        if self.animation != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        if self.arrowAnimation != nil { count += 1 }
-        if self.updatedAtMs != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("phase")
-        writer.write(self.phase.rawValue)
-        writer.writeKey("offset")
-        writer.writeNumber(self.offset)
-        writer.writeKey("threshold")
-        writer.writeNumber(self.threshold)
-        writer.writeKey("label")
-        writer.write(self.label)
-        writer.writeKey("arrow_angle")
-        writer.writeNumber(self.arrowAngle)
-        if let offline = self.offline {
-            writer.writeKey("offline")
-            writer.write(offline)
-        }
-        if let headerHeight = self.headerHeight {
-            writer.writeKey("header_height")
-            writer.writeNumber(headerHeight)
-        }
-        if let animation = self.animation {
-            writer.writeKey("animation")
-            animation.encode(to: &writer)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
-        if let arrowAnimation = self.arrowAnimation {
-            writer.writeKey("arrow_animation")
-            arrowAnimation.encode(to: &writer)
-        }
-        if let updatedAtMs = self.updatedAtMs {
-            writer.writeKey("updated_at_ms")
-            writer.writeNumber(updatedAtMs)
-        }
+        writer.writeMap(self)
     }
 
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("instance", self.instance)
+        visitor.field("t_ms", self.tMs)
+        visitor.field("phase", self.phase)
+        visitor.field("offset", self.offset)
+        visitor.field("threshold", self.threshold)
+        visitor.field("label", self.label)
+        visitor.field("arrow_angle", self.arrowAngle)
+        visitor.field("offline", self.offline)
+        visitor.field("header_height", self.headerHeight)
+        visitor.field("animation", self.animation)
+        visitor.field("input", self.input)
+        visitor.field("arrow_animation", self.arrowAnimation)
+        visitor.field("updated_at_ms", self.updatedAtMs)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -161,9 +128,7 @@ public struct PullToRefreshState: ValueMessage, MessagePackMap, Hashable {
             case "arrow_angle":
                 arrowAngle = try reader.readNumber(FieldName(path, "arrow_angle"), in: .finite)
             case "offline":
-                offline = try reader.readNullable { reader in
-                    try reader.readBool(FieldName(path, "offline"))
-                }
+                offline = try reader.readNullable { try $0.readBool(FieldName(path, "offline")) }
             case "header_height":
                 headerHeight = try reader.readNullable { reader in
                     try reader.readNumber(FieldName(path, "header_height"), in: .atLeast(0))
@@ -200,10 +165,5 @@ public struct PullToRefreshState: ValueMessage, MessagePackMap, Hashable {
         self.input = input
         self.arrowAnimation = arrowAnimation
         self.updatedAtMs = updatedAtMs
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
     }
 }

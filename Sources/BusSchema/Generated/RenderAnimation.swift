@@ -2,11 +2,11 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// An animation finished or was interrupted by a new target (render/animation/), like UIView's completion block.
-public struct RenderAnimation: BusMessage, MessagePackMap, Hashable {
+public struct RenderAnimation: BusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("render.animation", major: 1, minor: 0)
 
     /// animated property
-    public enum Property: String, Sendable, Hashable, CaseIterable {
+    public enum Property: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case position
         case size
         case opacity
@@ -44,31 +44,17 @@ public struct RenderAnimation: BusMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 4
-        if self.animationID != nil { count += 1 }
-        if self.durationMs != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("layer")
-        writer.write(self.layer)
-        writer.writeKey("property")
-        writer.write(self.property.rawValue)
-        writer.writeKey("finished")
-        writer.write(self.finished)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        if let animationID = self.animationID {
-            writer.writeKey("animation_id")
-            writer.write(animationID)
-        }
-        if let durationMs = self.durationMs {
-            writer.writeKey("duration_ms")
-            writer.writeNumber(durationMs)
-        }
+        writer.writeMap(self)
     }
 
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("layer", self.layer)
+        visitor.field("property", self.property)
+        visitor.field("finished", self.finished)
+        visitor.field("t_ms", self.tMs)
+        visitor.field("animation_id", self.animationID)
+        visitor.field("duration_ms", self.durationMs)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.

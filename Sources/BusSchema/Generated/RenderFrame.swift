@@ -2,11 +2,11 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// A frame the render worker produced (render/frame/).
-public struct RenderFrame: BusMessage, MessagePackMap, Hashable {
+public struct RenderFrame: BusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("render.frame", major: 1, minor: 0)
 
     /// time spent, in ms
-    public struct Timings: MessagePackMap, Hashable {
+    public struct Timings: MessagePackMap, MapFields, Hashable {
         /// drawing layers, shadows and text
         public var renderMs: Double
         /// blurring (included in render_ms)
@@ -25,13 +25,14 @@ public struct RenderFrame: BusMessage, MessagePackMap, Hashable {
         }
 
         public func encode(to writer: inout MessagePackWriter) {
-            writer.writeMapHeader(3)
-            writer.writeKey("render_ms")
-            writer.writeNumber(self.renderMs)
-            writer.writeKey("blur_ms")
-            writer.writeNumber(self.blurMs)
-            writer.writeKey("encode_ms")
-            writer.writeNumber(self.encodeMs)
+            writer.writeMap(self)
+        }
+
+        /// Visits the fields in the order ``encode(to:)`` writes them.
+        public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+            visitor.field("render_ms", self.renderMs)
+            visitor.field("blur_ms", self.blurMs)
+            visitor.field("encode_ms", self.encodeMs)
         }
 
         /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -91,30 +92,18 @@ public struct RenderFrame: BusMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 6
-        if self.png != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("frame_id")
-        writer.write(self.frameID)
-        writer.writeKey("width")
-        writer.write(self.width)
-        writer.writeKey("height")
-        writer.write(self.height)
-        writer.writeKey("checksum")
-        writer.write(self.checksum)
-        writer.writeKey("state_seq")
-        writer.write(self.stateSeq)
-        writer.writeKey("timings")
-        self.timings.encode(to: &writer)
-        if let png = self.png {
-            writer.writeKey("png")
-            writer.write(png)
-        }
+        writer.writeMap(self)
     }
 
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("frame_id", self.frameID)
+        visitor.field("width", self.width)
+        visitor.field("height", self.height)
+        visitor.field("checksum", self.checksum)
+        visitor.field("state_seq", self.stateSeq)
+        visitor.field("timings", self.timings)
+        visitor.field("png", self.png)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -141,9 +130,7 @@ public struct RenderFrame: BusMessage, MessagePackMap, Hashable {
             case "timings":
                 timings = try Timings(from: &reader, path: FieldName(path, "timings").description)
             case "png":
-                png = try reader.readNullable { reader in
-                    try reader.readString(FieldName(path, "png"))
-                }
+                png = try reader.readNullable { try $0.readString(FieldName(path, "png")) }
             default: try reader.skip()
             }
         }

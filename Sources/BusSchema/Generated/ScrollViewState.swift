@@ -3,11 +3,11 @@
 
 /// A scroll view: offset, content size, insets, zoom and the flags that drive its overlays. Published in full on every
 /// change.
-public struct ScrollViewState: ValueMessage, MessagePackMap, Hashable {
+public struct ScrollViewState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.scrollView", major: 1, minor: 1)
 
     /// content insets in points
-    public struct Insets: MessagePackMap, Hashable {
+    public struct Insets: MessagePackMap, MapFields, Hashable {
         /// top inset in points
         public var top: Double
         /// left inset in points
@@ -30,15 +30,15 @@ public struct ScrollViewState: ValueMessage, MessagePackMap, Hashable {
         }
 
         public func encode(to writer: inout MessagePackWriter) {
-            writer.writeMapHeader(4)
-            writer.writeKey("top")
-            writer.writeNumber(self.top)
-            writer.writeKey("left")
-            writer.writeNumber(self.left)
-            writer.writeKey("bottom")
-            writer.writeNumber(self.bottom)
-            writer.writeKey("right")
-            writer.writeNumber(self.right)
+            writer.writeMap(self)
+        }
+
+        /// Visits the fields in the order ``encode(to:)`` writes them.
+        public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+            visitor.field("top", self.top)
+            visitor.field("left", self.left)
+            visitor.field("bottom", self.bottom)
+            visitor.field("right", self.right)
         }
 
         /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -133,56 +133,24 @@ public struct ScrollViewState: ValueMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 10
-        if self.velocity != nil { count += 1 }
-        if self.page != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("offset")
-        writer.writeMapHeader(2)
-        writer.writeKey("x")
-        writer.writeNumber(self.offsetX)
-        writer.writeKey("y")
-        writer.writeNumber(self.offsetY)
-        writer.writeKey("content_size")
-        writer.writeMapHeader(2)
-        writer.writeKey("width")
-        writer.writeNumber(self.contentWidth)
-        writer.writeKey("height")
-        writer.writeNumber(self.contentHeight)
-        writer.writeKey("insets")
-        self.insets.encode(to: &writer)
-        writer.writeKey("zoom_scale")
-        writer.writeNumber(self.zoomScale)
-        writer.writeKey("dragging")
-        writer.write(self.dragging)
-        writer.writeKey("decelerating")
-        writer.write(self.decelerating)
-        writer.writeKey("zooming")
-        writer.write(self.zooming)
-        writer.writeKey("overlays_visible")
-        writer.write(self.overlaysVisible)
-        if let velocity = self.velocity {
-            writer.writeKey("velocity")
-            velocity.encode(to: &writer)
-        }
-        if let page = self.page {
-            writer.writeKey("page")
-            writer.write(page)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
+        writer.writeMap(self)
     }
 
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("instance", self.instance)
+        visitor.field("t_ms", self.tMs)
+        visitor.field("offset", TwoFields(("x", self.offsetX), ("y", self.offsetY)))
+        visitor.field("content_size", TwoFields(("width", self.contentWidth), ("height", self.contentHeight)))
+        visitor.field("insets", self.insets)
+        visitor.field("zoom_scale", self.zoomScale)
+        visitor.field("dragging", self.dragging)
+        visitor.field("decelerating", self.decelerating)
+        visitor.field("zooming", self.zooming)
+        visitor.field("overlays_visible", self.overlaysVisible)
+        visitor.field("velocity", self.velocity)
+        visitor.field("page", self.page)
+        visitor.field("input", self.input)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -245,9 +213,7 @@ public struct ScrollViewState: ValueMessage, MessagePackMap, Hashable {
                     try GestureEvent.Vector(from: &reader, path: FieldName(path, "velocity").description)
                 }
             case "page":
-                page = try reader.readNullable { reader in
-                    Int(try reader.readInteger(FieldName(path, "page"), in: 0...Int64.max))
-                }
+                page = try reader.readNullable { Int(try $0.readInteger(FieldName(path, "page"), in: 0...Int64.max)) }
             case "input":
                 input = try reader.readNullable { reader in
                     try TouchInput(from: &reader, path: FieldName(path, "input").description)
@@ -270,10 +236,5 @@ public struct ScrollViewState: ValueMessage, MessagePackMap, Hashable {
         self.velocity = velocity
         self.page = page
         self.input = input
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
     }
 }

@@ -3,7 +3,7 @@
 
 /// A table whose rows slide open with a right swipe; at most one row is open, kept by model index. Published in full on
 /// every change.
-public struct SlideTableState: ValueMessage, MessagePackMap, Hashable {
+public struct SlideTableState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.slideTable", major: 1, minor: 4)
 
     /// component instance id (the scene's component id)
@@ -70,71 +70,24 @@ public struct SlideTableState: ValueMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 5
-        if self.scrollOffset != nil { count += 1 }
-        if self.animatingRow != nil { count += 1 }
-        if self.animation != nil { count += 1 }
-        if self.closingRow != nil { count += 1 }
-        if self.closeAnimation != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        if self.highlightedRow != nil { count += 1 }
-        if self.selectedRow != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("rows")
-        writer.write(self.rows)
-        writer.writeKey("open_row")
-        if let openRow = self.openRow {
-            writer.write(openRow)
-        } else {
-            writer.writeNil()
-        }
-        writer.writeKey("offsets")
-        writer.writeNumbers(self.offsets)
-        if let scrollOffset = self.scrollOffset {
-            writer.writeKey("scroll_offset")
-            writer.writeNumber(scrollOffset)
-        }
-        if let animatingRow = self.animatingRow {
-            writer.writeKey("animating_row")
-            if let animatingRow = animatingRow {
-                writer.write(animatingRow)
-            } else {
-                writer.writeNil()
-            }
-        }
-        if let animation = self.animation {
-            writer.writeKey("animation")
-            animation.encode(to: &writer)
-        }
-        if let closingRow = self.closingRow {
-            writer.writeKey("closing_row")
-            writer.write(closingRow)
-        }
-        if let closeAnimation = self.closeAnimation {
-            writer.writeKey("close_animation")
-            closeAnimation.encode(to: &writer)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
-        if let highlightedRow = self.highlightedRow {
-            writer.writeKey("highlighted_row")
-            writer.write(highlightedRow)
-        }
-        if let selectedRow = self.selectedRow {
-            writer.writeKey("selected_row")
-            writer.write(selectedRow)
-        }
+        writer.writeMap(self)
     }
 
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("instance", self.instance)
+        visitor.field("t_ms", self.tMs)
+        visitor.field("rows", self.rows)
+        visitor.field("open_row", Nullable(self.openRow))
+        visitor.field("offsets", self.offsets)
+        visitor.field("scroll_offset", self.scrollOffset)
+        visitor.field("animating_row", self.animatingRow)
+        visitor.field("animation", self.animation)
+        visitor.field("closing_row", self.closingRow)
+        visitor.field("close_animation", self.closeAnimation)
+        visitor.field("input", self.input)
+        visitor.field("highlighted_row", self.highlightedRow)
+        visitor.field("selected_row", self.selectedRow)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -218,10 +171,5 @@ public struct SlideTableState: ValueMessage, MessagePackMap, Hashable {
         self.input = input
         self.highlightedRow = highlightedRow
         self.selectedRow = selectedRow
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
     }
 }

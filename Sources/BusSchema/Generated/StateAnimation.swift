@@ -3,9 +3,9 @@
 
 /// How a component state change is animated, as a UIView block animation does it: the state carries the new (model)
 /// values, and the render worker moves what is on screen to them over `durationMs` after `delayMs`, along `curve`.
-public struct StateAnimation: MessagePackMap, Hashable {
+public struct StateAnimation: MessagePackMap, MapFields, Hashable {
     /// The timing curves of UIView animations.
-    public enum Curve: String, Sendable, Hashable, CaseIterable {
+    public enum Curve: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case easeInOut
         case easeIn
         case easeOut
@@ -35,22 +35,15 @@ public struct StateAnimation: MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 2
-        if self.durationMs != nil { count += 1 }
-        if self.autoreverses != false { count += 1 }
-        writer.writeMapHeader(count)
-        if let durationMs = self.durationMs {
-            writer.writeKey("duration_ms")
-            writer.writeNumber(durationMs)
-        }
-        writer.writeKey("delay_ms")
-        writer.writeNumber(self.delayMs)
-        writer.writeKey("curve")
-        writer.write(self.curve.rawValue)
-        if self.autoreverses != false {
-            writer.writeKey("autoreverses")
-            writer.write(self.autoreverses)
-        }
+        writer.writeMap(self)
+    }
+
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("duration_ms", self.durationMs)
+        visitor.field("delay_ms", self.delayMs)
+        visitor.field("curve", self.curve)
+        visitor.field("autoreverses", Optional(self.autoreverses, unless: false))
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -70,9 +63,7 @@ public struct StateAnimation: MessagePackMap, Hashable {
             case "curve":
                 curve = try reader.readEnum(Curve.self, FieldName(path, "curve"))
             case "autoreverses":
-                autoreverses = try reader.readNullable { reader in
-                    try reader.readBool(FieldName(path, "autoreverses"))
-                }
+                autoreverses = try reader.readNullable { try $0.readBool(FieldName(path, "autoreverses")) }
             default: try reader.skip()
             }
         }

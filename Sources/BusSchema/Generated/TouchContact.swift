@@ -2,9 +2,9 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// one contact
-public struct TouchContact: MessagePackMap, Hashable {
+public struct TouchContact: MessagePackMap, MapFields, Hashable {
     /// contact phase in this frame
-    public enum Phase: String, Sendable, Hashable, CaseIterable {
+    public enum Phase: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case began
         case moved
         case stationary
@@ -13,7 +13,7 @@ public struct TouchContact: MessagePackMap, Hashable {
     }
 
     /// tool type when the device reports it (MT_TOOL_PALM cancels the contact)
-    public enum Tool: String, Sendable, Hashable, CaseIterable {
+    public enum Tool: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case finger
         case pen
         case palm
@@ -53,31 +53,18 @@ public struct TouchContact: MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 4
-        if self.pressure != nil { count += 1 }
-        if self.major != nil { count += 1 }
-        if self.tool != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("id")
-        writer.write(self.id)
-        writer.writeKey("phase")
-        writer.write(self.phase.rawValue)
-        writer.writeKey("x")
-        writer.writeNumber(self.x)
-        writer.writeKey("y")
-        writer.writeNumber(self.y)
-        if let pressure = self.pressure {
-            writer.writeKey("pressure")
-            writer.writeNumber(pressure)
-        }
-        if let major = self.major {
-            writer.writeKey("major")
-            writer.writeNumber(major)
-        }
-        if let tool = self.tool {
-            writer.writeKey("tool")
-            writer.write(tool.rawValue)
-        }
+        writer.writeMap(self)
+    }
+
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("id", self.id)
+        visitor.field("phase", self.phase)
+        visitor.field("x", self.x)
+        visitor.field("y", self.y)
+        visitor.field("pressure", self.pressure)
+        visitor.field("major", self.major)
+        visitor.field("tool", self.tool)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -104,13 +91,9 @@ public struct TouchContact: MessagePackMap, Hashable {
                     try reader.readNumber(FieldName(path, "pressure"), in: NumberRange(0, 1))
                 }
             case "major":
-                major = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "major"), in: NumberRange(0, 1e6))
-                }
+                major = try reader.readNullable { try $0.readNumber(FieldName(path, "major"), in: NumberRange(0, 1e6)) }
             case "tool":
-                tool = try reader.readNullable { reader in
-                    try reader.readEnum(Tool.self, FieldName(path, "tool"))
-                }
+                tool = try reader.readNullable { try $0.readEnum(Tool.self, FieldName(path, "tool")) }
             default: try reader.skip()
             }
         }

@@ -4,7 +4,7 @@
 /// One frame of one touch device (one evdev SYN_REPORT, one touch-script time step): every contact currently on the
 /// device, including stationary ones, plus those that ended or were cancelled in this frame. Coordinates are scene
 /// points (origin top-left, y down).
-public struct TouchFrame: ReusableBusMessage, MessagePackMap, Hashable {
+public struct TouchFrame: ReusableBusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("touch.frame", major: 1, minor: 0)
 
     /// device name; also the <device> topic segment
@@ -30,18 +30,15 @@ public struct TouchFrame: ReusableBusMessage, MessagePackMap, Hashable {
 
     /// The reference encoder: ``encode(to:)`` is hand-tuned, and a test holds the two equal.
     public func encodeReference(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(4)
-        writer.writeKey("device")
-        writer.write(self.device)
-        writer.writeKey("frame")
-        writer.write(self.frame)
-        writer.writeKey("t_ns")
-        writer.write(self.tNs)
-        writer.writeKey("contacts")
-        writer.writeArrayHeader(self.contacts.count)
-        for item in self.contacts {
-            item.encode(to: &writer)
-        }
+        writer.writeMap(self)
+    }
+
+    /// Visits the fields in the order ``encodeReference(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("device", self.device)
+        visitor.field("frame", self.frame)
+        visitor.field("t_ns", self.tNs)
+        visitor.field("contacts", self.contacts)
     }
 
     /// The reference decoder (the hand-tuned one falls back to it): decodes the map at `path`, naming the field in any

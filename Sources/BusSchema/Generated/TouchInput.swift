@@ -2,7 +2,7 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// the touch frame that caused the event (for an event a timer fired, the newest frame of its device)
-public struct TouchInput: MessagePackMap, Hashable {
+public struct TouchInput: MessagePackMap, MapFields, Hashable {
     /// touch device name (the touch/<device>/ topic segment)
     public var device: String
     /// that touch frame's frame number on its device
@@ -21,13 +21,14 @@ public struct TouchInput: MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(3)
-        writer.writeKey("device")
-        writer.write(self.device)
-        writer.writeKey("seq")
-        writer.write(self.seq)
-        writer.writeKey("source_time_ns")
-        writer.write(self.sourceTimeNs)
+        writer.writeMap(self)
+    }
+
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("device", self.device)
+        visitor.field("seq", self.seq)
+        visitor.field("source_time_ns", self.sourceTimeNs)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.

@@ -3,11 +3,11 @@
 
 /// One line of a touch script (.jsonl, one object a line, lines sorted by t_ms). Consecutive lines with the same device
 /// and t_ms form one touch frame.
-public struct TouchScriptLine: BusMessage, MessagePackMap, Hashable {
+public struct TouchScriptLine: BusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("touch.script", major: 1, minor: 0)
 
     /// contact phase
-    public enum Phase: String, Sendable, Hashable, CaseIterable {
+    public enum Phase: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case began
         case moved
         case ended
@@ -44,24 +44,17 @@ public struct TouchScriptLine: BusMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(6)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("device")
-        writer.write(self.device)
-        writer.writeKey("id")
-        writer.write(self.id)
-        writer.writeKey("phase")
-        writer.write(self.phase.rawValue)
-        writer.writeKey("x")
-        writer.writeNumber(self.x)
-        writer.writeKey("y")
-        writer.writeNumber(self.y)
+        writer.writeMap(self)
     }
 
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("t_ms", self.tMs)
+        visitor.field("device", self.device)
+        visitor.field("id", self.id)
+        visitor.field("phase", self.phase)
+        visitor.field("x", self.x)
+        visitor.field("y", self.y)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.

@@ -2,7 +2,7 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// A zoomable image with an overlay that hides while zooming. Published in full on every change.
-public struct ZoomViewState: ValueMessage, MessagePackMap, Hashable {
+public struct ZoomViewState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.zoomView", major: 1, minor: 3)
 
     /// component instance id (the scene's component id)
@@ -60,51 +60,22 @@ public struct ZoomViewState: ValueMessage, MessagePackMap, Hashable {
     }
 
     public func encode(to writer: inout MessagePackWriter) {
-        var count = 7
-        if self.zooming != nil { count += 1 }
-        if self.image != nil { count += 1 }
-        if self.animation != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("scale")
-        writer.writeNumber(self.scale)
-        writer.writeKey("min_scale")
-        writer.writeNumber(self.minScale)
-        writer.writeKey("max_scale")
-        writer.writeNumber(self.maxScale)
-        writer.writeKey("offset")
-        writer.writeMapHeader(2)
-        writer.writeKey("x")
-        writer.writeNumber(self.offsetX)
-        writer.writeKey("y")
-        writer.writeNumber(self.offsetY)
-        writer.writeKey("overlay_visible")
-        writer.write(self.overlayVisible)
-        if let zooming = self.zooming {
-            writer.writeKey("zooming")
-            writer.write(zooming)
-        }
-        if let image = self.image {
-            writer.writeKey("image")
-            writer.write(image)
-        }
-        if let animation = self.animation {
-            writer.writeKey("animation")
-            animation.encode(to: &writer)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
+        writer.writeMap(self)
     }
 
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
+    /// Visits the fields in the order ``encode(to:)`` writes them.
+    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
+        visitor.field("instance", self.instance)
+        visitor.field("t_ms", self.tMs)
+        visitor.field("scale", self.scale)
+        visitor.field("min_scale", self.minScale)
+        visitor.field("max_scale", self.maxScale)
+        visitor.field("offset", TwoFields(("x", self.offsetX), ("y", self.offsetY)))
+        visitor.field("overlay_visible", self.overlayVisible)
+        visitor.field("zooming", self.zooming)
+        visitor.field("image", self.image)
+        visitor.field("animation", self.animation)
+        visitor.field("input", self.input)
     }
 
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
@@ -146,13 +117,9 @@ public struct ZoomViewState: ValueMessage, MessagePackMap, Hashable {
             case "overlay_visible":
                 overlayVisible = try reader.readBool(FieldName(path, "overlay_visible"))
             case "zooming":
-                zooming = try reader.readNullable { reader in
-                    try reader.readBool(FieldName(path, "zooming"))
-                }
+                zooming = try reader.readNullable { try $0.readBool(FieldName(path, "zooming")) }
             case "image":
-                image = try reader.readNullable { reader in
-                    try reader.readString(FieldName(path, "image"))
-                }
+                image = try reader.readNullable { try $0.readString(FieldName(path, "image")) }
             case "animation":
                 animation = try reader.readNullable { reader in
                     try StateAnimation(from: &reader, path: FieldName(path, "animation").description)
@@ -176,10 +143,5 @@ public struct ZoomViewState: ValueMessage, MessagePackMap, Hashable {
         self.image = image
         self.animation = animation
         self.input = input
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
     }
 }

@@ -9,7 +9,7 @@ public struct MemoChanged: BusMessage, Hashable {
         FieldSpec("settings", "object", required: false), FieldSpec("cmd_id", "string", required: false),
     ]
 
-    public enum Change: String, Sendable, Hashable, CaseIterable {
+    public enum Change: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         /// `memo` is the memo's new state (created or changed).
         case upsert
         /// `memo` is the memo's last state; it no longer exists.

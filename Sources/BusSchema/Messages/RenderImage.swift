@@ -27,7 +27,7 @@ public struct RenderImage: BusMessage, Hashable {
     /// Frame numbers stay exact in JSON (2^53 − 1).
     public static let maximumCounter = (1 << 53) - 1
 
-    public enum Encoding: String, Sendable, Hashable, CaseIterable {
+    public enum Encoding: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case jpeg, png
     }
 
