@@ -1,6 +1,6 @@
 /// A map that reads and writes itself: every generated type (a message, or a map inside one such
 /// as ``StateAnimation`` or ``TouchInput``), so hand-written messages can carry them too.
-public protocol MessagePackMap: MessagePackValue, Sendable {
+public protocol MessagePackMap: MessagePackField, Sendable where Rule == TypeRule {
     /// Decodes the map at `path` (empty at the top), naming the field in any error.
     init(from reader: inout MessagePackReader, path: String) throws
     /// Appends the map to `writer`.

@@ -14,7 +14,7 @@ extension MessagePackValue {
 }
 
 /// A string-backed enum, written as its raw value.
-public protocol MessagePackEnum: RawRepresentable, MessagePackValue where RawValue == String {}
+public protocol MessagePackEnum: RawRepresentable, MessagePackField where RawValue == String, Rule == TypeRule {}
 
 extension MessagePackEnum {
     @inlinable
@@ -130,52 +130,4 @@ extension MessagePackValue {
     /// How many map fields the value takes: 0 for an optional field's nil, else 1.
     @inlinable
     public var fieldCount: Int { self.isAbsent ? 0 : 1 }
-}
-
-/// What visits a map's fields in order: the writer, and the count the map header needs.
-public protocol MapFieldVisitor: ~Copyable {
-    /// Visits the field `key` holding `value` (which may be absent, an optional field's nil).
-    mutating func field<V: MessagePackValue>(_ key: StaticString, _ value: V)
-}
-
-/// A map that lists its fields once, for counting and for writing: every generated type.
-public protocol MapFields {
-    /// Visits each field in the order the map is written.
-    func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor)
-}
-
-/// Counts the fields a map writes, leaving out absent ones.
-@usableFromInline
-struct MapFieldCounter: MapFieldVisitor {
-    @usableFromInline var count = 0
-
-    @inlinable init() {}
-
-    @inlinable
-    mutating func field<V: MessagePackValue>(_ key: StaticString, _ value: V) { self.count += value.fieldCount }
-}
-
-extension MessagePackWriter: MapFieldVisitor {
-    /// Writes the field unless it is absent.
-    @inlinable @inline(__always)
-    public mutating func field<V: MessagePackValue>(_ key: StaticString, _ value: V) { self.write(key, value) }
-
-    /// Writes `map` as a header counting its present fields and then those fields: a generated
-    /// encoder is this one call; once specialized, the count of the required fields is a constant.
-    @inlinable @inline(__always)
-    public mutating func writeMap<Map: MapFields>(_ map: Map) {
-        var counter = MapFieldCounter()
-        map.visitFields(&counter)
-        self.writeMapHeader(counter.count)
-        map.visitFields(&self)
-    }
-
-    /// Writes `key` and `value`, or nothing when the value is absent (an optional field's nil,
-    /// which ``MessagePackValue/fieldCount`` counts out of the header).
-    @inlinable @inline(__always)
-    public mutating func write<V: MessagePackValue>(_ key: StaticString, _ value: V) {
-        if value.isAbsent { return }
-        self.writeKey(key)
-        value.write(to: &self)
-    }
 }

@@ -17,15 +17,6 @@ indirect enum Shape: Equatable {
     /// A two-item array of `item`s stored as a struct with two members (`[x, y]` as a vector).
     case pair(String, members: [String], item: Shape)
 
-    /// Whether a value of this shape holds a pair, which its type would write as a map.
-    var containsPair: Bool {
-        switch self {
-        case .pair: true
-        case .array(let item, _): item.containsPair
-        default: false
-        }
-    }
-
     /// The Swift type of a value of this shape.
     var swiftType: String {
         switch self {

@@ -1,25 +1,47 @@
 import BusSchema
 import Testing
 
-/// The map writer every generated encoder is a call of: a field's type decides whether a nil is
-/// left out (an optional field) or written as null (a nullable one), so each case is pinned here.
+/// The field list every generated type is (``MapFields``): each field kind written and read back,
+/// and the decoder's order-independence, unknown keys and missing required fields.
 @Suite struct MessagePackValueTests {
-    /// A map of two fields, as a generated type lists its fields.
-    private struct Two<A: MessagePackValue, B: MessagePackValue>: MapFields, MessagePackValue {
-        var a: (key: StaticString, value: A)
-        var b: (key: StaticString, value: B)
+    /// One field of each kind a generated type lists.
+    private struct Sample: MapFields, MessagePackMap, Hashable {
+        var name = ""
+        var count = 0
+        var note: String?
+        var gone: Int?
+        var inner: Int??
+        var flag = false
+        var delay = 0.0
+        var x = 0.0
+        var y = 0.0
 
-        init(_ a: (StaticString, A), _ b: (StaticString, B)) {
-            self.a = a
-            self.b = b
+        init() {}
+
+        mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+            try visitor.field("name", &self.name, StringRule(length: 1...Int.max))
+            try visitor.field("count", &self.count, 0...10)
+            try visitor.optional("note", &self.note, .any)
+            try visitor.nullable("gone", &self.gone, Int64.min...Int64.max)
+            try visitor.optionalNullable("inner", &self.inner, Int64.min...Int64.max)
+            try visitor.field("flag", &self.flag, .any, omittedAt: false)
+            try visitor.defaulted("delay", &self.delay, .atLeast(0))
+            try visitor.flattened("at", "x", &self.x, .finite, "y", &self.y, .finite)
         }
+    }
 
-        func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
-            visitor.field(self.a.key, self.a.value)
-            visitor.field(self.b.key, self.b.value)
-        }
-
-        func write(to writer: inout MessagePackWriter) { writer.writeMap(self) }
+    private static func sample(note: String? = nil, gone: Int? = nil, inner: Int?? = nil, flag: Bool = false) -> Sample
+    {
+        var sample = Sample()
+        sample.name = "a"
+        sample.count = 3
+        sample.note = note
+        sample.gone = gone
+        sample.inner = inner
+        sample.flag = flag
+        sample.x = 1
+        sample.y = 2.5
+        return sample
     }
 
     private static func written(_ body: (inout MessagePackWriter) -> Void) throws -> Value {
@@ -28,34 +50,104 @@ import Testing
         return try Value(messagePack: writer.bytes)
     }
 
-    @Test func anOptionalFieldIsLeftOutWhenNilAndCountedOnlyWhenPresent() throws {
-        let absent: Double? = nil
-        let present: Double? = 2.5
-        let value = try Self.written {
-            $0.writeMap(Two(("always", "x"), ("pair", Two(("absent", absent), ("present", present)))))
-        }
-        #expect(value == .map(["always": .string("x"), "pair": .map(["present": .double(2.5)])]))
+    private static func decoded(_ body: (inout MessagePackWriter) -> Void) throws -> Sample {
+        var writer = MessagePackWriter()
+        body(&writer)
+        return try Self.read(writer.bytes)
     }
 
-    @Test func aNullableFieldIsWrittenAsNullWhenNil() throws {
-        let value = try Self.written {
-            $0.writeMap(Two(("gone", Nullable(String?.none)), ("here", Nullable(Optional(3)))))
+    private static func read(_ bytes: [UInt8]) throws -> Sample {
+        try bytes.withUnsafeBytes { raw in
+            var reader = MessagePackReader(raw)
+            let sample = try Sample(from: &reader, path: "")
+            try reader.expectEnd()
+            return sample
         }
-        #expect(value == .map(["gone": .null, "here": .int(3)]))
     }
 
-    @Test func anOptionalNullableFieldWritesItsInnerNullAndLeavesOutItsAbsence() throws {
-        let inner: Int?? = .some(nil)
-        let outer: Int?? = nil
-        let value = try Self.written { $0.writeMap(Two(("inner", inner), ("outer", outer))) }
-        #expect(value == .map(["inner": .null]))
+    @Test func eachFieldKindWritesAsItsSchemaSays() throws {
+        let value = try Self.written { $0.writeMap(Self.sample(inner: .some(nil))) }
+        // note (optional, nil) and flag (at its omitted default) are left out; gone (nullable) and
+        // inner (optional nullable, .some(nil)) are nulls; the header counts what is written.
+        let expected: Value = .map([
+            "name": .string("a"), "count": .int(3), "gone": .null, "inner": .null, "delay": .int(0),
+            "at": .map(["x": .int(1), "y": .double(2.5)]),
+        ])
+        #expect(value == expected)
+        let flagged = try Self.written { $0.writeMap(Self.sample(note: "n", gone: 4, flag: true)) }
+        #expect(flagged.mapValue?["note"] == .string("n") && flagged.mapValue?["gone"] == .int(4))
+        #expect(flagged.mapValue?["flag"] == .bool(true) && flagged.mapValue?["inner"] == nil)
     }
 
-    @Test func aFieldAtItsDefaultIsLeftOutOnlyWhereTheSchemaSaysSo() throws {
-        let value = try Self.written {
-            $0.writeMap(Two(("off", Optional(false, unless: false)), ("on", Optional(true, unless: false))))
+    @Test func everyFieldKindReadsBackWhatItWrote() throws {
+        for sample in [
+            Self.sample(), Self.sample(inner: .some(nil)), Self.sample(note: "n", gone: 4, inner: 5, flag: true),
+        ] {
+            var writer = MessagePackWriter()
+            writer.writeMap(sample)
+            #expect(try Self.read(writer.bytes) == sample)
         }
-        #expect(value == .map(["on": .bool(true)]))
+    }
+
+    @Test func keysInAnyOrderAndUnknownKeysDecodeAlike() throws {
+        let decoded = try Self.decoded {
+            $0.writeMapHeader(8)
+            $0.write("extra", ["deep": Value.array([.int(1)])] as ValueMap)
+            $0.write("at", TwoFields(("y", 2.5), ("x", 1.0)))
+            $0.write("inner", 5)
+            $0.write("count", 3)
+            $0.write("later", "ignored")
+            $0.write("gone", Nullable(Int?.none))
+            $0.write("name", "a")
+            $0.write("count", 3)
+        }
+        #expect(decoded == Self.sample(inner: 5))
+    }
+
+    @Test func aNullReadsAsAbsenceOrDefaultWhereTheFieldIsOptional() throws {
+        let decoded = try Self.decoded {
+            $0.writeMapHeader(6)
+            $0.write("name", "a")
+            $0.write("count", 3)
+            $0.write("note", Nullable(String?.none))
+            $0.write("gone", Nullable(Int?.none))
+            $0.write("flag", Nullable(Bool?.none))
+            $0.write("at", TwoFields(("x", 1.0), ("y", 2.5)))
+        }
+        #expect(decoded == Self.sample())
+    }
+
+    @Test func aMissingRequiredFieldIsRefusedByName() throws {
+        for (missing, name) in [("count", "count"), ("gone", "gone"), ("y", "at.y")] {
+            #expect {
+                _ = try Self.decoded { writer in
+                    writer.writeMapHeader(missing == "y" ? 4 : 3)
+                    writer.write("name", "a")
+                    if missing != "count" { writer.write("count", 3) }
+                    if missing != "gone" { writer.write("gone", 1) }
+                    writer.writeKey("at")
+                    writer.writeMapHeader(missing == "y" ? 1 : 2)
+                    writer.write("x", 1.0)
+                    if missing != "y" { writer.write("y", 2.5) }
+                }
+            } throws: { error in
+                (error as? CodecError).map { $0.code == .missingField && $0.context == name } == true
+            }
+        }
+    }
+
+    @Test func aValueOutsideItsRuleIsRefusedByName() throws {
+        #expect {
+            _ = try Self.decoded {
+                $0.writeMapHeader(4)
+                $0.write("name", "a")
+                $0.write("count", 11)
+                $0.write("gone", 1)
+                $0.write("at", TwoFields(("x", 1.0), ("y", 2.5)))
+            }
+        } throws: { error in
+            (error as? CodecError).map { $0.code == .invalidValue && $0.context.hasPrefix("count:") } == true
+        }
     }
 
     @Test func valuesWriteAsTheirShapes() throws {

@@ -6,12 +6,14 @@ public struct ComponentCommand: ValueMessage, MessagePackMap, MapFields, Hashabl
     public static let schema = SchemaID("component.command", major: 1, minor: 1)
 
     /// target component instance id
-    public var instance: String
+    public var instance: String = ""
     /// command name, snake_case: refresh_done (pullToRefresh, pager), set_page {page} (pager), open / close (drawer),
     /// set_enabled {digits} (numberPad), clear (canvas), reset_zoom (zoomView, scrollView)
-    public var command: String
+    public var command: String = ""
     /// command arguments
     public var args: ValueMap?
+
+    public init() {}
 
     public init(
         instance: String,
@@ -23,35 +25,9 @@ public struct ComponentCommand: ValueMessage, MessagePackMap, MapFields, Hashabl
         self.args = args
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMap(self)
-    }
-
-    /// Visits the fields in the order ``encode(to:)`` writes them.
-    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
-        visitor.field("instance", self.instance)
-        visitor.field("command", self.command)
-        visitor.field("args", self.args)
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var instance: String?
-        var command: String?
-        var args: ValueMap?
-        try reader.readMap { reader, key in
-            switch key {
-            case "instance":
-                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
-            case "command":
-                command = try reader.readString(FieldName(path, "command"), pattern: .commandName)
-            case "args":
-                args = try reader.readNullable { try $0.readMapValue(FieldName(path, "args")) }
-            default: try reader.skip()
-            }
-        }
-        self.instance = try reader.require(instance, FieldName(path, "instance"))
-        self.command = try reader.require(command, FieldName(path, "command"))
-        self.args = args
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
+        try visitor.field("command", &self.command, StringRule(pattern: .commandName))
+        try visitor.optional("args", &self.args, .any)
     }
 }

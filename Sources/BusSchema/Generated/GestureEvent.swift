@@ -47,11 +47,13 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, MapFields, Hasha
     }
 
     /// pan/edgePan translation from the start location, in points
-    public struct Vector: MessagePackMap, MapFields, Hashable {
+    public struct Vector: MessagePackMap, MapFields, MessagePackPair, Hashable {
         /// x in points (right is positive)
-        public var x: Double
+        public var x: Double = 0
         /// y in points (down is positive)
-        public var y: Double
+        public var y: Double = 0
+
+        public init() {}
 
         public init(
             x: Double,
@@ -61,51 +63,35 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, MapFields, Hasha
             self.y = y
         }
 
-        public func encode(to writer: inout MessagePackWriter) {
-            writer.writeMap(self)
+        public init(pair: (Double, Double)) {
+            self.init(x: pair.0, y: pair.1)
         }
 
-        /// Visits the fields in the order ``encode(to:)`` writes them.
-        public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
-            visitor.field("x", self.x)
-            visitor.field("y", self.y)
-        }
+        public var pair: (Double, Double) { (self.x, self.y) }
 
-        /// Decodes the map at `path` (empty at the top), naming the field in any error.
-        public init(from reader: inout MessagePackReader, path: String) throws {
-            var x: Double?
-            var y: Double?
-            try reader.readMap { reader, key in
-                switch key {
-                case "x":
-                    x = try reader.readNumber(FieldName(path, "x"), in: NumberRange(-1e7, 1e7))
-                case "y":
-                    y = try reader.readNumber(FieldName(path, "y"), in: NumberRange(-1e7, 1e7))
-                default: try reader.skip()
-                }
-            }
-            self.x = try reader.require(x, FieldName(path, "x"))
-            self.y = try reader.require(y, FieldName(path, "y"))
+        public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+            try visitor.field("x", &self.x, NumberRule(NumberRange(-1e7, 1e7)))
+            try visitor.field("y", &self.y, NumberRule(NumberRange(-1e7, 1e7)))
         }
     }
 
     /// time of the touch frame that caused the event, in ms on the touch source's clock (t_ns / 10^6; script time
     /// offline)
-    public var tMs: Double
+    public var tMs: Double = 0
     /// touch device name
-    public var device: String
+    public var device: String = ""
     /// scene view id the recognizer is attached to
-    public var view: String
+    public var view: String = ""
     /// recognizer kind
-    public var recognizer: Kind
+    public var recognizer: Kind = .tap
     /// UIKit recognizer state reached
-    public var state: State
+    public var state: State = .began
     /// gesture location x in scene points (centroid of the touches)
-    public var x: Double
+    public var x: Double = 0
     /// gesture location y in scene points (centroid of the touches)
-    public var y: Double
+    public var y: Double = 0
     /// number of touches in the gesture
-    public var touches: Int
+    public var touches: Int = 0
     /// swipe direction
     public var direction: Direction?
     /// pan/edgePan translation from the start location, in points
@@ -126,6 +112,8 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, MapFields, Hasha
     public var rotationVelocity: Double?
     /// the touch frame that caused the event (for an event a timer fired, the newest frame of its device)
     public var input: TouchInput?
+
+    public init() {}
 
     public init(
         tMs: Double,
@@ -167,123 +155,24 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, MapFields, Hasha
         self.input = input
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMap(self)
-    }
-
-    /// Visits the fields in the order ``encode(to:)`` writes them.
-    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
-        visitor.field("t_ms", self.tMs)
-        visitor.field("device", self.device)
-        visitor.field("view", self.view)
-        visitor.field("recognizer", self.recognizer)
-        visitor.field("state", self.state)
-        visitor.field("x", self.x)
-        visitor.field("y", self.y)
-        visitor.field("touches", self.touches)
-        visitor.field("direction", self.direction)
-        visitor.field("translation", self.translation)
-        visitor.field("velocity", self.velocity)
-        visitor.field("scale", self.scale)
-        visitor.field("rotation", self.rotation)
-        visitor.field("edge", self.edge)
-        visitor.field("name", self.name)
-        visitor.field("scale_velocity", self.scaleVelocity)
-        visitor.field("rotation_velocity", self.rotationVelocity)
-        visitor.field("input", self.input)
-    }
-
-    /// The reference decoder (the hand-tuned one falls back to it): decodes the map at `path`, naming the field in any
-    /// error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var tMs: Double?
-        var device: String?
-        var view: String?
-        var recognizer: Kind?
-        var state: State?
-        var x: Double?
-        var y: Double?
-        var touches: Int?
-        var direction: Direction?
-        var translation: Vector?
-        var velocity: Vector?
-        var scale: Double?
-        var rotation: Double?
-        var edge: Edge?
-        var name: String?
-        var scaleVelocity: Double?
-        var rotationVelocity: Double?
-        var input: TouchInput?
-        try reader.readMap { reader, key in
-            switch key {
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: NumberRange(0, 1e13))
-            case "device":
-                device = try reader.readString(FieldName(path, "device"), length: 1...Int.max)
-            case "view":
-                view = try reader.readString(FieldName(path, "view"), length: 1...Int.max)
-            case "recognizer":
-                recognizer = try reader.readEnum(Kind.self, FieldName(path, "recognizer"))
-            case "state":
-                state = try reader.readEnum(State.self, FieldName(path, "state"))
-            case "x":
-                x = try reader.readNumber(FieldName(path, "x"), in: NumberRange(-1e6, 1e6))
-            case "y":
-                y = try reader.readNumber(FieldName(path, "y"), in: NumberRange(-1e6, 1e6))
-            case "touches":
-                touches = Int(try reader.readInteger(FieldName(path, "touches"), in: 0...256))
-            case "direction":
-                direction = try reader.readNullable { try $0.readEnum(Direction.self, FieldName(path, "direction")) }
-            case "translation":
-                translation = try reader.readNullable { reader in
-                    try Vector(from: &reader, path: FieldName(path, "translation").description)
-                }
-            case "velocity":
-                velocity = try reader.readNullable { reader in
-                    try Vector(from: &reader, path: FieldName(path, "velocity").description)
-                }
-            case "scale":
-                scale = try reader.readNullable { try $0.readNumber(FieldName(path, "scale"), in: NumberRange(0, 1e6)) }
-            case "rotation":
-                rotation = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "rotation"), in: NumberRange(-1e6, 1e6))
-                }
-            case "edge":
-                edge = try reader.readNullable { try $0.readEnum(Edge.self, FieldName(path, "edge")) }
-            case "name":
-                name = try reader.readNullable { try $0.readString(FieldName(path, "name")) }
-            case "scale_velocity":
-                scaleVelocity = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "scale_velocity"), in: NumberRange(-1e7, 1e7))
-                }
-            case "rotation_velocity":
-                rotationVelocity = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "rotation_velocity"), in: NumberRange(-1e7, 1e7))
-                }
-            case "input":
-                input = try reader.readNullable { reader in
-                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
-                }
-            default: try reader.skip()
-            }
-        }
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.device = try reader.require(device, FieldName(path, "device"))
-        self.view = try reader.require(view, FieldName(path, "view"))
-        self.recognizer = try reader.require(recognizer, FieldName(path, "recognizer"))
-        self.state = try reader.require(state, FieldName(path, "state"))
-        self.x = try reader.require(x, FieldName(path, "x"))
-        self.y = try reader.require(y, FieldName(path, "y"))
-        self.touches = try reader.require(touches, FieldName(path, "touches"))
-        self.direction = direction
-        self.translation = translation
-        self.velocity = velocity
-        self.scale = scale
-        self.rotation = rotation
-        self.edge = edge
-        self.name = name
-        self.scaleVelocity = scaleVelocity
-        self.rotationVelocity = rotationVelocity
-        self.input = input
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("t_ms", &self.tMs, NumberRule(NumberRange(0, 1e13)))
+        try visitor.field("device", &self.device, StringRule(length: 1...Int.max))
+        try visitor.field("view", &self.view, StringRule(length: 1...Int.max))
+        try visitor.field("recognizer", &self.recognizer, .any)
+        try visitor.field("state", &self.state, .any)
+        try visitor.field("x", &self.x, NumberRule(NumberRange(-1e6, 1e6)))
+        try visitor.field("y", &self.y, NumberRule(NumberRange(-1e6, 1e6)))
+        try visitor.field("touches", &self.touches, 0...256)
+        try visitor.optional("direction", &self.direction, .any)
+        try visitor.optional("translation", &self.translation, .any)
+        try visitor.optional("velocity", &self.velocity, .any)
+        try visitor.optional("scale", &self.scale, NumberRule(NumberRange(0, 1e6)))
+        try visitor.optional("rotation", &self.rotation, NumberRule(NumberRange(-1e6, 1e6)))
+        try visitor.optional("edge", &self.edge, .any)
+        try visitor.optional("name", &self.name, .any)
+        try visitor.optional("scale_velocity", &self.scaleVelocity, NumberRule(NumberRange(-1e7, 1e7)))
+        try visitor.optional("rotation_velocity", &self.rotationVelocity, NumberRule(NumberRange(-1e7, 1e7)))
+        try visitor.optional("input", &self.input, .any)
     }
 }

@@ -10,9 +10,9 @@ public struct RecognizerConfig: ValueMessage, MessagePackMap, MapFields, Hashabl
     public static let schema = SchemaID("recognizer.config", major: 1, minor: 0)
 
     /// the recognizer's name in the scene (the topic's last segment)
-    public var recognizer: String
+    public var recognizer: String = ""
     /// time of the component state that set it, in ms (the component host's clock)
-    public var tMs: Double
+    public var tMs: Double = 0
     /// the component instance that set it
     public var instance: String?
     /// swipe: the directions it accepts, replacing the scene's settings.directions; a swipe in any other direction
@@ -20,6 +20,8 @@ public struct RecognizerConfig: ValueMessage, MessagePackMap, MapFields, Hashabl
     public var directions: [GestureEvent.Direction]?
     /// touches that begin outside this rectangle (scene points) are not received, replacing the scene's receive_region
     public var receiveRegion: Scene.Frame?
+
+    public init() {}
 
     public init(
         recognizer: String,
@@ -35,51 +37,11 @@ public struct RecognizerConfig: ValueMessage, MessagePackMap, MapFields, Hashabl
         self.receiveRegion = receiveRegion
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMap(self)
-    }
-
-    /// Visits the fields in the order ``encode(to:)`` writes them.
-    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
-        visitor.field("recognizer", self.recognizer)
-        visitor.field("t_ms", self.tMs)
-        visitor.field("instance", self.instance)
-        visitor.field("directions", self.directions)
-        visitor.field("receive_region", self.receiveRegion)
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var recognizer: String?
-        var tMs: Double?
-        var instance: String?
-        var directions: [GestureEvent.Direction]?
-        var receiveRegion: Scene.Frame?
-        try reader.readMap { reader, key in
-            switch key {
-            case "recognizer":
-                recognizer = try reader.readString(FieldName(path, "recognizer"), pattern: .topicSegment)
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .finite)
-            case "instance":
-                instance = try reader.readNullable { try $0.readString(FieldName(path, "instance")) }
-            case "directions":
-                directions = try reader.readNullable { reader in
-                    try reader.readArray(FieldName(path, "directions"), count: 0...4) { reader, item in
-                        try reader.readEnum(GestureEvent.Direction.self, item)
-                    }
-                }
-            case "receive_region":
-                receiveRegion = try reader.readNullable { reader in
-                    try Scene.Frame(from: &reader, path: FieldName(path, "receive_region").description)
-                }
-            default: try reader.skip()
-            }
-        }
-        self.recognizer = try reader.require(recognizer, FieldName(path, "recognizer"))
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.instance = instance
-        self.directions = directions
-        self.receiveRegion = receiveRegion
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("recognizer", &self.recognizer, StringRule(pattern: .topicSegment))
+        try visitor.field("t_ms", &self.tMs, .finite)
+        try visitor.optional("instance", &self.instance, .any)
+        try visitor.optional("directions", &self.directions, ArrayRule(count: 0...4, item: .any))
+        try visitor.optional("receive_region", &self.receiveRegion, .any)
     }
 }

@@ -15,17 +15,19 @@ public struct RenderAnimation: BusMessage, MessagePackMap, MapFields, Hashable {
     }
 
     /// animated layer: the view id, or view id/sublayer name
-    public var layer: String
+    public var layer: String = ""
     /// animated property
-    public var property: Property
+    public var property: Property = .position
     /// true: ran to the end; false: interrupted
-    public var finished: Bool
+    public var finished: Bool = false
     /// completion time in ms (render worker's clock)
-    public var tMs: Double
+    public var tMs: Double = 0
     /// animation id from the state change that started it
     public var animationID: Int?
     /// planned duration
     public var durationMs: Double?
+
+    public init() {}
 
     public init(
         layer: String,
@@ -43,54 +45,12 @@ public struct RenderAnimation: BusMessage, MessagePackMap, MapFields, Hashable {
         self.durationMs = durationMs
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMap(self)
-    }
-
-    /// Visits the fields in the order ``encode(to:)`` writes them.
-    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
-        visitor.field("layer", self.layer)
-        visitor.field("property", self.property)
-        visitor.field("finished", self.finished)
-        visitor.field("t_ms", self.tMs)
-        visitor.field("animation_id", self.animationID)
-        visitor.field("duration_ms", self.durationMs)
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var layer: String?
-        var property: Property?
-        var finished: Bool?
-        var tMs: Double?
-        var animationID: Int?
-        var durationMs: Double?
-        try reader.readMap { reader, key in
-            switch key {
-            case "layer":
-                layer = try reader.readString(FieldName(path, "layer"), length: 1...Int.max)
-            case "property":
-                property = try reader.readEnum(Property.self, FieldName(path, "property"))
-            case "finished":
-                finished = try reader.readBool(FieldName(path, "finished"))
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .finite)
-            case "animation_id":
-                animationID = try reader.readNullable { reader in
-                    Int(try reader.readInteger(FieldName(path, "animation_id"), in: 0...Int64.max))
-                }
-            case "duration_ms":
-                durationMs = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "duration_ms"), in: .atLeast(0))
-                }
-            default: try reader.skip()
-            }
-        }
-        self.layer = try reader.require(layer, FieldName(path, "layer"))
-        self.property = try reader.require(property, FieldName(path, "property"))
-        self.finished = try reader.require(finished, FieldName(path, "finished"))
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.animationID = animationID
-        self.durationMs = durationMs
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("layer", &self.layer, StringRule(length: 1...Int.max))
+        try visitor.field("property", &self.property, .any)
+        try visitor.field("finished", &self.finished, .any)
+        try visitor.field("t_ms", &self.tMs, .finite)
+        try visitor.optional("animation_id", &self.animationID, 0...Int64.max)
+        try visitor.optional("duration_ms", &self.durationMs, .atLeast(0))
     }
 }

@@ -5,13 +5,15 @@ extension Scene {
     /// An axis-aligned rectangle in scene points, origin top-left, y down.
     public struct Frame: MessagePackMap, MapFields, Hashable {
         /// left edge in points
-        public var x: Double
+        public var x: Double = 0
         /// top edge in points
-        public var y: Double
+        public var y: Double = 0
         /// width in points
-        public var width: Double
+        public var width: Double = 0
         /// height in points
-        public var height: Double
+        public var height: Double = 0
+
+        public init() {}
 
         public init(
             x: Double,
@@ -25,41 +27,11 @@ extension Scene {
             self.height = height
         }
 
-        public func encode(to writer: inout MessagePackWriter) {
-            writer.writeMap(self)
-        }
-
-        /// Visits the fields in the order ``encode(to:)`` writes them.
-        public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
-            visitor.field("x", self.x)
-            visitor.field("y", self.y)
-            visitor.field("width", self.width)
-            visitor.field("height", self.height)
-        }
-
-        /// Decodes the map at `path` (empty at the top), naming the field in any error.
-        public init(from reader: inout MessagePackReader, path: String) throws {
-            var x: Double?
-            var y: Double?
-            var width: Double?
-            var height: Double?
-            try reader.readMap { reader, key in
-                switch key {
-                case "x":
-                    x = try reader.readNumber(FieldName(path, "x"), in: NumberRange(-1e6, 1e6))
-                case "y":
-                    y = try reader.readNumber(FieldName(path, "y"), in: NumberRange(-1e6, 1e6))
-                case "width":
-                    width = try reader.readNumber(FieldName(path, "width"), in: NumberRange(0, 1e6))
-                case "height":
-                    height = try reader.readNumber(FieldName(path, "height"), in: NumberRange(0, 1e6))
-                default: try reader.skip()
-                }
-            }
-            self.x = try reader.require(x, FieldName(path, "x"))
-            self.y = try reader.require(y, FieldName(path, "y"))
-            self.width = try reader.require(width, FieldName(path, "width"))
-            self.height = try reader.require(height, FieldName(path, "height"))
+        public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+            try visitor.field("x", &self.x, NumberRule(NumberRange(-1e6, 1e6)))
+            try visitor.field("y", &self.y, NumberRule(NumberRange(-1e6, 1e6)))
+            try visitor.field("width", &self.width, NumberRule(NumberRange(0, 1e6)))
+            try visitor.field("height", &self.height, NumberRule(NumberRange(0, 1e6)))
         }
     }
 }

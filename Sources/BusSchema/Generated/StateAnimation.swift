@@ -15,12 +15,14 @@ public struct StateAnimation: MessagePackMap, MapFields, Hashable {
     /// animation length in ms
     public var durationMs: Double?
     /// wait before it starts, in ms (default 0)
-    public var delayMs: Double
+    public var delayMs: Double = 0
     /// timing curve (default easeInOut)
-    public var curve: Curve
+    public var curve: Curve = .easeInOut
     /// UIViewAnimationOptionAutoreverse: to the new values and back over twice duration_ms, then the new values show
     /// (default false) (since minor 4)
-    public var autoreverses: Bool
+    public var autoreverses: Bool = false
+
+    public init() {}
 
     public init(
         durationMs: Double? = nil,
@@ -34,42 +36,10 @@ public struct StateAnimation: MessagePackMap, MapFields, Hashable {
         self.autoreverses = autoreverses
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMap(self)
-    }
-
-    /// Visits the fields in the order ``encode(to:)`` writes them.
-    public func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) {
-        visitor.field("duration_ms", self.durationMs)
-        visitor.field("delay_ms", self.delayMs)
-        visitor.field("curve", self.curve)
-        visitor.field("autoreverses", Optional(self.autoreverses, unless: false))
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var durationMs: Double?
-        var delayMs: Double?
-        var curve: Curve?
-        var autoreverses: Bool?
-        try reader.readMap { reader, key in
-            switch key {
-            case "duration_ms":
-                durationMs = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "duration_ms"), in: .atLeast(0))
-                }
-            case "delay_ms":
-                delayMs = try reader.readNumber(FieldName(path, "delay_ms"), in: .atLeast(0))
-            case "curve":
-                curve = try reader.readEnum(Curve.self, FieldName(path, "curve"))
-            case "autoreverses":
-                autoreverses = try reader.readNullable { try $0.readBool(FieldName(path, "autoreverses")) }
-            default: try reader.skip()
-            }
-        }
-        self.durationMs = durationMs
-        self.delayMs = delayMs ?? 0
-        self.curve = curve ?? .easeInOut
-        self.autoreverses = autoreverses ?? false
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.optional("duration_ms", &self.durationMs, .atLeast(0))
+        try visitor.defaulted("delay_ms", &self.delayMs, .atLeast(0))
+        try visitor.defaulted("curve", &self.curve, .any)
+        try visitor.field("autoreverses", &self.autoreverses, .any, omittedAt: false)
     }
 }
