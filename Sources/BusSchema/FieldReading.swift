@@ -38,6 +38,13 @@ extension MessagePackReader {
         }
     }
 
+    /// Reads a nil as `nil`, anything else through `read`.
+    @inlinable
+    public mutating func readNullable<T>(_ read: (inout MessagePackReader) throws -> T) throws -> T? {
+        if try self.readNil() { return nil }
+        return try read(&self)
+    }
+
     /// The value of a required field that was read, or a `missing_field` error naming it.
     public func require<T>(_ value: T?, _ field: FieldName) throws -> T {
         guard let value else { throw CodecError(.missingField, offset: self.offset, context: field.description) }

@@ -24,12 +24,6 @@ extension MessagePackReader {
 }
 
 extension MessagePackWriter {
-    /// Writes `key` followed by a string-backed enum's raw value.
-    public mutating func write<E: RawRepresentable>(_ key: StaticString, _ value: E) where E.RawValue == String {
-        self.writeKey(key)
-        self.write(value.rawValue)
-    }
-
     /// Writes a map of string keys to unsigned integers, in the given order.
     public mutating func writeCounts(_ counts: [(String, UInt64)]) {
         self.writeMapHeader(counts.count)

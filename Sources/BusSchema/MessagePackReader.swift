@@ -198,23 +198,28 @@ public struct MessagePackReader {
     /// Reads a map, calling `field` with each key; `field` must read or ``skip()`` the value.
     public mutating func readMap(_ field: (inout MessagePackReader, MessagePackKey) throws -> Void) throws {
         let count = try self.readMapHeader()
-        for _ in 0..<count {
-            let keyOffset = self.offset
-            let key: UnsafeRawBufferPointer
-            // Keys are short strings (fixstr) almost always: take them inline.
-            let byte = self.offset < self.count ? self.base.load(fromByteOffset: self.offset, as: UInt8.self) : 0
-            if byte & 0xe0 == 0xa0, Int(byte & 0x1f) < self.count - self.offset {
-                key = UnsafeRawBufferPointer(start: self.base + self.offset + 1, count: Int(byte & 0x1f))
-                self.offset += 1 + Int(byte & 0x1f)
-            } else {
-                do {
-                    key = try self.readStringBytes()
-                } catch let error as CodecError where error.code == .typeMismatch {
-                    throw CodecError(.nonStringKey, offset: keyOffset)
-                }
+        for _ in 0..<count { try field(&self, try self.readKey()) }
+    }
+
+    /// Reads a map key, borrowed from the input.
+    ///
+    /// - Throws: ``CodecError`` `non_string_key` for a key that is not a string.
+    public mutating func readKey() throws -> MessagePackKey {
+        let keyOffset = self.offset
+        let key: UnsafeRawBufferPointer
+        // Keys are short strings (fixstr) almost always: take them inline.
+        let byte = self.offset < self.count ? self.base.load(fromByteOffset: self.offset, as: UInt8.self) : 0
+        if byte & 0xe0 == 0xa0, Int(byte & 0x1f) < self.count - self.offset {
+            key = UnsafeRawBufferPointer(start: self.base + self.offset + 1, count: Int(byte & 0x1f))
+            self.offset += 1 + Int(byte & 0x1f)
+        } else {
+            do {
+                key = try self.readStringBytes()
+            } catch let error as CodecError where error.code == .typeMismatch {
+                throw CodecError(.nonStringKey, offset: keyOffset)
             }
-            try field(&self, MessagePackKey(bytes: key, offset: keyOffset))
         }
+        return MessagePackKey(bytes: key, offset: keyOffset)
     }
 
     /// Moves to `offset`, past bytes a ``MessagePackScanner`` has read.

@@ -334,7 +334,7 @@ public struct ComponentHost: Sendable {
         }
         outputs.append(.state(state))
         let setup = machine.swipeSetup(for: drawer)
-        let region = RecognizerConfig.Region(
+        let region = Scene.Frame(
             x: setup.region.x, y: setup.region.y, width: setup.region.width, height: setup.region.height)
         for name in names {
             outputs.append(

@@ -1,5 +1,9 @@
 /// Writes the Swift declarations of the generated types, formatted as `swift format` leaves them.
 struct SwiftWriter {
+    /// The schemas' enums by qualified name, for a required enum field's placeholder.
+    var enums: [String: EnumModel] = [:]
+    /// The types some schema sends as a two-item array (`x-swift-pair`): their members and item.
+    var pairs: [String: (members: [String], item: Shape)] = [:]
     private(set) var text = ""
     private var indent = 0
 
@@ -44,8 +48,10 @@ struct SwiftWriter {
 
     /// The declarations of `model` and the nested types listed in `nested`.
     mutating func declare(_ model: StructModel, nested: [Nested]) {
+        let pair = self.pairs[model.name]
         let protocols =
-            (model.schema == nil ? ["MessagePackMap"] : model.protocols + ["MessagePackMap"]) + ["Hashable"]
+            (model.schema == nil ? [] : model.protocols) + ["MessagePackMap", "MapFields"]
+            + (pair == nil ? [] : ["MessagePackPair"]) + ["Hashable"]
         self.doc(model.doc)
         self.block("public struct \(Self.lastComponent(model.name)): \(protocols.joined(separator: ", ")) {") {
             writer in
@@ -61,30 +67,29 @@ struct SwiftWriter {
             }
             for property in model.properties {
                 for stored in property.flattened ?? [property] {
+                    let type = Self.relative(stored.swiftType, in: model.name)
+                    let initial = writer.initialValue(stored, in: model.name).map { " = \($0)" } ?? ""
                     writer.doc(stored.doc ?? property.doc)
-                    writer.line("public var \(stored.name): \(Self.relative(stored.swiftType, in: model.name))")
+                    writer.line("public var \(stored.name): \(type)\(initial)")
                 }
             }
+            writer.line()
+            writer.line("public init() {}")
             writer.line()
             writer.memberwiseInit(model)
             writer.line()
-            writer.encoder(model)
-            writer.line()
-            writer.decoder(model)
-            if model.protocols.contains("ValueMessage") {
+            if let pair {
+                writer.pairMembers(pair)
                 writer.line()
-                writer.doc("Reads a decoded payload through the MessagePack decoder, so both check the same rules.")
-                writer.block("public init(payload: Value) throws {") {
-                    $0.line("try self.init(messagePack: payload.messagePack)")
-                }
             }
+            writer.fieldList(model)
         }
     }
 
     mutating func declare(_ model: EnumModel) {
         self.doc(model.doc)
-        self.block("public enum \(Self.lastComponent(model.name)): String, Sendable, Hashable, CaseIterable {") {
-            writer in
+        let protocols = "String, Sendable, Hashable, CaseIterable, MessagePackEnum"
+        self.block("public enum \(Self.lastComponent(model.name)): \(protocols) {") { writer in
             for raw in model.cases {
                 let name = Naming.enumCase(raw)
                 writer.line(name == raw ? "case \(name)" : "case \(name) = \"\(raw)\"")
@@ -108,206 +113,110 @@ struct SwiftWriter {
         self.line("}")
     }
 
-    // MARK: Encoding
+    /// What a stored property holds before decoding: its default, or a placeholder for a required
+    /// value (decoding refuses the map unless it reads one); nil for an optional.
+    private func initialValue(_ property: Property, in model: String) -> String? {
+        if let defaultValue = property.defaultValue { return defaultValue }
+        guard property.required, !property.nullable else { return nil }
+        switch property.shape {
+        case .string: return "\"\""
+        case .boolean: return "false"
+        case .integer, .number: return "0"
+        case .enumeration(let name):
+            guard let first = self.enums[name]?.cases.first else {
+                preconditionFailure("\(name): an enum of the schemas")
+            }
+            return ".\(Naming.enumCase(first))"
+        case .object(let name): return "\(Self.relative(name, in: model))()"
+        case .anyMap: return "[:]"
+        case .array: return "[]"
+        case .pair: preconditionFailure("\(property.key): pairs come in arrays")
+        }
+    }
 
-    private mutating func encoder(_ model: StructModel) {
-        let always = model.properties.filter(\.alwaysWritten).count
+    // MARK: Field lists
+
+    /// ``MapFields/visitFields(_:)``: one line a field, which encodes and decodes it.
+    private mutating func fieldList(_ model: StructModel) {
+        // The decoder counts required fields in a 64-bit mask.
+        precondition(model.properties.count <= 64, "\(model.name): at most 64 fields")
         if model.fastPath.contains("encode") {
             self.doc("The reference encoder: ``encode(to:)`` is hand-tuned, and a test holds the two equal.")
-        }
-        let name = model.fastPath.contains("encode") ? "encodeReference" : "encode"
-        self.block("public func \(name)(to writer: inout MessagePackWriter) {") { writer in
-            let optional = model.properties.filter { !$0.alwaysWritten }
-            if optional.isEmpty {
-                writer.line("writer.writeMapHeader(\(always))")
-            } else {
-                writer.line("var count = \(always)")
-                for property in optional {
-                    writer.line("if self.\(property.name) != \(property.defaultValue ?? "nil") { count += 1 }")
-                }
-                writer.line("writer.writeMapHeader(count)")
-            }
-            for property in model.properties {
-                if let members = property.flattened {
-                    writer.line("writer.writeKey(\"\(property.key)\")")
-                    writer.line("writer.writeMapHeader(\(members.count))")
-                    for member in members {
-                        writer.line("writer.writeKey(\"\(member.key)\")")
-                        writer.encodeValue(member.shape, "self.\(member.name)")
-                    }
-                } else if property.alwaysWritten {
-                    writer.line("writer.writeKey(\"\(property.key)\")")
-                    writer.encodeNullable(property, "self.\(property.name)")
-                } else if let defaultValue = property.defaultValue {
-                    writer.block("if self.\(property.name) != \(defaultValue) {") { writer in
-                        writer.line("writer.writeKey(\"\(property.key)\")")
-                        writer.encodeValue(property.shape, "self.\(property.name)")
-                    }
-                } else {
-                    writer.block("if let \(property.name) = self.\(property.name) {") { writer in
-                        writer.line("writer.writeKey(\"\(property.key)\")")
-                        writer.encodeNullable(property, property.name)
-                    }
-                }
-            }
-        }
-    }
-
-    private mutating func encodeNullable(_ property: Property, _ value: String) {
-        guard property.nullable else { return self.encodeValue(property.shape, value) }
-        let name = property.name
-        self.block("if let \(name) = \(value) {", closing: "} else {") { $0.encodeValue(property.shape, name) }
-        self.indent += 1
-        self.line("writer.writeNil()")
-        self.indent -= 1
-        self.line("}")
-    }
-
-    private mutating func encodeValue(_ shape: Shape, _ value: String) {
-        switch shape {
-        case .string, .boolean, .integer: self.line("writer.write(\(value))")
-        case .number: self.line("writer.writeNumber(\(value))")
-        case .enumeration: self.line("writer.write(\(value).rawValue)")
-        case .object: self.line("\(value).encode(to: &writer)")
-        case .anyMap: self.line("writer.write(Value.map(\(value)))")
-        case .pair(_, let members, let item):
-            self.line("writer.writeArrayHeader(2)")
-            for member in members { self.encodeValue(item, "\(value).\(member)") }
-        case .array(.number, _): self.line("writer.writeNumbers(\(value))")
-        case .array(let item, _):
-            self.line("writer.writeArrayHeader(\(value).count)")
-            self.block("for item in \(value) {") { $0.encodeValue(item, "item") }
-        }
-    }
-
-    // MARK: Decoding
-
-    private mutating func decoder(_ model: StructModel) {
-        if model.schema != nil, !model.fastPath.contains("decode") {
-            self.doc("Decodes a payload map, ignoring unknown keys; every value is checked against the schema.")
-            self.block("public init(from reader: inout MessagePackReader) throws {") {
-                $0.line("try self.init(from: &reader, path: \"\")")
+            self.block("public func encodeReference(to writer: inout MessagePackWriter) {") {
+                $0.line("writer.writeMap(self)")
             }
             self.line()
         }
-        self.doc(
-            model.fastPath.contains("decode")
-                ? "The reference decoder (the hand-tuned one falls back to it): decodes the map at `path`, naming the field in any error."
-                : "Decodes the map at `path` (empty at the top), naming the field in any error.")
-        self.block("public init(from reader: inout MessagePackReader, path: String) throws {") { writer in
-            for property in model.properties {
-                for stored in property.flattened ?? [property] {
-                    let type = Self.relative(stored.shape.swiftType, in: model.name) + (stored.nullable ? "?" : "")
-                    writer.line("var \(stored.name): \(type)?")
-                }
-            }
-            writer.block("try reader.readMap { reader, key in") { writer in
-                writer.line("switch key {")
-                for property in model.properties {
-                    writer.line("case \"\(property.key)\":")
-                    writer.indent += 1
-                    writer.readProperty(property, model: model.name)
-                    writer.indent -= 1
-                }
-                writer.line("default: try reader.skip()")
-                writer.line("}")
-            }
-            for property in model.properties {
-                for stored in property.flattened ?? [property] {
-                    let key = property.flattened == nil ? stored.key : "\(property.key).\(stored.key)"
-                    if stored.required {
-                        writer.line(
-                            "self.\(stored.name) = try reader.require(\(stored.name), FieldName(path, \"\(key)\"))")
-                    } else if let defaultValue = stored.defaultValue {
-                        writer.line("self.\(stored.name) = \(stored.name) ?? \(defaultValue)")
-                    } else {
-                        writer.line("self.\(stored.name) = \(stored.name)")
-                    }
-                }
-            }
+        let signature = "public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V)"
+        self.block("\(signature) throws(V.Failure) {") { writer in
+            for property in model.properties { writer.line("try visitor.\(Self.field(property, in: model.name)))") }
         }
     }
 
-    private mutating func readProperty(_ property: Property, model: String) {
-        guard let members = property.flattened else {
-            let read = self.readValue(property.shape, field: "FieldName(path, \"\(property.key)\")", model: model)
-            // An optional value sent as null counts as absent, as readers of older minors expect.
-            let nullable = property.nullable || !property.alwaysWritten
-            if nullable {
-                // `.some`: a null of a nullable property is a value (Int??.some(nil)), not an absence.
-                if property.nullable {
-                    self.line("\(property.name) = .some(")
-                    self.indent += 1
-                }
-                self.line("\(property.nullable ? "" : "\(property.name) = ")try reader.readNullable { reader in")
-                self.indent += 1
-                self.line(read)
-                self.indent -= 1
-                self.line(property.nullable ? "})" : "}")
-                if property.nullable { self.indent -= 1 }
-            } else {
-                self.line("\(property.name) = \(read)")
-            }
-            return
+    /// ``MessagePackPair``'s members: the pair's two properties, in the array's order.
+    private mutating func pairMembers(_ pair: (members: [String], item: Shape)) {
+        let type = pair.item.swiftType
+        self.block("public init(pair: (\(type), \(type))) {") {
+            $0.line("self.init(\(pair.members[0]): pair.0, \(pair.members[1]): pair.1)")
         }
-        self.block("try reader.readMap { reader, key in") { writer in
-            writer.line("switch key {")
-            for member in members {
-                let field = "FieldName(path, \"\(property.key).\(member.key)\")"
-                writer.line("case \"\(member.key)\":")
-                writer.line("    \(member.name) = \(writer.readValue(member.shape, field: field, model: model))")
-            }
-            writer.line("default: try reader.skip()")
-            writer.line("}")
-        }
+        self.line()
+        self.line("public var pair: (\(type), \(type)) { (self.\(pair.members[0]), self.\(pair.members[1])) }")
     }
 
-    /// An expression reading one value of `shape` from `reader`.
-    private func readValue(_ shape: Shape, field: String, model: String) -> String {
+    /// One field of ``MapFields/visitFields(_:)``: its kind, key, property and rule.
+    private static func field(_ property: Property, in model: String) -> String {
+        if let members = property.flattened {
+            // Flattened objects are points and sizes; another arity would need its own visitor method.
+            precondition(members.count == 2, "\(property.key): a flattened object of two members")
+            precondition(property.required && members.allSatisfy(\.required), "\(property.key): required members")
+            let parts = members.map { "\"\($0.key)\", &self.\($0.name), \(Self.rule($0.shape, in: model))" }
+            return "flattened(\"\(property.key)\", \(parts.joined(separator: ", "))"
+        }
+        let arguments = "\"\(property.key)\", &self.\(property.name), \(Self.rule(property.shape, in: model))"
+        if case .array(.pair, _) = property.shape {
+            precondition(property.required && !property.nullable, "\(property.key): a required array of pairs")
+            return "pairs(\(arguments)"
+        }
+        if property.nullable {
+            precondition(property.defaultValue == nil, "\(property.key): a nullable field without a default")
+            return property.required ? "nullable(\(arguments)" : "optionalNullable(\(arguments)"
+        }
+        if let defaultValue = property.defaultValue {
+            return property.omitsDefault ? "field(\(arguments), omittedAt: \(defaultValue)" : "defaulted(\(arguments)"
+        }
+        return property.required ? "field(\(arguments)" : "optional(\(arguments)"
+    }
+
+    /// The rule a value of `shape` is read with.
+    private static func rule(_ shape: Shape, in model: String) -> String {
         switch shape {
+        case .string(nil, nil): return ".any"
         case .string(let length, let pattern):
-            var arguments = field
-            if let length { arguments += ", length: \(length.lowerBound)...\(Self.bound(length.upperBound))" }
-            if let pattern { arguments += ", pattern: .\(pattern)" }
-            return "try reader.readString(\(arguments))"
-        case .boolean:
-            return "try reader.readBool(\(field))"
+            var arguments: [String] = []
+            if let length { arguments.append("length: \(length.lowerBound)...\(Self.bound(length.upperBound))") }
+            if let pattern { arguments.append("pattern: .\(pattern)") }
+            return "StringRule(\(arguments.joined(separator: ", ")))"
+        case .boolean, .enumeration, .object, .anyMap: return ".any"
         case .integer(let swift, let minimum, let maximum):
-            if swift == "UInt64" {
-                return "try reader.readUnsigned(\(field), in: \(minimum ?? "0")...\(maximum ?? "UInt64.max"))"
-            }
-            let read = "try reader.readInteger(\(field), in: \(minimum ?? "Int64.min")...\(maximum ?? "Int64.max"))"
-            return swift == "Int64" ? read : "\(swift)(\(read))"
+            let type = swift == "UInt64" ? "UInt64" : "Int64"
+            return "\(minimum ?? (swift == "UInt64" ? "0" : "\(type).min"))...\(maximum ?? "\(type).max")"
         case .number(let minimum, let maximum, let exclusive):
-            let range =
-                switch (minimum.map(Naming.number), maximum.map(Naming.number)) {
-                case (let lower?, let upper?): "NumberRange(\(lower), \(upper))"
-                case (let lower?, nil): ".atLeast(\(lower))"
-                case (nil, let upper?): ".atMost(\(upper))"
-                case (nil, nil): ".finite"
-                }
-            return "try reader.readNumber(\(field), in: \(range)\(exclusive ? ", exclusiveLower: true" : ""))"
-        case .enumeration(let name):
-            return "try reader.readEnum(\(Self.relative(name, in: model)).self, \(field))"
-        case .object(let name):
-            return "try \(Self.relative(name, in: model))(from: &reader, path: \(field).description)"
-        case .anyMap:
-            return "try reader.readMapValue(\(field))"
-        case .pair(let name, let members, let item):
-            let first = self.readValue(item, field: "FieldName(item: 0, of: \(field))", model: model)
-            let second = self.readValue(item, field: "FieldName(item: 1, of: \(field))", model: model)
-            return """
-                try reader.readPair(\(field)) { reader in
-                    \(Self.relative(name, in: model))(
-                        \(members[0]): \(first),
-                        \(members[1]): \(second))
-                }
-                """
+            let range = Self.numberRange(minimum, maximum)
+            if exclusive { return "NumberRule(\(range), exclusiveLower: true)" }
+            return range.hasPrefix(".") ? range : "NumberRule(\(range))"
         case .array(let item, let count):
-            let limit = count.map { ", count: \($0.lowerBound)...\(Self.bound($0.upperBound))" } ?? ""
-            let read = self.readValue(item, field: "item", model: model)
-            let body = read.split(separator: "\n").map { "    \($0)" }.joined(separator: "\n")
-            return "try reader.readArray(\(field)\(limit)) { reader, item in\n\(body)\n}"
+            let limit = count.map { "count: \($0.lowerBound)...\(Self.bound($0.upperBound)), " } ?? ""
+            return "ArrayRule(\(limit)item: \(Self.rule(item, in: model)))"
+        case .pair(_, _, let item): return Self.rule(item, in: model)
+        }
+    }
+
+    private static func numberRange(_ minimum: Double?, _ maximum: Double?) -> String {
+        switch (minimum.map(Naming.number), maximum.map(Naming.number)) {
+        case (let lower?, let upper?): "NumberRange(\(lower), \(upper))"
+        case (let lower?, nil): ".atLeast(\(lower))"
+        case (nil, let upper?): ".atMost(\(upper))"
+        case (nil, nil): ".finite"
         }
     }
 

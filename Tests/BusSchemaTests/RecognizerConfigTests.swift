@@ -17,7 +17,7 @@ import Testing
     @Test func aConfigurationRoundTripsThroughItsCodec() throws {
         let config = RecognizerConfig(
             recognizer: "drawerSwipe", tMs: 12.5, instance: "drawer1", directions: [.left],
-            receiveRegion: RecognizerConfig.Region(x: 0, y: 0, width: 240, height: 1000))
+            receiveRegion: Scene.Frame(x: 0, y: 0, width: 240, height: 1000))
         #expect(try RecognizerConfig(messagePack: config.messagePack) == config)
         let bare = RecognizerConfig(recognizer: "cellSwipe", tMs: 0)
         #expect(try RecognizerConfig(messagePack: bare.messagePack) == bare, "absent fields stay absent")

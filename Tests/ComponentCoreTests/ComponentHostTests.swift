@@ -317,7 +317,7 @@ import Testing
         let started = Self.configs(host.start(at: ms(0), session: "s1"))
         #expect(started.map(\.recognizer) == ["drawerSwipe"], "only the drawer's swipe, not the table's")
         #expect(started.first?.directions == [.right])
-        #expect(started.first?.receiveRegion == RecognizerConfig.Region(x: 0, y: 0, width: 44, height: 1000))
+        #expect(started.first?.receiveRegion == Scene.Frame(x: 0, y: 0, width: 44, height: 1000))
         #expect(started.first?.instance == "drawer1")
         let swipe = Self.gesture(100, "sidebar", .swipe, .recognized, name: "drawerSwipe", direction: .right)
         let opened = host.handle(swipe)

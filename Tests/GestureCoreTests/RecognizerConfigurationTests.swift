@@ -20,7 +20,7 @@ import Testing
     ) -> RecognizerConfig {
         RecognizerConfig(
             recognizer: recognizer, tMs: 0, directions: directions,
-            receiveRegion: region.map { RecognizerConfig.Region(x: 0, y: 0, width: $0, height: 1000) })
+            receiveRegion: region.map { Scene.Frame(x: 0, y: 0, width: $0, height: 1000) })
     }
 
     /// The events of a script fed to a fresh lane set, after `configurations`.

@@ -3,19 +3,21 @@
 
 /// A drawing canvas: strokes in canvas coordinates (view-local points, mapped back by the zoom scale). Published in
 /// full on every change.
-public struct CanvasState: ValueMessage, MessagePackMap, Hashable {
+public struct CanvasState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.canvas", major: 1, minor: 1)
 
     /// a stroke
-    public struct Stroke: MessagePackMap, Hashable {
+    public struct Stroke: MessagePackMap, MapFields, Hashable {
         /// stroke id, from 1
-        public var id: Int
+        public var id: Int = 0
         /// points [x, y] in view-local points
-        public var points: [GestureEvent.Vector]
+        public var points: [GestureEvent.Vector] = []
         /// stroke width in points
-        public var width: Double
+        public var width: Double = 0
         /// stroke colour #RRGGBB or #RRGGBBAA
-        public var color: String
+        public var color: String = ""
+
+        public init() {}
 
         public init(
             id: Int,
@@ -29,67 +31,28 @@ public struct CanvasState: ValueMessage, MessagePackMap, Hashable {
             self.color = color
         }
 
-        public func encode(to writer: inout MessagePackWriter) {
-            writer.writeMapHeader(4)
-            writer.writeKey("id")
-            writer.write(self.id)
-            writer.writeKey("points")
-            writer.writeArrayHeader(self.points.count)
-            for item in self.points {
-                writer.writeArrayHeader(2)
-                writer.writeNumber(item.x)
-                writer.writeNumber(item.y)
-            }
-            writer.writeKey("width")
-            writer.writeNumber(self.width)
-            writer.writeKey("color")
-            writer.write(self.color)
-        }
-
-        /// Decodes the map at `path` (empty at the top), naming the field in any error.
-        public init(from reader: inout MessagePackReader, path: String) throws {
-            var id: Int?
-            var points: [GestureEvent.Vector]?
-            var width: Double?
-            var color: String?
-            try reader.readMap { reader, key in
-                switch key {
-                case "id":
-                    id = Int(try reader.readInteger(FieldName(path, "id"), in: 1...Int64.max))
-                case "points":
-                    points = try reader.readArray(FieldName(path, "points")) { reader, item in
-                        try reader.readPair(item) { reader in
-                            GestureEvent.Vector(
-                                x: try reader.readNumber(FieldName(item: 0, of: item), in: NumberRange(-1e6, 1e6)),
-                                y: try reader.readNumber(FieldName(item: 1, of: item), in: NumberRange(-1e6, 1e6)))
-                        }
-                    }
-                case "width":
-                    width = try reader.readNumber(FieldName(path, "width"), in: .atLeast(0), exclusiveLower: true)
-                case "color":
-                    color = try reader.readString(FieldName(path, "color"), pattern: .hexColor)
-                default: try reader.skip()
-                }
-            }
-            self.id = try reader.require(id, FieldName(path, "id"))
-            self.points = try reader.require(points, FieldName(path, "points"))
-            self.width = try reader.require(width, FieldName(path, "width"))
-            self.color = try reader.require(color, FieldName(path, "color"))
+        public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+            try visitor.field("id", &self.id, 1...Int64.max)
+            try visitor.pairs("points", &self.points, ArrayRule(item: NumberRule(NumberRange(-1e6, 1e6))))
+            try visitor.field("width", &self.width, NumberRule(.atLeast(0), exclusiveLower: true))
+            try visitor.field("color", &self.color, StringRule(pattern: .hexColor))
         }
     }
 
     /// component instance id (the scene's component id)
-    public var instance: String
+    public var instance: String = ""
     /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double
+    public var tMs: Double = 0
     /// finished strokes and the one being drawn, oldest first
-    public var strokes: [Stroke]
+    public var strokes: [Stroke] = []
     /// id of the stroke being drawn, or null
     public var active: Int??
     /// zoom scale used to map points back
     public var zoomScale: Double?
     /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
     public var input: TouchInput?
+
+    public init() {}
 
     public init(
         instance: String,
@@ -107,88 +70,12 @@ public struct CanvasState: ValueMessage, MessagePackMap, Hashable {
         self.input = input
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 3
-        if self.active != nil { count += 1 }
-        if self.zoomScale != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("strokes")
-        writer.writeArrayHeader(self.strokes.count)
-        for item in self.strokes {
-            item.encode(to: &writer)
-        }
-        if let active = self.active {
-            writer.writeKey("active")
-            if let active = active {
-                writer.write(active)
-            } else {
-                writer.writeNil()
-            }
-        }
-        if let zoomScale = self.zoomScale {
-            writer.writeKey("zoom_scale")
-            writer.writeNumber(zoomScale)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
-    }
-
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var instance: String?
-        var tMs: Double?
-        var strokes: [Stroke]?
-        var active: Int??
-        var zoomScale: Double?
-        var input: TouchInput?
-        try reader.readMap { reader, key in
-            switch key {
-            case "instance":
-                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
-            case "strokes":
-                strokes = try reader.readArray(FieldName(path, "strokes")) { reader, item in
-                    try Stroke(from: &reader, path: item.description)
-                }
-            case "active":
-                active = .some(
-                    try reader.readNullable { reader in
-                        Int(try reader.readInteger(FieldName(path, "active"), in: 1...Int64.max))
-                    })
-            case "zoom_scale":
-                zoomScale = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "zoom_scale"), in: .atLeast(0), exclusiveLower: true)
-                }
-            case "input":
-                input = try reader.readNullable { reader in
-                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
-                }
-            default: try reader.skip()
-            }
-        }
-        self.instance = try reader.require(instance, FieldName(path, "instance"))
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.strokes = try reader.require(strokes, FieldName(path, "strokes"))
-        self.active = active
-        self.zoomScale = zoomScale
-        self.input = input
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
+        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try visitor.field("strokes", &self.strokes, ArrayRule(item: .any))
+        try visitor.optionalNullable("active", &self.active, 1...Int64.max)
+        try visitor.optional("zoom_scale", &self.zoomScale, NumberRule(.atLeast(0), exclusiveLower: true))
+        try visitor.optional("input", &self.input, .any)
     }
 }

@@ -2,16 +2,18 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// A command to a component instance from outside the component host (a refresh finished, go to a page, ...).
-public struct ComponentCommand: ValueMessage, MessagePackMap, Hashable {
+public struct ComponentCommand: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("component.command", major: 1, minor: 1)
 
     /// target component instance id
-    public var instance: String
+    public var instance: String = ""
     /// command name, snake_case: refresh_done (pullToRefresh, pager), set_page {page} (pager), open / close (drawer),
     /// set_enabled {digits} (numberPad), clear (canvas), reset_zoom (zoomView, scrollView)
-    public var command: String
+    public var command: String = ""
     /// command arguments
     public var args: ValueMap?
+
+    public init() {}
 
     public init(
         instance: String,
@@ -23,50 +25,9 @@ public struct ComponentCommand: ValueMessage, MessagePackMap, Hashable {
         self.args = args
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 2
-        if self.args != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("command")
-        writer.write(self.command)
-        if let args = self.args {
-            writer.writeKey("args")
-            writer.write(Value.map(args))
-        }
-    }
-
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var instance: String?
-        var command: String?
-        var args: ValueMap?
-        try reader.readMap { reader, key in
-            switch key {
-            case "instance":
-                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
-            case "command":
-                command = try reader.readString(FieldName(path, "command"), pattern: .commandName)
-            case "args":
-                args = try reader.readNullable { reader in
-                    try reader.readMapValue(FieldName(path, "args"))
-                }
-            default: try reader.skip()
-            }
-        }
-        self.instance = try reader.require(instance, FieldName(path, "instance"))
-        self.command = try reader.require(command, FieldName(path, "command"))
-        self.args = args
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
+        try visitor.field("command", &self.command, StringRule(pattern: .commandName))
+        try visitor.optional("args", &self.args, .any)
     }
 }

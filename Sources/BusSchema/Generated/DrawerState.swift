@@ -6,25 +6,25 @@
 /// recognizers that target the drawer (schema gesture.config on ui/recognizer/<name>/): they accept only
 /// listening_direction and receive touches only inside the panel's frame at progress, so the opposite swipe fails and a
 /// recognizer that requires it to fail (the scroll view's pan) gets the touches.
-public struct DrawerState: ValueMessage, MessagePackMap, Hashable {
+public struct DrawerState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.drawer", major: 1, minor: 4)
 
     /// A horizontal side: the swipe direction the drawer listens for, or the edge it is attached to.
-    public enum Side: String, Sendable, Hashable, CaseIterable {
+    public enum Side: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case left
         case right
     }
 
     /// component instance id (the scene's component id)
-    public var instance: String
+    public var instance: String = ""
     /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double
+    public var tMs: Double = 0
     /// the menu is open (or opening)
-    public var open: Bool
+    public var open: Bool = false
     /// 0 closed … 1 open; on a state with 'animation', the target the menu slides to
-    public var progress: Double
+    public var progress: Double = 0
     /// swipe direction that toggles it next
-    public var listeningDirection: Side
+    public var listeningDirection: Side = .left
     /// screen edge the menu is attached to
     public var edge: Side?
     /// menu width in points
@@ -37,6 +37,8 @@ public struct DrawerState: ValueMessage, MessagePackMap, Hashable {
     public var animation: StateAnimation?
     /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
     public var input: TouchInput?
+
+    public init() {}
 
     public init(
         instance: String,
@@ -62,112 +64,16 @@ public struct DrawerState: ValueMessage, MessagePackMap, Hashable {
         self.input = input
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 5
-        if self.edge != nil { count += 1 }
-        if self.width != nil { count += 1 }
-        if self.tab != nil { count += 1 }
-        if self.animation != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("open")
-        writer.write(self.open)
-        writer.writeKey("progress")
-        writer.writeNumber(self.progress)
-        writer.writeKey("listening_direction")
-        writer.write(self.listeningDirection.rawValue)
-        if let edge = self.edge {
-            writer.writeKey("edge")
-            writer.write(edge.rawValue)
-        }
-        if let width = self.width {
-            writer.writeKey("width")
-            writer.writeNumber(width)
-        }
-        if let tab = self.tab {
-            writer.writeKey("tab")
-            writer.writeNumber(tab)
-        }
-        if let animation = self.animation {
-            writer.writeKey("animation")
-            animation.encode(to: &writer)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
-    }
-
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var instance: String?
-        var tMs: Double?
-        var open: Bool?
-        var progress: Double?
-        var listeningDirection: Side?
-        var edge: Side?
-        var width: Double?
-        var tab: Double?
-        var animation: StateAnimation?
-        var input: TouchInput?
-        try reader.readMap { reader, key in
-            switch key {
-            case "instance":
-                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
-            case "open":
-                open = try reader.readBool(FieldName(path, "open"))
-            case "progress":
-                progress = try reader.readNumber(FieldName(path, "progress"), in: NumberRange(0, 1))
-            case "listening_direction":
-                listeningDirection = try reader.readEnum(Side.self, FieldName(path, "listening_direction"))
-            case "edge":
-                edge = try reader.readNullable { reader in
-                    try reader.readEnum(Side.self, FieldName(path, "edge"))
-                }
-            case "width":
-                width = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "width"), in: .atLeast(0))
-                }
-            case "tab":
-                tab = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "tab"), in: .atLeast(0))
-                }
-            case "animation":
-                animation = try reader.readNullable { reader in
-                    try StateAnimation(from: &reader, path: FieldName(path, "animation").description)
-                }
-            case "input":
-                input = try reader.readNullable { reader in
-                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
-                }
-            default: try reader.skip()
-            }
-        }
-        self.instance = try reader.require(instance, FieldName(path, "instance"))
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.open = try reader.require(open, FieldName(path, "open"))
-        self.progress = try reader.require(progress, FieldName(path, "progress"))
-        self.listeningDirection = try reader.require(listeningDirection, FieldName(path, "listening_direction"))
-        self.edge = edge
-        self.width = width
-        self.tab = tab
-        self.animation = animation
-        self.input = input
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
+        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try visitor.field("open", &self.open, .any)
+        try visitor.field("progress", &self.progress, NumberRule(NumberRange(0, 1)))
+        try visitor.field("listening_direction", &self.listeningDirection, .any)
+        try visitor.optional("edge", &self.edge, .any)
+        try visitor.optional("width", &self.width, .atLeast(0))
+        try visitor.optional("tab", &self.tab, .atLeast(0))
+        try visitor.optional("animation", &self.animation, .any)
+        try visitor.optional("input", &self.input, .any)
     }
 }

@@ -4,11 +4,11 @@
 /// A gesture recognizer state change (what gesture-recognizer replay prints as JSON lines and the live service
 /// publishes). Discrete recognizers (tap, doubleTap, swipe) emit recognized or failed; continuous ones emit began,
 /// changed, then ended or cancelled (or failed before beginning). Positions are scene points.
-public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
+public struct GestureEvent: ReusableBusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("gesture.event", major: 1, minor: 1)
 
     /// swipe direction
-    public enum Direction: String, Sendable, Hashable, CaseIterable {
+    public enum Direction: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case left
         case right
         case up
@@ -16,7 +16,7 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
     }
 
     /// screen edge of an edgePan
-    public enum Edge: String, Sendable, Hashable, CaseIterable {
+    public enum Edge: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case left
         case right
         case top
@@ -24,7 +24,7 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
     }
 
     /// recognizer kind
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case tap
         case doubleTap
         case longPress
@@ -37,7 +37,7 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
     }
 
     /// UIKit recognizer state reached
-    public enum State: String, Sendable, Hashable, CaseIterable {
+    public enum State: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case began
         case changed
         case ended
@@ -47,11 +47,13 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
     }
 
     /// pan/edgePan translation from the start location, in points
-    public struct Vector: MessagePackMap, Hashable {
+    public struct Vector: MessagePackMap, MapFields, MessagePackPair, Hashable {
         /// x in points (right is positive)
-        public var x: Double
+        public var x: Double = 0
         /// y in points (down is positive)
-        public var y: Double
+        public var y: Double = 0
+
+        public init() {}
 
         public init(
             x: Double,
@@ -61,49 +63,35 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
             self.y = y
         }
 
-        public func encode(to writer: inout MessagePackWriter) {
-            writer.writeMapHeader(2)
-            writer.writeKey("x")
-            writer.writeNumber(self.x)
-            writer.writeKey("y")
-            writer.writeNumber(self.y)
+        public init(pair: (Double, Double)) {
+            self.init(x: pair.0, y: pair.1)
         }
 
-        /// Decodes the map at `path` (empty at the top), naming the field in any error.
-        public init(from reader: inout MessagePackReader, path: String) throws {
-            var x: Double?
-            var y: Double?
-            try reader.readMap { reader, key in
-                switch key {
-                case "x":
-                    x = try reader.readNumber(FieldName(path, "x"), in: NumberRange(-1e7, 1e7))
-                case "y":
-                    y = try reader.readNumber(FieldName(path, "y"), in: NumberRange(-1e7, 1e7))
-                default: try reader.skip()
-                }
-            }
-            self.x = try reader.require(x, FieldName(path, "x"))
-            self.y = try reader.require(y, FieldName(path, "y"))
+        public var pair: (Double, Double) { (self.x, self.y) }
+
+        public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+            try visitor.field("x", &self.x, NumberRule(NumberRange(-1e7, 1e7)))
+            try visitor.field("y", &self.y, NumberRule(NumberRange(-1e7, 1e7)))
         }
     }
 
     /// time of the touch frame that caused the event, in ms on the touch source's clock (t_ns / 10^6; script time
     /// offline)
-    public var tMs: Double
+    public var tMs: Double = 0
     /// touch device name
-    public var device: String
+    public var device: String = ""
     /// scene view id the recognizer is attached to
-    public var view: String
+    public var view: String = ""
     /// recognizer kind
-    public var recognizer: Kind
+    public var recognizer: Kind = .tap
     /// UIKit recognizer state reached
-    public var state: State
+    public var state: State = .began
     /// gesture location x in scene points (centroid of the touches)
-    public var x: Double
+    public var x: Double = 0
     /// gesture location y in scene points (centroid of the touches)
-    public var y: Double
+    public var y: Double = 0
     /// number of touches in the gesture
-    public var touches: Int
+    public var touches: Int = 0
     /// swipe direction
     public var direction: Direction?
     /// pan/edgePan translation from the start location, in points
@@ -124,6 +112,8 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
     public var rotationVelocity: Double?
     /// the touch frame that caused the event (for an event a timer fired, the newest frame of its device)
     public var input: TouchInput?
+
+    public init() {}
 
     public init(
         tMs: Double,
@@ -165,176 +155,24 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, Hashable {
         self.input = input
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 8
-        if self.direction != nil { count += 1 }
-        if self.translation != nil { count += 1 }
-        if self.velocity != nil { count += 1 }
-        if self.scale != nil { count += 1 }
-        if self.rotation != nil { count += 1 }
-        if self.edge != nil { count += 1 }
-        if self.name != nil { count += 1 }
-        if self.scaleVelocity != nil { count += 1 }
-        if self.rotationVelocity != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("device")
-        writer.write(self.device)
-        writer.writeKey("view")
-        writer.write(self.view)
-        writer.writeKey("recognizer")
-        writer.write(self.recognizer.rawValue)
-        writer.writeKey("state")
-        writer.write(self.state.rawValue)
-        writer.writeKey("x")
-        writer.writeNumber(self.x)
-        writer.writeKey("y")
-        writer.writeNumber(self.y)
-        writer.writeKey("touches")
-        writer.write(self.touches)
-        if let direction = self.direction {
-            writer.writeKey("direction")
-            writer.write(direction.rawValue)
-        }
-        if let translation = self.translation {
-            writer.writeKey("translation")
-            translation.encode(to: &writer)
-        }
-        if let velocity = self.velocity {
-            writer.writeKey("velocity")
-            velocity.encode(to: &writer)
-        }
-        if let scale = self.scale {
-            writer.writeKey("scale")
-            writer.writeNumber(scale)
-        }
-        if let rotation = self.rotation {
-            writer.writeKey("rotation")
-            writer.writeNumber(rotation)
-        }
-        if let edge = self.edge {
-            writer.writeKey("edge")
-            writer.write(edge.rawValue)
-        }
-        if let name = self.name {
-            writer.writeKey("name")
-            writer.write(name)
-        }
-        if let scaleVelocity = self.scaleVelocity {
-            writer.writeKey("scale_velocity")
-            writer.writeNumber(scaleVelocity)
-        }
-        if let rotationVelocity = self.rotationVelocity {
-            writer.writeKey("rotation_velocity")
-            writer.writeNumber(rotationVelocity)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
-    }
-
-    /// The reference decoder (the hand-tuned one falls back to it): decodes the map at `path`, naming the field in any
-    /// error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var tMs: Double?
-        var device: String?
-        var view: String?
-        var recognizer: Kind?
-        var state: State?
-        var x: Double?
-        var y: Double?
-        var touches: Int?
-        var direction: Direction?
-        var translation: Vector?
-        var velocity: Vector?
-        var scale: Double?
-        var rotation: Double?
-        var edge: Edge?
-        var name: String?
-        var scaleVelocity: Double?
-        var rotationVelocity: Double?
-        var input: TouchInput?
-        try reader.readMap { reader, key in
-            switch key {
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: NumberRange(0, 1e13))
-            case "device":
-                device = try reader.readString(FieldName(path, "device"), length: 1...Int.max)
-            case "view":
-                view = try reader.readString(FieldName(path, "view"), length: 1...Int.max)
-            case "recognizer":
-                recognizer = try reader.readEnum(Kind.self, FieldName(path, "recognizer"))
-            case "state":
-                state = try reader.readEnum(State.self, FieldName(path, "state"))
-            case "x":
-                x = try reader.readNumber(FieldName(path, "x"), in: NumberRange(-1e6, 1e6))
-            case "y":
-                y = try reader.readNumber(FieldName(path, "y"), in: NumberRange(-1e6, 1e6))
-            case "touches":
-                touches = Int(try reader.readInteger(FieldName(path, "touches"), in: 0...256))
-            case "direction":
-                direction = try reader.readNullable { reader in
-                    try reader.readEnum(Direction.self, FieldName(path, "direction"))
-                }
-            case "translation":
-                translation = try reader.readNullable { reader in
-                    try Vector(from: &reader, path: FieldName(path, "translation").description)
-                }
-            case "velocity":
-                velocity = try reader.readNullable { reader in
-                    try Vector(from: &reader, path: FieldName(path, "velocity").description)
-                }
-            case "scale":
-                scale = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "scale"), in: NumberRange(0, 1e6))
-                }
-            case "rotation":
-                rotation = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "rotation"), in: NumberRange(-1e6, 1e6))
-                }
-            case "edge":
-                edge = try reader.readNullable { reader in
-                    try reader.readEnum(Edge.self, FieldName(path, "edge"))
-                }
-            case "name":
-                name = try reader.readNullable { reader in
-                    try reader.readString(FieldName(path, "name"))
-                }
-            case "scale_velocity":
-                scaleVelocity = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "scale_velocity"), in: NumberRange(-1e7, 1e7))
-                }
-            case "rotation_velocity":
-                rotationVelocity = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "rotation_velocity"), in: NumberRange(-1e7, 1e7))
-                }
-            case "input":
-                input = try reader.readNullable { reader in
-                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
-                }
-            default: try reader.skip()
-            }
-        }
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.device = try reader.require(device, FieldName(path, "device"))
-        self.view = try reader.require(view, FieldName(path, "view"))
-        self.recognizer = try reader.require(recognizer, FieldName(path, "recognizer"))
-        self.state = try reader.require(state, FieldName(path, "state"))
-        self.x = try reader.require(x, FieldName(path, "x"))
-        self.y = try reader.require(y, FieldName(path, "y"))
-        self.touches = try reader.require(touches, FieldName(path, "touches"))
-        self.direction = direction
-        self.translation = translation
-        self.velocity = velocity
-        self.scale = scale
-        self.rotation = rotation
-        self.edge = edge
-        self.name = name
-        self.scaleVelocity = scaleVelocity
-        self.rotationVelocity = rotationVelocity
-        self.input = input
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("t_ms", &self.tMs, NumberRule(NumberRange(0, 1e13)))
+        try visitor.field("device", &self.device, StringRule(length: 1...Int.max))
+        try visitor.field("view", &self.view, StringRule(length: 1...Int.max))
+        try visitor.field("recognizer", &self.recognizer, .any)
+        try visitor.field("state", &self.state, .any)
+        try visitor.field("x", &self.x, NumberRule(NumberRange(-1e6, 1e6)))
+        try visitor.field("y", &self.y, NumberRule(NumberRange(-1e6, 1e6)))
+        try visitor.field("touches", &self.touches, 0...256)
+        try visitor.optional("direction", &self.direction, .any)
+        try visitor.optional("translation", &self.translation, .any)
+        try visitor.optional("velocity", &self.velocity, .any)
+        try visitor.optional("scale", &self.scale, NumberRule(NumberRange(0, 1e6)))
+        try visitor.optional("rotation", &self.rotation, NumberRule(NumberRange(-1e6, 1e6)))
+        try visitor.optional("edge", &self.edge, .any)
+        try visitor.optional("name", &self.name, .any)
+        try visitor.optional("scale_velocity", &self.scaleVelocity, NumberRule(NumberRange(-1e7, 1e7)))
+        try visitor.optional("rotation_velocity", &self.rotationVelocity, NumberRule(NumberRange(-1e7, 1e7)))
+        try visitor.optional("input", &self.input, .any)
     }
 }

@@ -4,11 +4,11 @@
 /// A service lifecycle event on sys/lifecycle/<service>/ (started, ready, stopping, stopped; resync when a subscriber
 /// saw a new epoch or a gap it cannot bridge) and the app lifecycle events the components follow (will_resign_active:
 /// cancel in-flight gestures, pause refresh timers, flush memo edits; did_become_active: resume).
-public struct Lifecycle: BusMessage, MessagePackMap, Hashable {
+public struct Lifecycle: BusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("lifecycle", major: 1, minor: 0)
 
     /// what happened
-    public enum Event: String, Sendable, Hashable, CaseIterable {
+    public enum Event: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case started
         case ready
         case stopping
@@ -19,17 +19,19 @@ public struct Lifecycle: BusMessage, MessagePackMap, Hashable {
     }
 
     /// service name (the sender)
-    public var service: String
+    public var service: String = ""
     /// what happened
-    public var event: Event
+    public var event: Event = .started
     /// the service's epoch (as in its envelopes)
-    public var epoch: UInt64
+    public var epoch: UInt64 = 0
     /// process id
-    public var pid: Int
+    public var pid: Int = 0
     /// why (resync, stopping, stopped)
     public var reason: String?
     /// exit status (stopped)
     public var exitCode: Int?
+
+    public init() {}
 
     public init(
         service: String,
@@ -47,68 +49,12 @@ public struct Lifecycle: BusMessage, MessagePackMap, Hashable {
         self.exitCode = exitCode
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 4
-        if self.reason != nil { count += 1 }
-        if self.exitCode != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("service")
-        writer.write(self.service)
-        writer.writeKey("event")
-        writer.write(self.event.rawValue)
-        writer.writeKey("epoch")
-        writer.write(self.epoch)
-        writer.writeKey("pid")
-        writer.write(self.pid)
-        if let reason = self.reason {
-            writer.writeKey("reason")
-            writer.write(reason)
-        }
-        if let exitCode = self.exitCode {
-            writer.writeKey("exit_code")
-            writer.write(exitCode)
-        }
-    }
-
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var service: String?
-        var event: Event?
-        var epoch: UInt64?
-        var pid: Int?
-        var reason: String?
-        var exitCode: Int?
-        try reader.readMap { reader, key in
-            switch key {
-            case "service":
-                service = try reader.readString(FieldName(path, "service"), length: 1...Int.max)
-            case "event":
-                event = try reader.readEnum(Event.self, FieldName(path, "event"))
-            case "epoch":
-                epoch = try reader.readUnsigned(FieldName(path, "epoch"), in: 1...9_007_199_254_740_991)
-            case "pid":
-                pid = Int(try reader.readInteger(FieldName(path, "pid"), in: 1...Int64.max))
-            case "reason":
-                reason = try reader.readNullable { reader in
-                    try reader.readString(FieldName(path, "reason"))
-                }
-            case "exit_code":
-                exitCode = try reader.readNullable { reader in
-                    Int(try reader.readInteger(FieldName(path, "exit_code"), in: Int64.min...Int64.max))
-                }
-            default: try reader.skip()
-            }
-        }
-        self.service = try reader.require(service, FieldName(path, "service"))
-        self.event = try reader.require(event, FieldName(path, "event"))
-        self.epoch = try reader.require(epoch, FieldName(path, "epoch"))
-        self.pid = try reader.require(pid, FieldName(path, "pid"))
-        self.reason = reason
-        self.exitCode = exitCode
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("service", &self.service, StringRule(length: 1...Int.max))
+        try visitor.field("event", &self.event, .any)
+        try visitor.field("epoch", &self.epoch, 1...9_007_199_254_740_991)
+        try visitor.field("pid", &self.pid, 1...Int64.max)
+        try visitor.optional("reason", &self.reason, .any)
+        try visitor.optional("exit_code", &self.exitCode, Int64.min...Int64.max)
     }
 }

@@ -3,28 +3,30 @@
 
 /// A ten-key pad in one row: highlighted key and popup while a finger is down, the digit emitted on lift, and the
 /// sequence of quick taps. Published in full on every change.
-public struct NumberPadState: ValueMessage, MessagePackMap, Hashable {
+public struct NumberPadState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.numberPad", major: 1, minor: 1)
 
     /// key order: startWithZero (0…9) or phone (1…9, 0)
-    public enum Layout: String, Sendable, Hashable, CaseIterable {
+    public enum Layout: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case startWithZero
         case phone
     }
 
     /// popup shape: left edge key, inner key, right edge key
-    public enum PopupKind: String, Sendable, Hashable, CaseIterable {
+    public enum PopupKind: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case left
         case inner
         case right
     }
 
     /// key popup shown while a finger is down, or null
-    public struct Popup: MessagePackMap, Hashable {
+    public struct Popup: MessagePackMap, MapFields, Hashable {
         /// popup shape: left edge key, inner key, right edge key
-        public var kind: NumberPadState.PopupKind
+        public var kind: NumberPadState.PopupKind = .left
         /// digit shown in the popup
-        public var digit: Int
+        public var digit: Int = 0
+
+        public init() {}
 
         public init(
             kind: NumberPadState.PopupKind,
@@ -34,50 +36,32 @@ public struct NumberPadState: ValueMessage, MessagePackMap, Hashable {
             self.digit = digit
         }
 
-        public func encode(to writer: inout MessagePackWriter) {
-            writer.writeMapHeader(2)
-            writer.writeKey("kind")
-            writer.write(self.kind.rawValue)
-            writer.writeKey("digit")
-            writer.write(self.digit)
-        }
-
-        /// Decodes the map at `path` (empty at the top), naming the field in any error.
-        public init(from reader: inout MessagePackReader, path: String) throws {
-            var kind: NumberPadState.PopupKind?
-            var digit: Int?
-            try reader.readMap { reader, key in
-                switch key {
-                case "kind":
-                    kind = try reader.readEnum(NumberPadState.PopupKind.self, FieldName(path, "kind"))
-                case "digit":
-                    digit = Int(try reader.readInteger(FieldName(path, "digit"), in: 0...9))
-                default: try reader.skip()
-                }
-            }
-            self.kind = try reader.require(kind, FieldName(path, "kind"))
-            self.digit = try reader.require(digit, FieldName(path, "digit"))
+        public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+            try visitor.field("kind", &self.kind, .any)
+            try visitor.field("digit", &self.digit, 0...9)
         }
     }
 
     /// component instance id (the scene's component id)
-    public var instance: String
+    public var instance: String = ""
     /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double
+    public var tMs: Double = 0
     /// key order: startWithZero (0…9) or phone (1…9, 0)
-    public var layout: Layout
+    public var layout: Layout = .startWithZero
     /// enabled digits; disabled keys ignore touches
-    public var enabled: [Int]
+    public var enabled: [Int] = []
     /// digit under the finger, or null
     public var highlighted: Int?
     /// key popup shown while a finger is down, or null
     public var popup: Popup?
     /// digit emitted by the latest lift (at once, never delayed); empty before any
-    public var touchedString: String
+    public var touchedString: String = ""
     /// digits tapped within 0.75 s of each other, ending with the latest
-    public var sequentialString: String
+    public var sequentialString: String = ""
     /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
     public var input: TouchInput?
+
+    public init() {}
 
     public init(
         instance: String,
@@ -101,105 +85,15 @@ public struct NumberPadState: ValueMessage, MessagePackMap, Hashable {
         self.input = input
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 8
-        if self.input != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("layout")
-        writer.write(self.layout.rawValue)
-        writer.writeKey("enabled")
-        writer.writeArrayHeader(self.enabled.count)
-        for item in self.enabled {
-            writer.write(item)
-        }
-        writer.writeKey("highlighted")
-        if let highlighted = self.highlighted {
-            writer.write(highlighted)
-        } else {
-            writer.writeNil()
-        }
-        writer.writeKey("popup")
-        if let popup = self.popup {
-            popup.encode(to: &writer)
-        } else {
-            writer.writeNil()
-        }
-        writer.writeKey("touched_string")
-        writer.write(self.touchedString)
-        writer.writeKey("sequential_string")
-        writer.write(self.sequentialString)
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
-    }
-
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var instance: String?
-        var tMs: Double?
-        var layout: Layout?
-        var enabled: [Int]?
-        var highlighted: Int??
-        var popup: Popup??
-        var touchedString: String?
-        var sequentialString: String?
-        var input: TouchInput?
-        try reader.readMap { reader, key in
-            switch key {
-            case "instance":
-                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
-            case "layout":
-                layout = try reader.readEnum(Layout.self, FieldName(path, "layout"))
-            case "enabled":
-                enabled = try reader.readArray(FieldName(path, "enabled")) { reader, item in
-                    Int(try reader.readInteger(item, in: 0...9))
-                }
-            case "highlighted":
-                highlighted = .some(
-                    try reader.readNullable { reader in
-                        Int(try reader.readInteger(FieldName(path, "highlighted"), in: 0...9))
-                    })
-            case "popup":
-                popup = .some(
-                    try reader.readNullable { reader in
-                        try Popup(from: &reader, path: FieldName(path, "popup").description)
-                    })
-            case "touched_string":
-                touchedString = try reader.readString(FieldName(path, "touched_string"))
-            case "sequential_string":
-                sequentialString = try reader.readString(FieldName(path, "sequential_string"))
-            case "input":
-                input = try reader.readNullable { reader in
-                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
-                }
-            default: try reader.skip()
-            }
-        }
-        self.instance = try reader.require(instance, FieldName(path, "instance"))
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.layout = try reader.require(layout, FieldName(path, "layout"))
-        self.enabled = try reader.require(enabled, FieldName(path, "enabled"))
-        self.highlighted = try reader.require(highlighted, FieldName(path, "highlighted"))
-        self.popup = try reader.require(popup, FieldName(path, "popup"))
-        self.touchedString = try reader.require(touchedString, FieldName(path, "touched_string"))
-        self.sequentialString = try reader.require(sequentialString, FieldName(path, "sequential_string"))
-        self.input = input
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
+        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try visitor.field("layout", &self.layout, .any)
+        try visitor.field("enabled", &self.enabled, ArrayRule(item: 0...9))
+        try visitor.nullable("highlighted", &self.highlighted, 0...9)
+        try visitor.nullable("popup", &self.popup, .any)
+        try visitor.field("touched_string", &self.touchedString, .any)
+        try visitor.field("sequential_string", &self.sequentialString, .any)
+        try visitor.optional("input", &self.input, .any)
     }
 }

@@ -3,26 +3,26 @@
 
 /// A SmartNews-style pager with a collapsing header and a pull-to-load progress area. Published in full on every
 /// change.
-public struct PagerState: ValueMessage, MessagePackMap, Hashable {
+public struct PagerState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.pager", major: 1, minor: 4)
 
     /// component instance id (the scene's component id)
-    public var instance: String
+    public var instance: String = ""
     /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double
+    public var tMs: Double = 0
     /// current page, from 0
-    public var page: Int
+    public var page: Int = 0
     /// number of pages
-    public var pageCount: Int
+    public var pageCount: Int = 0
     /// how far the menu has moved up over the navigation bar, in points (0 = fully shown; at most the navigation bar's
     /// height)
-    public var headerOffset: Double
+    public var headerOffset: Double = 0
     /// load progress in percent 0…100
-    public var progress: Double
+    public var progress: Double = 0
     /// progress-area label (引き下げて更新 / はなして更新 / 更新中)
-    public var label: String
+    public var label: String = ""
     /// a load started by a pull is running
-    public var loading: Bool
+    public var loading: Bool = false
     /// horizontal position in pages, fractional while swiping (page 2 half-way to 3 = 2.5)
     public var pageOffset: Double?
     /// how far past the top the current page is pulled, in points (stretches the progress area)
@@ -39,6 +39,8 @@ public struct PagerState: ValueMessage, MessagePackMap, Hashable {
     /// the progress bar's opacity: 0 on the state that ends a load (with 'animation', the bar fading out over 300 ms)
     /// and until the bar resets to zero width; absent: 1 (since minor 3)
     public var progressOpacity: Double?
+
+    public init() {}
 
     public init(
         instance: String,
@@ -72,141 +74,20 @@ public struct PagerState: ValueMessage, MessagePackMap, Hashable {
         self.progressOpacity = progressOpacity
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 8
-        if self.pageOffset != nil { count += 1 }
-        if self.pullOffset != nil { count += 1 }
-        if self.scrollOffset != nil { count += 1 }
-        if self.animation != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        if self.progressOpacity != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("page")
-        writer.write(self.page)
-        writer.writeKey("page_count")
-        writer.write(self.pageCount)
-        writer.writeKey("header_offset")
-        writer.writeNumber(self.headerOffset)
-        writer.writeKey("progress")
-        writer.writeNumber(self.progress)
-        writer.writeKey("label")
-        writer.write(self.label)
-        writer.writeKey("loading")
-        writer.write(self.loading)
-        if let pageOffset = self.pageOffset {
-            writer.writeKey("page_offset")
-            writer.writeNumber(pageOffset)
-        }
-        if let pullOffset = self.pullOffset {
-            writer.writeKey("pull_offset")
-            writer.writeNumber(pullOffset)
-        }
-        if let scrollOffset = self.scrollOffset {
-            writer.writeKey("scroll_offset")
-            writer.writeNumber(scrollOffset)
-        }
-        if let animation = self.animation {
-            writer.writeKey("animation")
-            animation.encode(to: &writer)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
-        if let progressOpacity = self.progressOpacity {
-            writer.writeKey("progress_opacity")
-            writer.writeNumber(progressOpacity)
-        }
-    }
-
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var instance: String?
-        var tMs: Double?
-        var page: Int?
-        var pageCount: Int?
-        var headerOffset: Double?
-        var progress: Double?
-        var label: String?
-        var loading: Bool?
-        var pageOffset: Double?
-        var pullOffset: Double?
-        var scrollOffset: Double?
-        var animation: StateAnimation?
-        var input: TouchInput?
-        var progressOpacity: Double?
-        try reader.readMap { reader, key in
-            switch key {
-            case "instance":
-                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
-            case "page":
-                page = Int(try reader.readInteger(FieldName(path, "page"), in: 0...Int64.max))
-            case "page_count":
-                pageCount = Int(try reader.readInteger(FieldName(path, "page_count"), in: 1...Int64.max))
-            case "header_offset":
-                headerOffset = try reader.readNumber(FieldName(path, "header_offset"), in: .atLeast(0))
-            case "progress":
-                progress = try reader.readNumber(FieldName(path, "progress"), in: NumberRange(0, 100))
-            case "label":
-                label = try reader.readString(FieldName(path, "label"))
-            case "loading":
-                loading = try reader.readBool(FieldName(path, "loading"))
-            case "page_offset":
-                pageOffset = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "page_offset"), in: .finite)
-                }
-            case "pull_offset":
-                pullOffset = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "pull_offset"), in: .atLeast(0))
-                }
-            case "scroll_offset":
-                scrollOffset = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "scroll_offset"), in: .finite)
-                }
-            case "animation":
-                animation = try reader.readNullable { reader in
-                    try StateAnimation(from: &reader, path: FieldName(path, "animation").description)
-                }
-            case "input":
-                input = try reader.readNullable { reader in
-                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
-                }
-            case "progress_opacity":
-                progressOpacity = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "progress_opacity"), in: NumberRange(0, 1))
-                }
-            default: try reader.skip()
-            }
-        }
-        self.instance = try reader.require(instance, FieldName(path, "instance"))
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.page = try reader.require(page, FieldName(path, "page"))
-        self.pageCount = try reader.require(pageCount, FieldName(path, "page_count"))
-        self.headerOffset = try reader.require(headerOffset, FieldName(path, "header_offset"))
-        self.progress = try reader.require(progress, FieldName(path, "progress"))
-        self.label = try reader.require(label, FieldName(path, "label"))
-        self.loading = try reader.require(loading, FieldName(path, "loading"))
-        self.pageOffset = pageOffset
-        self.pullOffset = pullOffset
-        self.scrollOffset = scrollOffset
-        self.animation = animation
-        self.input = input
-        self.progressOpacity = progressOpacity
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
+        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try visitor.field("page", &self.page, 0...Int64.max)
+        try visitor.field("page_count", &self.pageCount, 1...Int64.max)
+        try visitor.field("header_offset", &self.headerOffset, .atLeast(0))
+        try visitor.field("progress", &self.progress, NumberRule(NumberRange(0, 100)))
+        try visitor.field("label", &self.label, .any)
+        try visitor.field("loading", &self.loading, .any)
+        try visitor.optional("page_offset", &self.pageOffset, .finite)
+        try visitor.optional("pull_offset", &self.pullOffset, .atLeast(0))
+        try visitor.optional("scroll_offset", &self.scrollOffset, .finite)
+        try visitor.optional("animation", &self.animation, .any)
+        try visitor.optional("input", &self.input, .any)
+        try visitor.optional("progress_opacity", &self.progressOpacity, NumberRule(NumberRange(0, 1)))
     }
 }

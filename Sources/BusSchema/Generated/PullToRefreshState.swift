@@ -3,11 +3,11 @@
 
 /// A pull-to-refresh header: hidden → pullingDown → overThreshold → refreshing → hidden. Published in full on every
 /// change.
-public struct PullToRefreshState: ValueMessage, MessagePackMap, Hashable {
+public struct PullToRefreshState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.pullToRefresh", major: 1, minor: 3)
 
     /// header state
-    public enum Phase: String, Sendable, Hashable, CaseIterable {
+    public enum Phase: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case hidden
         case pullingDown
         case overThreshold
@@ -15,20 +15,20 @@ public struct PullToRefreshState: ValueMessage, MessagePackMap, Hashable {
     }
 
     /// component instance id (the scene's component id)
-    public var instance: String
+    public var instance: String = ""
     /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double
+    public var tMs: Double = 0
     /// header state
-    public var phase: Phase
+    public var phase: Phase = .hidden
     /// how far the content is pulled down, in points (the negated contentOffset.y); the header height while refreshing
-    public var offset: Double
+    public var offset: Double = 0
     /// pull distance that arms the refresh (header height + margin)
-    public var threshold: Double
+    public var threshold: Double = 0
     /// label text shown (Japanese defaults 引き下げて…, 指をはなすと更新, 更新中…)
-    public var label: String
+    public var label: String = ""
     /// arrow rotation in radians: 0 pointing down, π − ε up once over the threshold; while it turns, where it turns to
     /// (see arrow_animation)
-    public var arrowAngle: Double
+    public var arrowAngle: Double = 0
     /// the last refresh failed fast because there is no connectivity
     public var offline: Bool?
     /// header height in points
@@ -44,6 +44,8 @@ public struct PullToRefreshState: ValueMessage, MessagePackMap, Hashable {
     /// when the last refresh's data was updated, in wall-clock ms since the Unix epoch (the refresh_done command's
     /// updated_at_ms, else the time it was sent); drawn as the header's last-updated line (since minor 3)
     public var updatedAtMs: Double?
+
+    public init() {}
 
     public init(
         instance: String,
@@ -75,135 +77,19 @@ public struct PullToRefreshState: ValueMessage, MessagePackMap, Hashable {
         self.updatedAtMs = updatedAtMs
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 7
-        if self.offline != nil { count += 1 }
-        if self.headerHeight != nil { count += 1 }
-        if self.animation != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        if self.arrowAnimation != nil { count += 1 }
-        if self.updatedAtMs != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("phase")
-        writer.write(self.phase.rawValue)
-        writer.writeKey("offset")
-        writer.writeNumber(self.offset)
-        writer.writeKey("threshold")
-        writer.writeNumber(self.threshold)
-        writer.writeKey("label")
-        writer.write(self.label)
-        writer.writeKey("arrow_angle")
-        writer.writeNumber(self.arrowAngle)
-        if let offline = self.offline {
-            writer.writeKey("offline")
-            writer.write(offline)
-        }
-        if let headerHeight = self.headerHeight {
-            writer.writeKey("header_height")
-            writer.writeNumber(headerHeight)
-        }
-        if let animation = self.animation {
-            writer.writeKey("animation")
-            animation.encode(to: &writer)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
-        if let arrowAnimation = self.arrowAnimation {
-            writer.writeKey("arrow_animation")
-            arrowAnimation.encode(to: &writer)
-        }
-        if let updatedAtMs = self.updatedAtMs {
-            writer.writeKey("updated_at_ms")
-            writer.writeNumber(updatedAtMs)
-        }
-    }
-
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var instance: String?
-        var tMs: Double?
-        var phase: Phase?
-        var offset: Double?
-        var threshold: Double?
-        var label: String?
-        var arrowAngle: Double?
-        var offline: Bool?
-        var headerHeight: Double?
-        var animation: StateAnimation?
-        var input: TouchInput?
-        var arrowAnimation: StateAnimation?
-        var updatedAtMs: Double?
-        try reader.readMap { reader, key in
-            switch key {
-            case "instance":
-                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
-            case "phase":
-                phase = try reader.readEnum(Phase.self, FieldName(path, "phase"))
-            case "offset":
-                offset = try reader.readNumber(FieldName(path, "offset"), in: .atLeast(0))
-            case "threshold":
-                threshold = try reader.readNumber(FieldName(path, "threshold"), in: .atLeast(0))
-            case "label":
-                label = try reader.readString(FieldName(path, "label"))
-            case "arrow_angle":
-                arrowAngle = try reader.readNumber(FieldName(path, "arrow_angle"), in: .finite)
-            case "offline":
-                offline = try reader.readNullable { reader in
-                    try reader.readBool(FieldName(path, "offline"))
-                }
-            case "header_height":
-                headerHeight = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "header_height"), in: .atLeast(0))
-                }
-            case "animation":
-                animation = try reader.readNullable { reader in
-                    try StateAnimation(from: &reader, path: FieldName(path, "animation").description)
-                }
-            case "input":
-                input = try reader.readNullable { reader in
-                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
-                }
-            case "arrow_animation":
-                arrowAnimation = try reader.readNullable { reader in
-                    try StateAnimation(from: &reader, path: FieldName(path, "arrow_animation").description)
-                }
-            case "updated_at_ms":
-                updatedAtMs = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "updated_at_ms"), in: .atLeast(0))
-                }
-            default: try reader.skip()
-            }
-        }
-        self.instance = try reader.require(instance, FieldName(path, "instance"))
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.phase = try reader.require(phase, FieldName(path, "phase"))
-        self.offset = try reader.require(offset, FieldName(path, "offset"))
-        self.threshold = try reader.require(threshold, FieldName(path, "threshold"))
-        self.label = try reader.require(label, FieldName(path, "label"))
-        self.arrowAngle = try reader.require(arrowAngle, FieldName(path, "arrow_angle"))
-        self.offline = offline
-        self.headerHeight = headerHeight
-        self.animation = animation
-        self.input = input
-        self.arrowAnimation = arrowAnimation
-        self.updatedAtMs = updatedAtMs
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
+        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try visitor.field("phase", &self.phase, .any)
+        try visitor.field("offset", &self.offset, .atLeast(0))
+        try visitor.field("threshold", &self.threshold, .atLeast(0))
+        try visitor.field("label", &self.label, .any)
+        try visitor.field("arrow_angle", &self.arrowAngle, .finite)
+        try visitor.optional("offline", &self.offline, .any)
+        try visitor.optional("header_height", &self.headerHeight, .atLeast(0))
+        try visitor.optional("animation", &self.animation, .any)
+        try visitor.optional("input", &self.input, .any)
+        try visitor.optional("arrow_animation", &self.arrowAnimation, .any)
+        try visitor.optional("updated_at_ms", &self.updatedAtMs, .atLeast(0))
     }
 }

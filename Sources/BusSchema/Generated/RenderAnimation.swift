@@ -2,11 +2,11 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// An animation finished or was interrupted by a new target (render/animation/), like UIView's completion block.
-public struct RenderAnimation: BusMessage, MessagePackMap, Hashable {
+public struct RenderAnimation: BusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("render.animation", major: 1, minor: 0)
 
     /// animated property
-    public enum Property: String, Sendable, Hashable, CaseIterable {
+    public enum Property: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case position
         case size
         case opacity
@@ -15,17 +15,19 @@ public struct RenderAnimation: BusMessage, MessagePackMap, Hashable {
     }
 
     /// animated layer: the view id, or view id/sublayer name
-    public var layer: String
+    public var layer: String = ""
     /// animated property
-    public var property: Property
+    public var property: Property = .position
     /// true: ran to the end; false: interrupted
-    public var finished: Bool
+    public var finished: Bool = false
     /// completion time in ms (render worker's clock)
-    public var tMs: Double
+    public var tMs: Double = 0
     /// animation id from the state change that started it
     public var animationID: Int?
     /// planned duration
     public var durationMs: Double?
+
+    public init() {}
 
     public init(
         layer: String,
@@ -43,68 +45,12 @@ public struct RenderAnimation: BusMessage, MessagePackMap, Hashable {
         self.durationMs = durationMs
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 4
-        if self.animationID != nil { count += 1 }
-        if self.durationMs != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("layer")
-        writer.write(self.layer)
-        writer.writeKey("property")
-        writer.write(self.property.rawValue)
-        writer.writeKey("finished")
-        writer.write(self.finished)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        if let animationID = self.animationID {
-            writer.writeKey("animation_id")
-            writer.write(animationID)
-        }
-        if let durationMs = self.durationMs {
-            writer.writeKey("duration_ms")
-            writer.writeNumber(durationMs)
-        }
-    }
-
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var layer: String?
-        var property: Property?
-        var finished: Bool?
-        var tMs: Double?
-        var animationID: Int?
-        var durationMs: Double?
-        try reader.readMap { reader, key in
-            switch key {
-            case "layer":
-                layer = try reader.readString(FieldName(path, "layer"), length: 1...Int.max)
-            case "property":
-                property = try reader.readEnum(Property.self, FieldName(path, "property"))
-            case "finished":
-                finished = try reader.readBool(FieldName(path, "finished"))
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .finite)
-            case "animation_id":
-                animationID = try reader.readNullable { reader in
-                    Int(try reader.readInteger(FieldName(path, "animation_id"), in: 0...Int64.max))
-                }
-            case "duration_ms":
-                durationMs = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "duration_ms"), in: .atLeast(0))
-                }
-            default: try reader.skip()
-            }
-        }
-        self.layer = try reader.require(layer, FieldName(path, "layer"))
-        self.property = try reader.require(property, FieldName(path, "property"))
-        self.finished = try reader.require(finished, FieldName(path, "finished"))
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.animationID = animationID
-        self.durationMs = durationMs
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("layer", &self.layer, StringRule(length: 1...Int.max))
+        try visitor.field("property", &self.property, .any)
+        try visitor.field("finished", &self.finished, .any)
+        try visitor.field("t_ms", &self.tMs, .finite)
+        try visitor.optional("animation_id", &self.animationID, 0...Int64.max)
+        try visitor.optional("duration_ms", &self.durationMs, .atLeast(0))
     }
 }

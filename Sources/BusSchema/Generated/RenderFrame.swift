@@ -2,17 +2,19 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// A frame the render worker produced (render/frame/).
-public struct RenderFrame: BusMessage, MessagePackMap, Hashable {
+public struct RenderFrame: BusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("render.frame", major: 1, minor: 0)
 
     /// time spent, in ms
-    public struct Timings: MessagePackMap, Hashable {
+    public struct Timings: MessagePackMap, MapFields, Hashable {
         /// drawing layers, shadows and text
-        public var renderMs: Double
+        public var renderMs: Double = 0
         /// blurring (included in render_ms)
-        public var blurMs: Double
+        public var blurMs: Double = 0
         /// PNG encoding (0 when no PNG was written)
-        public var encodeMs: Double
+        public var encodeMs: Double = 0
+
+        public init() {}
 
         public init(
             renderMs: Double,
@@ -24,53 +26,30 @@ public struct RenderFrame: BusMessage, MessagePackMap, Hashable {
             self.encodeMs = encodeMs
         }
 
-        public func encode(to writer: inout MessagePackWriter) {
-            writer.writeMapHeader(3)
-            writer.writeKey("render_ms")
-            writer.writeNumber(self.renderMs)
-            writer.writeKey("blur_ms")
-            writer.writeNumber(self.blurMs)
-            writer.writeKey("encode_ms")
-            writer.writeNumber(self.encodeMs)
-        }
-
-        /// Decodes the map at `path` (empty at the top), naming the field in any error.
-        public init(from reader: inout MessagePackReader, path: String) throws {
-            var renderMs: Double?
-            var blurMs: Double?
-            var encodeMs: Double?
-            try reader.readMap { reader, key in
-                switch key {
-                case "render_ms":
-                    renderMs = try reader.readNumber(FieldName(path, "render_ms"), in: .atLeast(0))
-                case "blur_ms":
-                    blurMs = try reader.readNumber(FieldName(path, "blur_ms"), in: .atLeast(0))
-                case "encode_ms":
-                    encodeMs = try reader.readNumber(FieldName(path, "encode_ms"), in: .atLeast(0))
-                default: try reader.skip()
-                }
-            }
-            self.renderMs = try reader.require(renderMs, FieldName(path, "render_ms"))
-            self.blurMs = try reader.require(blurMs, FieldName(path, "blur_ms"))
-            self.encodeMs = try reader.require(encodeMs, FieldName(path, "encode_ms"))
+        public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+            try visitor.field("render_ms", &self.renderMs, .atLeast(0))
+            try visitor.field("blur_ms", &self.blurMs, .atLeast(0))
+            try visitor.field("encode_ms", &self.encodeMs, .atLeast(0))
         }
     }
 
     /// frame number, from 1
-    public var frameID: Int
+    public var frameID: Int = 0
     /// width in pixels
-    public var width: Int
+    public var width: Int = 0
     /// height in pixels
-    public var height: Int
+    public var height: Int = 0
     /// lower-case hex digest of the frame's premultiplied RGBA8 pixels (same pixels, same checksum)
-    public var checksum: String
+    public var checksum: String = ""
     /// number of state messages (ui/ and memo/changed/) applied when the frame was rendered; a newer frame never has a
     /// smaller one
-    public var stateSeq: Int
+    public var stateSeq: Int = 0
     /// time spent, in ms
-    public var timings: Timings
+    public var timings: Timings = Timings()
     /// path of the PNG snapshot written for this frame
     public var png: String?
+
+    public init() {}
 
     public init(
         frameID: Int,
@@ -90,69 +69,13 @@ public struct RenderFrame: BusMessage, MessagePackMap, Hashable {
         self.png = png
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 6
-        if self.png != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("frame_id")
-        writer.write(self.frameID)
-        writer.writeKey("width")
-        writer.write(self.width)
-        writer.writeKey("height")
-        writer.write(self.height)
-        writer.writeKey("checksum")
-        writer.write(self.checksum)
-        writer.writeKey("state_seq")
-        writer.write(self.stateSeq)
-        writer.writeKey("timings")
-        self.timings.encode(to: &writer)
-        if let png = self.png {
-            writer.writeKey("png")
-            writer.write(png)
-        }
-    }
-
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var frameID: Int?
-        var width: Int?
-        var height: Int?
-        var checksum: String?
-        var stateSeq: Int?
-        var timings: Timings?
-        var png: String?
-        try reader.readMap { reader, key in
-            switch key {
-            case "frame_id":
-                frameID = Int(try reader.readInteger(FieldName(path, "frame_id"), in: 1...9_007_199_254_740_991))
-            case "width":
-                width = Int(try reader.readInteger(FieldName(path, "width"), in: 1...Int64.max))
-            case "height":
-                height = Int(try reader.readInteger(FieldName(path, "height"), in: 1...Int64.max))
-            case "checksum":
-                checksum = try reader.readString(FieldName(path, "checksum"), pattern: .hexDigest)
-            case "state_seq":
-                stateSeq = Int(try reader.readInteger(FieldName(path, "state_seq"), in: 0...9_007_199_254_740_991))
-            case "timings":
-                timings = try Timings(from: &reader, path: FieldName(path, "timings").description)
-            case "png":
-                png = try reader.readNullable { reader in
-                    try reader.readString(FieldName(path, "png"))
-                }
-            default: try reader.skip()
-            }
-        }
-        self.frameID = try reader.require(frameID, FieldName(path, "frame_id"))
-        self.width = try reader.require(width, FieldName(path, "width"))
-        self.height = try reader.require(height, FieldName(path, "height"))
-        self.checksum = try reader.require(checksum, FieldName(path, "checksum"))
-        self.stateSeq = try reader.require(stateSeq, FieldName(path, "state_seq"))
-        self.timings = try reader.require(timings, FieldName(path, "timings"))
-        self.png = png
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("frame_id", &self.frameID, 1...9_007_199_254_740_991)
+        try visitor.field("width", &self.width, 1...Int64.max)
+        try visitor.field("height", &self.height, 1...Int64.max)
+        try visitor.field("checksum", &self.checksum, StringRule(pattern: .hexDigest))
+        try visitor.field("state_seq", &self.stateSeq, 0...9_007_199_254_740_991)
+        try visitor.field("timings", &self.timings, .any)
+        try visitor.optional("png", &self.png, .any)
     }
 }

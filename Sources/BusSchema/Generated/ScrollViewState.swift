@@ -3,19 +3,21 @@
 
 /// A scroll view: offset, content size, insets, zoom and the flags that drive its overlays. Published in full on every
 /// change.
-public struct ScrollViewState: ValueMessage, MessagePackMap, Hashable {
+public struct ScrollViewState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.scrollView", major: 1, minor: 1)
 
     /// content insets in points
-    public struct Insets: MessagePackMap, Hashable {
+    public struct Insets: MessagePackMap, MapFields, Hashable {
         /// top inset in points
-        public var top: Double
+        public var top: Double = 0
         /// left inset in points
-        public var left: Double
+        public var left: Double = 0
         /// bottom inset in points
-        public var bottom: Double
+        public var bottom: Double = 0
         /// right inset in points
-        public var right: Double
+        public var right: Double = 0
+
+        public init() {}
 
         public init(
             top: Double,
@@ -29,74 +31,46 @@ public struct ScrollViewState: ValueMessage, MessagePackMap, Hashable {
             self.right = right
         }
 
-        public func encode(to writer: inout MessagePackWriter) {
-            writer.writeMapHeader(4)
-            writer.writeKey("top")
-            writer.writeNumber(self.top)
-            writer.writeKey("left")
-            writer.writeNumber(self.left)
-            writer.writeKey("bottom")
-            writer.writeNumber(self.bottom)
-            writer.writeKey("right")
-            writer.writeNumber(self.right)
-        }
-
-        /// Decodes the map at `path` (empty at the top), naming the field in any error.
-        public init(from reader: inout MessagePackReader, path: String) throws {
-            var top: Double?
-            var left: Double?
-            var bottom: Double?
-            var right: Double?
-            try reader.readMap { reader, key in
-                switch key {
-                case "top":
-                    top = try reader.readNumber(FieldName(path, "top"), in: .finite)
-                case "left":
-                    left = try reader.readNumber(FieldName(path, "left"), in: .finite)
-                case "bottom":
-                    bottom = try reader.readNumber(FieldName(path, "bottom"), in: .finite)
-                case "right":
-                    right = try reader.readNumber(FieldName(path, "right"), in: .finite)
-                default: try reader.skip()
-                }
-            }
-            self.top = try reader.require(top, FieldName(path, "top"))
-            self.left = try reader.require(left, FieldName(path, "left"))
-            self.bottom = try reader.require(bottom, FieldName(path, "bottom"))
-            self.right = try reader.require(right, FieldName(path, "right"))
+        public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+            try visitor.field("top", &self.top, .finite)
+            try visitor.field("left", &self.left, .finite)
+            try visitor.field("bottom", &self.bottom, .finite)
+            try visitor.field("right", &self.right, .finite)
         }
     }
 
     /// component instance id (the scene's component id)
-    public var instance: String
+    public var instance: String = ""
     /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double
+    public var tMs: Double = 0
     /// x in points (right is positive)
-    public var offsetX: Double
+    public var offsetX: Double = 0
     /// y in points (down is positive)
-    public var offsetY: Double
+    public var offsetY: Double = 0
     /// width in points
-    public var contentWidth: Double
+    public var contentWidth: Double = 0
     /// height in points
-    public var contentHeight: Double
+    public var contentHeight: Double = 0
     /// content insets in points
-    public var insets: Insets
+    public var insets: Insets = Insets()
     /// zoom scale (1 = unzoomed)
-    public var zoomScale: Double
+    public var zoomScale: Double = 0
     /// a finger is dragging the content
-    public var dragging: Bool
+    public var dragging: Bool = false
     /// moving on after release
-    public var decelerating: Bool
+    public var decelerating: Bool = false
     /// a pinch is zooming
-    public var zooming: Bool
+    public var zooming: Bool = false
     /// overlays listed in the scene are shown (false while dragging or zooming)
-    public var overlaysVisible: Bool
+    public var overlaysVisible: Bool = false
     /// current scroll velocity in points per second
     public var velocity: GestureEvent.Vector?
     /// current page when paging is on
     public var page: Int?
     /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
     public var input: TouchInput?
+
+    public init() {}
 
     public init(
         instance: String,
@@ -132,148 +106,20 @@ public struct ScrollViewState: ValueMessage, MessagePackMap, Hashable {
         self.input = input
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 10
-        if self.velocity != nil { count += 1 }
-        if self.page != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("offset")
-        writer.writeMapHeader(2)
-        writer.writeKey("x")
-        writer.writeNumber(self.offsetX)
-        writer.writeKey("y")
-        writer.writeNumber(self.offsetY)
-        writer.writeKey("content_size")
-        writer.writeMapHeader(2)
-        writer.writeKey("width")
-        writer.writeNumber(self.contentWidth)
-        writer.writeKey("height")
-        writer.writeNumber(self.contentHeight)
-        writer.writeKey("insets")
-        self.insets.encode(to: &writer)
-        writer.writeKey("zoom_scale")
-        writer.writeNumber(self.zoomScale)
-        writer.writeKey("dragging")
-        writer.write(self.dragging)
-        writer.writeKey("decelerating")
-        writer.write(self.decelerating)
-        writer.writeKey("zooming")
-        writer.write(self.zooming)
-        writer.writeKey("overlays_visible")
-        writer.write(self.overlaysVisible)
-        if let velocity = self.velocity {
-            writer.writeKey("velocity")
-            velocity.encode(to: &writer)
-        }
-        if let page = self.page {
-            writer.writeKey("page")
-            writer.write(page)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
-    }
-
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var instance: String?
-        var tMs: Double?
-        var offsetX: Double?
-        var offsetY: Double?
-        var contentWidth: Double?
-        var contentHeight: Double?
-        var insets: Insets?
-        var zoomScale: Double?
-        var dragging: Bool?
-        var decelerating: Bool?
-        var zooming: Bool?
-        var overlaysVisible: Bool?
-        var velocity: GestureEvent.Vector?
-        var page: Int?
-        var input: TouchInput?
-        try reader.readMap { reader, key in
-            switch key {
-            case "instance":
-                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
-            case "offset":
-                try reader.readMap { reader, key in
-                    switch key {
-                    case "x":
-                        offsetX = try reader.readNumber(FieldName(path, "offset.x"), in: .finite)
-                    case "y":
-                        offsetY = try reader.readNumber(FieldName(path, "offset.y"), in: .finite)
-                    default: try reader.skip()
-                    }
-                }
-            case "content_size":
-                try reader.readMap { reader, key in
-                    switch key {
-                    case "width":
-                        contentWidth = try reader.readNumber(FieldName(path, "content_size.width"), in: .atLeast(0))
-                    case "height":
-                        contentHeight = try reader.readNumber(FieldName(path, "content_size.height"), in: .atLeast(0))
-                    default: try reader.skip()
-                    }
-                }
-            case "insets":
-                insets = try Insets(from: &reader, path: FieldName(path, "insets").description)
-            case "zoom_scale":
-                zoomScale = try reader.readNumber(FieldName(path, "zoom_scale"), in: .atLeast(0), exclusiveLower: true)
-            case "dragging":
-                dragging = try reader.readBool(FieldName(path, "dragging"))
-            case "decelerating":
-                decelerating = try reader.readBool(FieldName(path, "decelerating"))
-            case "zooming":
-                zooming = try reader.readBool(FieldName(path, "zooming"))
-            case "overlays_visible":
-                overlaysVisible = try reader.readBool(FieldName(path, "overlays_visible"))
-            case "velocity":
-                velocity = try reader.readNullable { reader in
-                    try GestureEvent.Vector(from: &reader, path: FieldName(path, "velocity").description)
-                }
-            case "page":
-                page = try reader.readNullable { reader in
-                    Int(try reader.readInteger(FieldName(path, "page"), in: 0...Int64.max))
-                }
-            case "input":
-                input = try reader.readNullable { reader in
-                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
-                }
-            default: try reader.skip()
-            }
-        }
-        self.instance = try reader.require(instance, FieldName(path, "instance"))
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.offsetX = try reader.require(offsetX, FieldName(path, "offset.x"))
-        self.offsetY = try reader.require(offsetY, FieldName(path, "offset.y"))
-        self.contentWidth = try reader.require(contentWidth, FieldName(path, "content_size.width"))
-        self.contentHeight = try reader.require(contentHeight, FieldName(path, "content_size.height"))
-        self.insets = try reader.require(insets, FieldName(path, "insets"))
-        self.zoomScale = try reader.require(zoomScale, FieldName(path, "zoom_scale"))
-        self.dragging = try reader.require(dragging, FieldName(path, "dragging"))
-        self.decelerating = try reader.require(decelerating, FieldName(path, "decelerating"))
-        self.zooming = try reader.require(zooming, FieldName(path, "zooming"))
-        self.overlaysVisible = try reader.require(overlaysVisible, FieldName(path, "overlays_visible"))
-        self.velocity = velocity
-        self.page = page
-        self.input = input
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
+        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try visitor.flattened("offset", "x", &self.offsetX, .finite, "y", &self.offsetY, .finite)
+        try visitor.flattened(
+            "content_size", "width", &self.contentWidth, .atLeast(0), "height", &self.contentHeight, .atLeast(0))
+        try visitor.field("insets", &self.insets, .any)
+        try visitor.field("zoom_scale", &self.zoomScale, NumberRule(.atLeast(0), exclusiveLower: true))
+        try visitor.field("dragging", &self.dragging, .any)
+        try visitor.field("decelerating", &self.decelerating, .any)
+        try visitor.field("zooming", &self.zooming, .any)
+        try visitor.field("overlays_visible", &self.overlaysVisible, .any)
+        try visitor.optional("velocity", &self.velocity, .any)
+        try visitor.optional("page", &self.page, 0...Int64.max)
+        try visitor.optional("input", &self.input, .any)
     }
 }

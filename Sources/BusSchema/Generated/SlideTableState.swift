@@ -3,20 +3,20 @@
 
 /// A table whose rows slide open with a right swipe; at most one row is open, kept by model index. Published in full on
 /// every change.
-public struct SlideTableState: ValueMessage, MessagePackMap, Hashable {
+public struct SlideTableState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.slideTable", major: 1, minor: 4)
 
     /// component instance id (the scene's component id)
-    public var instance: String
+    public var instance: String = ""
     /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double
+    public var tMs: Double = 0
     /// number of rows
-    public var rows: Int
+    public var rows: Int = 0
     /// model index of the open row, or null
     public var openRow: Int?
     /// front-view horizontal offset of each row in points (one per row; 0 = closed, the row width = open; in between
     /// while animating); on a state with 'animation', the targets the rows slide to
-    public var offsets: [Double]
+    public var offsets: [Double] = []
     /// vertical content offset of the table in points
     public var scrollOffset: Double?
     /// row whose slide animation is running, or null
@@ -38,6 +38,8 @@ public struct SlideTableState: ValueMessage, MessagePackMap, Hashable {
     /// model index of the row a tap selected, drawn with a grey gradient (0.9 → 0.7 white, top to bottom); absent when
     /// none (since minor 4)
     public var selectedRow: Int?
+
+    public init() {}
 
     public init(
         instance: String,
@@ -69,159 +71,19 @@ public struct SlideTableState: ValueMessage, MessagePackMap, Hashable {
         self.selectedRow = selectedRow
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 5
-        if self.scrollOffset != nil { count += 1 }
-        if self.animatingRow != nil { count += 1 }
-        if self.animation != nil { count += 1 }
-        if self.closingRow != nil { count += 1 }
-        if self.closeAnimation != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        if self.highlightedRow != nil { count += 1 }
-        if self.selectedRow != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("rows")
-        writer.write(self.rows)
-        writer.writeKey("open_row")
-        if let openRow = self.openRow {
-            writer.write(openRow)
-        } else {
-            writer.writeNil()
-        }
-        writer.writeKey("offsets")
-        writer.writeNumbers(self.offsets)
-        if let scrollOffset = self.scrollOffset {
-            writer.writeKey("scroll_offset")
-            writer.writeNumber(scrollOffset)
-        }
-        if let animatingRow = self.animatingRow {
-            writer.writeKey("animating_row")
-            if let animatingRow = animatingRow {
-                writer.write(animatingRow)
-            } else {
-                writer.writeNil()
-            }
-        }
-        if let animation = self.animation {
-            writer.writeKey("animation")
-            animation.encode(to: &writer)
-        }
-        if let closingRow = self.closingRow {
-            writer.writeKey("closing_row")
-            writer.write(closingRow)
-        }
-        if let closeAnimation = self.closeAnimation {
-            writer.writeKey("close_animation")
-            closeAnimation.encode(to: &writer)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
-        if let highlightedRow = self.highlightedRow {
-            writer.writeKey("highlighted_row")
-            writer.write(highlightedRow)
-        }
-        if let selectedRow = self.selectedRow {
-            writer.writeKey("selected_row")
-            writer.write(selectedRow)
-        }
-    }
-
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var instance: String?
-        var tMs: Double?
-        var rows: Int?
-        var openRow: Int??
-        var offsets: [Double]?
-        var scrollOffset: Double?
-        var animatingRow: Int??
-        var animation: StateAnimation?
-        var closingRow: Int?
-        var closeAnimation: StateAnimation?
-        var input: TouchInput?
-        var highlightedRow: Int?
-        var selectedRow: Int?
-        try reader.readMap { reader, key in
-            switch key {
-            case "instance":
-                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
-            case "rows":
-                rows = Int(try reader.readInteger(FieldName(path, "rows"), in: 0...Int64.max))
-            case "open_row":
-                openRow = .some(
-                    try reader.readNullable { reader in
-                        Int(try reader.readInteger(FieldName(path, "open_row"), in: 0...Int64.max))
-                    })
-            case "offsets":
-                offsets = try reader.readArray(FieldName(path, "offsets")) { reader, item in
-                    try reader.readNumber(item, in: .atLeast(0))
-                }
-            case "scroll_offset":
-                scrollOffset = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "scroll_offset"), in: .finite)
-                }
-            case "animating_row":
-                animatingRow = .some(
-                    try reader.readNullable { reader in
-                        Int(try reader.readInteger(FieldName(path, "animating_row"), in: 0...Int64.max))
-                    })
-            case "animation":
-                animation = try reader.readNullable { reader in
-                    try StateAnimation(from: &reader, path: FieldName(path, "animation").description)
-                }
-            case "closing_row":
-                closingRow = try reader.readNullable { reader in
-                    Int(try reader.readInteger(FieldName(path, "closing_row"), in: 0...Int64.max))
-                }
-            case "close_animation":
-                closeAnimation = try reader.readNullable { reader in
-                    try StateAnimation(from: &reader, path: FieldName(path, "close_animation").description)
-                }
-            case "input":
-                input = try reader.readNullable { reader in
-                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
-                }
-            case "highlighted_row":
-                highlightedRow = try reader.readNullable { reader in
-                    Int(try reader.readInteger(FieldName(path, "highlighted_row"), in: 0...Int64.max))
-                }
-            case "selected_row":
-                selectedRow = try reader.readNullable { reader in
-                    Int(try reader.readInteger(FieldName(path, "selected_row"), in: 0...Int64.max))
-                }
-            default: try reader.skip()
-            }
-        }
-        self.instance = try reader.require(instance, FieldName(path, "instance"))
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.rows = try reader.require(rows, FieldName(path, "rows"))
-        self.openRow = try reader.require(openRow, FieldName(path, "open_row"))
-        self.offsets = try reader.require(offsets, FieldName(path, "offsets"))
-        self.scrollOffset = scrollOffset
-        self.animatingRow = animatingRow
-        self.animation = animation
-        self.closingRow = closingRow
-        self.closeAnimation = closeAnimation
-        self.input = input
-        self.highlightedRow = highlightedRow
-        self.selectedRow = selectedRow
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
+        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try visitor.field("rows", &self.rows, 0...Int64.max)
+        try visitor.nullable("open_row", &self.openRow, 0...Int64.max)
+        try visitor.field("offsets", &self.offsets, ArrayRule(item: .atLeast(0)))
+        try visitor.optional("scroll_offset", &self.scrollOffset, .finite)
+        try visitor.optionalNullable("animating_row", &self.animatingRow, 0...Int64.max)
+        try visitor.optional("animation", &self.animation, .any)
+        try visitor.optional("closing_row", &self.closingRow, 0...Int64.max)
+        try visitor.optional("close_animation", &self.closeAnimation, .any)
+        try visitor.optional("input", &self.input, .any)
+        try visitor.optional("highlighted_row", &self.highlightedRow, 0...Int64.max)
+        try visitor.optional("selected_row", &self.selectedRow, 0...Int64.max)
     }
 }

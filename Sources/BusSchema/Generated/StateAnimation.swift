@@ -3,9 +3,9 @@
 
 /// How a component state change is animated, as a UIView block animation does it: the state carries the new (model)
 /// values, and the render worker moves what is on screen to them over `durationMs` after `delayMs`, along `curve`.
-public struct StateAnimation: MessagePackMap, Hashable {
+public struct StateAnimation: MessagePackMap, MapFields, Hashable {
     /// The timing curves of UIView animations.
-    public enum Curve: String, Sendable, Hashable, CaseIterable {
+    public enum Curve: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case easeInOut
         case easeIn
         case easeOut
@@ -15,12 +15,14 @@ public struct StateAnimation: MessagePackMap, Hashable {
     /// animation length in ms
     public var durationMs: Double?
     /// wait before it starts, in ms (default 0)
-    public var delayMs: Double
+    public var delayMs: Double = 0
     /// timing curve (default easeInOut)
-    public var curve: Curve
+    public var curve: Curve = .easeInOut
     /// UIViewAnimationOptionAutoreverse: to the new values and back over twice duration_ms, then the new values show
     /// (default false) (since minor 4)
-    public var autoreverses: Bool
+    public var autoreverses: Bool = false
+
+    public init() {}
 
     public init(
         durationMs: Double? = nil,
@@ -34,51 +36,10 @@ public struct StateAnimation: MessagePackMap, Hashable {
         self.autoreverses = autoreverses
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 2
-        if self.durationMs != nil { count += 1 }
-        if self.autoreverses != false { count += 1 }
-        writer.writeMapHeader(count)
-        if let durationMs = self.durationMs {
-            writer.writeKey("duration_ms")
-            writer.writeNumber(durationMs)
-        }
-        writer.writeKey("delay_ms")
-        writer.writeNumber(self.delayMs)
-        writer.writeKey("curve")
-        writer.write(self.curve.rawValue)
-        if self.autoreverses != false {
-            writer.writeKey("autoreverses")
-            writer.write(self.autoreverses)
-        }
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var durationMs: Double?
-        var delayMs: Double?
-        var curve: Curve?
-        var autoreverses: Bool?
-        try reader.readMap { reader, key in
-            switch key {
-            case "duration_ms":
-                durationMs = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "duration_ms"), in: .atLeast(0))
-                }
-            case "delay_ms":
-                delayMs = try reader.readNumber(FieldName(path, "delay_ms"), in: .atLeast(0))
-            case "curve":
-                curve = try reader.readEnum(Curve.self, FieldName(path, "curve"))
-            case "autoreverses":
-                autoreverses = try reader.readNullable { reader in
-                    try reader.readBool(FieldName(path, "autoreverses"))
-                }
-            default: try reader.skip()
-            }
-        }
-        self.durationMs = durationMs
-        self.delayMs = delayMs ?? 0
-        self.curve = curve ?? .easeInOut
-        self.autoreverses = autoreverses ?? false
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.optional("duration_ms", &self.durationMs, .atLeast(0))
+        try visitor.defaulted("delay_ms", &self.delayMs, .atLeast(0))
+        try visitor.defaulted("curve", &self.curve, .any)
+        try visitor.field("autoreverses", &self.autoreverses, .any, omittedAt: false)
     }
 }

@@ -2,9 +2,9 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// one contact
-public struct TouchContact: MessagePackMap, Hashable {
+public struct TouchContact: MessagePackMap, MapFields, Hashable {
     /// contact phase in this frame
-    public enum Phase: String, Sendable, Hashable, CaseIterable {
+    public enum Phase: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case began
         case moved
         case stationary
@@ -13,26 +13,28 @@ public struct TouchContact: MessagePackMap, Hashable {
     }
 
     /// tool type when the device reports it (MT_TOOL_PALM cancels the contact)
-    public enum Tool: String, Sendable, Hashable, CaseIterable {
+    public enum Tool: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case finger
         case pen
         case palm
     }
 
     /// contact id, stable from began to ended/cancelled (evdev tracking id or script id)
-    public var id: Int
+    public var id: Int = 0
     /// contact phase in this frame
-    public var phase: Phase
+    public var phase: Phase = .began
     /// x in scene points
-    public var x: Double
+    public var x: Double = 0
     /// y in scene points
-    public var y: Double
+    public var y: Double = 0
     /// normalized pressure 0…1 when the device reports it
     public var pressure: Double?
     /// contact size (touch major axis) in points when the device reports it
     public var major: Double?
     /// tool type when the device reports it (MT_TOOL_PALM cancels the contact)
     public var tool: Tool?
+
+    public init() {}
 
     public init(
         id: Int,
@@ -52,74 +54,13 @@ public struct TouchContact: MessagePackMap, Hashable {
         self.tool = tool
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 4
-        if self.pressure != nil { count += 1 }
-        if self.major != nil { count += 1 }
-        if self.tool != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("id")
-        writer.write(self.id)
-        writer.writeKey("phase")
-        writer.write(self.phase.rawValue)
-        writer.writeKey("x")
-        writer.writeNumber(self.x)
-        writer.writeKey("y")
-        writer.writeNumber(self.y)
-        if let pressure = self.pressure {
-            writer.writeKey("pressure")
-            writer.writeNumber(pressure)
-        }
-        if let major = self.major {
-            writer.writeKey("major")
-            writer.writeNumber(major)
-        }
-        if let tool = self.tool {
-            writer.writeKey("tool")
-            writer.write(tool.rawValue)
-        }
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var id: Int?
-        var phase: Phase?
-        var x: Double?
-        var y: Double?
-        var pressure: Double?
-        var major: Double?
-        var tool: Tool?
-        try reader.readMap { reader, key in
-            switch key {
-            case "id":
-                id = Int(try reader.readInteger(FieldName(path, "id"), in: 0...9_007_199_254_740_991))
-            case "phase":
-                phase = try reader.readEnum(Phase.self, FieldName(path, "phase"))
-            case "x":
-                x = try reader.readNumber(FieldName(path, "x"), in: NumberRange(-1e6, 1e6))
-            case "y":
-                y = try reader.readNumber(FieldName(path, "y"), in: NumberRange(-1e6, 1e6))
-            case "pressure":
-                pressure = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "pressure"), in: NumberRange(0, 1))
-                }
-            case "major":
-                major = try reader.readNullable { reader in
-                    try reader.readNumber(FieldName(path, "major"), in: NumberRange(0, 1e6))
-                }
-            case "tool":
-                tool = try reader.readNullable { reader in
-                    try reader.readEnum(Tool.self, FieldName(path, "tool"))
-                }
-            default: try reader.skip()
-            }
-        }
-        self.id = try reader.require(id, FieldName(path, "id"))
-        self.phase = try reader.require(phase, FieldName(path, "phase"))
-        self.x = try reader.require(x, FieldName(path, "x"))
-        self.y = try reader.require(y, FieldName(path, "y"))
-        self.pressure = pressure
-        self.major = major
-        self.tool = tool
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("id", &self.id, 0...9_007_199_254_740_991)
+        try visitor.field("phase", &self.phase, .any)
+        try visitor.field("x", &self.x, NumberRule(NumberRange(-1e6, 1e6)))
+        try visitor.field("y", &self.y, NumberRule(NumberRange(-1e6, 1e6)))
+        try visitor.optional("pressure", &self.pressure, NumberRule(NumberRange(0, 1)))
+        try visitor.optional("major", &self.major, NumberRule(NumberRange(0, 1e6)))
+        try visitor.optional("tool", &self.tool, .any)
     }
 }

@@ -4,17 +4,19 @@
 /// One frame of one touch device (one evdev SYN_REPORT, one touch-script time step): every contact currently on the
 /// device, including stationary ones, plus those that ended or were cancelled in this frame. Coordinates are scene
 /// points (origin top-left, y down).
-public struct TouchFrame: ReusableBusMessage, MessagePackMap, Hashable {
+public struct TouchFrame: ReusableBusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("touch.frame", major: 1, minor: 0)
 
     /// device name; also the <device> topic segment
-    public var device: String
+    public var device: String = ""
     /// per-device frame counter, from 1
-    public var frame: UInt64
+    public var frame: UInt64 = 0
     /// source timestamp in nanoseconds (evdev event time, or the script's t_ms × 10^6); only differences are meaningful
-    public var tNs: Int64
+    public var tNs: Int64 = 0
     /// every contact in this frame
-    public var contacts: [TouchContact]
+    public var contacts: [TouchContact] = []
+
+    public init() {}
 
     public init(
         device: String,
@@ -30,45 +32,13 @@ public struct TouchFrame: ReusableBusMessage, MessagePackMap, Hashable {
 
     /// The reference encoder: ``encode(to:)`` is hand-tuned, and a test holds the two equal.
     public func encodeReference(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(4)
-        writer.writeKey("device")
-        writer.write(self.device)
-        writer.writeKey("frame")
-        writer.write(self.frame)
-        writer.writeKey("t_ns")
-        writer.write(self.tNs)
-        writer.writeKey("contacts")
-        writer.writeArrayHeader(self.contacts.count)
-        for item in self.contacts {
-            item.encode(to: &writer)
-        }
+        writer.writeMap(self)
     }
 
-    /// The reference decoder (the hand-tuned one falls back to it): decodes the map at `path`, naming the field in any
-    /// error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var device: String?
-        var frame: UInt64?
-        var tNs: Int64?
-        var contacts: [TouchContact]?
-        try reader.readMap { reader, key in
-            switch key {
-            case "device":
-                device = try reader.readString(FieldName(path, "device"), length: 1...Int.max)
-            case "frame":
-                frame = try reader.readUnsigned(FieldName(path, "frame"), in: 1...9_007_199_254_740_991)
-            case "t_ns":
-                tNs = try reader.readInteger(FieldName(path, "t_ns"), in: 0...Int64.max)
-            case "contacts":
-                contacts = try reader.readArray(FieldName(path, "contacts"), count: 0...256) { reader, item in
-                    try TouchContact(from: &reader, path: item.description)
-                }
-            default: try reader.skip()
-            }
-        }
-        self.device = try reader.require(device, FieldName(path, "device"))
-        self.frame = try reader.require(frame, FieldName(path, "frame"))
-        self.tNs = try reader.require(tNs, FieldName(path, "t_ns"))
-        self.contacts = try reader.require(contacts, FieldName(path, "contacts"))
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("device", &self.device, StringRule(length: 1...Int.max))
+        try visitor.field("frame", &self.frame, 1...9_007_199_254_740_991)
+        try visitor.field("t_ns", &self.tNs, 0...Int64.max)
+        try visitor.field("contacts", &self.contacts, ArrayRule(count: 0...256, item: .any))
     }
 }

@@ -2,13 +2,15 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// the touch frame that caused the event (for an event a timer fired, the newest frame of its device)
-public struct TouchInput: MessagePackMap, Hashable {
+public struct TouchInput: MessagePackMap, MapFields, Hashable {
     /// touch device name (the touch/<device>/ topic segment)
-    public var device: String
+    public var device: String = ""
     /// that touch frame's frame number on its device
-    public var seq: UInt64
+    public var seq: UInt64 = 0
     /// that touch frame's t_ns (source clock)
-    public var sourceTimeNs: Int64
+    public var sourceTimeNs: Int64 = 0
+
+    public init() {}
 
     public init(
         device: String,
@@ -20,34 +22,9 @@ public struct TouchInput: MessagePackMap, Hashable {
         self.sourceTimeNs = sourceTimeNs
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(3)
-        writer.writeKey("device")
-        writer.write(self.device)
-        writer.writeKey("seq")
-        writer.write(self.seq)
-        writer.writeKey("source_time_ns")
-        writer.write(self.sourceTimeNs)
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var device: String?
-        var seq: UInt64?
-        var sourceTimeNs: Int64?
-        try reader.readMap { reader, key in
-            switch key {
-            case "device":
-                device = try reader.readString(FieldName(path, "device"), pattern: .topicSegment)
-            case "seq":
-                seq = try reader.readUnsigned(FieldName(path, "seq"), in: 1...9_007_199_254_740_991)
-            case "source_time_ns":
-                sourceTimeNs = try reader.readInteger(FieldName(path, "source_time_ns"), in: 0...Int64.max)
-            default: try reader.skip()
-            }
-        }
-        self.device = try reader.require(device, FieldName(path, "device"))
-        self.seq = try reader.require(seq, FieldName(path, "seq"))
-        self.sourceTimeNs = try reader.require(sourceTimeNs, FieldName(path, "source_time_ns"))
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("device", &self.device, StringRule(pattern: .topicSegment))
+        try visitor.field("seq", &self.seq, 1...9_007_199_254_740_991)
+        try visitor.field("source_time_ns", &self.sourceTimeNs, 0...Int64.max)
     }
 }

@@ -3,11 +3,11 @@
 
 /// One line of a touch script (.jsonl, one object a line, lines sorted by t_ms). Consecutive lines with the same device
 /// and t_ms form one touch frame.
-public struct TouchScriptLine: BusMessage, MessagePackMap, Hashable {
+public struct TouchScriptLine: BusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("touch.script", major: 1, minor: 0)
 
     /// contact phase
-    public enum Phase: String, Sendable, Hashable, CaseIterable {
+    public enum Phase: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case began
         case moved
         case ended
@@ -15,17 +15,19 @@ public struct TouchScriptLine: BusMessage, MessagePackMap, Hashable {
     }
 
     /// time in milliseconds from the script start
-    public var tMs: Double
+    public var tMs: Double = 0
     /// device name
-    public var device: String
+    public var device: String = ""
     /// contact id, unique among the device's live contacts
-    public var id: Int
+    public var id: Int = 0
     /// contact phase
-    public var phase: Phase
+    public var phase: Phase = .began
     /// x in scene points
-    public var x: Double
+    public var x: Double = 0
     /// y in scene points
-    public var y: Double
+    public var y: Double = 0
+
+    public init() {}
 
     public init(
         tMs: Double,
@@ -43,57 +45,12 @@ public struct TouchScriptLine: BusMessage, MessagePackMap, Hashable {
         self.y = y
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(6)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("device")
-        writer.write(self.device)
-        writer.writeKey("id")
-        writer.write(self.id)
-        writer.writeKey("phase")
-        writer.write(self.phase.rawValue)
-        writer.writeKey("x")
-        writer.writeNumber(self.x)
-        writer.writeKey("y")
-        writer.writeNumber(self.y)
-    }
-
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var tMs: Double?
-        var device: String?
-        var id: Int?
-        var phase: Phase?
-        var x: Double?
-        var y: Double?
-        try reader.readMap { reader, key in
-            switch key {
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: NumberRange(0, 9_223_372_036_854))
-            case "device":
-                device = try reader.readString(FieldName(path, "device"), length: 1...Int.max)
-            case "id":
-                id = Int(try reader.readInteger(FieldName(path, "id"), in: 0...9_007_199_254_740_991))
-            case "phase":
-                phase = try reader.readEnum(Phase.self, FieldName(path, "phase"))
-            case "x":
-                x = try reader.readNumber(FieldName(path, "x"), in: NumberRange(0, 1e6))
-            case "y":
-                y = try reader.readNumber(FieldName(path, "y"), in: NumberRange(0, 1e6))
-            default: try reader.skip()
-            }
-        }
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.device = try reader.require(device, FieldName(path, "device"))
-        self.id = try reader.require(id, FieldName(path, "id"))
-        self.phase = try reader.require(phase, FieldName(path, "phase"))
-        self.x = try reader.require(x, FieldName(path, "x"))
-        self.y = try reader.require(y, FieldName(path, "y"))
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("t_ms", &self.tMs, NumberRule(NumberRange(0, 9_223_372_036_854)))
+        try visitor.field("device", &self.device, StringRule(length: 1...Int.max))
+        try visitor.field("id", &self.id, 0...9_007_199_254_740_991)
+        try visitor.field("phase", &self.phase, .any)
+        try visitor.field("x", &self.x, NumberRule(NumberRange(0, 1e6)))
+        try visitor.field("y", &self.y, NumberRule(NumberRange(0, 1e6)))
     }
 }

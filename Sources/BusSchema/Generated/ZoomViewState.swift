@@ -2,25 +2,25 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// A zoomable image with an overlay that hides while zooming. Published in full on every change.
-public struct ZoomViewState: ValueMessage, MessagePackMap, Hashable {
+public struct ZoomViewState: ValueMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.zoomView", major: 1, minor: 3)
 
     /// component instance id (the scene's component id)
-    public var instance: String
+    public var instance: String = ""
     /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double
+    public var tMs: Double = 0
     /// current zoom scale
-    public var scale: Double
+    public var scale: Double = 0
     /// minimum zoom scale
-    public var minScale: Double
+    public var minScale: Double = 0
     /// maximum zoom scale
-    public var maxScale: Double
+    public var maxScale: Double = 0
     /// x in points (right is positive)
-    public var offsetX: Double
+    public var offsetX: Double = 0
     /// y in points (down is positive)
-    public var offsetY: Double
+    public var offsetY: Double = 0
     /// the overlay is shown
-    public var overlayVisible: Bool
+    public var overlayVisible: Bool = false
     /// a pinch is zooming
     public var zooming: Bool?
     /// image file path
@@ -30,6 +30,8 @@ public struct ZoomViewState: ValueMessage, MessagePackMap, Hashable {
     public var animation: StateAnimation?
     /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
     public var input: TouchInput?
+
+    public init() {}
 
     public init(
         instance: String,
@@ -59,127 +61,17 @@ public struct ZoomViewState: ValueMessage, MessagePackMap, Hashable {
         self.input = input
     }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        var count = 7
-        if self.zooming != nil { count += 1 }
-        if self.image != nil { count += 1 }
-        if self.animation != nil { count += 1 }
-        if self.input != nil { count += 1 }
-        writer.writeMapHeader(count)
-        writer.writeKey("instance")
-        writer.write(self.instance)
-        writer.writeKey("t_ms")
-        writer.writeNumber(self.tMs)
-        writer.writeKey("scale")
-        writer.writeNumber(self.scale)
-        writer.writeKey("min_scale")
-        writer.writeNumber(self.minScale)
-        writer.writeKey("max_scale")
-        writer.writeNumber(self.maxScale)
-        writer.writeKey("offset")
-        writer.writeMapHeader(2)
-        writer.writeKey("x")
-        writer.writeNumber(self.offsetX)
-        writer.writeKey("y")
-        writer.writeNumber(self.offsetY)
-        writer.writeKey("overlay_visible")
-        writer.write(self.overlayVisible)
-        if let zooming = self.zooming {
-            writer.writeKey("zooming")
-            writer.write(zooming)
-        }
-        if let image = self.image {
-            writer.writeKey("image")
-            writer.write(image)
-        }
-        if let animation = self.animation {
-            writer.writeKey("animation")
-            animation.encode(to: &writer)
-        }
-        if let input = self.input {
-            writer.writeKey("input")
-            input.encode(to: &writer)
-        }
-    }
-
-    /// Decodes a payload map, ignoring unknown keys; every value is checked against the schema.
-    public init(from reader: inout MessagePackReader) throws {
-        try self.init(from: &reader, path: "")
-    }
-
-    /// Decodes the map at `path` (empty at the top), naming the field in any error.
-    public init(from reader: inout MessagePackReader, path: String) throws {
-        var instance: String?
-        var tMs: Double?
-        var scale: Double?
-        var minScale: Double?
-        var maxScale: Double?
-        var offsetX: Double?
-        var offsetY: Double?
-        var overlayVisible: Bool?
-        var zooming: Bool?
-        var image: String?
-        var animation: StateAnimation?
-        var input: TouchInput?
-        try reader.readMap { reader, key in
-            switch key {
-            case "instance":
-                instance = try reader.readString(FieldName(path, "instance"), length: 1...Int.max)
-            case "t_ms":
-                tMs = try reader.readNumber(FieldName(path, "t_ms"), in: .atLeast(0))
-            case "scale":
-                scale = try reader.readNumber(FieldName(path, "scale"), in: .atLeast(0), exclusiveLower: true)
-            case "min_scale":
-                minScale = try reader.readNumber(FieldName(path, "min_scale"), in: .atLeast(0), exclusiveLower: true)
-            case "max_scale":
-                maxScale = try reader.readNumber(FieldName(path, "max_scale"), in: .atLeast(0), exclusiveLower: true)
-            case "offset":
-                try reader.readMap { reader, key in
-                    switch key {
-                    case "x":
-                        offsetX = try reader.readNumber(FieldName(path, "offset.x"), in: .finite)
-                    case "y":
-                        offsetY = try reader.readNumber(FieldName(path, "offset.y"), in: .finite)
-                    default: try reader.skip()
-                    }
-                }
-            case "overlay_visible":
-                overlayVisible = try reader.readBool(FieldName(path, "overlay_visible"))
-            case "zooming":
-                zooming = try reader.readNullable { reader in
-                    try reader.readBool(FieldName(path, "zooming"))
-                }
-            case "image":
-                image = try reader.readNullable { reader in
-                    try reader.readString(FieldName(path, "image"))
-                }
-            case "animation":
-                animation = try reader.readNullable { reader in
-                    try StateAnimation(from: &reader, path: FieldName(path, "animation").description)
-                }
-            case "input":
-                input = try reader.readNullable { reader in
-                    try TouchInput(from: &reader, path: FieldName(path, "input").description)
-                }
-            default: try reader.skip()
-            }
-        }
-        self.instance = try reader.require(instance, FieldName(path, "instance"))
-        self.tMs = try reader.require(tMs, FieldName(path, "t_ms"))
-        self.scale = try reader.require(scale, FieldName(path, "scale"))
-        self.minScale = try reader.require(minScale, FieldName(path, "min_scale"))
-        self.maxScale = try reader.require(maxScale, FieldName(path, "max_scale"))
-        self.offsetX = try reader.require(offsetX, FieldName(path, "offset.x"))
-        self.offsetY = try reader.require(offsetY, FieldName(path, "offset.y"))
-        self.overlayVisible = try reader.require(overlayVisible, FieldName(path, "overlay_visible"))
-        self.zooming = zooming
-        self.image = image
-        self.animation = animation
-        self.input = input
-    }
-
-    /// Reads a decoded payload through the MessagePack decoder, so both check the same rules.
-    public init(payload: Value) throws {
-        try self.init(messagePack: payload.messagePack)
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
+        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try visitor.field("scale", &self.scale, NumberRule(.atLeast(0), exclusiveLower: true))
+        try visitor.field("min_scale", &self.minScale, NumberRule(.atLeast(0), exclusiveLower: true))
+        try visitor.field("max_scale", &self.maxScale, NumberRule(.atLeast(0), exclusiveLower: true))
+        try visitor.flattened("offset", "x", &self.offsetX, .finite, "y", &self.offsetY, .finite)
+        try visitor.field("overlay_visible", &self.overlayVisible, .any)
+        try visitor.optional("zooming", &self.zooming, .any)
+        try visitor.optional("image", &self.image, .any)
+        try visitor.optional("animation", &self.animation, .any)
+        try visitor.optional("input", &self.input, .any)
     }
 }

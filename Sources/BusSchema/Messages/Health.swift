@@ -57,7 +57,7 @@ public struct Health: BusMessage, Hashable {
         FieldSpec("epoch", "integer", required: false), FieldSpec("subscribers", "object", required: false),
     ]
 
-    public enum State: String, Sendable, Hashable, CaseIterable {
+    public enum State: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case starting, ready, degraded, stopping
     }
 

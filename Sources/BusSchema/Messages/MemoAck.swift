@@ -95,7 +95,7 @@ public struct MemoAck: BusMessage, Hashable {
         FieldSpec("chunks", "integer", required: false),
     ]
 
-    public enum Status: String, Sendable, Hashable, CaseIterable {
+    public enum Status: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         /// Applied now (or, for search, export and snapshot, answered).
         case ok
         /// Applied earlier under the same `cmd_id`; the other fields are from that time.

@@ -19,12 +19,12 @@ public struct MemoBoardState: ValueMessage, Hashable {
     public var animation: StateAnimation?
 
     /// The palette, in the order arrange-by-colour follows.
-    public enum Color: String, Sendable, Hashable, CaseIterable {
+    public enum Color: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case yellow, orange, pink, purple, blue, green, gray, white
     }
 
     /// The arrange order setting.
-    public enum ArrangeOrder: String, Sendable, Hashable, CaseIterable {
+    public enum ArrangeOrder: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case created, updated, color, text
     }
 

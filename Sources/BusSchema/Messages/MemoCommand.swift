@@ -1,5 +1,5 @@
 /// What a memo command asks the memo store to do.
-public enum MemoOp: String, Sendable, Hashable, CaseIterable {
+public enum MemoOp: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
     case create, edit, move, transform, front, minimize
     case restoreSize = "restore_size"
     case trash, restore
@@ -16,7 +16,7 @@ public enum MemoOp: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The order `arrange` lays memos out in (also the stored arrange setting).
-public enum MemoArrangeOrder: String, Sendable, Hashable, CaseIterable {
+public enum MemoArrangeOrder: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
     /// Oldest first.
     case created
     /// Most recently changed first.
@@ -28,7 +28,7 @@ public enum MemoArrangeOrder: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The formats `export` writes.
-public enum MemoExportFormat: String, Sendable, Hashable, CaseIterable {
+public enum MemoExportFormat: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
     case text, md, eml, mbox
 }
 

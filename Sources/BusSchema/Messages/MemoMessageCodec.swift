@@ -1,12 +1,4 @@
 /// Helpers the memo messages share for optional and nullable fields.
-extension MessagePackReader {
-    /// Reads a nil as `nil`, anything else through `read`.
-    mutating func readNullable<T>(_ read: (inout MessagePackReader) throws -> T) throws -> T? {
-        if try self.readNil() { return nil }
-        return try read(&self)
-    }
-}
-
 extension MessagePackWriter {
     /// Writes `key` and a string.
     mutating func write(_ key: String, string value: String) {

@@ -2,7 +2,7 @@
 ///
 /// Geometry is in board points; `version` is 1 at creation and grows by 1 with every
 /// change to the memo, and is what `edit`'s `base_version` is compared with. Times are milliseconds since the Unix epoch.
-public struct MemoRecord: Sendable, Hashable {
+public struct MemoRecord: MessagePackMap, Hashable {
     public static let fieldNames = [
         "id", "text", "x", "y", "width", "height", "scale", "rotation", "z", "color", "minimized", "trashed_at",
         "created_at", "updated_at", "version",
@@ -107,5 +107,12 @@ public struct MemoRecord: Sendable, Hashable {
             trashedAt: trashedAt, createdAt: try reader.require(times["created_at"], "memo.created_at"),
             updatedAt: try reader.require(times["updated_at"], "memo.updated_at"),
             version: try reader.require(times["version"], "memo.version"))
+    }
+}
+
+extension MemoRecord {
+    /// Decodes the map inside a message; its errors name fields as its schema nests them, whatever `path`.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        try self.init(from: &reader)
     }
 }

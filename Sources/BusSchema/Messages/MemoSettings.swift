@@ -1,5 +1,5 @@
 /// The board-wide memo settings.
-public struct MemoSettings: Sendable, Hashable {
+public struct MemoSettings: MessagePackMap, Hashable {
     /// The order `arrange` uses when a command names none.
     public var arrangeOrder: MemoArrangeOrder
     /// The background image reference, or nil for the plain board.
@@ -29,5 +29,12 @@ public struct MemoSettings: Sendable, Hashable {
             }
         }
         self = settings
+    }
+}
+
+extension MemoSettings {
+    /// Decodes the map inside a message; its errors name fields as its schema nests them, whatever `path`.
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        try self.init(from: &reader)
     }
 }

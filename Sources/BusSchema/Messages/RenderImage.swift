@@ -5,7 +5,7 @@
 /// `damage` says what changed since the previous image. Decoding checks every field against the
 /// schema's bounds (and the rectangles against the frame) before allocating anything, so a hostile
 /// message is a ``CodecError`` naming the field, never a huge allocation or a trap.
-public struct RenderImage: BusMessage, Hashable {
+public struct RenderImage: BusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("render.image", major: 1, minor: 0)
     public static let fields: [FieldSpec] = [
         FieldSpec("surface", "string"), FieldSpec("width", "integer"), FieldSpec("height", "integer"),
@@ -27,16 +27,25 @@ public struct RenderImage: BusMessage, Hashable {
     /// Frame numbers stay exact in JSON (2^53 − 1).
     public static let maximumCounter = (1 << 53) - 1
 
-    public enum Encoding: String, Sendable, Hashable, CaseIterable {
+    public enum Encoding: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
         case jpeg, png
     }
 
+    /// A frame side in pixels.
+    static let sides: ClosedRange<Int64> = 1...Int64(maximumSide)
+    /// A frame number.
+    static let counters: ClosedRange<Int64> = 1...Int64(maximumCounter)
+    /// Pixels per point.
+    static let scales = NumberRule(NumberRange(0, maximumScale), exclusiveLower: true)
+
     /// A rectangle of pixels, inside the frame.
-    public struct Rect: Sendable, Hashable {
-        public var x: Int
-        public var y: Int
-        public var width: Int
-        public var height: Int
+    public struct Rect: MessagePackMap, MapFields, Hashable {
+        public var x = 0
+        public var y = 0
+        public var width = 0
+        public var height = 0
+
+        public init() {}
 
         public init(x: Int, y: Int, width: Int, height: Int) {
             self.x = x
@@ -44,25 +53,42 @@ public struct RenderImage: BusMessage, Hashable {
             self.width = width
             self.height = height
         }
+
+        public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+            try Self.visit(&visitor, &self.x, &self.y, &self.width, &self.height)
+        }
+
+        /// The fields of a rectangle inside a frame: those of a rect, and the first of a tile.
+        static func visit<V: MapFieldVisitor & ~Copyable>(
+            _ visitor: inout V, _ x: inout Int, _ y: inout Int, _ width: inout Int, _ height: inout Int
+        ) throws(V.Failure) {
+            let origins: ClosedRange<Int64> = 0...Int64(RenderImage.maximumSide - 1)
+            try visitor.field("x", &x, origins)
+            try visitor.field("y", &y, origins)
+            try visitor.field("width", &width, RenderImage.sides)
+            try visitor.field("height", &height, RenderImage.sides)
+        }
     }
 
     /// Surface name, the topic's last segment (`main`).
-    public var surface: String
+    public var surface = ""
     /// Frame size in pixels.
-    public var width: Int
-    public var height: Int
+    public var width = 0
+    public var height = 0
     /// Pixels per scene point.
-    public var scale: Double
-    public var encoding: Encoding
+    public var scale = 0.0
+    public var encoding = Encoding.jpeg
     /// The encoded image, `width` × `height` pixels.
-    public var data: [UInt8]
+    public var data: [UInt8] = []
     /// Pixels changed since the previous image of the surface.
-    public var damage: [Rect]
+    public var damage: [Rect] = []
     /// The render worker's frame number (the `render.frame` `frame_id` with the same pixels).
-    public var frame: Int
+    public var frame = 0
     public var input: TouchInput?
     /// Time spent encoding `data`, in ms.
     public var encodeMs: Double?
+
+    public init() {}
 
     public init(
         surface: String, width: Int, height: Int, scale: Double, encoding: Encoding, data: [UInt8], damage: [Rect],
@@ -83,80 +109,29 @@ public struct RenderImage: BusMessage, Hashable {
     /// `render/image/<surface>/`.
     public static func topic(surface: String) throws -> Topic { try Topic(segments: "render", "image", surface) }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(8 + (self.input == nil ? 0 : 1) + (self.encodeMs == nil ? 0 : 1))
-        writer.writeKey("surface")
-        writer.write(self.surface)
-        writer.writeKey("width")
-        writer.write(self.width)
-        writer.writeKey("height")
-        writer.write(self.height)
-        writer.writeKey("scale")
-        writer.writeNumber(self.scale)
-        writer.write("encoding", self.encoding)
-        writer.writeKey("damage")
-        writer.writeArrayHeader(self.damage.count)
-        for rect in self.damage {
-            writer.writeMapHeader(4)
-            writer.writeKey("x")
-            writer.write(rect.x)
-            writer.writeKey("y")
-            writer.write(rect.y)
-            writer.writeKey("width")
-            writer.write(rect.width)
-            writer.writeKey("height")
-            writer.write(rect.height)
-        }
-        writer.writeKey("frame")
-        writer.write(self.frame)
-        if let input = self.input {
-            writer.writeField("input", input)
-        }
-        if let encodeMs = self.encodeMs {
-            writer.writeKey("encode_ms")
-            writer.writeNumber(encodeMs)
-        }
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        visitor.write("surface", self.surface)
+        try visitor.readField("surface", required: true) { reader, _ in self.surface = try reader.readSurface() }
+        try visitor.field("width", &self.width, Self.sides)
+        try visitor.field("height", &self.height, Self.sides)
+        try visitor.field("scale", &self.scale, Self.scales)
+        try visitor.field("encoding", &self.encoding, .any)
+        try visitor.field("damage", &self.damage, ArrayRule(count: 0...Self.maximumDamageCount, item: .any))
+        try visitor.field("frame", &self.frame, Self.counters)
+        try visitor.optional("input", &self.input, .any)
+        try visitor.optional("encode_ms", &self.encodeMs, .atLeast(0))
         // Last, so a reader that wants only the header fields stops before the bulk.
-        writer.writeKey("data")
-        writer.writeBinary(self.data)
+        visitor.write("data", Binary(self.data))
+        try visitor.readField("data", required: true) { reader, _ in self.data = try reader.readImageData() }
     }
 
     /// Decodes and checks a payload.
     ///
     /// - Throws: ``CodecError`` for malformed bytes, a missing required field, or any value
     ///   outside the schema's bounds (`invalid_value`, naming the field).
-    public init(from reader: inout MessagePackReader) throws {
-        var surface: String?
-        var width: Int?
-        var height: Int?
-        var scale: Double?
-        var encoding: Encoding?
-        var data: [UInt8]?
-        var damage: [Rect]?
-        var frame: Int?
-        var input: TouchInput?
-        var encodeMs: Double?
-        try reader.readMap { reader, key in
-            switch key {
-            case "surface": surface = try reader.readSurface()
-            case "width": width = try reader.readBounded("width", 1...Self.maximumSide)
-            case "height": height = try reader.readBounded("height", 1...Self.maximumSide)
-            case "scale": scale = try reader.readScale()
-            case "encoding": encoding = try reader.readEnum(Encoding.self, field: "encoding")
-            case "data": data = try reader.readImageData()
-            case "damage": damage = try reader.readDamage()
-            case "frame": frame = try reader.readBounded("frame", 1...Self.maximumCounter)
-            case "input": input = try TouchInput(from: &reader, path: "input")
-            case "encode_ms": encodeMs = try reader.readDuration("encode_ms")
-            default: try reader.skip()
-            }
-        }
-        self.init(
-            surface: try reader.require(surface, "surface"), width: try reader.require(width, "width"),
-            height: try reader.require(height, "height"), scale: try reader.require(scale, "scale"),
-            encoding: try reader.require(encoding, "encoding"), data: try reader.require(data, "data"),
-            damage: try reader.require(damage, "damage"), frame: try reader.require(frame, "frame"), input: input,
-            encodeMs: encodeMs)
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        self.init()
+        try reader.readFields(into: &self, path: path)
         // Rectangles are checked against the frame once both are known (keys come in any order).
         for (index, rect) in self.damage.enumerated()
         where rect.x + rect.width > self.width || rect.y + rect.height > self.height {
@@ -168,37 +143,17 @@ public struct RenderImage: BusMessage, Hashable {
     }
 }
 
+/// Bytes written as a MessagePack bin.
+struct Binary: MessagePackValue {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func write(to writer: inout MessagePackWriter) { writer.writeBinary(self.bytes) }
+}
+
 /// Field readers `render.image` and `render.tiles` share.
 extension MessagePackReader {
-    /// Reads an integer and checks it lies in `range`.
-    mutating func readBounded(_ field: String, _ range: ClosedRange<Int>) throws -> Int {
-        let start = self.offset
-        let value = try self.readInt()
-        guard value >= range.lowerBound, value <= range.upperBound else {
-            throw CodecError(.invalidValue, offset: start, context: "\(field): \(value) outside \(range)")
-        }
-        return Int(value)
-    }
-
-    mutating func readScale() throws -> Double {
-        let start = self.offset
-        let scale = try self.readDouble()
-        guard scale.isFinite, scale > 0, scale <= RenderImage.maximumScale else {
-            throw CodecError(
-                .invalidValue, offset: start, context: "scale: \(scale) not in (0, \(RenderImage.maximumScale)]")
-        }
-        return scale
-    }
-
-    mutating func readDuration(_ field: String) throws -> Double {
-        let start = self.offset
-        let value = try self.readDouble()
-        guard value.isFinite, value >= 0 else {
-            throw CodecError(.invalidValue, offset: start, context: "\(field): \(value) not a finite time ≥ 0")
-        }
-        return value
-    }
-
     mutating func readSurface() throws -> String {
         let start = self.offset
         let name = try self.readString()
@@ -233,40 +188,5 @@ extension MessagePackReader {
             bytes.append(byte)
         }
         return bytes
-    }
-
-    fileprivate mutating func readDamage() throws -> [RenderImage.Rect] {
-        let start = self.offset
-        let count = try self.readArrayHeader()
-        guard count <= RenderImage.maximumDamageCount else {
-            throw CodecError(
-                .invalidValue, offset: start,
-                context: "damage: \(count) rectangles, at most \(RenderImage.maximumDamageCount)")
-        }
-        var rects: [RenderImage.Rect] = []
-        rects.reserveCapacity(count)
-        for index in 0..<count {
-            var x: Int?
-            var y: Int?
-            var width: Int?
-            var height: Int?
-            let side = 1...RenderImage.maximumSide
-            let origin = 0...(RenderImage.maximumSide - 1)
-            try self.readMap { reader, key in
-                switch key {
-                case "x": x = try reader.readBounded("damage[\(index)].x", origin)
-                case "y": y = try reader.readBounded("damage[\(index)].y", origin)
-                case "width": width = try reader.readBounded("damage[\(index)].width", side)
-                case "height": height = try reader.readBounded("damage[\(index)].height", side)
-                default: try reader.skip()
-                }
-            }
-            rects.append(
-                RenderImage.Rect(
-                    x: try self.require(x, "damage[\(index)].x"), y: try self.require(y, "damage[\(index)].y"),
-                    width: try self.require(width, "damage[\(index)].width"),
-                    height: try self.require(height, "damage[\(index)].height")))
-        }
-        return rects
     }
 }

@@ -8,7 +8,7 @@
 /// render worker sends to every new subscription. Decoding checks every field against the
 /// schema's bounds (the tiles against the frame, their bytes in total) before allocating, so a
 /// hostile message is a ``CodecError`` naming the field, never a huge allocation or a trap.
-public struct RenderTiles: BusMessage, Hashable {
+public struct RenderTiles: BusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("render.tiles", major: 1, minor: 0)
     public static let fields: [FieldSpec] = [
         FieldSpec("surface", "string"), FieldSpec("width", "integer"), FieldSpec("height", "integer"),
@@ -21,14 +21,16 @@ public struct RenderTiles: BusMessage, Hashable {
     public static let maximumTiles = RenderImage.maximumDamageCount
 
     /// A rectangle of the frame and its encoded pixels.
-    public struct Tile: Sendable, Hashable {
-        public var x: Int
-        public var y: Int
-        public var width: Int
-        public var height: Int
-        public var encoding: RenderImage.Encoding
+    public struct Tile: MessagePackMap, MapFields, Hashable {
+        public var x = 0
+        public var y = 0
+        public var width = 0
+        public var height = 0
+        public var encoding = RenderImage.Encoding.jpeg
         /// The encoded pixels, `width` × `height`.
-        public var data: [UInt8]
+        public var data: [UInt8] = []
+
+        public init() {}
 
         public init(x: Int, y: Int, width: Int, height: Int, encoding: RenderImage.Encoding, data: [UInt8]) {
             self.x = x
@@ -38,23 +40,34 @@ public struct RenderTiles: BusMessage, Hashable {
             self.encoding = encoding
             self.data = data
         }
+
+        public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+            try RenderImage.Rect.visit(&visitor, &self.x, &self.y, &self.width, &self.height)
+            try visitor.field("encoding", &self.encoding, .any)
+            visitor.write("data", Binary(self.data))
+            try visitor.readField("data", required: true) { reader, name in
+                self.data = try reader.readImageData(name.description)
+            }
+        }
     }
 
     /// Surface name, the topic's last segment (`main`).
-    public var surface: String
+    public var surface = ""
     /// Frame size in pixels.
-    public var width: Int
-    public var height: Int
+    public var width = 0
+    public var height = 0
     /// Pixels per scene point.
-    public var scale: Double
+    public var scale = 0.0
     /// The render worker's frame number (the `render.frame` `frame_id` with the same pixels).
-    public var frame: Int
+    public var frame = 0
     /// The frame the tiles change; nil for a key frame.
     public var base: Int?
-    public var tiles: [Tile]
+    public var tiles: [Tile] = []
     public var input: TouchInput?
     /// Time spent encoding the tiles, in ms.
     public var encodeMs: Double?
+
+    public init() {}
 
     public init(
         surface: String, width: Int, height: Int, scale: Double, frame: Int, base: Int?, tiles: [Tile],
@@ -77,47 +90,19 @@ public struct RenderTiles: BusMessage, Hashable {
     /// `render/tiles/<surface>/`.
     public static func topic(surface: String) throws -> Topic { try Topic(segments: "render", "tiles", surface) }
 
-    public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(
-            6 + (self.base == nil ? 0 : 1) + (self.input == nil ? 0 : 1) + (self.encodeMs == nil ? 0 : 1))
-        writer.writeKey("surface")
-        writer.write(self.surface)
-        writer.writeKey("width")
-        writer.write(self.width)
-        writer.writeKey("height")
-        writer.write(self.height)
-        writer.writeKey("scale")
-        writer.writeNumber(self.scale)
-        writer.writeKey("frame")
-        writer.write(self.frame)
-        if let base = self.base {
-            writer.writeKey("base")
-            writer.write(base)
-        }
-        if let input = self.input {
-            writer.writeField("input", input)
-        }
-        if let encodeMs = self.encodeMs {
-            writer.writeKey("encode_ms")
-            writer.writeNumber(encodeMs)
-        }
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        visitor.write("surface", self.surface)
+        try visitor.readField("surface", required: true) { reader, _ in self.surface = try reader.readSurface() }
+        try visitor.field("width", &self.width, RenderImage.sides)
+        try visitor.field("height", &self.height, RenderImage.sides)
+        try visitor.field("scale", &self.scale, RenderImage.scales)
+        try visitor.field("frame", &self.frame, RenderImage.counters)
+        try visitor.optional("base", &self.base, RenderImage.counters)
+        try visitor.optional("input", &self.input, .any)
+        try visitor.optional("encode_ms", &self.encodeMs, .atLeast(0))
         // Last, so a reader that wants only the header fields stops before the bulk.
-        writer.writeKey("tiles")
-        writer.writeArrayHeader(self.tiles.count)
-        for tile in self.tiles {
-            writer.writeMapHeader(6)
-            writer.writeKey("x")
-            writer.write(tile.x)
-            writer.writeKey("y")
-            writer.write(tile.y)
-            writer.writeKey("width")
-            writer.write(tile.width)
-            writer.writeKey("height")
-            writer.write(tile.height)
-            writer.write("encoding", tile.encoding)
-            writer.writeKey("data")
-            writer.writeBinary(tile.data)
-        }
+        visitor.write("tiles", self.tiles)
+        try visitor.readField("tiles", required: true) { reader, _ in self.tiles = try reader.readTiles() }
     }
 
     /// Decodes and checks a payload.
@@ -125,35 +110,9 @@ public struct RenderTiles: BusMessage, Hashable {
     /// - Throws: ``CodecError`` for malformed bytes, a missing required field, or any value
     ///   outside the schema's bounds (`invalid_value`, naming the field): a tile outside the
     ///   frame, a key frame that is not one whole-frame tile, more tile bytes in all than a frame.
-    public init(from reader: inout MessagePackReader) throws {
-        var surface: String?
-        var width: Int?
-        var height: Int?
-        var scale: Double?
-        var frame: Int?
-        var base: Int?
-        var tiles: [Tile]?
-        var input: TouchInput?
-        var encodeMs: Double?
-        try reader.readMap { reader, key in
-            switch key {
-            case "surface": surface = try reader.readSurface()
-            case "width": width = try reader.readBounded("width", 1...RenderImage.maximumSide)
-            case "height": height = try reader.readBounded("height", 1...RenderImage.maximumSide)
-            case "scale": scale = try reader.readScale()
-            case "frame": frame = try reader.readBounded("frame", 1...RenderImage.maximumCounter)
-            case "base": base = try reader.readBounded("base", 1...RenderImage.maximumCounter)
-            case "tiles": tiles = try reader.readTiles()
-            case "input": input = try TouchInput(from: &reader, path: "input")
-            case "encode_ms": encodeMs = try reader.readDuration("encode_ms")
-            default: try reader.skip()
-            }
-        }
-        self.init(
-            surface: try reader.require(surface, "surface"), width: try reader.require(width, "width"),
-            height: try reader.require(height, "height"), scale: try reader.require(scale, "scale"),
-            frame: try reader.require(frame, "frame"), base: base, tiles: try reader.require(tiles, "tiles"),
-            input: input, encodeMs: encodeMs)
+    public init(from reader: inout MessagePackReader, path: String) throws {
+        self.init()
+        try reader.readFields(into: &self, path: path)
         // Tiles are checked against the frame once both are known (keys come in any order).
         let problem: String? =
             if self.isKeyFrame,
@@ -184,41 +143,15 @@ extension MessagePackReader {
         tiles.reserveCapacity(count)
         var bytes = 0
         for index in 0..<count {
-            var x: Int?
-            var y: Int?
-            var width: Int?
-            var height: Int?
-            var encoding: RenderImage.Encoding?
-            var data: [UInt8]?
-            let side = 1...RenderImage.maximumSide
-            let origin = 0...(RenderImage.maximumSide - 1)
-            let path = "tiles[\(index)]"
-            try self.readMap { reader, key in
-                switch key {
-                case "x": x = try reader.readBounded("\(path).x", origin)
-                case "y": y = try reader.readBounded("\(path).y", origin)
-                case "width": width = try reader.readBounded("\(path).width", side)
-                case "height": height = try reader.readBounded("\(path).height", side)
-                case "encoding": encoding = try reader.readEnum(RenderImage.Encoding.self, field: "\(path).encoding")
-                case "data":
-                    let tileStart = reader.offset
-                    let tileData = try reader.readImageData("\(path).data")
-                    bytes += tileData.count
-                    guard bytes <= RenderImage.maximumDataBytes else {
-                        throw CodecError(
-                            .invalidValue, offset: tileStart,
-                            context: "\(path).data: more than \(RenderImage.maximumDataBytes) bytes in all tiles")
-                    }
-                    data = tileData
-                default: try reader.skip()
-                }
+            let tileStart = self.offset
+            let tile = try RenderTiles.Tile(from: &self, path: "tiles[\(index)]")
+            bytes += tile.data.count
+            guard bytes <= RenderImage.maximumDataBytes else {
+                throw CodecError(
+                    .invalidValue, offset: tileStart,
+                    context: "tiles[\(index)].data: more than \(RenderImage.maximumDataBytes) bytes in all tiles")
             }
-            tiles.append(
-                RenderTiles.Tile(
-                    x: try self.require(x, "\(path).x"), y: try self.require(y, "\(path).y"),
-                    width: try self.require(width, "\(path).width"), height: try self.require(height, "\(path).height"),
-                    encoding: try self.require(encoding, "\(path).encoding"),
-                    data: try self.require(data, "\(path).data")))
+            tiles.append(tile)
         }
         return tiles
     }

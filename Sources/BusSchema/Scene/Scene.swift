@@ -33,21 +33,6 @@ public struct Scene: Sendable, Hashable {
         self.views = views
     }
 
-    /// An axis-aligned rectangle in scene points, origin top-left, y down.
-    public struct Frame: Sendable, Hashable {
-        public var x: Double
-        public var y: Double
-        public var width: Double
-        public var height: Double
-
-        public init(x: Double, y: Double, width: Double, height: Double) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
-    }
-
     /// A view: where it is, how it is styled, what it hosts and which recognizers it has.
     public struct View: Sendable, Hashable {
         /// Unique in the scene; the `<view>` topic segment of gesture events.
