@@ -11,16 +11,19 @@ import Synchronization
 /// ends the connection for good on a larger message (see ``Subscriber``'s initializer), and
 /// `ZMQ_RCVBUF` sizes the kernel's buffer, which is not the process's memory and which the I/O
 /// thread empties into the queue anyway. So a warden (one thread for all of a process's
-/// subscribers: ``ReceiveWarden``) empties the queue itself when the owner falls behind: every
-/// ``periodMs`` it looks, and if the owner did not get to the end of the queue since its last
-/// look, it reads every queued message into a queue of its own that holds at most ``bytes``. A
+/// subscribers: ``ReceiveWarden``) empties the queue itself when it grows: every ``periodMs`` it
+/// looks, and if the owner did not get to the end of the queue since its last look while the
+/// process's resident memory (`/proc/self/statm`, one `pread`; a queued message's bytes are
+/// resident) grew by half the budget since the owner last did (from the lowest it was since),
+/// it reads every queued message into a queue of its own that holds at most ``bytes``. A
 /// message past that is dropped and counted (`receive_over_budget` in health, beside the
 /// sequence gap its subscriber sees). The owner's reads take that queue first, in order, then
-/// the socket. What the process holds unread is then at most the budget and what arrives in one
-/// period (a millisecond while the warden drains). The trigger is the owner's progress alone,
-/// not a measure of memory, so it cannot miss a queue that filled before it looked. An owner
-/// that keeps up meets the warden only as an uncontended lock a read; an idle owner's look finds
-/// the queue empty. A subscriber costs one descriptor (``wakeup``).
+/// the socket. What the process holds unread is then at most the budget, half of it again
+/// before the warden acts, and what arrives in one period (a millisecond while it drains). An
+/// owner that keeps up, or whose memory does not grow, never meets the warden beyond an
+/// uncontended lock a read. Queued small messages never reach the threshold: the high-water
+/// mark bounds them (10 000 touch frames are 2 MB). A subscriber costs one descriptor
+/// (``wakeup``).
 ///
 /// The socket is shared with the warden under ``lock``: libzmq lets a socket change threads
 /// with a full memory barrier between, which the lock gives. The warden's reads process the
@@ -57,6 +60,11 @@ final class ReceiveBudget: @unchecked Sendable {
         var heldBytes = 0
         /// Whether the owner got to the end of the queue since the warden's last look.
         var ownerEmptied = false
+        /// Resident bytes at the last look after the owner got to the end of the queue (or at the
+        /// look before it, if fewer), or the fewest seen at a look since.
+        var residentWhenEmptied: Int
+        /// Resident bytes at the warden's last look.
+        var residentAtLastLook: Int
         var stopped = false
         /// Messages the warden has taken off the socket in all.
         var taken = 0
@@ -69,7 +77,8 @@ final class ReceiveBudget: @unchecked Sendable {
         self.socket = socket
         self.bytes = max(bytes, 1 << 20)
         self.statistics = statistics
-        self.lock = Mutex(Shared())
+        let resident = Self.residentBytes()
+        self.lock = Mutex(Shared(residentWhenEmptied: resident, residentAtLastLook: resident))
         self.wakeup = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         guard self.wakeup >= 0 else { throw BusError(errno: errno, call: "eventfd") }
         try ReceiveWarden.watch(self)
@@ -139,7 +148,20 @@ final class ReceiveBudget: @unchecked Sendable {
 
     private func look(_ shared: inout Shared) {
         defer { shared.ownerEmptied = false }
-        guard !shared.ownerEmptied else { return }
+        let resident = Self.residentBytes()
+        defer { shared.residentAtLastLook = resident }
+        if shared.ownerEmptied {
+            // The owner emptied the queue between the last look and this one, and what arrived
+            // since may already be resident: the last look's reading came before that arrival
+            // (a flood that filled the queue before this look, under a warden late for its
+            // core, would otherwise be the baseline and never count as growth).
+            shared.residentWhenEmptied = min(resident, shared.residentAtLastLook)
+            return
+        }
+        // From the lowest point since: memory the rest of the process gave back does not hide
+        // the queue's growth.
+        shared.residentWhenEmptied = min(shared.residentWhenEmptied, resident)
+        guard resident - shared.residentWhenEmptied > self.bytes / 2 else { return }
         let wasEmpty = shared.next == shared.held.count
         var frames = Frames()
         // At most a queue's worth a look, so a publisher faster than the warden cannot keep the
@@ -161,6 +183,24 @@ final class ReceiveBudget: @unchecked Sendable {
             _ = Glibc.write(self.wakeup, &one, MemoryLayout<UInt64>.size)
         }
     }
+
+    /// `/proc/self/statm`, open for the process's life and shared by every budget (`pread` at
+    /// offset 0 from any thread); -1 without /proc, where the heap in use stands in.
+    private static let statm = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+
+    /// The process's resident bytes (the second field of `/proc/self/statm`, in pages).
+    private static func residentBytes() -> Int {
+        var text = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        let count = withUnsafeMutableBytes(of: &text) { pread(Self.statm, $0.baseAddress, $0.count, 0) }
+        guard Self.statm >= 0, count > 0 else { return Int(clinux_heap_in_use()) }
+        let pages = withUnsafeBytes(of: &text) { bytes in
+            bytes.prefix(count).split(separator: UInt8(ascii: " "), maxSplits: 2).dropFirst().first
+                .map { $0.reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) } } ?? 0
+        }
+        return pages * Self.pageSize
+    }
+
+    private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// What a held message counts against the budget: its bytes and a little for each frame.
     private static func size(_ frames: Frames) -> Int {
