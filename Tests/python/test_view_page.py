@@ -204,11 +204,13 @@ def test_a_two_finger_alt_mouse_pinch_mirrored_about_the_view_centre_scales_a_me
 
 
 def memo_pixels(page, memo):
-    """The bottom right 20×20 scene points inside `memo` (clear of its text) on the page's canvas."""
+    """The bottom right 20×20 scene points inside `memo` (clear of its text) on the page's canvas;
+    None before the page has drawn a frame."""
     frame = BOARD["frame"]
     x, y = frame["x"] + memo["x"] + memo["width"] - 24, frame["y"] + memo["y"] + memo["height"] - 24
     return page.evaluate(
-        """([x, y]) => { const s = window.uibus.frame.scale;
+        """([x, y]) => { if (!window.uibus.frame) return null;
+               const s = window.uibus.frame.scale;
                return Array.from(document.getElementById('screen').getContext('2d')
                    .getImageData(x * s, y * s, 20 * s, 20 * s).data); }""",
         [x, y],
@@ -224,7 +226,8 @@ def is_yellow(pixels):
 
 def wait_for_pixels(page, memo, predicate, what, timeout_s=30):
     deadline = time.monotonic() + timeout_s
-    while not predicate(memo_pixels(page, memo)):
+    # Until the page has drawn its first frame there are no pixels to judge (None).
+    while (pixels := memo_pixels(page, memo)) is None or not predicate(pixels):
         assert time.monotonic() < deadline, f"never on the canvas: {what}"
         time.sleep(0.05)
 
