@@ -72,10 +72,13 @@ public struct TextContent: Sendable, Hashable {
     public var singleLine: Bool
     /// Glyph outlines thickened, as a bold face draws them.
     public var bold: Bool
+    /// One line centred in the layer both ways (UILabel's centre alignment: the line box, ascender
+    /// to descender, in the middle), truncated as ``singleLine`` is.
+    public var centred: Bool
 
     public init(
         _ string: String, fontSize: Double = 17, color: Color = .black, inset: Double = 0, singleLine: Bool = false,
-        bold: Bool = false
+        bold: Bool = false, centred: Bool = false
     ) {
         self.string = string
         self.fontSize = fontSize
@@ -83,6 +86,7 @@ public struct TextContent: Sendable, Hashable {
         self.inset = inset
         self.singleLine = singleLine
         self.bold = bold
+        self.centred = centred
     }
 }
 

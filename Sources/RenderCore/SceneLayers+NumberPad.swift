@@ -53,7 +53,7 @@ extension SceneLayers {
             let fontSize = min(frame.height * 0.5, width * 0.8)
             key.text = TextContent(
                 "\(digit)", fontSize: fontSize, color: isEnabled ? NumberPadStyle.text : NumberPadStyle.disabledText,
-                inset: max(0, (width - fontSize * 0.6) / 2))
+                centred: true)
             return key
         }
         if let popup = state?.popup, let index = digits.firstIndex(of: popup.digit) {
@@ -93,13 +93,10 @@ extension SceneLayers {
         layer.shape = ShapeContent(path: path, color: NumberPadStyle.keyFace)
         layer.shadow = Shadow(
             color: NumberPadStyle.popupShadow, opacity: 1, offset: Size(0, 1), radius: scale, path: path)
-        let fontSize = NumberPadStyle.popupFontSize * scale
-        var label = Layer(
-            name: "digit",
-            frame: Rect(
-                x: (head.minX + head.maxX) / 2 - fontSize * 0.3, y: (headHeight - fontSize * 1.2) / 2, width: fontSize,
-                height: fontSize * 1.5))
-        label.text = TextContent("\(digit)", fontSize: fontSize, color: NumberPadStyle.text, bold: true)
+        var label = Layer(name: "digit", frame: head)
+        label.text = TextContent(
+            "\(digit)", fontSize: NumberPadStyle.popupFontSize * scale, color: NumberPadStyle.text, bold: true,
+            centred: true)
         layer.sublayers = [label]
         return layer
     }

@@ -2,7 +2,7 @@
 ///
 /// Runs of ASCII letters and digits wrap as words; every other character (kana, kanji,
 /// punctuation) may break anywhere, as Japanese text does. `\n` starts a new line. Single-line
-/// text stops at the first line's end and shows "…" there when more follows.
+/// and centred text stop at the first line's end and show "…" there when more follows.
 enum TextLayout {
     /// The coverage of `text` in a `width`×`height` alpha image, `pixelsPerPoint` pixels per point.
     static func render(_ text: TextContent, font: FontFace, width: Int, height: Int, pixelsPerPoint: Double) throws
@@ -15,10 +15,17 @@ enum TextLayout {
         let (lineHeight, ascender) = font.lineMetrics(pixels: pixels)
         var penX = inset
         var baseline = inset + ascender
-        if text.singleLine {
+        if text.singleLine || text.centred {
             let line = Self.firstLine(
                 text.string, font: font, pixels: pixels, bold: text.bold, from: inset, limit: limit)
-            for (glyph, x) in line { draw(glyph, at: Int(x.rounded()), baseline: Int(baseline.rounded()), into: &mask) }
+            var shift = 0.0
+            if text.centred, let last = line.last {
+                shift = (limit - (last.1 + last.0.advance)) / 2
+                baseline = (Double(height) - lineHeight) / 2 + ascender
+            }
+            for (glyph, x) in line {
+                draw(glyph, at: Int((x + shift).rounded()), baseline: Int(baseline.rounded()), into: &mask)
+            }
             return mask
         }
         for unit in units(text.string) {

@@ -86,6 +86,42 @@ import Testing
         #expect((165...190).contains(darkest), "the disabled digit's darkest pixel is \(darkest)")
     }
 
+    /// The dark pixels' rows and columns inside a rectangle of the frame.
+    static func inkBounds(_ image: Image, x: Range<Int>, y: Range<Int>) -> (x: ClosedRange<Int>, y: ClosedRange<Int>)? {
+        var (minX, maxX, minY, maxY) = (Int.max, Int.min, Int.max, Int.min)
+        for py in y {
+            for px in x where image.pixel(px, py).r < 80 {
+                (minX, maxX, minY, maxY) = (min(minX, px), max(maxX, px), min(minY, py), max(maxY, py))
+            }
+        }
+        return minX <= maxX ? (minX...maxX, minY...maxY) : nil
+    }
+
+    @Test(arguments: [(920.0, 100.0), (320.0, 54.0), (320.0, 100.0)])
+    func everyKeysDigitIsCentredInItsKey(width: Double, height: Double) throws {
+        // The demo's pad is 920 × 100: wide keys, where a label inset by half the spare width
+        // would sit at the keys' bottom edge.
+        let scene = try Scene(
+            json: """
+                {"width":\(width),"height":\(height),"background":"#ffffff","views":[{"id":"pad","frame":{"x":0,"y":0,
+                 "width":\(width),"height":\(height)},"component":{"kind":"numberPad","id":"pad1","config":{}}}]}
+                """)
+        let (_, root) = SceneLayers.build(scene: scene, states: [:])
+        let image = try LayerRenderer(font: try FontFace.systemJapanese()).render(
+            root, width: Int(width), height: Int(height))
+        for key in root.sublayers[0].sublayers {
+            let frame = key.frame
+            let ink = try #require(
+                Self.inkBounds(image, x: Int(frame.minX)..<Int(frame.maxX), y: Int(frame.minY)..<Int(frame.maxY)),
+                "\(key.name) has a digit")
+            let inkCentre = (x: Double(ink.x.lowerBound + ink.x.upperBound + 1) / 2,
+                y: Double(ink.y.lowerBound + ink.y.upperBound + 1) / 2)
+            let keyCentre = (x: (frame.minX + frame.maxX) / 2, y: (frame.minY + frame.maxY) / 2)
+            #expect(abs(inkCentre.x - keyCentre.x) <= frame.width * 0.08, "\(key.name): digit at x \(ink.x) in \(frame)")
+            #expect(abs(inkCentre.y - keyCentre.y) <= frame.height * 0.08, "\(key.name): digit at y \(ink.y) in \(frame)")
+        }
+    }
+
     @Test func withoutALayoutKeysRunFromOneToNineThenZero() throws {
         // The state machine's default and the drawing's are one (NumberPadState.Layout.standard).
         let scene = try Scene(
