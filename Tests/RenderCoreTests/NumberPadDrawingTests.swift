@@ -114,11 +114,15 @@ import Testing
             let ink = try #require(
                 Self.inkBounds(image, x: Int(frame.minX)..<Int(frame.maxX), y: Int(frame.minY)..<Int(frame.maxY)),
                 "\(key.name) has a digit")
-            let inkCentre = (x: Double(ink.x.lowerBound + ink.x.upperBound + 1) / 2,
-                y: Double(ink.y.lowerBound + ink.y.upperBound + 1) / 2)
+            let inkCentre = (
+                x: Double(ink.x.lowerBound + ink.x.upperBound + 1) / 2,
+                y: Double(ink.y.lowerBound + ink.y.upperBound + 1) / 2
+            )
             let keyCentre = (x: (frame.minX + frame.maxX) / 2, y: (frame.minY + frame.maxY) / 2)
-            #expect(abs(inkCentre.x - keyCentre.x) <= frame.width * 0.08, "\(key.name): digit at x \(ink.x) in \(frame)")
-            #expect(abs(inkCentre.y - keyCentre.y) <= frame.height * 0.08, "\(key.name): digit at y \(ink.y) in \(frame)")
+            #expect(
+                abs(inkCentre.x - keyCentre.x) <= frame.width * 0.08, "\(key.name): digit at x \(ink.x) in \(frame)")
+            #expect(
+                abs(inkCentre.y - keyCentre.y) <= frame.height * 0.08, "\(key.name): digit at y \(ink.y) in \(frame)")
         }
     }
 
