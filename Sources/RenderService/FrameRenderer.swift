@@ -30,6 +30,11 @@ final class FrameRenderer: Sendable {
         let writePNG: Bool
         /// Encode the frame for viewers too (nil while nobody watches).
         let image: ImageRequest?
+
+        /// Whether `other` is drawn on a canvas of the same size and scale as this one.
+        func sameCanvas(as other: Job) -> Bool {
+            self.width == other.width && self.height == other.height && self.scale == other.scale
+        }
     }
 
     /// A drawn frame.
@@ -47,18 +52,13 @@ final class FrameRenderer: Sendable {
     /// The last frame drawn, kept to recognise a frame that would draw the same pixels and to
     /// draw the next one over (its image is kept apart, ``lastImage``).
     private struct Drawn {
-        let frameID: Int
-        let root: Layer
-        let width: Int
-        let height: Int
-        let scale: Double
+        /// What was drawn: the frame ID, the layer tree and the canvas.
+        let job: Job
         let digest: FrameDigest
         let checksum: String
         let statistics: RenderStatistics
 
-        func shows(_ job: Job) -> Bool {
-            self.width == job.width && self.height == job.height && self.scale == job.scale && self.root == job.root
-        }
+        func shows(_ next: Job) -> Bool { self.job.sameCanvas(as: next) && self.job.root == next.root }
     }
 
     /// What the threads hand to the loop, and the pipe that wakes it.
@@ -180,7 +180,8 @@ final class FrameRenderer: Sendable {
         if let last, let shown = previous, last.shows(job) {
             self.lastImage.withLock { $0 = shown }
             let png = try self.deliver(
-                shown, job, damage: KnownDamage(shows: last.frameID, since: last.frameID, rects: []), drawn: false)
+                shown, job, damage: KnownDamage(shows: last.job.frameID, since: last.job.frameID, rects: []),
+                drawn: false)
             return Output(
                 checksum: last.checksum, png: png.path, renderMs: Self.ms(png.started - start),
                 blurMs: stopwatch.milliseconds(.blur), encodeMs: png.ms, statistics: last.statistics, unchanged: true)
@@ -199,9 +200,7 @@ final class FrameRenderer: Sendable {
         }
         let checksum = digest.checksum
         self.lastDrawn.withLock {
-            $0 = Drawn(
-                frameID: job.frameID, root: job.root, width: job.width, height: job.height, scale: job.scale,
-                digest: digest, checksum: checksum, statistics: statistics)
+            $0 = Drawn(job: job, digest: digest, checksum: checksum, statistics: statistics)
         }
         self.lastImage.withLock { $0 = image }
         return Output(
@@ -240,17 +239,17 @@ final class FrameRenderer: Sendable {
     private func render(_ job: Job, over previous: inout Image?, since last: Drawn?, _ stopwatch: PhaseStopwatch)
         throws -> (Image, KnownDamage)
     {
-        let sameCanvas = last.map { $0.width == job.width && $0.height == job.height && $0.scale == job.scale } ?? false
+        let sameCanvas = last?.job.sameCanvas(as: job) ?? false
         if sameCanvas, let last, previous != nil,
             let damage = LayerRenderer.damage(
-                from: last.root, to: job.root, width: job.width, height: job.height, scale: job.scale,
+                from: last.job.root, to: job.root, width: job.width, height: job.height, scale: job.scale,
                 maximumCount: RenderTiles.maximumTiles),
             damage.reduce(0, { $0 + $1.width * $1.height }) * 2 < job.width * job.height
         {
             let changed = try self.renderer.render(
                 job.root, width: job.width, height: job.height, scale: job.scale, over: &previous!, damage: damage,
                 observer: stopwatch)
-            return (previous!, KnownDamage(shows: job.frameID, since: last.frameID, rects: changed))
+            return (previous!, KnownDamage(shows: job.frameID, since: last.job.frameID, rects: changed))
         }
         let whole = try self.renderer.render(
             job.root, width: job.width, height: job.height, scale: job.scale, observer: stopwatch)
@@ -258,7 +257,7 @@ final class FrameRenderer: Sendable {
             return (whole, KnownDamage(shows: job.frameID, since: nil, rects: []))
         }
         let changed = whole.damage(since: before, maximumCount: RenderTiles.maximumTiles)
-        return (whole, KnownDamage(shows: job.frameID, since: last.frameID, rects: changed))
+        return (whole, KnownDamage(shows: job.frameID, since: last.job.frameID, rects: changed))
     }
 
     static func ms(_ nanoseconds: UInt64) -> Double { (Double(nanoseconds) / 1e3).rounded() / 1e3 }

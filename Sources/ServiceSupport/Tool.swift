@@ -59,6 +59,18 @@ public enum Tool {
         }
     }
 
+    /// Reads the options every service's live mode takes (``OptionSpec/bus``, ``OptionSpec/cpus``):
+    /// loads the bus config (``busConfig(_:)``), then pins this process to its cores
+    /// (``placeOnCPUs(_:tool:)``), before the bus starts its threads.
+    ///
+    /// - Throws: ``ConfigurationError`` for a bus config that cannot work or cores the kernel
+    ///   refuses; ``UsageError`` for a `--cpus` that is not a list.
+    public static func serviceBusConfig(_ options: inout Options, tool: String) throws -> BusConfig {
+        let config = try Self.busConfig(&options)
+        try Self.placeOnCPUs(options.string("cpus"), tool: tool)
+        return config
+    }
+
     /// `relative` in the checkout the running executable was built in, else under the working
     /// directory; nil if neither has it.
     public static func checkoutFile(_ relative: String) -> String? {

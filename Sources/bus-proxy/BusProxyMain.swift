@@ -31,8 +31,7 @@ enum BusProxyMain {
                 }
                 return
             }
-            let config = try Tool.busConfig(&options)
-            try Tool.placeOnCPUs(options.string("cpus"), tool: "bus-proxy")
+            let config = try Tool.serviceBusConfig(&options, tool: "bus-proxy")
             try options.finish(maximumPositionals: 0)
             let keys: CurveServerKeys?
             do {

@@ -35,8 +35,7 @@ struct ComponentHostTool {
                 try Self.replay(scenePath: scenePath, gestures: gestures)
                 return
             }
-            let config = try Tool.busConfig(&options)
-            try Tool.placeOnCPUs(options.string("cpus"), tool: "component-host")
+            let config = try Tool.serviceBusConfig(&options, tool: "component-host")
             let scenePath = options.string("scene") ?? "deploy/scenes/demo.json"
             try options.finish(maximumPositionals: 0)
             let scene = ComponentScene(try SceneFile.load(scenePath))

@@ -42,8 +42,7 @@ struct GestureRecognizerTool {
             let scene = try options.string("scene").map { GestureScene(try SceneFile.load($0)) }
             switch options.verb {
             case "":
-                let config = try Tool.busConfig(&options)
-                try Tool.placeOnCPUs(options.string("cpus"), tool: "gesture-recognizer")
+                let config = try Tool.serviceBusConfig(&options, tool: "gesture-recognizer")
                 let devices = try Self.devicePrefixes(options.string("device-prefixes"))
                 try options.finish(maximumPositionals: 0)
                 let runner = try ServiceRunner(name: "gesture-recognizer", config: config, signals: signals)

@@ -71,8 +71,7 @@ struct InputSource {
     }
 
     static func run(_ options: inout Options, signals: SignalWatcher) throws {
-        let config = try Tool.busConfig(&options)
-        try Tool.placeOnCPUs(options.string("cpus"), tool: "input-source")
+        let config = try Tool.serviceBusConfig(&options, tool: "input-source")
         let size = try Self.sceneSize(&options)
         let pace = try options.string("pace").map { text in
             guard let pace = FramePacer.Pace(rawValue: text) else {

@@ -42,8 +42,7 @@ enum MemoStoreTool {
         let path = options.string("db") ?? "var/memo.sqlite"
         var configuration = MemoStoreConfiguration()
         configuration.maximumPageCount = try options.int("max-pages")
-        let config = try Tool.busConfig(&options)
-        try Tool.placeOnCPUs(options.string("cpus"), tool: "memo-store")
+        let config = try Tool.serviceBusConfig(&options, tool: "memo-store")
         try options.finish(maximumPositionals: 0)
         let store: MemoStore
         do {

@@ -7,8 +7,7 @@ import ServiceSupport
 /// (see ``RenderService``); frames for viewers on `render/image/main/` as JPEG at quality 85 by default.
 enum LiveCommand {
     static func run(_ options: inout ServiceSupport.Options, signals: SignalWatcher) throws {
-        let config = try Tool.busConfig(&options)
-        try Tool.placeOnCPUs(options.string("cpus"), tool: "render-worker")
+        let config = try Tool.serviceBusConfig(&options, tool: "render-worker")
         let scene = try options.string("scene").map(SceneFile.load)
         var configuration = RenderService.Configuration(scene: scene)
         if let fps = try options.double("fps") {

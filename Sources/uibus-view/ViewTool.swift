@@ -33,8 +33,7 @@ struct ViewTool {
         let signals = SignalWatcher()
         Tool.main("uibus-view", usage: Self.usage) {
             var options = try Self.commandLine.parse(Array(CommandLine.arguments.dropFirst()))
-            let config = try Tool.busConfig(&options)
-            try Tool.placeOnCPUs(options.string("cpus"), tool: "uibus-view")
+            let config = try Tool.serviceBusConfig(&options, tool: "uibus-view")
             let (host, port) = try Self.address(options.string("listen") ?? "127.0.0.1:\(Self.defaultPort)")
             let tokenPath = options.string("token-file") ?? "var/view-token"
             let page = try options.string("page") ?? Self.pageDirectory()
