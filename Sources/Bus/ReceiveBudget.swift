@@ -15,26 +15,32 @@ import Synchronization
 /// looks, and if the owner did not get to the end of the queue since its last look while the
 /// process's resident memory (`/proc/self/statm`, one `pread`; a queued message's bytes are
 /// resident) grew by half the budget since the owner last did (from the lowest it was since),
-/// it reads every queued message into a queue of its own that holds at most ``bytes``. A
-/// message past that is dropped and counted (`receive_over_budget` in health, beside the
-/// sequence gap its subscriber sees). The owner's reads take that queue first, in order, then
-/// the socket. What the process holds unread is then at most the budget, half of it again
-/// before the warden acts, and what arrives in one period (a millisecond while it drains). An
-/// owner that keeps up, or whose memory does not grow, never meets the warden beyond an
-/// uncontended lock a read. Queued small messages never reach the threshold: the high-water
-/// mark bounds them (10 000 touch frames are 2 MB). A subscriber costs one descriptor
-/// (``wakeup``).
+/// it reads the queued messages into a queue of its own that holds at most ``bytes`` and at most
+/// ``highWaterMark`` messages. A message past the bytes is dropped and counted
+/// (`receive_over_budget` in health, beside the sequence gap its subscriber sees); at the
+/// message count the warden stops and leaves the rest in libzmq's queue. The owner's reads take
+/// that queue first, in order, then the socket. What the process holds unread is then at most
+/// the budget, half of it again before the warden acts, and what arrives in one period (a
+/// millisecond while it drains); once the warden's queue is full by count, libzmq's queue holds
+/// up to the mark again, as it would without the warden. The count keeps small messages under the high-water mark's
+/// back-pressure: the trigger is the whole process's memory, which grows for reasons of its own
+/// (another subscriber's large messages, any allocation), and a warden that emptied a queue of
+/// small messages past the mark would let a publisher that waits rather than drops
+/// (`ZMQ_XPUB_NODROP`, as the proxy) run on, and would then drop what it cannot hold. An owner
+/// that keeps up, or whose memory does not grow, never meets the warden beyond an uncontended
+/// lock a read. A subscriber costs one descriptor (``wakeup``).
 ///
 /// The socket is shared with the warden under ``lock``: libzmq lets a socket change threads
 /// with a full memory barrier between, which the lock gives. The warden's reads process the
 /// socket's pending commands, and with them the signal on `ZMQ_FD` that an owner waiting in
 /// `poll` would wake for (libzmq signals that descriptor only when a reader that found the queue
-/// empty gets a message again, and any call on the socket may consume it). So the warden writes
-/// ``wakeup`` (an eventfd) when it queues messages the owner has not seen, and ``Poller`` watches
-/// it beside `ZMQ_FD` under the socket's index (``ZMQSocket/wakeDescriptor``); the owner empties
-/// it when it has taken all the warden's messages, and then reads the socket until it would
-/// block, as ``Poller`` requires, before it waits again. While the warden takes nothing the
-/// owner waits exactly as on any socket.
+/// empty gets a message again, and any call on the socket may consume it). So after a look
+/// that took a message, or that stopped before the socket would block, the warden writes
+/// ``wakeup`` (an eventfd), which ``Poller`` watches beside `ZMQ_FD` under the socket's index
+/// (``ZMQSocket/wakeDescriptor``): the owner then has something to read or must read the socket
+/// until it would block. The owner empties it when a read finds both queues empty, which is
+/// also where ``Poller``'s rule has it read to before it waits again. A look that found the
+/// socket empty at once leaves the owner's wait as on any socket.
 final class ReceiveBudget: @unchecked Sendable {
     /// How often the warden looks.
     static let periodMs = 10
@@ -42,7 +48,10 @@ final class ReceiveBudget: @unchecked Sendable {
     static let drainingPeriodMs = 1
 
     let bytes: Int
-    /// Written when the warden queues messages; emptied when the owner has taken them all.
+    /// The most messages the warden holds (the subscriber's receive high-water mark).
+    let highWaterMark: Int
+    /// Written after a look that took messages or left some on the socket; emptied when the
+    /// owner finds nothing left to read.
     let wakeup: Int32
     /// The subscriber's socket, not kept alive by the budget: the warden may hold the budget
     /// until its next look after ``stop()``, and a socket kept alive keeps its context alive, so
@@ -58,6 +67,8 @@ final class ReceiveBudget: @unchecked Sendable {
         /// Where the owner's next message is in ``held`` (taken ones are removed in batches).
         var next = 0
         var heldBytes = 0
+        /// Whether ``wakeup`` was written since the owner last found nothing to read.
+        var wakeupWritten = false
         /// Whether the owner got to the end of the queue since the warden's last look.
         var ownerEmptied = false
         /// Resident bytes at the last look after the owner got to the end of the queue (or at the
@@ -70,12 +81,14 @@ final class ReceiveBudget: @unchecked Sendable {
         var taken = 0
     }
 
-    /// Shares `socket` with the process's warden, which keeps what it holds unread within `bytes`.
+    /// Shares `socket` with the process's warden, which keeps what it holds unread within `bytes`
+    /// and `highWaterMark` messages.
     ///
     /// - Throws: ``BusError`` if the eventfd or the warden's thread cannot be made.
-    init(socket: ZMQSocket, bytes: Int, statistics: BusStatistics) throws {
+    init(socket: ZMQSocket, bytes: Int, highWaterMark: Int, statistics: BusStatistics) throws {
         self.socket = socket
         self.bytes = max(bytes, 1 << 20)
+        self.highWaterMark = max(highWaterMark, 1)
         self.statistics = statistics
         let resident = Self.residentBytes()
         self.lock = Mutex(Shared(residentWhenEmptied: resident, residentAtLastLook: resident))
@@ -114,7 +127,14 @@ final class ReceiveBudget: @unchecked Sendable {
         try self.lock.withLock { shared in
             if shared.next < shared.held.count { return self.takeHeld(&shared, frame) }
             let count = try self.socket.receive(dontWait: true, frame)
-            if count == nil { shared.ownerEmptied = true }
+            if count == nil {
+                shared.ownerEmptied = true
+                if shared.wakeupWritten {
+                    shared.wakeupWritten = false
+                    var value: UInt64 = 0
+                    _ = Glibc.read(self.wakeup, &value, MemoryLayout<UInt64>.size)
+                }
+            }
             return count
         }
     }
@@ -127,8 +147,6 @@ final class ReceiveBudget: @unchecked Sendable {
         if shared.next == shared.held.count {
             shared.held.removeAll()
             shared.next = 0
-            var value: UInt64 = 0
-            _ = Glibc.read(self.wakeup, &value, MemoryLayout<UInt64>.size)
         }
         for index in 0..<frames.count { frames.withFrame(index) { frame(index, $0) } }
         return frames.count
@@ -136,17 +154,21 @@ final class ReceiveBudget: @unchecked Sendable {
 
     /// One look of the warden's (``ReceiveWarden``), unless the budget was stopped.
     ///
+    /// - Parameter asIfMemoryGrew: take as when the process's memory grew by half the budget
+    ///   (tests drive the warden's reads with it, without growing memory or waiting for a look).
     /// - Returns: whether it took messages off the socket.
-    func look() -> Bool {
+    func look(asIfMemoryGrew: Bool = false) -> Bool {
         self.lock.withLock { shared in
             guard !shared.stopped else { return false }
             let taken = shared.taken
-            self.look(&shared)
+            if asIfMemoryGrew || self.memoryGrew(&shared) { self.take(&shared) }
             return shared.taken > taken
         }
     }
 
-    private func look(_ shared: inout Shared) {
+    /// Whether the process's memory grew by half the budget while the owner did not get to the
+    /// end of its queue.
+    private func memoryGrew(_ shared: inout Shared) -> Bool {
         defer { shared.ownerEmptied = false }
         let resident = Self.residentBytes()
         defer { shared.residentAtLastLook = resident }
@@ -156,18 +178,29 @@ final class ReceiveBudget: @unchecked Sendable {
             // (a flood that filled the queue before this look, under a warden late for its
             // core, would otherwise be the baseline and never count as growth).
             shared.residentWhenEmptied = min(resident, shared.residentAtLastLook)
-            return
+            return false
         }
         // From the lowest point since: memory the rest of the process gave back does not hide
         // the queue's growth.
         shared.residentWhenEmptied = min(shared.residentWhenEmptied, resident)
-        guard resident - shared.residentWhenEmptied > self.bytes / 2 else { return }
-        let wasEmpty = shared.next == shared.held.count
+        return resident - shared.residentWhenEmptied > self.bytes / 2
+    }
+
+    /// Reads the socket into the held queue until it would block, the queue holds
+    /// ``highWaterMark`` messages, or a queue's worth was read (so a publisher faster than the
+    /// warden cannot keep the owner locked out); then wakes the owner unless the socket was
+    /// empty at once.
+    private func take(_ shared: inout Shared) {
+        let taken = shared.taken
+        var wouldBlock = false
         var frames = Frames()
-        // At most a queue's worth a look, so a publisher faster than the warden cannot keep the
-        // owner locked out.
-        for _ in 0..<Subscriber.defaultReceiveHighWaterMark {
-            guard (try? self.socket.receive(into: &frames, dontWait: true)) == true else { break }
+        var reads = 0
+        while reads < self.highWaterMark, shared.held.count - shared.next < self.highWaterMark {
+            reads += 1
+            guard (try? self.socket.receive(into: &frames, dontWait: true)) == true else {
+                wouldBlock = true
+                break
+            }
             shared.taken += 1
             let size = Self.size(frames)
             if shared.heldBytes + size > self.bytes {
@@ -178,10 +211,13 @@ final class ReceiveBudget: @unchecked Sendable {
             shared.heldBytes += size
             frames = Frames()
         }
-        if wasEmpty, shared.next < shared.held.count {
-            var one: UInt64 = 1
-            _ = Glibc.write(self.wakeup, &one, MemoryLayout<UInt64>.size)
-        }
+        // The reads consumed libzmq's signal for what the owner now holds, or for what is still
+        // on the socket (a look that stopped early); one that would block at once took nothing
+        // and leaves libzmq to signal the next message.
+        guard !shared.wakeupWritten, shared.taken > taken || !wouldBlock else { return }
+        shared.wakeupWritten = true
+        var one: UInt64 = 1
+        _ = Glibc.write(self.wakeup, &one, MemoryLayout<UInt64>.size)
     }
 
     /// `/proc/self/statm`, open for the process's life and shared by every budget (`pread` at

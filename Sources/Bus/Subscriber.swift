@@ -62,7 +62,7 @@ public final class Subscriber {
     /// What ``receive(timeoutMs:)`` waits with (see ``wait(timeoutMs:)``).
     private var poller: Poller?
     /// Keeps what the subscriber holds unread within a byte budget; every read goes through it.
-    private let budget: ReceiveBudget
+    let budget: ReceiveBudget
 
     private struct Incoming {
         var size = 0
@@ -107,7 +107,8 @@ public final class Subscriber {
         if let curve { try socket.makeCurveClient(curve) }
         for prefix in prefixes { try socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix) }
         if bind { try socket.bind(endpoint) } else { try socket.connect(endpoint) }
-        let budget = try ReceiveBudget(socket: socket, bytes: receiveBudgetBytes, statistics: statistics)
+        let budget = try ReceiveBudget(
+            socket: socket, bytes: receiveBudgetBytes, highWaterMark: Int(receiveHighWaterMark), statistics: statistics)
         socket.wakeDescriptor = budget.wakeup
         socket.willClose = { [weak budget] in budget?.stop() }
         self.socket = socket
