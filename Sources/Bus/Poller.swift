@@ -12,9 +12,15 @@ import Glibc
 /// `zmq_poll` spares callers these rules at a price the hot paths cannot pay: before and after
 /// every wait it checks each socket's `ZMQ_EVENTS`, two more system calls per socket.
 ///
+/// A subscriber's socket comes with a second descriptor, watched beside `ZMQ_FD` under the same
+/// index: its ``ReceiveBudget``'s warden may read the socket while the owner waits, which
+/// consumes libzmq's signal, and it signals that descriptor instead.
+///
 /// The poll items belong to the thread that polls, like the sockets themselves.
 public struct Poller {
     private var descriptors: [pollfd] = []
+    /// For each descriptor, whether the next one belongs to the same item (a wake descriptor).
+    private var paired: [Bool] = []
 
     public init() {}
 
@@ -23,13 +29,19 @@ public struct Poller {
     /// - Throws: ``BusError`` if the socket is closed.
     @discardableResult
     public mutating func add(_ socket: ZMQSocket) throws -> Int {
-        self.add(fileDescriptor: try socket.notificationDescriptor())
+        let index = self.add(fileDescriptor: try socket.notificationDescriptor())
+        if let wake = socket.wakeDescriptor {
+            self.paired[index] = true
+            self.add(fileDescriptor: wake)
+        }
+        return index
     }
 
     /// Adds a file descriptor (a signalfd, a pipe), returning its index.
     @discardableResult
     public mutating func add(fileDescriptor: Int32) -> Int {
         self.descriptors.append(pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0))
+        self.paired.append(false)
         return self.descriptors.count - 1
     }
 
@@ -58,6 +70,7 @@ public struct Poller {
     /// may have messages to read.
     public func isReadable(_ index: Int) -> Bool {
         self.descriptors[index].revents & Int16(POLLIN) != 0
+            || (self.paired[index] && self.descriptors[index + 1].revents & Int16(POLLIN) != 0)
     }
 
     /// Whether item `index` reported an error or a hang-up at the last ``poll(timeoutMs:)`` (a

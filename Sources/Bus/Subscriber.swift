@@ -21,10 +21,17 @@ public struct Delivery: Sendable {
 /// `unknown_schema`), or as dead-lettered (`unknown_major`), described to ``onProblem`` and
 /// skipped. A state topic's message seen again (the proxy replays the newest state to late
 /// joiners, and so to everyone subscribed: ``LastValueCache``) is skipped and counted under
-/// `state_repeated`, not as a duplicate. Use it from one thread only.
+/// `state_repeated`, not as a duplicate. What it holds unread stays within a byte budget while
+/// its owner falls behind; a message past it is dropped and counted under `receive_over_budget`
+/// (``ReceiveBudget``, whose warden shares the socket under a lock). Use it from one
+/// thread only.
 public final class Subscriber {
     /// The largest message (all frames) accepted by default.
     public static let defaultMaximumMessageSize = 1 << 20
+    /// Messages libzmq queues before it stops reading the connection, by default.
+    public static let defaultReceiveHighWaterMark: Int32 = 10_000
+    /// The bytes held unread by default while the owner falls behind (``ReceiveBudget``).
+    public static let defaultReceiveBudgetBytes = 64 << 20
 
     public let socket: ZMQSocket
     public let statistics: BusStatistics
@@ -54,6 +61,8 @@ public final class Subscriber {
     private static let topicsKept = 8
     /// What ``receive(timeoutMs:)`` waits with (see ``wait(timeoutMs:)``).
     private var poller: Poller?
+    /// Keeps what the subscriber holds unread within a byte budget; every read goes through it.
+    let budget: ReceiveBudget
 
     private struct Incoming {
         var size = 0
@@ -76,26 +85,49 @@ public final class Subscriber {
     /// No `ZMQ_MAXMSGSIZE` here on purpose: libzmq drops a SUB's connection on an over-limit
     /// message and never reconnects it, so one bad publisher would silence the subscriber for
     /// good. The proxy enforces the transport limit on its input instead; here an oversized
-    /// message is counted and skipped.
+    /// message is counted and skipped. What the subscriber holds unread is bounded in bytes by
+    /// `receiveBudgetBytes` (``ReceiveBudget``), since the high-water mark counts messages.
     ///
     /// - Parameters:
     ///   - receiveHighWaterMark: messages queued before ZeroMQ drops (seen here as gaps).
+    ///   - receiveBudgetBytes: bytes held unread while the owner falls behind; past them messages
+    ///     are dropped, counted as `receive_over_budget` and seen as gaps.
     ///   - bind: bind `endpoint` instead of connecting to it (a collector that publishers find).
     ///   - curve: join as a CURVE client with these keys (``BusConfig/curveClient()``).
     /// - Throws: ``BusError`` if the socket cannot be set up.
     public init(
         context: ZMQContext, endpoint: String, prefixes: [String], filter: SchemaFilter? = nil,
         statistics: BusStatistics = BusStatistics(), maximumMessageSize: Int = Subscriber.defaultMaximumMessageSize,
-        receiveHighWaterMark: Int32 = 10_000, bind: Bool = false, curve: CurveClientKeys? = nil
+        receiveHighWaterMark: Int32 = Subscriber.defaultReceiveHighWaterMark,
+        receiveBudgetBytes: Int = Subscriber.defaultReceiveBudgetBytes, bind: Bool = false,
+        curve: CurveClientKeys? = nil
     ) throws {
-        self.socket = try ZMQSocket(context, .sub)
-        try self.socket.setOption(ZMQ_RCVHWM, receiveHighWaterMark)
-        if let curve { try self.socket.makeCurveClient(curve) }
+        let socket = try ZMQSocket(context, .sub)
+        try socket.setOption(ZMQ_RCVHWM, receiveHighWaterMark)
+        if let curve { try socket.makeCurveClient(curve) }
+        for prefix in prefixes { try socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix) }
+        if bind { try socket.bind(endpoint) } else { try socket.connect(endpoint) }
+        let budget = try ReceiveBudget(
+            socket: socket, bytes: receiveBudgetBytes, highWaterMark: Int(receiveHighWaterMark), statistics: statistics)
+        socket.wakeDescriptor = budget.wakeup
+        socket.willClose = { [weak budget] in budget?.stop() }
+        self.socket = socket
+        self.budget = budget
         self.statistics = statistics
         self.maximumMessageSize = maximumMessageSize
-        try self.addRoute(prefixes, filter: filter)
-        if bind { try self.socket.bind(endpoint) } else { try self.socket.connect(endpoint) }
+        self.routes = [Route(prefixes: prefixes.map { Array($0.utf8) }, filter: filter)]
     }
+
+    deinit {
+        self.budget.stop()
+        // The budget's descriptor closes with it; a poller built on the socket from now on
+        // watches the socket alone.
+        self.socket.wakeDescriptor = nil
+    }
+
+    /// Messages the byte budget's warden has taken off the socket while the owner fell behind
+    /// (held for the owner, or dropped past the budget); 0 for an owner that keeps up.
+    public var messagesTakenByBudget: Int { self.budget.taken }
 
     /// Subscribes to `prefixes` as a route of its own, whose messages must have a schema of
     /// `filter` (nil: any). A message takes the route with the longest prefix of its topic:
@@ -105,7 +137,9 @@ public final class Subscriber {
     /// - Throws: ``BusError`` if the socket refuses a subscription.
     @discardableResult
     public func addRoute(_ prefixes: [String], filter: SchemaFilter?) throws -> Int {
-        for prefix in prefixes { try self.socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix) }
+        try self.budget.withSocket { socket in
+            for prefix in prefixes { try socket.setOption(ZMQ_SUBSCRIBE, bytes: prefix) }
+        }
         self.routes.append(Route(prefixes: prefixes.map { Array($0.utf8) }, filter: filter))
         self.recentTopics.removeAll()
         return self.routes.count - 1
@@ -195,7 +229,7 @@ public final class Subscriber {
     /// come off the socket (only the payload outlives the read). Nil when nothing was queued.
     private func readFrames() throws -> Int? {
         self.incoming.size = 0
-        return try self.socket.receive(dontWait: true) { index, bytes in
+        return try self.budget.read { index, bytes in
             self.incoming.size += bytes.count
             switch index {
             case 0:

@@ -3,7 +3,8 @@ import CZeroMQ
 /// One ZeroMQ socket, owned by the thread that created it.
 ///
 /// libzmq's PUB/SUB/XPUB/XSUB sockets are not thread-safe, so a socket must never be used
-/// from two threads; the type is deliberately not `Sendable`. ``close()`` is idempotent and
+/// from two threads at once; the type is deliberately not `Sendable`. (A subscriber's socket is
+/// shared with its budget's warden under a lock: ``ReceiveBudget``.) ``close()`` is idempotent and
 /// `deinit` closes a socket that is still open. Every socket gets a bounded linger so that
 /// closing it never blocks process exit for long.
 public final class ZMQSocket {
@@ -22,6 +23,11 @@ public final class ZMQSocket {
     public static let defaultLingerMs: Int32 = 1000
 
     private(set) var handle: UnsafeMutableRawPointer?
+    /// A descriptor ``Poller`` watches beside `ZMQ_FD`: a subscriber's ``ReceiveBudget`` signals
+    /// on it the messages its warden took off the socket, whose signal libzmq then consumed.
+    var wakeDescriptor: Int32?
+    /// Called before the socket closes (a subscriber's warden stops using it).
+    var willClose: (() -> Void)?
     /// Keeps the context alive for as long as the socket exists.
     private let context: ZMQContext
 
@@ -44,6 +50,7 @@ public final class ZMQSocket {
     /// Closes the socket; later calls do nothing. The corresponding C function is `zmq_close`.
     public func close() {
         guard let handle = self.handle else { return }
+        self.willClose?()
         zmq_close(handle)
         self.handle = nil
     }

@@ -10,6 +10,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <malloc.h>
+/* eventfd: a subscriber's warden wakes its owner for the messages it took off the socket. */
+#include <sys/eventfd.h>
 
 /* The evdev ioctls are function-like macros, which Swift does not import. */
 

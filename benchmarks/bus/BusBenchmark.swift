@@ -11,6 +11,7 @@ enum BusBenchmark {
     static let usage = """
         usage: bus-bench codec [--iterations N] [--part frame|envelope|both]
                bus-bench hop [--size B] [--count N] [--endpoint E]
+               bus-bench stall [--endpoint E] [--health E] [--budget B]
         """
     static let commandLine = CommandLineSpec(verbs: [
         "codec": [
@@ -20,6 +21,11 @@ enum BusBenchmark {
         "hop": [
             .value("size", "B", "payload bytes (default 64)"), .value("count", "N", "messages (default 1000000)"),
             .value("endpoint", "E", "the endpoint (default ipc:///tmp/uibus-bench-hop)"),
+        ],
+        "stall": [
+            .value("endpoint", "E", "where it binds its subscriber (default ipc:///tmp/uibus-bench-stall)"),
+            .value("health", "E", "where it binds its health publisher (default ipc:///tmp/uibus-bench-stall-health)"),
+            .value("budget", "B", "the subscriber's receive budget in bytes"),
         ],
     ])
 
@@ -35,6 +41,13 @@ enum BusBenchmark {
                 }
                 try options.finish(maximumPositionals: 1)
                 Self.codec(iterations: iterations, part: part)
+            case "stall":
+                let endpoint = options.string("endpoint") ?? "ipc:///tmp/uibus-bench-stall"
+                let health = options.string("health") ?? "ipc:///tmp/uibus-bench-stall-health"
+                let budget = try options.int(
+                    "budget", in: 1...Int.max, default: Subscriber.defaultReceiveBudgetBytes)
+                try options.finish(maximumPositionals: 1)
+                try Self.stall(endpoint: endpoint, health: health, budget: budget)
             default:
                 let size = try options.int("size", in: 1...(64 << 20), default: 64)
                 let count = try options.int("count", in: 1...Int.max, default: 1_000_000)
@@ -105,6 +118,25 @@ enum BusBenchmark {
         print(
             #"{"peer":"uibus","size":\#(size),"count":\#(count),"rate_per_s":\#(Int(Double(count - 1) / seconds)),"gaps":\#(gaps)}"#
         )
+    }
+}
+
+extension BusBenchmark {
+    /// A subscriber that reads until its first message arrives, says `heard`, and never reads
+    /// again, publishing its health every 200 ms: a service stuck in its work, as the bus sees it
+    /// (`Tests/python/test_subscriber_budget.py` measures what it holds).
+    static func stall(endpoint: String, health: String, budget: Int) throws {
+        let context = try ZMQContext()
+        let subscriber = try Subscriber(
+            context: context, endpoint: endpoint, prefixes: ["big/"], receiveBudgetBytes: budget, bind: true)
+        let publisher = try Publisher(context: context, endpoint: health, name: "stall", joinGraceMs: 0)
+        var reporter = HealthReporter(service: "stall", statistics: subscriber.statistics, epoch: publisher.epoch)
+        while subscriber.statistics.value(.received) == 0 { _ = try subscriber.receive(timeoutMs: 100) }
+        FileHandle.standardOutput.write("heard\n".data(using: .utf8)!)
+        while true {
+            try publisher.publish(reporter.report(state: .ready), on: try reporter.topic)
+            usleep(200_000)
+        }
     }
 }
 
