@@ -20,7 +20,7 @@ extension LayerRenderer {
     ) -> [PixelRect]? {
         let root = AffineTransform.scale(scale, scale)
         var boxes: [Box] = []
-        collectDamage(old, root, new, root, into: &boxes)
+        collectDamage(old, root, new, root, clip: nil, into: &boxes)
         if boxes.isEmpty { return [] }
         let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
         var rects: [PixelRect] = []
@@ -47,9 +47,12 @@ extension LayerRenderer {
         return PixelRect.merged(rects, maximumCount: maximumCount)
     }
 
-    /// Adds the boxes that changed between `old` (through `mOld`) and `new` (through `mNew`).
+    /// Adds the boxes that changed between `old` (through `mOld`) and `new` (through `mNew`),
+    /// cut to `clip`: the bounds of the unchanged ancestors that mask to them, outside which
+    /// nothing the layers paint lands (a pager's pages off its sides damage nothing).
     private static func collectDamage(
-        _ old: Layer, _ mOld: AffineTransform, _ new: Layer, _ mNew: AffineTransform, into boxes: inout [Box]
+        _ old: Layer, _ mOld: AffineTransform, _ new: Layer, _ mNew: AffineTransform, clip: Box?,
+        into boxes: inout [Box]
     ) {
         let (oldM, newM) = (transform(of: old, parent: mOld), transform(of: new, parent: mNew))
         if oldM == newM, old == new { return }
@@ -57,13 +60,20 @@ extension LayerRenderer {
         (oldOwn.sublayers, newOwn.sublayers) = ([], [])
         let composited = new.opacity < 1 || (new.shadow != nil && new.shadow?.path == nil) || new.backdropBlur != nil
         if oldM == newM, oldOwn == newOwn, old.sublayers.count == new.sublayers.count, !composited {
+            var inner = clip
+            if new.masksToBounds {
+                // Sublayers that cannot show paint nothing that changes.
+                guard let bounds = Box(new.bounds, newM).intersection(clip) else { return }
+                inner = bounds
+            }
             for (before, after) in zip(old.sublayers, new.sublayers) {
-                collectDamage(before, oldM, after, newM, into: &boxes)
+                collectDamage(before, oldM, after, newM, clip: inner, into: &boxes)
             }
             return
         }
-        if old.opacity > 0 { boxes.append(extent(of: old, oldM, shadows: true)) }
-        if new.opacity > 0 { boxes.append(extent(of: new, newM, shadows: true)) }
+        for (layer, m) in [(old, oldM), (new, newM)] where layer.opacity > 0 {
+            if let box = extent(of: layer, m, shadows: true).intersection(clip) { boxes.append(box) }
+        }
     }
 
     /// Adds the pixel regions of every backdrop blur in the tree.
