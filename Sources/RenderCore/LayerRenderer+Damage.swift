@@ -86,24 +86,29 @@ extension LayerRenderer {
         for sublayer in layer.sublayers { collectBlurs(sublayer, m, into: &regions) }
     }
 
-    /// How far beyond a pixel the pixels it depends on can lie, besides backdrop blurs (whose
-    /// whole region ``damage(from:to:width:height:scale:maximumCount:)`` includes): the
-    /// farthest shadow's blur and offset, in canvas pixels.
-    static func reach(of layer: Layer, _ parent: AffineTransform) -> Int {
+    /// How far beyond `rect` the pixels its pixels depend on can lie, besides backdrop blurs
+    /// (whose whole region ``damage(from:to:width:height:scale:maximumCount:)`` includes): the
+    /// blur and offset of the farthest shadow that can fall on it, in canvas pixels. A shadow
+    /// elsewhere paints none of `rect`, so the shape it blurs need not be whole there.
+    static func reach(of layer: Layer, _ parent: AffineTransform, toward rect: PixelRect) -> Int {
         let m = transform(of: layer, parent: parent)
         var reach = 0
-        if let shadow = layer.shadow, shadow.opacity > 0, shadow.color.alpha > 0 {
+        if let shadow = layer.shadow, shadow.opacity > 0, shadow.color.alpha > 0,
+            extent(of: layer, m, shadows: true).pixels(within: rect) != nil
+        {
             let far = shadowPad(shadow, m) + (abs(shadow.offset.width) + abs(shadow.offset.height)) * m.meanScale
             reach = far.isFinite ? Int(min(far, Double(Image.maxSide)).rounded(.up)) + 1 : Image.maxSide
         }
-        for sublayer in layer.sublayers where sublayer.opacity > 0 { reach = max(reach, Self.reach(of: sublayer, m)) }
+        for sublayer in layer.sublayers where sublayer.opacity > 0 {
+            reach = max(reach, Self.reach(of: sublayer, m, toward: rect))
+        }
         return reach
     }
 
     /// Renders `root` again only within `damage`, over `frame` (the frame that showed the
     /// layers the damage was found against), in place: each rectangle is drawn on a canvas of
-    /// its own, widened by the farthest shadow's reach so that shadows cast from outside it fall
-    /// the same, and its pixels replace the frame's. The result is the frame
+    /// its own, widened by the reach of the farthest shadow falling on it so that shadows cast
+    /// from outside it fall the same, and its pixels replace the frame's. The result is the frame
     /// ``render(_:width:height:scale:background:observer:)`` draws, byte for byte.
     ///
     /// The frame's bytes are written where they are when nothing else holds them (no copy of
@@ -125,12 +130,12 @@ extension LayerRenderer {
                 .invalidSize, "previous frame \(frame.width)×\(frame.height) is not the \(width)×\(height) canvas")
         }
         let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
-        let margin = Self.reach(of: root, .scale(scale, scale)) + Self.antialiasMargin
         var total = RenderStatistics()
         var changed: [PixelRect] = []
         for rect in damage {
-            guard let rect = rect.intersection(canvas), let window = rect.expanded(by: margin).intersection(canvas)
-            else { continue }
+            guard let rect = rect.intersection(canvas) else { continue }
+            let margin = Self.reach(of: root, .scale(scale, scale), toward: rect) + Self.antialiasMargin
+            guard let window = rect.expanded(by: margin).intersection(canvas) else { continue }
             let drawn = try self.render(
                 root, width: window.width, height: window.height, scale: scale, origin: (window.x, window.y),
                 background: background, observer: observer)
