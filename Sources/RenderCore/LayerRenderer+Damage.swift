@@ -136,15 +136,19 @@ extension LayerRenderer {
             guard let rect = rect.intersection(canvas) else { continue }
             let margin = Self.reach(of: root, .scale(scale, scale), toward: rect) + Self.antialiasMargin
             guard let window = rect.expanded(by: margin).intersection(canvas) else { continue }
+            // The last window's bytes, taken so that this render holds the only reference.
+            var reused: [UInt8] = []
+            caches.withLock { swap(&reused, &$0.window) }
             let drawn = try self.render(
                 root, width: window.width, height: window.height, scale: scale, origin: (window.x, window.y),
-                background: background, observer: observer)
+                background: background, observer: observer, reusing: consume reused)
             total.add(self.lastStatistics)
             changed += frame.changes(from: drawn, at: (window.x, window.y), within: rect, maximumCount: bandsPerRect)
             frame.copy(
                 from: drawn,
                 PixelRect(x: rect.x - window.x, y: rect.y - window.y, width: rect.width, height: rect.height),
                 to: (rect.x, rect.y))
+            caches.withLock { $0.window = drawn.bytes }
         }
         self.statistics.withLock { $0 = total }
         return changed
