@@ -50,7 +50,7 @@ public final class LayerRenderer: Sendable {
         guard scale.isFinite, scale > 0 else { throw RenderError(.invalidParameter, "scale must be > 0, got \(scale)") }
         var parent = AffineTransform.scale(scale, scale)
         if origin != (0, 0) { parent = parent.concatenating(.translation(Double(-origin.x), Double(-origin.y))) }
-        var image = try Image(width: 1, height: 1)
+        let image: Image
         // Consumed, so that the canvas holds the bytes' only reference (drawing copies none).
         if var bytes = consume reused {
             let count = width * height * 4
