@@ -12,15 +12,15 @@ extension Image {
             )
         }
         let rowBytes = rect.width * self.channels
-        var bytes = [UInt8](repeating: 0, count: rowBytes * rect.height)
-        bytes.withUnsafeMutableBytes { target in
-            self.bytes.withUnsafeBytes { source in
+        // Every byte is copied over: not zeroed first.
+        let bytes = [UInt8](unsafeUninitializedCapacity: rowBytes * rect.height) { target, count in
+            self.bytes.withUnsafeBufferPointer { source in
                 for row in 0..<rect.height {
                     let from = ((rect.y + row) * self.width + rect.x) * self.channels
-                    target.baseAddress!.advanced(by: row * rowBytes)
-                        .copyMemory(from: source.baseAddress!.advanced(by: from), byteCount: rowBytes)
+                    (target.baseAddress! + row * rowBytes).initialize(from: source.baseAddress! + from, count: rowBytes)
                 }
             }
+            count = rowBytes * rect.height
         }
         return try Image(width: rect.width, height: rect.height, channels: self.channels, bytes: bytes)
     }

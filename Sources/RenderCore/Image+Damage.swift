@@ -61,7 +61,8 @@ extension Image {
     }
 
     /// The first and last pixel of a row that differ (the row is known to differ somewhere),
-    /// found 8 bytes at a time from each end (a drag's rows often differ only in their middle).
+    /// found 32 bytes at a time from each end, then 8, then 1 (a drag's rows often differ only
+    /// in their middle).
     private static func changedSpan(
         _ now: UnsafeRawPointer, _ before: UnsafeRawPointer, pixels: Int, _ channels: Int
     ) -> (Int, Int) {
@@ -69,11 +70,22 @@ extension Image {
             now.loadUnaligned(fromByteOffset: offset, as: T.self)
                 == before.loadUnaligned(fromByteOffset: offset, as: T.self)
         }
+        // Four words' differences or-ed, one test: the compiler joins them into vector
+        // instructions (`all` of a SIMD mask is a call per chunk, not inlined).
+        func same32(_ offset: Int) -> Bool {
+            func difference(_ at: Int) -> UInt64 {
+                now.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+                    ^ before.loadUnaligned(fromByteOffset: at, as: UInt64.self)
+            }
+            return difference(offset) | difference(offset + 8) | difference(offset + 16) | difference(offset + 24) == 0
+        }
         let bytes = pixels * channels
         var first = 0
+        while first + 32 <= bytes, same32(first) { first += 32 }
         while first + 8 <= bytes, same(first, UInt64.self) { first += 8 }
         while first < bytes - 1, same(first, UInt8.self) { first += 1 }
         var last = bytes - 1
+        while last - 32 >= first, same32(last - 31) { last -= 32 }
         while last - 8 >= first, same(last - 7, UInt64.self) { last -= 8 }
         while last > first, same(last, UInt8.self) { last -= 1 }
         return (first / channels, last / channels)

@@ -40,19 +40,20 @@ public final class JPEGEncoder {
         let height = Int32(image.height)
         let bound = Int(tjBufSize(width, height, Int32(TJSAMP_420.rawValue)))
         var size = UInt(bound)
-        var output = [UInt8](repeating: 0, count: bound)
-        let status = output.withUnsafeMutableBufferPointer { out in
-            image.bytes.withUnsafeBufferPointer { pixels in
+        var status: Int32 = 0
+        // Only the `size` bytes written are kept: the buffer is not zeroed first.
+        let output = [UInt8](unsafeUninitializedCapacity: bound) { out, count in
+            status = image.bytes.withUnsafeBufferPointer { pixels in
                 var destination: UnsafeMutablePointer<UInt8>? = out.baseAddress
                 return tjCompress2(
                     self.handle, pixels.baseAddress, width, width * 4, height, Int32(TJPF_RGBX.rawValue),
                     &destination, &size, Int32(TJSAMP_420.rawValue), Int32(quality), TJFLAG_NOREALLOC)
             }
+            count = status == 0 ? Int(size) : 0
         }
         guard status == 0 else {
             throw RenderError(.jpegFailed, "tjCompress2: \(String(cString: tjGetErrorStr2(self.handle)))")
         }
-        output.removeLast(output.count - Int(size))
         return output
     }
 }

@@ -6,6 +6,9 @@ extension LayerRenderer {
     struct Caches: Sendable {
         /// Byte arrays of finished offscreen groups, reused by the next group that fits.
         var offscreen: [[UInt8]] = []
+        /// The bytes of the last damaged window drawn, reused by the next: no fresh pages, and
+        /// not cleared under a root that paints every pixel opaque.
+        var window: [UInt8] = []
         /// Laid-out text coverage in the layer's own pixels.
         var layouts = FrameCache<LayoutKey, Image>(byteLimit: 16 << 20, entryLimit: 512)
         /// Text coverage sampled onto canvas pixels, placed relative to the whole-pixel part of

@@ -20,7 +20,7 @@ extension LayerRenderer {
     ) -> [PixelRect]? {
         let root = AffineTransform.scale(scale, scale)
         var boxes: [Box] = []
-        collectDamage(old, root, new, root, into: &boxes)
+        collectDamage(old, root, new, root, clip: nil, into: &boxes)
         if boxes.isEmpty { return [] }
         let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
         var rects: [PixelRect] = []
@@ -47,9 +47,12 @@ extension LayerRenderer {
         return PixelRect.merged(rects, maximumCount: maximumCount)
     }
 
-    /// Adds the boxes that changed between `old` (through `mOld`) and `new` (through `mNew`).
+    /// Adds the boxes that changed between `old` (through `mOld`) and `new` (through `mNew`),
+    /// cut to `clip`: the bounds of the unchanged ancestors that mask to them, outside which
+    /// nothing the layers paint lands (a pager's pages off its sides damage nothing).
     private static func collectDamage(
-        _ old: Layer, _ mOld: AffineTransform, _ new: Layer, _ mNew: AffineTransform, into boxes: inout [Box]
+        _ old: Layer, _ mOld: AffineTransform, _ new: Layer, _ mNew: AffineTransform, clip: Box?,
+        into boxes: inout [Box]
     ) {
         let (oldM, newM) = (transform(of: old, parent: mOld), transform(of: new, parent: mNew))
         if oldM == newM, old == new { return }
@@ -57,13 +60,20 @@ extension LayerRenderer {
         (oldOwn.sublayers, newOwn.sublayers) = ([], [])
         let composited = new.opacity < 1 || (new.shadow != nil && new.shadow?.path == nil) || new.backdropBlur != nil
         if oldM == newM, oldOwn == newOwn, old.sublayers.count == new.sublayers.count, !composited {
+            var inner = clip
+            if new.masksToBounds {
+                // Sublayers that cannot show paint nothing that changes.
+                guard let bounds = Box(new.bounds, newM).intersection(clip) else { return }
+                inner = bounds
+            }
             for (before, after) in zip(old.sublayers, new.sublayers) {
-                collectDamage(before, oldM, after, newM, into: &boxes)
+                collectDamage(before, oldM, after, newM, clip: inner, into: &boxes)
             }
             return
         }
-        if old.opacity > 0 { boxes.append(extent(of: old, oldM, shadows: true)) }
-        if new.opacity > 0 { boxes.append(extent(of: new, newM, shadows: true)) }
+        for (layer, m) in [(old, oldM), (new, newM)] where layer.opacity > 0 {
+            if let box = extent(of: layer, m, shadows: true).intersection(clip) { boxes.append(box) }
+        }
     }
 
     /// Adds the pixel regions of every backdrop blur in the tree.
@@ -76,24 +86,29 @@ extension LayerRenderer {
         for sublayer in layer.sublayers { collectBlurs(sublayer, m, into: &regions) }
     }
 
-    /// How far beyond a pixel the pixels it depends on can lie, besides backdrop blurs (whose
-    /// whole region ``damage(from:to:width:height:scale:maximumCount:)`` includes): the
-    /// farthest shadow's blur and offset, in canvas pixels.
-    static func reach(of layer: Layer, _ parent: AffineTransform) -> Int {
+    /// How far beyond `rect` the pixels its pixels depend on can lie, besides backdrop blurs
+    /// (whose whole region ``damage(from:to:width:height:scale:maximumCount:)`` includes): the
+    /// blur and offset of the farthest shadow that can fall on it, in canvas pixels. A shadow
+    /// elsewhere paints none of `rect`, so the shape it blurs need not be whole there.
+    static func reach(of layer: Layer, _ parent: AffineTransform, toward rect: PixelRect) -> Int {
         let m = transform(of: layer, parent: parent)
         var reach = 0
-        if let shadow = layer.shadow, shadow.opacity > 0, shadow.color.alpha > 0 {
+        if let shadow = layer.shadow, shadow.opacity > 0, shadow.color.alpha > 0,
+            extent(of: layer, m, shadows: true).pixels(within: rect) != nil
+        {
             let far = shadowPad(shadow, m) + (abs(shadow.offset.width) + abs(shadow.offset.height)) * m.meanScale
             reach = far.isFinite ? Int(min(far, Double(Image.maxSide)).rounded(.up)) + 1 : Image.maxSide
         }
-        for sublayer in layer.sublayers where sublayer.opacity > 0 { reach = max(reach, Self.reach(of: sublayer, m)) }
+        for sublayer in layer.sublayers where sublayer.opacity > 0 {
+            reach = max(reach, Self.reach(of: sublayer, m, toward: rect))
+        }
         return reach
     }
 
     /// Renders `root` again only within `damage`, over `frame` (the frame that showed the
     /// layers the damage was found against), in place: each rectangle is drawn on a canvas of
-    /// its own, widened by the farthest shadow's reach so that shadows cast from outside it fall
-    /// the same, and its pixels replace the frame's. The result is the frame
+    /// its own, widened by the reach of the farthest shadow falling on it so that shadows cast
+    /// from outside it fall the same, and its pixels replace the frame's. The result is the frame
     /// ``render(_:width:height:scale:background:observer:)`` draws, byte for byte.
     ///
     /// The frame's bytes are written where they are when nothing else holds them (no copy of
@@ -115,21 +130,25 @@ extension LayerRenderer {
                 .invalidSize, "previous frame \(frame.width)×\(frame.height) is not the \(width)×\(height) canvas")
         }
         let canvas = PixelRect(x: 0, y: 0, width: width, height: height)
-        let margin = Self.reach(of: root, .scale(scale, scale)) + Self.antialiasMargin
         var total = RenderStatistics()
         var changed: [PixelRect] = []
         for rect in damage {
-            guard let rect = rect.intersection(canvas), let window = rect.expanded(by: margin).intersection(canvas)
-            else { continue }
+            guard let rect = rect.intersection(canvas) else { continue }
+            let margin = Self.reach(of: root, .scale(scale, scale), toward: rect) + Self.antialiasMargin
+            guard let window = rect.expanded(by: margin).intersection(canvas) else { continue }
+            // The last window's bytes, taken so that this render holds the only reference.
+            var reused: [UInt8] = []
+            caches.withLock { swap(&reused, &$0.window) }
             let drawn = try self.render(
                 root, width: window.width, height: window.height, scale: scale, origin: (window.x, window.y),
-                background: background, observer: observer)
+                background: background, observer: observer, reusing: consume reused)
             total.add(self.lastStatistics)
             changed += frame.changes(from: drawn, at: (window.x, window.y), within: rect, maximumCount: bandsPerRect)
             frame.copy(
                 from: drawn,
                 PixelRect(x: rect.x - window.x, y: rect.y - window.y, width: rect.width, height: rect.height),
                 to: (rect.x, rect.y))
+            caches.withLock { $0.window = drawn.bytes }
         }
         self.statistics.withLock { $0 = total }
         return changed

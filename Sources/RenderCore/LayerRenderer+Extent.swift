@@ -74,6 +74,17 @@ extension LayerRenderer {
             maxY = max(maxY, other.maxY)
         }
 
+        /// The part of this box inside `clip` (all of it when nil), nil when they do not meet.
+        /// A box or clip with a NaN or infinite side cuts nothing: such a box is drawing's
+        /// error to report, and the damage treats it as unbounded.
+        func intersection(_ clip: Box?) -> Box? {
+            guard let clip, [minX, minY, maxX, maxY, clip.minX, clip.minY, clip.maxX, clip.maxY].allSatisfy(\.isFinite)
+            else { return self }
+            let (x0, y0) = (max(minX, clip.minX), max(minY, clip.minY))
+            let (x1, y1) = (min(maxX, clip.maxX), min(maxY, clip.maxY))
+            return x1 > x0 && y1 > y0 ? Box(minX: x0, minY: y0, maxX: x1, maxY: y1) : nil
+        }
+
         /// The whole pixels this box touches, within `limit` if given; nil when none. A box with a
         /// NaN or infinite side (bad geometry that drawing reports) covers all of `limit`.
         func pixels(within limit: PixelRect? = nil) -> PixelRect? {

@@ -40,13 +40,30 @@ public final class LayerRenderer: Sendable {
     }
 
     /// Renders the `width`×`height` pixels at `origin` of the canvas `root` is drawn on (a
-    /// damaged window of it, ``render(_:width:height:scale:background:over:damage:observer:)``).
+    /// damaged window of it, ``render(_:width:height:scale:background:over:damage:observer:)``),
+    /// into `reused` bytes when given (an earlier window's), cleared only when something of
+    /// them could show.
     func render(
         _ root: Layer, width: Int, height: Int, scale: Double, origin: (x: Int, y: Int), background: Color,
-        observer: (any RenderPhaseObserver)?
+        observer: (any RenderPhaseObserver)?, reusing reused: consuming [UInt8]? = nil
     ) throws -> Image {
         guard scale.isFinite, scale > 0 else { throw RenderError(.invalidParameter, "scale must be > 0, got \(scale)") }
-        var canvas = Canvas(image: try Image(width: width, height: height), threads: blur.threads)
+        var parent = AffineTransform.scale(scale, scale)
+        if origin != (0, 0) { parent = parent.concatenating(.translation(Double(-origin.x), Double(-origin.y))) }
+        let image: Image
+        // Consumed, so that the canvas holds the bytes' only reference (drawing copies none).
+        if var bytes = consume reused {
+            let count = width * height * 4
+            if bytes.count > count { bytes.removeLast(bytes.count - count) }
+            if bytes.count < count { bytes.append(contentsOf: repeatElement(0, count: count - bytes.count)) }
+            if background.premultiplied.w < 255, !Self.covers(root, parent, width: width, height: height) {
+                bytes.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            }
+            image = try Image(width: width, height: height, bytes: bytes)
+        } else {
+            image = try Image(width: width, height: height)
+        }
+        var canvas = Canvas(image: image, threads: blur.threads)
         if background.alpha > 0 {
             canvas.fill(
                 Mask(
@@ -55,14 +72,26 @@ public final class LayerRenderer: Sendable {
                 opacity: 1)
         }
         let pass = Pass(observer)
-        var parent = AffineTransform.scale(scale, scale)
-        if origin != (0, 0) { parent = parent.concatenating(.translation(Double(-origin.x), Double(-origin.y))) }
         let whole = PixelRect(x: 0, y: 0, width: width, height: height)
         try draw(
             root, parent: parent, clip: nil, Occlusion(later: [], interior: whole), into: &canvas, pass)
         caches.withLock { $0.endFrame() }
         statistics.withLock { $0 = pass.statistics }
         return canvas.image
+    }
+
+    /// Whether `root`, drawn through `parent` first on a `width`×`height` canvas, stores its
+    /// opaque background over every pixel (a rectangle's coverage is 255 wherever it covers a
+    /// whole pixel, and an opaque colour at full coverage is stored, not blended), so that what
+    /// the canvas held before cannot show: pixels the fill skips are those a later opaque fill
+    /// replaces.
+    private static func covers(_ root: Layer, _ parent: AffineTransform, width: Int, height: Int) -> Bool {
+        let m = transform(of: root, parent: parent)
+        guard root.opacity >= 1, root.shadow == nil, root.backdropBlur == nil, root.cornerRadius == 0, m.b == 0,
+            m.c == 0, let color = root.backgroundColor, color.premultiplied.w == 255
+        else { return false }
+        let box = Box(root.bounds, m)
+        return box.minX <= 0 && box.minY <= 0 && box.maxX >= Double(width) && box.maxY >= Double(height)
     }
 
     private func draw(

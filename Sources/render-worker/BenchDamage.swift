@@ -3,10 +3,11 @@ import RenderCore
 import RenderService
 import ServiceSupport
 
-/// `render-worker bench-damage [--scene FILE] [--runs N]`: what one frame of a drag costs the
-/// render worker, phase by phase. Draws the live worker's frame of the scene (default
-/// `deploy/scenes/demo.json`), then N times a pager swipe one way and back (60 states, as
-/// `benchmarks/view/run`'s steady drag sends) the way the live worker does: the damage between
+/// `render-worker bench-damage [--scene FILE] [--drag pager|pull] [--runs N]`: what one frame of
+/// a drag costs the render worker, phase by phase. Draws the live worker's frame of the scene
+/// (default `deploy/scenes/demo.json`), then N times a drag one way and back (60 states, as
+/// `benchmarks/view/run`'s steady drag sends: a pager swipe, or a pull-to-refresh header pulled
+/// past its threshold with the table under it) the way the live worker does: the damage between
 /// the layer trees, the frame drawn within it over the one before (in place, finding the pixels
 /// that changed), the frame's checksum brought up to date, and the changed pixels' tiles
 /// encoded (PNG up to 128 × 128 pixels, JPEG q85 above).
@@ -17,16 +18,29 @@ enum BenchDamage {
         let path = options.string("scene") ?? "deploy/scenes/demo.json"
         let file = try SceneFile.load(path)
         var scene = RenderScene(scene: file)
-        guard let instance = file.views.first(where: { $0.component?.kind == .pager })?.component?.id
-        else { throw UsageError("\(path) has no pager to swipe") }
+        let drag = options.string("drag") ?? "pager"
+        guard let kind = (["pager": .pager, "pull": .pullToRefresh] as [String: Scene.Component.Kind])[drag] else {
+            throw UsageError("--drag takes pager or pull, not '\(drag)'")
+        }
+        guard let instance = file.views.first(where: { $0.component?.kind == kind })?.component?.id
+        else { throw UsageError("\(path) has no \(kind) to drag") }
         let renderer = LayerRenderer(font: try FontFace.systemJapanese())
         let jpeg = try JPEGEncoder()
-        func layers(offset: Double) throws -> (width: Int, height: Int, root: Layer) {
+        /// The drag's state at `progress` (0…1): the pager `progress` pages along, or the header
+        /// pulled `progress` × 100 points (past the threshold at 80, where its arrow turns).
+        func layers(offset progress: Double) throws -> (width: Int, height: Int, root: Layer) {
+            let pulled = progress * 100
             let state = try JSONReader.parse(
-                """
-                {"instance":"\(instance)","t_ms":0,"page":0,"page_count":5,"header_offset":0,"progress":0,
-                 "loading":false,"page_offset":\(offset),"pull_offset":0,"scroll_offset":0,"label":""}
-                """)
+                kind == .pager
+                    ? """
+                    {"instance":"\(instance)","t_ms":0,"page":0,"page_count":5,"header_offset":0,"progress":0,
+                     "loading":false,"page_offset":\(progress),"pull_offset":0,"scroll_offset":0,"label":""}
+                    """
+                    : """
+                    {"instance":"\(instance)","t_ms":0,"phase":"\(pulled < 80 ? "pullingDown" : "overThreshold")",
+                     "offset":\(pulled),"threshold":80,"label":"","arrow_angle":\(pulled < 80 ? 0 : Double.pi),
+                     "header_height":60}
+                    """)
             _ = try scene.applyState(state, atMs: 0)
             guard let (size, root) = try scene.layers(atMs: 0) else { throw UsageError("\(path) draws nothing") }
             return (Int(size.width.rounded()), Int(size.height.rounded()), root)
@@ -34,7 +48,7 @@ enum BenchDamage {
         var last = try layers(offset: 0)
         var frame = try renderer.render(last.root, width: last.width, height: last.height)
         var digest = FrameDigest(of: frame)
-        // `page_offset` counts pages: a swipe to the next page and back.
+        // One way in 30 steps, and back.
         let swipe = (1...30).map { Double($0) / 30 }
         var times: [String: [Double]] = [:]
         var bytes = 0

@@ -15,7 +15,7 @@ enum RenderWorker {
                render-worker blur IN.png OUT.png (--sigma S | --level weak|default|strong) [--threads T]
                render-worker bench-blur --width W --height H --sigma S --runs N [--threads T] [--passes P]
                render-worker bench-encode [--scene FILE] [--runs N]
-               render-worker bench-damage [--scene FILE] [--runs N]
+               render-worker bench-damage [--scene FILE] [--drag pager|pull] [--runs N]
                render-worker render --scene S [--state STATE.json] OUT.png [--scale K]
                render-worker demo OUT.png [--scene FILE [--memos N]] [--scale S] [--runs N] [--threads T]
         """
@@ -44,7 +44,9 @@ enum RenderWorker {
             Self.sigma, Self.runs, Self.threads, .value("warmup", "N", "runs before timing (default 3)"), Self.passes,
         ],
         "bench-encode": [Self.scene, Self.runs],
-        "bench-damage": [Self.scene, Self.runs],
+        "bench-damage": [
+            Self.scene, .value("drag", "pager|pull", "a pager swipe or a pull-to-refresh (default pager)"), Self.runs,
+        ],
         "render": [Self.scene, .value("state", "STATE.json", "a component state to draw"), Self.scale],
         "demo": [
             Self.scene, .value("memos", "N", "memos on the board (with --scene)"), Self.scale, Self.runs, Self.threads,
