@@ -38,7 +38,11 @@ extension MemoBoardMachine {
             self.published.lastFull = now
             self.published.search = self.search
             var state = self.snapshot(at: now)
-            if editorOpened { state.animation = StateAnimation(durationMs: Self.editorOpening.milliseconds) }
+            if editorOpened {
+                state.animation = StateAnimation {
+                    $0.durationMs = Self.editorOpening.milliseconds
+                }
+            }
             return .publishState(.memoBoard(state))
         }
         let pendingMemos = Set(self.sync.pending.compactMap(\.request.memoId))

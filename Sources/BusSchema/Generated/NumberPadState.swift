@@ -26,15 +26,7 @@ public struct NumberPadState: ValueMessage, MessagePackMap, MapFields, Hashable 
         /// digit shown in the popup
         public var digit: Int = 0
 
-        public init() {}
-
-        public init(
-            kind: NumberPadState.PopupKind,
-            digit: Int
-        ) {
-            self.kind = kind
-            self.digit = digit
-        }
+        @inlinable public init() {}
 
         public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
             try visitor.field("kind", &self.kind, .any)
@@ -61,29 +53,7 @@ public struct NumberPadState: ValueMessage, MessagePackMap, MapFields, Hashable 
     /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
     public var input: TouchInput?
 
-    public init() {}
-
-    public init(
-        instance: String,
-        tMs: Double,
-        layout: Layout,
-        enabled: [Int],
-        highlighted: Int?,
-        popup: Popup?,
-        touchedString: String,
-        sequentialString: String,
-        input: TouchInput? = nil
-    ) {
-        self.instance = instance
-        self.tMs = tMs
-        self.layout = layout
-        self.enabled = enabled
-        self.highlighted = highlighted
-        self.popup = popup
-        self.touchedString = touchedString
-        self.sequentialString = sequentialString
-        self.input = input
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
