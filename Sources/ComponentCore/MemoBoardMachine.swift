@@ -90,7 +90,9 @@ public struct MemoBoardMachine: Sendable {
         config.retryMax = max(config.retryMax, config.retryInitial)
         self.instance = instance
         self.config = config
-        self.settings = MemoSettings(background: config.background)
+        self.settings = MemoSettings {
+            $0.background = config.background
+        }
     }
 
     public mutating func handle(_ event: Event) -> [ComponentEffect] {

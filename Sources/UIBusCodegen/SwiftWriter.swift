@@ -160,6 +160,7 @@ struct SwiftWriter {
             precondition(property.required && !property.nullable, "\(property.key): a required array of pairs")
             return "pairs(\(arguments)"
         }
+        if property.float64 { return "float64(\(arguments)" }
         if property.nullable {
             precondition(property.defaultValue == nil, "\(property.key): a nullable field without a default")
             return property.required ? "nullable(\(arguments)" : "optionalNullable(\(arguments)"

@@ -15,18 +15,6 @@ public enum MemoOp: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
     }
 }
 
-/// The order `arrange` lays memos out in (also the stored arrange setting).
-public enum MemoArrangeOrder: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-    /// Oldest first.
-    case created
-    /// Most recently changed first.
-    case updated
-    /// By colour name, then oldest first.
-    case color
-    /// By normalized text, then oldest first.
-    case text
-}
-
 /// The formats `export` writes.
 public enum MemoExportFormat: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
     case text, md, eml, mbox
