@@ -3,7 +3,7 @@
 
 /// A drawing canvas: strokes in canvas coordinates (view-local points, mapped back by the zoom scale). Published in
 /// full on every change.
-public struct CanvasState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct CanvasState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.canvas", major: 1, minor: 1)
 
     /// a stroke

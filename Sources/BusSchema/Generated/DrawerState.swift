@@ -6,7 +6,7 @@
 /// recognizers that target the drawer (schema gesture.config on ui/recognizer/<name>/): they accept only
 /// listening_direction and receive touches only inside the panel's frame at progress, so the opposite swipe fails and a
 /// recognizer that requires it to fail (the scroll view's pan) gets the touches.
-public struct DrawerState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct DrawerState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.drawer", major: 1, minor: 4)
 
     /// A horizontal side: the swipe direction the drawer listens for, or the edge it is attached to.

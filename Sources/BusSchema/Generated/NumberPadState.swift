@@ -3,7 +3,7 @@
 
 /// A ten-key pad in one row: highlighted key and popup while a finger is down, the digit emitted on lift, and the
 /// sequence of quick taps. Published in full on every change.
-public struct NumberPadState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct NumberPadState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.numberPad", major: 1, minor: 1)
 
     /// key order: startWithZero (0…9) or phone (1…9, 0)

@@ -3,7 +3,7 @@
 
 /// A SmartNews-style pager with a collapsing header and a pull-to-load progress area. Published in full on every
 /// change.
-public struct PagerState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct PagerState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.pager", major: 1, minor: 4)
 
     /// component instance id (the scene's component id)

@@ -3,7 +3,7 @@
 
 /// A pull-to-refresh header: hidden → pullingDown → overThreshold → refreshing → hidden. Published in full on every
 /// change.
-public struct PullToRefreshState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct PullToRefreshState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.pullToRefresh", major: 1, minor: 3)
 
     /// header state

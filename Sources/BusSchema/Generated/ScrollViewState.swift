@@ -3,7 +3,7 @@
 
 /// A scroll view: offset, content size, insets, zoom and the flags that drive its overlays. Published in full on every
 /// change.
-public struct ScrollViewState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct ScrollViewState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.scrollView", major: 1, minor: 1)
 
     /// content insets in points

@@ -3,7 +3,7 @@
 
 /// A table whose rows slide open with a right swipe; at most one row is open, kept by model index. Published in full on
 /// every change.
-public struct SlideTableState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct SlideTableState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.slideTable", major: 1, minor: 4)
 
     /// component instance id (the scene's component id)

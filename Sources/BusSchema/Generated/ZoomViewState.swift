@@ -2,7 +2,7 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// A zoomable image with an overlay that hides while zooming. Published in full on every change.
-public struct ZoomViewState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct ZoomViewState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.zoomView", major: 1, minor: 3)
 
     /// component instance id (the scene's component id)

@@ -2,7 +2,7 @@
 ///
 /// Between full states the board publishes only what changed (``MemoBoardDelta``); `revision`
 /// says which deltas apply on top of this state.
-public struct MemoBoardState: ValueMessage, Hashable {
+public struct MemoBoardState: ComponentStateMessage, Hashable {
     public static let schema = SchemaID("state.memoBoard", major: 1, minor: 2)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("memos", "array"),
