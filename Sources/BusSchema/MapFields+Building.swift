@@ -1,4 +1,12 @@
-extension MapFields {
+/// A message, or a map inside one, that starts from its defaults: every generated type (through
+/// ``MapFields``) and the hand-written messages, so all of them are built the same way.
+public protocol Buildable {
+    /// Every field at its schema default, or a placeholder (empty, zero, the first case) where it
+    /// has none.
+    init()
+}
+
+extension Buildable {
     /// A value that starts as ``init()`` (every field at its schema default, or a placeholder where
     /// it has none) and gets the fields `build` sets: the one way to make a message with values,
     /// so no type repeats its property list as an initializer's parameters.

@@ -4,11 +4,9 @@
 /// writer (``MessagePackWriter/writeMap(_:)``), the header's field counter and the decoder
 /// (``MessagePackReader/readFields(into:path:)``) are its visitors, concrete types here, so each
 /// call specializes like any generic.
-public protocol MapFields {
-    /// Every field at its schema default, or a placeholder (empty, zero, the first case) where it
-    /// has none: what decoding starts from, required fields being refused unless read.
-    init()
-
+///
+/// ``Buildable/init()`` is what decoding starts from, required fields being refused unless read.
+public protocol MapFields: Buildable {
     /// Visits each field in the order the map is written, reading or writing it.
     mutating func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) throws(Visitor.Failure)
 }

@@ -216,7 +216,11 @@ public final class RenderService {
         let heard = publisher.hasSubscriber(for: self.memoCommandTopic)
         if heard {
             try publisher.publish(
-                MemoCommand(cmdId: request, client: self.runner.name, op: .snapshot), on: self.memoCommandTopic)
+                MemoCommand {
+                    $0.cmdId = request
+                    $0.client = self.runner.name
+                    $0.op = .snapshot
+                }, on: self.memoCommandTopic)
         }
         if first { self.snapshotRetryMs = Self.snapshotRetryMs.first }
         if let timer = self.snapshotTimer { self.runner.cancel(timer: timer) }

@@ -169,7 +169,13 @@ import Testing
             .restoreRequested(memoID: "m2", at: ms(200)), .trashRequested(memoID: "m5", at: ms(210)),
             .searchRequested(query: "", at: ms(220)), .emptyTrashRequested(at: ms(230)),
             .doubleTapRecognized(x: 300, y: 300, at: ms(240)),
-            .ackReceived(MemoAck(cmdId: "board1:s1:3", status: .ok, seq: 13, version: 5), at: ms(250)),
+            .ackReceived(
+                MemoAck {
+                    $0.cmdId = "board1:s1:3"
+                    $0.status = .ok
+                    $0.seq = 13
+                    $0.version = 5
+                }, at: ms(250)),
         ]
         var deltas = 0
         for event in events {

@@ -134,7 +134,13 @@ import Testing
     @Test func memoBoard_snapshotChunksThatNeverCome_areAskedForAgain() throws {
         var machine = Self.machine()
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let acked = machine.handle(.ackReceived(MemoAck(cmdId: "board1:s1:1", status: .ok, seq: 4), at: ms(10)))
+        let acked = machine.handle(
+            .ackReceived(
+                MemoAck {
+                    $0.cmdId = "board1:s1:1"
+                    $0.status = .ok
+                    $0.seq = 4
+                }, at: ms(10)))
         #expect(Effects.timer(acked) == 1610)
         let first = MemoSnapshot {
             $0.requestId = "board1:s1:1"
@@ -386,11 +392,21 @@ import Testing
         #expect(resends.prefix(5) == [1100, 1300, 1700, 2500, 3300])
         let acked = machine.handle(
             .ackReceived(
-                MemoAck(cmdId: command.cmdId, status: .ok, seq: 11, memoId: command.memoId, version: 1), at: ms(5000)))
+                MemoAck {
+                    $0.cmdId = command.cmdId
+                    $0.status = .ok
+                    $0.seq = 11
+                    $0.memoId = command.memoId
+                    $0.version = 1
+                }, at: ms(5000)))
         #expect(acked.contains(.cancelTimer))
         #expect(machine.handle(.timeElapsed(ms(9000))).isEmpty)
         // The store applied it once; a duplicate ack for a resend changes nothing.
-        let duplicate = MemoAck(cmdId: command.cmdId, status: .duplicate, seq: 11)
+        let duplicate = MemoAck {
+            $0.cmdId = command.cmdId
+            $0.status = .duplicate
+            $0.seq = 11
+        }
         #expect(machine.handle(.ackReceived(duplicate, at: ms(5001))).isEmpty)
         let record = Self.record(try #require(command.memoId), x: 0, y: 0, z: 3, text: "a")
         _ = machine.handle(Self.upsert(11, record))
@@ -407,7 +423,13 @@ import Testing
             Effects.commands(machine.handle(.editRequested(memoID: "m1", text: "x", at: ms(0)))).first)
         #expect(edit.baseVersion == 1)
         let effects = machine.handle(
-            .ackReceived(MemoAck(cmdId: edit.cmdId, status: .conflict, seq: 10, version: 3), at: ms(10)))
+            .ackReceived(
+                MemoAck {
+                    $0.cmdId = edit.cmdId
+                    $0.status = .conflict
+                    $0.seq = 10
+                    $0.version = 3
+                }, at: ms(10)))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
     }
 
@@ -431,7 +453,13 @@ import Testing
         let results = [MemoSearchHit(memoId: "m7", text: "買う", trashed: true, ranges: [0..<1])]
         let state = Self.state(
             machine.handle(
-                .ackReceived(MemoAck(cmdId: search.cmdId, status: .ok, seq: 10, results: results), at: ms(5))))
+                .ackReceived(
+                    MemoAck {
+                        $0.cmdId = search.cmdId
+                        $0.status = .ok
+                        $0.seq = 10
+                        $0.results = results
+                    }, at: ms(5))))
         let matches = [MemoBoardState.Match(memoID: "m7", trashed: true, ranges: [0..<1])]
         #expect(state?.search == .some(MemoBoardState.Search(query: "買", matches: matches)))
     }
@@ -442,7 +470,12 @@ import Testing
         let results = (0..<40).map {
             MemoSearchHit(memoId: "m\($0)", text: String(repeating: "買う", count: 3000), trashed: false, ranges: [0..<1])
         }
-        let parts = MemoAck(cmdId: search.cmdId, status: .ok, seq: 10, results: results).chunked(
+        let parts = MemoAck {
+            $0.cmdId = search.cmdId
+            $0.status = .ok
+            $0.seq = 10
+            $0.results = results
+        }.chunked(
             maximumBytes: 64 * 1024)
         #expect(parts.count > 2)
         for part in parts.dropLast() {
@@ -473,7 +506,15 @@ import Testing
         #expect(machine.handle(.pinchChanged(scale: 2, at: ms(0))).isEmpty)
         #expect(machine.handle(.rotationChanged(rotation: 1, at: ms(0))).isEmpty)
         #expect(machine.handle(.gestureCancelled(at: ms(0))).isEmpty)
-        #expect(machine.handle(.ackReceived(MemoAck(cmdId: "nope", status: .ok, seq: 1), at: ms(0))).isEmpty)
+        #expect(
+            machine.handle(
+                .ackReceived(
+                    MemoAck {
+                        $0.cmdId = "nope"
+                        $0.status = .ok
+                        $0.seq = 1
+                    }, at: ms(0))
+            ).isEmpty)
         #expect(machine.handle(.editRequested(memoID: "nope", text: "x", at: ms(0))).isEmpty)
         #expect(machine.handle(.restoreRequested(memoID: "m1", at: ms(0))).isEmpty)
         #expect(machine.handle(.timeElapsed(ms(10))).isEmpty)

@@ -21,15 +21,39 @@ import Testing
     }
 
     @Test func everyMemoMessageRoundTripsThroughMessagePack() throws {
-        let command = MemoCommand(
-            cmdId: "c:1", client: "c", op: .edit, memoId: "m1", text: "t", x: 1, y: 2, width: 3, height: 4,
-            scale: 5, rotation: 6, color: "blue", baseVersion: 7, order: .color, image: nil, query: "q",
-            includeTrash: true, format: .mbox)
+        let command = MemoCommand {
+            $0.cmdId = "c:1"
+            $0.client = "c"
+            $0.op = .edit
+            $0.memoId = "m1"
+            $0.text = "t"
+            $0.x = 1
+            $0.y = 2
+            $0.width = 3
+            $0.height = 4
+            $0.scale = 5
+            $0.rotation = 6
+            $0.color = "blue"
+            $0.baseVersion = 7
+            $0.order = .color
+            $0.image = nil
+            $0.query = "q"
+            $0.includeTrash = true
+            $0.format = .mbox
+        }
         #expect(try MemoCommand(messagePack: command.messagePack) == command)
-        let ack = MemoAck(
-            cmdId: "c:1", status: .ok, seq: 9, memoId: "m1", version: 2, reason: "r",
-            results: [MemoSearchHit(memoId: "m1", text: "abc", trashed: false, ranges: [0..<1, 2..<3])],
-            export: "e", op: .search, files: [MemoExportFile(name: "m1.eml", content: "x")])
+        let ack = MemoAck {
+            $0.cmdId = "c:1"
+            $0.status = .ok
+            $0.seq = 9
+            $0.memoId = "m1"
+            $0.version = 2
+            $0.reason = "r"
+            $0.results = [MemoSearchHit(memoId: "m1", text: "abc", trashed: false, ranges: [0..<1, 2..<3])]
+            $0.export = "e"
+            $0.op = .search
+            $0.files = [MemoExportFile(name: "m1.eml", content: "x")]
+        }
         #expect(try MemoAck(messagePack: ack.messagePack) == ack)
         let changed = MemoChanged {
             $0.seq = 3

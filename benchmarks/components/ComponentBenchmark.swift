@@ -57,7 +57,11 @@ struct ComponentBenchmark {
                         }
                     case .memoCommand(let request):
                         // The memo store acknowledges at once.
-                        let ack = MemoAck(cmdId: request.cmdId, status: .ok, seq: 0)
+                        let ack = MemoAck {
+                            $0.cmdId = request.cmdId
+                            $0.status = .ok
+                            $0.seq = 0
+                        }
                         outputs += host.memoAckReceived(
                             ack, client: request.client, at: SourceInstant(milliseconds: event.tMs))
                     case .recognizerConfig: break

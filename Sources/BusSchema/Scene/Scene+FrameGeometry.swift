@@ -1,6 +1,6 @@
 extension Scene.Frame {
     /// The rectangle at (`x`, `y`) of `width` × `height` points: geometry builds frames inline, in
-    /// expressions, where a builder closure (``MapFields/init(_:)``) would take six lines.
+    /// expressions, where a builder closure (``Buildable/init(_:)``) would take six lines.
     @inlinable
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.init()
