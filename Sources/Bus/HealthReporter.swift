@@ -25,9 +25,16 @@ public struct HealthReporter: Sendable {
     /// The next health report, with `extra` service-specific numbers.
     public mutating func report(state: Health.State, extra: ValueMap? = nil) -> Health {
         self.seq += 1
-        return Health(
-            service: self.service, state: state, seq: self.seq,
-            uptimeMs: (Clock.monotonicNs() - self.startedNs) / 1_000_000, pid: Int(getpid()),
-            epoch: self.epoch, counters: self.statistics.counters, reasons: self.statistics.reasons, extra: extra)
+        return Health {
+            $0.service = self.service
+            $0.state = state
+            $0.seq = self.seq
+            $0.uptimeMs = (Clock.monotonicNs() - self.startedNs) / 1_000_000
+            $0.pid = Int(getpid())
+            $0.epoch = self.epoch
+            $0.counters = self.statistics.counters
+            $0.reasons = self.statistics.reasons
+            $0.extra = extra
+        }
     }
 }

@@ -49,36 +49,17 @@ public enum ComponentState: Sendable, Hashable {
     /// The state carrying `input`, the touch frame whose effect it shows.
     public func with(input: TouchInput?) -> ComponentState {
         switch self {
-        case .scrollView(var state):
-            state.input = input
-            return .scrollView(state)
-        case .pullToRefresh(var state):
-            state.input = input
-            return .pullToRefresh(state)
-        case .pager(var state):
-            state.input = input
-            return .pager(state)
-        case .slideTable(var state):
-            state.input = input
-            return .slideTable(state)
-        case .drawer(var state):
-            state.input = input
-            return .drawer(state)
-        case .numberPad(var state):
-            state.input = input
-            return .numberPad(state)
-        case .canvas(var state):
-            state.input = input
-            return .canvas(state)
-        case .zoomView(var state):
-            state.input = input
-            return .zoomView(state)
-        case .memoBoard(var state):
-            state.input = input
-            return .memoBoard(state)
-        case .memoBoardDelta:
-            // memoBoardDelta v1 has no `input`; the next full state carries the provenance.
-            return self
+        case .scrollView(let state): .scrollView(state.with(input: input))
+        case .pullToRefresh(let state): .pullToRefresh(state.with(input: input))
+        case .pager(let state): .pager(state.with(input: input))
+        case .slideTable(let state): .slideTable(state.with(input: input))
+        case .drawer(let state): .drawer(state.with(input: input))
+        case .numberPad(let state): .numberPad(state.with(input: input))
+        case .canvas(let state): .canvas(state.with(input: input))
+        case .zoomView(let state): .zoomView(state.with(input: input))
+        case .memoBoard(let state): .memoBoard(state.with(input: input))
+        // memoBoardDelta v1 has no `input`; the next full state carries the provenance.
+        case .memoBoardDelta: self
         }
     }
 

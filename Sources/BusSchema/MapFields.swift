@@ -4,11 +4,9 @@
 /// writer (``MessagePackWriter/writeMap(_:)``), the header's field counter and the decoder
 /// (``MessagePackReader/readFields(into:path:)``) are its visitors, concrete types here, so each
 /// call specializes like any generic.
-public protocol MapFields {
-    /// Every field at its schema default, or a placeholder (empty, zero, the first case) where it
-    /// has none: what decoding starts from, required fields being refused unless read.
-    init()
-
+///
+/// ``Buildable/init()`` is what decoding starts from, required fields being refused unless read.
+public protocol MapFields: Buildable {
     /// Visits each field in the order the map is written, reading or writing it.
     mutating func visitFields<Visitor: MapFieldVisitor & ~Copyable>(_ visitor: inout Visitor) throws(Visitor.Failure)
 }
@@ -52,6 +50,18 @@ extension MapFieldVisitor where Self: ~Copyable {
     {
         self.write(key, value)
         try self.readField(key, required: true) { value = try V.read(from: &$0, $1, rule()) }
+    }
+
+    /// A required number written as a float64 even when whole (`x-swift-float64`), for maps whose
+    /// readers expect the float type (a memo's geometry); read as any number.
+    @inlinable @inline(__always)
+    public mutating func float64(
+        _ key: StaticString, _ value: inout Double, _ rule: @autoclosure () -> NumberRule
+    )
+        throws(Failure)
+    {
+        self.write(key, Float64Value(value))
+        try self.readField(key, required: true) { value = try Double.read(from: &$0, $1, rule()) }
     }
 
     /// A field with a schema default, always written; when absent, `value` keeps its default.
@@ -189,6 +199,17 @@ public struct PairArray<Pair: MessagePackPair>: MessagePackValue {
             pair.pair.1.write(to: &writer)
         }
     }
+}
+
+/// A number written as a float64 even when whole (``MapFieldVisitor/float64(_:_:_:)``).
+public struct Float64Value: MessagePackValue {
+    public let value: Double
+
+    @inlinable
+    public init(_ value: Double) { self.value = value }
+
+    @inlinable
+    public func write(to writer: inout MessagePackWriter) { writer.write(self.value) }
 }
 
 /// Counts the fields a map writes, leaving out absent ones: the map header's count.

@@ -15,6 +15,4 @@ extension MemoBoardState: HandWrittenMessage {}
 extension RenderImage: HandWrittenMessage {}
 extension MemoCommand: HandWrittenMessage {}
 extension MemoAck: HandWrittenMessage {}
-extension MemoChanged: HandWrittenMessage {}
-extension MemoSnapshot: HandWrittenMessage {}
 extension MemoBoardDelta: HandWrittenMessage {}

@@ -51,8 +51,12 @@ public struct CanvasMachine: Sendable {
             guard let point = self.point(x, y) else { return [] }
             self.state = .drawing
             self.strokes.append(
-                CanvasState.Stroke(
-                    id: self.nextID, points: [point], width: self.config.strokeWidth, color: self.config.strokeColor))
+                CanvasState.Stroke {
+                    $0.id = self.nextID
+                    $0.points = [point]
+                    $0.width = self.config.strokeWidth
+                    $0.color = self.config.strokeColor
+                })
             self.nextID += 1
             return [self.publish(now)]
         case (.drawing, .touchMoved(let x, let y, let now)):
@@ -96,9 +100,13 @@ public struct CanvasMachine: Sendable {
 
     /// The state as published.
     public func snapshot(at now: SourceInstant) -> CanvasState {
-        CanvasState(
-            instance: self.instance, tMs: now.milliseconds, strokes: self.strokes,
-            active: .some(self.state == .drawing ? self.strokes.last?.id : nil), zoomScale: self.zoomScale)
+        CanvasState {
+            $0.instance = self.instance
+            $0.tMs = now.milliseconds
+            $0.strokes = self.strokes
+            $0.active = .some(self.state == .drawing ? self.strokes.last?.id : nil)
+            $0.zoomScale = self.zoomScale
+        }
     }
 
     private func publish(_ now: SourceInstant) -> ComponentEffect {

@@ -339,9 +339,13 @@ public struct ComponentHost: Sendable {
         for name in names {
             outputs.append(
                 .recognizerConfig(
-                    RecognizerConfig(
-                        recognizer: name, tMs: drawer.tMs, instance: drawer.instance, directions: setup.directions,
-                        receiveRegion: region)))
+                    RecognizerConfig {
+                        $0.recognizer = name
+                        $0.tMs = drawer.tMs
+                        $0.instance = drawer.instance
+                        $0.directions = setup.directions
+                        $0.receiveRegion = region
+                    }))
         }
     }
 }

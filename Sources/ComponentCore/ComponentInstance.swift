@@ -25,9 +25,12 @@ public enum ComponentInstance: Sendable {
                     config: ScrollViewMachine.Config(
                         viewportWidth: frame.width, viewportHeight: frame.height, contentWidth: config.contentWidth,
                         contentHeight: config.contentHeight,
-                        insets: ScrollViewState.Insets(
-                            top: config.insetTop, left: config.insetLeft, bottom: config.insetBottom,
-                            right: config.insetRight),
+                        insets: ScrollViewState.Insets {
+                            $0.top = config.insetTop
+                            $0.left = config.insetLeft
+                            $0.bottom = config.insetBottom
+                            $0.right = config.insetRight
+                        },
                         paging: config.paging, bounces: config.bounces, decelerationRate: config.decelerationRate,
                         minScale: config.minScale, maxScale: config.maxScale)))
         case .pullToRefresh(let config):

@@ -87,8 +87,10 @@ public struct DrawerMachine: Sendable {
         // As a UIView block animation: the model jumps to the target, the render worker animates.
         var started = self.snapshot(at: now)
         started.progress = self.slide.to
-        started.animation = StateAnimation(
-            durationMs: self.config.duration.milliseconds, delayMs: self.config.delay.milliseconds)
+        started.animation = StateAnimation {
+            $0.durationMs = self.config.duration.milliseconds
+            $0.delayMs = self.config.delay.milliseconds
+        }
         return [.publishState(.drawer(started)), .scheduleTimer(at: self.slide.end)]
     }
 
@@ -96,9 +98,15 @@ public struct DrawerMachine: Sendable {
     public func snapshot(at now: SourceInstant) -> DrawerState {
         let open = self.state == .open
         let listening = open ? self.closingDirection : self.openingDirection
-        var state = DrawerState(
-            instance: self.instance, tMs: now.milliseconds, open: open, progress: self.slide.value(at: now),
-            listeningDirection: listening == .left ? .left : .right, edge: self.config.edge, width: self.config.width)
+        var state = DrawerState {
+            $0.instance = self.instance
+            $0.tMs = now.milliseconds
+            $0.open = open
+            $0.progress = self.slide.value(at: now)
+            $0.listeningDirection = listening == .left ? .left : .right
+            $0.edge = self.config.edge
+            $0.width = self.config.width
+        }
         state.tab = self.config.tab
         return state
     }

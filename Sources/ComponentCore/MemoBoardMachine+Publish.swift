@@ -38,7 +38,11 @@ extension MemoBoardMachine {
             self.published.lastFull = now
             self.published.search = self.search
             var state = self.snapshot(at: now)
-            if editorOpened { state.animation = StateAnimation(durationMs: Self.editorOpening.milliseconds) }
+            if editorOpened {
+                state.animation = StateAnimation {
+                    $0.durationMs = Self.editorOpening.milliseconds
+                }
+            }
             return .publishState(.memoBoard(state))
         }
         let pendingMemos = Set(self.sync.pending.compactMap(\.request.memoId))
@@ -58,14 +62,24 @@ extension MemoBoardMachine {
         self.published.search = self.search
         return .publishState(
             .memoBoardDelta(
-                MemoBoardDelta(
-                    instance: self.instance, tMs: now.milliseconds, revision: self.published.revision,
-                    baseRevision: base,
-                    memos: memos, trash: trash, removed: removed, selected: self.selected,
-                    arrangeOrder: MemoBoardState.ArrangeOrder(rawValue: self.settings.arrangeOrder.rawValue)
-                        ?? .created,
-                    background: self.settings.background, editing: self.editing, search: search,
-                    storeSeq: Int(self.sync.storeSeq), pendingCommands: self.sync.pending.count,
-                    syncing: self.sync.snapshotRequest != nil)))
+                MemoBoardDelta {
+                    $0.instance = self.instance
+                    $0.tMs = now.milliseconds
+                    $0.revision = self.published.revision
+                    $0.baseRevision = base
+                    $0.memos = memos
+                    $0.trash = trash
+                    $0.removed = removed
+                    $0.selected = self.selected
+                    $0.arrangeOrder =
+                        MemoBoardState.ArrangeOrder(rawValue: self.settings.arrangeOrder.rawValue)
+                        ?? .created
+                    $0.background = self.settings.background
+                    $0.editing = self.editing
+                    $0.search = search
+                    $0.storeSeq = Int(self.sync.storeSeq)
+                    $0.pendingCommands = self.sync.pending.count
+                    $0.syncing = self.sync.snapshotRequest != nil
+                }))
     }
 }

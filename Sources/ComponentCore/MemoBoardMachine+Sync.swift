@@ -37,10 +37,12 @@ extension MemoBoardMachine {
     mutating func send(
         _ op: MemoOp, memoID: String? = nil, at now: SourceInstant, _ fill: (inout MemoCommand) -> Void = { _ in }
     ) -> [ComponentEffect] {
-        var request = MemoCommand(
-            cmdId: "\(self.config.client):\(self.sync.session):\(self.sync.nextCommand)", client: self.config.client,
-            op: op,
-            memoId: memoID)
+        var request = MemoCommand {
+            $0.cmdId = "\(self.config.client):\(self.sync.session):\(self.sync.nextCommand)"
+            $0.client = self.config.client
+            $0.op = op
+            $0.memoId = memoID
+        }
         fill(&request)
         self.records.touch(memoID)
         self.sync.nextCommand += 1

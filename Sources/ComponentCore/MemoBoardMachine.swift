@@ -90,7 +90,9 @@ public struct MemoBoardMachine: Sendable {
         config.retryMax = max(config.retryMax, config.retryInitial)
         self.instance = instance
         self.config = config
-        self.settings = MemoSettings(background: config.background)
+        self.settings = MemoSettings {
+            $0.background = config.background
+        }
     }
 
     public mutating func handle(_ event: Event) -> [ComponentEffect] {
@@ -311,17 +313,21 @@ public struct MemoBoardMachine: Sendable {
             return memo
         }
         let order: (MemoBoardState.Memo, MemoBoardState.Memo) -> Bool = { ($0.z, $0.id) < ($1.z, $1.id) }
-        return MemoBoardState(
-            instance: self.instance, tMs: now.milliseconds,
-            memos: self.records.values.filter { $0.trashedAt == nil }.map(shown).sorted(by: order),
-            selected: self.selected,
-            arrangeOrder: MemoBoardState.ArrangeOrder(rawValue: self.settings.arrangeOrder.rawValue) ?? .created,
-            background: self.settings.background,
-            editing: .some(self.editing),
-            trash: self.records.values.filter { $0.trashedAt != nil }.map(shown).sorted(by: order),
-            search: .some(self.search), storeSeq: Int(clamping: self.sync.storeSeq),
-            pendingCommands: self.sync.pending.count,
-            syncing: self.sync.snapshotRequest != nil, revision: self.published.revision)
+        return MemoBoardState {
+            $0.instance = self.instance
+            $0.tMs = now.milliseconds
+            $0.memos = self.records.values.filter { $0.trashedAt == nil }.map(shown).sorted(by: order)
+            $0.selected = self.selected
+            $0.arrangeOrder = MemoBoardState.ArrangeOrder(rawValue: self.settings.arrangeOrder.rawValue) ?? .created
+            $0.background = self.settings.background
+            $0.editing = .some(self.editing)
+            $0.trash = self.records.values.filter { $0.trashedAt != nil }.map(shown).sorted(by: order)
+            $0.search = .some(self.search)
+            $0.storeSeq = Int(clamping: self.sync.storeSeq)
+            $0.pendingCommands = self.sync.pending.count
+            $0.syncing = self.sync.snapshotRequest != nil
+            $0.revision = self.published.revision
+        }
     }
 
 }

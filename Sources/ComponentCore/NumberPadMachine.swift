@@ -99,13 +99,22 @@ public struct NumberPadMachine: Sendable {
         if case .touching(let key?) = self.state {
             let digit = self.digit(key)
             highlighted = digit
-            popup = NumberPadState.Popup(kind: key == 0 ? .left : key == 9 ? .right : .inner, digit: digit)
+            popup = NumberPadState.Popup {
+                $0.kind = key == 0 ? .left : key == 9 ? .right : .inner
+                $0.digit = digit
+            }
         }
         let order = (0...9).map(self.digit)
-        return NumberPadState(
-            instance: self.instance, tMs: now.milliseconds, layout: self.config.layout,
-            enabled: order.filter(self.enabled.contains), highlighted: highlighted, popup: popup,
-            touchedString: self.touchedString, sequentialString: self.sequentialString)
+        return NumberPadState {
+            $0.instance = self.instance
+            $0.tMs = now.milliseconds
+            $0.layout = self.config.layout
+            $0.enabled = order.filter(self.enabled.contains)
+            $0.highlighted = highlighted
+            $0.popup = popup
+            $0.touchedString = self.touchedString
+            $0.sequentialString = self.sequentialString
+        }
     }
 
     private func publish(_ now: SourceInstant) -> ComponentEffect {

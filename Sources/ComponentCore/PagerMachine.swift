@@ -213,7 +213,9 @@ public struct PagerMachine: Sendable {
         jump(&self)
         var state = self.snapshot(at: now)
         if before != (self.pageOffset, self.page, self.scrollOffset) {
-            state.animation = StateAnimation(durationMs: Self.snap.milliseconds)
+            state.animation = StateAnimation {
+                $0.durationMs = Self.snap.milliseconds
+            }
         }
         return .publishState(.pager(state))
     }
@@ -225,7 +227,9 @@ public struct PagerMachine: Sendable {
         self.progress = 100
         self.progressFadeEnd = now + Self.progressFade
         var state = self.snapshot(at: now)
-        state.animation = StateAnimation(durationMs: Self.progressFade.milliseconds)
+        state.animation = StateAnimation {
+            $0.durationMs = Self.progressFade.milliseconds
+        }
         return [
             .publishState(.pager(state)), .scheduleTimer(at: now + Self.progressFade),
         ]
@@ -246,11 +250,20 @@ public struct PagerMachine: Sendable {
             : pulled >= self.config.pullThreshold
                 ? labels.release ?? defaults.release
                 : pulled >= Self.pulledDownLabelPull ? labels.pulling ?? defaults.pulling : labels.idle ?? defaults.idle
-        return PagerState(
-            instance: self.instance, tMs: now.milliseconds, page: self.page, pageCount: self.config.pageCount,
-            headerOffset: min(max(self.scrollOffset, 0), self.config.barHeight), progress: self.progress,
-            label: label, loading: loading, pageOffset: self.pageOffset, pullOffset: pulled,
-            scrollOffset: self.scrollOffset, progressOpacity: self.progressFadeEnd == nil ? nil : 0)
+        return PagerState {
+            $0.instance = self.instance
+            $0.tMs = now.milliseconds
+            $0.page = self.page
+            $0.pageCount = self.config.pageCount
+            $0.headerOffset = min(max(self.scrollOffset, 0), self.config.barHeight)
+            $0.progress = self.progress
+            $0.label = label
+            $0.loading = loading
+            $0.pageOffset = self.pageOffset
+            $0.pullOffset = pulled
+            $0.scrollOffset = self.scrollOffset
+            $0.progressOpacity = self.progressFadeEnd == nil ? nil : 0
+        }
     }
 
     private func publish(_ now: SourceInstant) -> ComponentEffect {

@@ -138,7 +138,9 @@ public struct PullToRefreshMachine: Sendable {
         // and over how long; the renderer turns it from where it is on screen.
         self.arrowAngle = over ? Self.headingUpAngle : 0
         var state = self.snapshot(at: now)
-        state.arrowAnimation = StateAnimation(durationMs: Self.arrowDuration.milliseconds)
+        state.arrowAnimation = StateAnimation {
+            $0.durationMs = Self.arrowDuration.milliseconds
+        }
         return [.publishState(.pullToRefresh(state))]
     }
 
@@ -151,7 +153,9 @@ public struct PullToRefreshMachine: Sendable {
     /// The state after a release or the end of a refresh: the header's new offset, animated.
     private func snapped(_ now: SourceInstant) -> ComponentEffect {
         var state = self.snapshot(at: now)
-        state.animation = StateAnimation(durationMs: Self.snap.milliseconds)
+        state.animation = StateAnimation {
+            $0.durationMs = Self.snap.milliseconds
+        }
         return .publishState(.pullToRefresh(state))
     }
 
@@ -172,11 +176,18 @@ public struct PullToRefreshMachine: Sendable {
         case .refreshing, .refreshingPaused:
             (phase, offset, label) = (.refreshing, self.config.headerHeight, labels.refreshing ?? defaults.refreshing)
         }
-        return PullToRefreshState(
-            instance: self.instance, tMs: now.milliseconds, phase: phase, offset: offset,
-            threshold: self.config.threshold,
-            label: label, arrowAngle: self.arrowAngle, offline: self.failedOffline,
-            headerHeight: self.config.headerHeight, updatedAtMs: self.updatedAtMs)
+        return PullToRefreshState {
+            $0.instance = self.instance
+            $0.tMs = now.milliseconds
+            $0.phase = phase
+            $0.offset = offset
+            $0.threshold = self.config.threshold
+            $0.label = label
+            $0.arrowAngle = self.arrowAngle
+            $0.offline = self.failedOffline
+            $0.headerHeight = self.config.headerHeight
+            $0.updatedAtMs = self.updatedAtMs
+        }
     }
 
     private func publish(_ now: SourceInstant) -> ComponentEffect {

@@ -196,18 +196,28 @@ public struct ScrollViewMachine: Sendable {
         let moving: Bool
         if case .decelerating = self.state { moving = true } else { moving = false }
         let pagingAxis = self.config.contentWidth > self.config.viewportWidth ? self.x : self.y
-        return ScrollViewState(
-            instance: self.instance, tMs: now.milliseconds, offsetX: self.x.position, offsetY: self.y.position,
-            contentWidth: self.config.contentWidth, contentHeight: self.config.contentHeight,
-            insets: self.config.insets, zoomScale: self.zoomScale, dragging: self.isDragging, decelerating: moving,
-            zooming: self.isZooming, overlaysVisible: !self.isDragging && !self.isZooming,
+        return ScrollViewState {
+            $0.instance = self.instance
+            $0.tMs = now.milliseconds
+            $0.offsetX = self.x.position
+            $0.offsetY = self.y.position
+            $0.contentWidth = self.config.contentWidth
+            $0.contentHeight = self.config.contentHeight
+            $0.insets = self.config.insets
+            $0.zoomScale = self.zoomScale
+            $0.dragging = self.isDragging
+            $0.decelerating = moving
+            $0.zooming = self.isZooming
+            $0.overlaysVisible = !self.isDragging && !self.isZooming
             // A spring released far from its rest can outrun any finger: clamp to the schema's range.
-            velocity: moving
+            $0.velocity =
+                moving
                 ? GestureEvent.Vector(
                     x: NumberRange.motion.clamp(self.x.velocity * 1000),
                     y: NumberRange.motion.clamp(self.y.velocity * 1000))
-                : nil,
-            page: self.config.paging ? self.page(pagingAxis) : nil)
+                : nil
+            $0.page = self.config.paging ? self.page(pagingAxis) : nil
+        }
     }
 
     private func publish(_ now: SourceInstant) -> ComponentEffect {

@@ -194,10 +194,14 @@ public struct SlideTableMachine: Sendable {
     private func started(_ now: SourceInstant, over duration: Duration, closing: Int? = nil) -> ComponentEffect {
         var state = self.snapshot(at: now)
         for (row, slide) in self.slides where row < state.offsets.count { state.offsets[row] = slide.to }
-        state.animation = StateAnimation(durationMs: duration.milliseconds)
+        state.animation = StateAnimation {
+            $0.durationMs = duration.milliseconds
+        }
         if let closing {
             state.closingRow = closing
-            state.closeAnimation = StateAnimation(durationMs: self.config.closeDuration.milliseconds)
+            state.closeAnimation = StateAnimation {
+                $0.durationMs = self.config.closeDuration.milliseconds
+            }
         }
         return .publishState(.slideTable(state))
     }
@@ -205,11 +209,17 @@ public struct SlideTableMachine: Sendable {
     /// The state as published.
     public func snapshot(at now: SourceInstant) -> SlideTableState {
         let opening = self.openRow.flatMap { self.slides[$0] != nil ? $0 : nil }
-        return SlideTableState(
-            instance: self.instance, tMs: now.milliseconds, rows: self.config.rows, openRow: self.openRow,
-            offsets: self.offsets(at: now), scrollOffset: self.scrollOffset,
-            animatingRow: .some(opening ?? self.slides.keys.min()), highlightedRow: self.pressedRow,
-            selectedRow: self.selectedRow)
+        return SlideTableState {
+            $0.instance = self.instance
+            $0.tMs = now.milliseconds
+            $0.rows = self.config.rows
+            $0.openRow = self.openRow
+            $0.offsets = self.offsets(at: now)
+            $0.scrollOffset = self.scrollOffset
+            $0.animatingRow = .some(opening ?? self.slides.keys.min())
+            $0.highlightedRow = self.pressedRow
+            $0.selectedRow = self.selectedRow
+        }
     }
 
     private func publish(_ now: SourceInstant) -> ComponentEffect {

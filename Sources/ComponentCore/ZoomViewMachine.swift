@@ -141,7 +141,9 @@ public struct ZoomViewMachine: Sendable {
         }
         var state = self.snapshot(at: now)
         if before != (self.scale, self.offsetX, self.offsetY) {
-            state.animation = StateAnimation(durationMs: Self.snap.milliseconds)
+            state.animation = StateAnimation {
+                $0.durationMs = Self.snap.milliseconds
+            }
         }
         return .publishState(.zoomView(state))
     }
@@ -181,10 +183,18 @@ public struct ZoomViewMachine: Sendable {
     public func snapshot(at now: SourceInstant) -> ZoomViewState {
         let zooming: Bool
         if case .zooming = self.state { zooming = true } else { zooming = false }
-        return ZoomViewState(
-            instance: self.instance, tMs: now.milliseconds, scale: self.scale, minScale: self.config.minScale,
-            maxScale: self.config.maxScale, offsetX: self.offsetX, offsetY: self.offsetY,
-            overlayVisible: !zooming && !self.dragging, zooming: zooming, image: self.config.image)
+        return ZoomViewState {
+            $0.instance = self.instance
+            $0.tMs = now.milliseconds
+            $0.scale = self.scale
+            $0.minScale = self.config.minScale
+            $0.maxScale = self.config.maxScale
+            $0.offsetX = self.offsetX
+            $0.offsetY = self.offsetY
+            $0.overlayVisible = !zooming && !self.dragging
+            $0.zooming = zooming
+            $0.image = self.config.image
+        }
     }
 
     private func publish(_ now: SourceInstant) -> ComponentEffect {

@@ -103,9 +103,14 @@ public struct Gallery: Sendable, Equatable {
             guard let delta = try? MemoBoardDelta(payload: payload) else { return }
             var board =
                 self.boards[delta.instance]
-                ?? MemoBoardState(
-                    instance: delta.instance, tMs: delta.tMs, memos: [], selected: nil, arrangeOrder: .created,
-                    background: nil)
+                ?? MemoBoardState {
+                    $0.instance = delta.instance
+                    $0.tMs = delta.tMs
+                    $0.memos = []
+                    $0.selected = nil
+                    $0.arrangeOrder = .created
+                    $0.background = nil
+                }
             board.editing = .some(delta.editing)
             if let search = delta.search { board.search = .some(search) }
             self.moments(kind: "memoBoard", instance: delta.instance, .memoBoard(board), atNs: atNs)

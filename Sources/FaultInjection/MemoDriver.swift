@@ -117,14 +117,24 @@ public final class MemoDriver {
             self.editQueue.append(memoID)
             self.inFlight[memoID] = cmdID
             self.nextNumber += 1
-            return MemoCommand(
-                cmdId: cmdID, client: self.client, op: .edit, memoId: memoID, text: text,
-                baseVersion: self.memos[memoID]?.version)
+            return MemoCommand {
+                $0.cmdId = cmdID
+                $0.client = self.client
+                $0.op = .edit
+                $0.memoId = memoID
+                $0.text = text
+                $0.baseVersion = self.memos[memoID]?.version
+            }
         }
         self.nextNumber += 1
-        return MemoCommand(
-            cmdId: cmdID, client: self.client, op: .create, text: text, x: Double(self.nextNumber % 300),
-            y: Double(self.nextNumber % 500))
+        return MemoCommand {
+            $0.cmdId = cmdID
+            $0.client = self.client
+            $0.op = .create
+            $0.text = text
+            $0.x = Double(self.nextNumber % 300)
+            $0.y = Double(self.nextNumber % 500)
+        }
     }
 
     /// Reads every queued ack.

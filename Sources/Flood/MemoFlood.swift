@@ -40,9 +40,16 @@ struct MemoFloodCommands: FloodMessages {
 
     mutating func publish(_ index: Int, with publisher: Publisher) throws {
         let client = Self.client(index % self.clients)
-        let command = MemoCommand(
-            cmdId: "flood-\(self.epoch)-\(index)-\(Clock.monotonicNs())", client: client, op: .create,
-            text: "flood \(index)", x: Double(index % 40) * 10, y: Double(index % 30) * 10, width: 160, height: 120)
+        let command = MemoCommand {
+            $0.cmdId = "flood-\(self.epoch)-\(index)-\(Clock.monotonicNs())"
+            $0.client = client
+            $0.op = .create
+            $0.text = "flood \(index)"
+            $0.x = Double(index % 40) * 10
+            $0.y = Double(index % 30) * 10
+            $0.width = 160
+            $0.height = 120
+        }
         try publisher.publish(command, on: self.firstTopic)
     }
 
@@ -169,11 +176,22 @@ public enum MemoFlood {
         for (index, memo) in memos.enumerated() {
             // One publisher on one topic: the store applies the trash before the removal.
             try publisher.publish(
-                MemoCommand(cmdId: "flood-trash-\(epoch)-\(index)", client: client, op: .trash, memoId: memo),
+                MemoCommand {
+                    $0.cmdId = "flood-trash-\(epoch)-\(index)"
+                    $0.client = client
+                    $0.op = .trash
+                    $0.memoId = memo
+                },
                 on: topic)
             let removal = "flood-remove-\(epoch)-\(index)"
             pending.insert(removal)
-            try publisher.publish(MemoCommand(cmdId: removal, client: client, op: .emptyTrash, memoId: memo), on: topic)
+            try publisher.publish(
+                MemoCommand {
+                    $0.cmdId = removal
+                    $0.client = client
+                    $0.op = .emptyTrash
+                    $0.memoId = memo
+                }, on: topic)
         }
         let deadline = Clock.monotonicNs() + 10_000_000_000
         var confirmed = 0

@@ -47,9 +47,19 @@ public struct TouchFloodFrames: FloodMessages {
 
     /// The size of a frame's payload without padding (it varies by a few bytes with the numbers in it).
     public static let naturalSize: Int = {
-        let frame = TouchFrame(
-            device: Self.device(0), frame: 1, tNs: 1 << 40,
-            contacts: [TouchContact(id: 0, phase: .moved, x: 250.5, y: 250.5)])
+        let frame = TouchFrame {
+            $0.device = Self.device(0)
+            $0.frame = 1
+            $0.tNs = 1 << 40
+            $0.contacts = [
+                TouchContact {
+                    $0.id = 0
+                    $0.phase = .moved
+                    $0.x = 250.5
+                    $0.y = 250.5
+                }
+            ]
+        }
         return frame.messagePack.count
     }()
 

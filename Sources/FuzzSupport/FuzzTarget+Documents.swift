@@ -50,9 +50,19 @@ extension FuzzTarget {
         var host = ComponentHost(scene: scene)
         let (x, y) = (scene.gesture.width / 2, scene.gesture.height / 2)
         let frames = [TouchContact.Phase.began, .ended].enumerated().map { index, phase in
-            TouchFrame(
-                device: "d0", frame: UInt64(index), tNs: Int64(index) * 50_000_000,
-                contacts: [TouchContact(id: 0, phase: phase, x: x, y: y)])
+            TouchFrame {
+                $0.device = "d0"
+                $0.frame = UInt64(index)
+                $0.tNs = Int64(index) * 50_000_000
+                $0.contacts = [
+                    TouchContact {
+                        $0.id = 0
+                        $0.phase = phase
+                        $0.x = x
+                        $0.y = y
+                    }
+                ]
+            }
         }
         _ = host.start(at: SourceInstant(nanoseconds: 0), session: "fuzz")
         for event in GestureEngine.replay(frames, scene: scene.gesture) {

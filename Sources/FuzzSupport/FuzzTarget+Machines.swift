@@ -136,8 +136,16 @@ extension FuzzTarget {
         var t = 0.0
         func add(_ kind: GestureEvent.Kind, _ state: GestureEvent.State, dx: Double = 0, dy: Double = 0) {
             t += 16
-            var event = GestureEvent(
-                tMs: t, device: "d0", view: view, recognizer: kind, state: state, x: x + dx, y: y + dy, touches: 1)
+            var event = GestureEvent {
+                $0.tMs = t
+                $0.device = "d0"
+                $0.view = view
+                $0.recognizer = kind
+                $0.state = state
+                $0.x = x + dx
+                $0.y = y + dy
+                $0.touches = 1
+            }
             switch kind {
             case .pan, .edgePan:
                 event.translation = GestureEvent.Vector(x: dx, y: dy)

@@ -69,9 +69,17 @@ struct GestureArena: Sendable {
 
     private static func templates(device: String, plan: ScenePlan) -> [GestureEvent] {
         plan.entries.indices.map { index in
-            GestureEvent(
-                tMs: 0, device: device, view: plan.viewID(of: index), recognizer: plan.entries[index].spec.kind,
-                state: .failed, x: 0, y: 0, touches: 0, name: plan.names[index])
+            GestureEvent {
+                $0.tMs = 0
+                $0.device = device
+                $0.view = plan.viewID(of: index)
+                $0.recognizer = plan.entries[index].spec.kind
+                $0.state = .failed
+                $0.x = 0
+                $0.y = 0
+                $0.touches = 0
+                $0.name = plan.names[index]
+            }
         }
     }
 

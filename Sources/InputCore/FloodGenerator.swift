@@ -26,12 +26,20 @@ public struct FloodGenerator: Sequence, IteratorProtocol, Sendable {
         let step = self.tick % framesPerStroke
         let phase: TouchContact.Phase = step == 0 ? .began : (step == framesPerStroke - 1 ? .ended : .moved)
         let angle = Double(step) / Double(framesPerStroke) * 2 * Double.pi
-        let contact = TouchContact(
-            id: self.tick / framesPerStroke, phase: phase, x: 200 + 100 * cos(angle), y: 200 + 100 * sin(angle))
+        let contact = TouchContact {
+            $0.id = self.tick / framesPerStroke
+            $0.phase = phase
+            $0.x = 200 + 100 * cos(angle)
+            $0.y = 200 + 100 * sin(angle)
+        }
         let tNs = Int64(Double(self.tick) * 1e9 / self.ratePerDevice) + Int64(self.device)
         self.frameNumbers[self.device] += 1
-        let frame = TouchFrame(
-            device: "d\(self.device)", frame: self.frameNumbers[self.device], tNs: tNs, contacts: [contact])
+        let frame = TouchFrame {
+            $0.device = "d\(self.device)"
+            $0.frame = self.frameNumbers[self.device]
+            $0.tNs = tNs
+            $0.contacts = [contact]
+        }
         self.device += 1
         if self.device == self.devices {
             self.device = 0

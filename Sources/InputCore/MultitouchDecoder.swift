@@ -46,7 +46,12 @@ public struct MultitouchDecoder: Sendable {
         var live: Int32?
         /// A tracking id whose updates are ignored (cancelled as a palm or by a resync).
         var suppressed: Int32?
-        var lastContact = TouchContact(id: 0, phase: .began, x: 0, y: 0)
+        var lastContact = TouchContact {
+            $0.id = 0
+            $0.phase = .began
+            $0.x = 0
+            $0.y = 0
+        }
     }
 
     private var state = State.reading
@@ -262,11 +267,15 @@ public struct MultitouchDecoder: Sendable {
     }
 
     private func contact(_ id: Int, _ phase: TouchContact.Phase, _ slot: Slot) -> TouchContact {
-        TouchContact(
-            id: id, phase: phase, x: self.mapper.pointX(slot.x), y: self.mapper.pointY(slot.y),
-            pressure: self.mapper.pressure(slot.pressure),
-            major: slot.major > 0 ? self.mapper.points(major: slot.major) : nil,
-            tool: self.reportsTool ? (slot.tool == EventCode.toolPen ? .pen : .finger) : nil)
+        TouchContact {
+            $0.id = id
+            $0.phase = phase
+            $0.x = self.mapper.pointX(slot.x)
+            $0.y = self.mapper.pointY(slot.y)
+            $0.pressure = self.mapper.pressure(slot.pressure)
+            $0.major = slot.major > 0 ? self.mapper.points(major: slot.major) : nil
+            $0.tool = self.reportsTool ? (slot.tool == EventCode.toolPen ? .pen : .finger) : nil
+        }
     }
 
     /// Cancels every published contact; with `keepSuppressed` their tracking ids stay ignored.
@@ -300,6 +309,11 @@ public struct MultitouchDecoder: Sendable {
     private mutating func emit(_ contacts: [TouchContact], at time: SourceInstant) -> TouchFrame? {
         guard !contacts.isEmpty else { return nil }
         self.frameNumber += 1
-        return TouchFrame(device: self.device, frame: self.frameNumber, tNs: time.nanoseconds, contacts: contacts)
+        return TouchFrame {
+            $0.device = self.device
+            $0.frame = self.frameNumber
+            $0.tNs = time.nanoseconds
+            $0.contacts = contacts
+        }
     }
 }

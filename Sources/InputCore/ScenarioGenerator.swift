@@ -76,7 +76,14 @@ public struct ScenarioGenerator: Sendable {
         // Hold at the bottom for 100 ms: the lift carries no fling velocity.
         let lift = lines.removeLast()
         lines.append(
-            TouchScriptLine(tMs: lift.tMs + 100, device: lift.device, id: id, phase: .ended, x: lift.x, y: lift.y))
+            TouchScriptLine {
+                $0.tMs = lift.tMs + 100
+                $0.device = lift.device
+                $0.id = id
+                $0.phase = .ended
+                $0.x = lift.x
+                $0.y = lift.y
+            })
         return lines
     }
 
@@ -135,9 +142,14 @@ public struct ScenarioGenerator: Sendable {
             for (offset, point) in points.enumerated() where offset < ids {
                 if phase == .moved, offset < last.count, last[offset] == point { continue }
                 lines.append(
-                    TouchScriptLine(
-                        tMs: (t * 1000).rounded() / 1000, device: self.device, id: firstID + offset, phase: phase,
-                        x: point.0, y: point.1))
+                    TouchScriptLine {
+                        $0.tMs = (t * 1000).rounded() / 1000
+                        $0.device = self.device
+                        $0.id = firstID + offset
+                        $0.phase = phase
+                        $0.x = point.0
+                        $0.y = point.1
+                    })
             }
             last = points
         }

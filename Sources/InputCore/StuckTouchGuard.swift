@@ -116,7 +116,13 @@ public struct StuckTouchGuard: Sendable {
         if !contacts.isEmpty {
             state.frame += 1
             effects.append(
-                .publish(TouchFrame(device: frame.device, frame: state.frame, tNs: frame.tNs, contacts: contacts)))
+                .publish(
+                    TouchFrame {
+                        $0.device = frame.device
+                        $0.frame = state.frame
+                        $0.tNs = frame.tNs
+                        $0.contacts = contacts
+                    }))
         }
         self.devices[frame.device] = state
     }
@@ -143,7 +149,12 @@ public struct StuckTouchGuard: Sendable {
                 state.frame += 1
                 effects.append(
                     .publish(
-                        TouchFrame(device: device, frame: state.frame, tNs: deadline.nanoseconds, contacts: contacts)))
+                        TouchFrame {
+                            $0.device = device
+                            $0.frame = state.frame
+                            $0.tNs = deadline.nanoseconds
+                            $0.contacts = contacts
+                        }))
             }
             self.devices[device] = state
         }
@@ -165,7 +176,13 @@ public struct StuckTouchGuard: Sendable {
             state.order.removeAll()
             state.frame += 1
             effects.append(
-                .publish(TouchFrame(device: device, frame: state.frame, tNs: instant.nanoseconds, contacts: contacts)))
+                .publish(
+                    TouchFrame {
+                        $0.device = device
+                        $0.frame = state.frame
+                        $0.tNs = instant.nanoseconds
+                        $0.contacts = contacts
+                    }))
             self.devices[device] = state
         }
     }

@@ -112,7 +112,14 @@ public struct TouchScript: Sendable {
         guard (0...width).contains(x), (0...height).contains(y) else {
             throw InputProblem(.outOfRange, line: lineNumber, "point (\(x), \(y)) lies outside the scene")
         }
-        return TouchScriptLine(tMs: tMs, device: device, id: contactID, phase: phase, x: x, y: y)
+        return TouchScriptLine {
+            $0.tMs = tMs
+            $0.device = device
+            $0.id = contactID
+            $0.phase = phase
+            $0.x = x
+            $0.y = y
+        }
     }
 
     /// The latest `t_ms` a frame's time (int64 nanoseconds) can hold, about 292 years.

@@ -46,7 +46,13 @@ public struct TouchScriptFramer: Sendable {
         let index = contacts.firstIndex { $0.id == line.id }
         switch (line.phase, index) {
         case (.began, nil):
-            contacts.append(TouchContact(id: line.id, phase: .began, x: line.x, y: line.y))
+            contacts.append(
+                TouchContact {
+                    $0.id = line.id
+                    $0.phase = .began
+                    $0.x = line.x
+                    $0.y = line.y
+                })
         case (.began, .some):
             return (completed, InputProblem(.unknownTouch, line: lineNumber, "id \(line.id) began while already down"))
         case (_, nil):
@@ -55,7 +61,12 @@ public struct TouchScriptFramer: Sendable {
             return (completed, problem)
         case (let phase, let index?):
             let contactPhase: TouchContact.Phase = phase == .moved ? .moved : (phase == .ended ? .ended : .cancelled)
-            contacts[index] = TouchContact(id: line.id, phase: contactPhase, x: line.x, y: line.y)
+            contacts[index] = TouchContact {
+                $0.id = line.id
+                $0.phase = contactPhase
+                $0.x = line.x
+                $0.y = line.y
+            }
         }
         if self.pending == nil { self.pending = (line.tMs, line.device, [], []) }
         self.pending!.contacts = contacts
@@ -76,6 +87,13 @@ public struct TouchScriptFramer: Sendable {
         state.frame += 1
         self.devices[pending.device] = state
         let tNs = Int64((pending.tMs * 1_000_000).rounded())
-        return [TouchFrame(device: pending.device, frame: state.frame, tNs: tNs, contacts: contacts)]
+        return [
+            TouchFrame {
+                $0.device = pending.device
+                $0.frame = state.frame
+                $0.tNs = tNs
+                $0.contacts = contacts
+            }
+        ]
     }
 }

@@ -82,8 +82,14 @@ public final class MemoService {
     /// A `rejected` ack echoing the command's `memo_id` only when it is of a sane length.
     private func rejected(_ command: MemoCommand, reason: String) -> MemoAck {
         let memoId = command.memoId.flatMap { $0.utf8.count <= self.configuration.maximumNameBytes ? $0 : nil }
-        return MemoAck(
-            cmdId: command.cmdId, status: .rejected, seq: self.seq, memoId: memoId, reason: reason, op: command.op)
+        return MemoAck {
+            $0.cmdId = command.cmdId
+            $0.status = .rejected
+            $0.seq = self.seq
+            $0.memoId = memoId
+            $0.reason = reason
+            $0.op = command.op
+        }
     }
 
     /// Answers a command that did not decode, or counts it when there is no one to answer.

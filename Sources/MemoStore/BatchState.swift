@@ -41,7 +41,13 @@ struct BatchState {
     mutating func record(_ change: MemoChanged.Change, memo: MemoRecord? = nil, settings: MemoSettings? = nil) {
         self.seq += 1
         self.changes.append(
-            MemoChanged(seq: self.seq, change: change, memo: memo, settings: settings, cmdId: self.command?.cmdId))
+            MemoChanged {
+                $0.seq = self.seq
+                $0.change = change
+                $0.memo = memo
+                $0.settings = settings
+                $0.cmdId = self.command?.cmdId
+            })
     }
 
     /// Records new settings.

@@ -83,8 +83,14 @@ extension MemoStore {
     }
 
     private static func rejected(_ command: MemoCommand, seq: UInt64, reason: String) -> MemoAck {
-        MemoAck(
-            cmdId: command.cmdId, status: .rejected, seq: seq, memoId: command.memoId, reason: reason, op: command.op)
+        MemoAck {
+            $0.cmdId = command.cmdId
+            $0.status = .rejected
+            $0.seq = seq
+            $0.memoId = command.memoId
+            $0.reason = reason
+            $0.op = command.op
+        }
     }
 
     private func undo(_ state: inout BatchState, to before: BatchState.Mark) throws {

@@ -91,22 +91,41 @@ extension MemoStore {
                     try self.memos("DELETE FROM memo WHERE trashed_at IS NOT NULL RETURNING \(Self.memoColumns)")
                 }
             for memo in deleted { state.record(.delete, memo: memo) }
-            return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq, memoId: command.memoId)
+            return MemoAck {
+                $0.cmdId = command.cmdId
+                $0.status = .ok
+                $0.seq = state.seq
+                $0.memoId = command.memoId
+            }
         case .arrange: return try self.arrange(command, state: &state)
         case .background:
             var settings = state.settings
             settings.background = command.image
             state.update(settings)
-            return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq)
+            return MemoAck {
+                $0.cmdId = command.cmdId
+                $0.status = .ok
+                $0.seq = state.seq
+            }
         case .search:
             let query = try Self.require(command.query, "query", command)
             let hits = try self.search(query, includeTrash: command.includeTrash ?? true)
-            return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq, results: hits)
+            return MemoAck {
+                $0.cmdId = command.cmdId
+                $0.status = .ok
+                $0.seq = state.seq
+                $0.results = hits
+            }
         case .export:
             let format = try Self.require(command.format, "format", command)
             let memos = try self.exportedMemos(memoId: command.memoId, includeTrash: command.includeTrash ?? false)
             let exporter = MemoExporter(mailAddress: self.configuration.mailAddress)
-            var ack = MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq, memoId: command.memoId)
+            var ack = MemoAck {
+                $0.cmdId = command.cmdId
+                $0.status = .ok
+                $0.seq = state.seq
+                $0.memoId = command.memoId
+            }
             if format == .eml {
                 ack.files = exporter.emlFiles(memos)
             } else {
@@ -118,7 +137,11 @@ extension MemoStore {
             {
                 AddressedSnapshot(client: command.client, message: $0)
             }
-            return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq)
+            return MemoAck {
+                $0.cmdId = command.cmdId
+                $0.status = .ok
+                $0.seq = state.seq
+            }
         }
     }
 
@@ -199,7 +222,11 @@ extension MemoStore {
                 [.double(cell.x), .double(cell.y), .int(base + 1 + Int64(index)), .text(id)], readingBack: id)
             if let memo { state.record(.upsert, memo: memo) }
         }
-        return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq)
+        return MemoAck {
+            $0.cmdId = command.cmdId
+            $0.status = .ok
+            $0.seq = state.seq
+        }
     }
 
     /// Updates the command's memo with `assignments`, unless the `unless` condition says it
@@ -218,17 +245,33 @@ extension MemoStore {
         if let updated { return self.applied(command, [updated], state: &state) }
         guard let memo = try self.memo(id) else { throw CommandRejection("unknown memo \(id)") }
         if let baseVersion, baseVersion != memo.version {
-            return MemoAck(
-                cmdId: command.cmdId, status: .conflict, seq: state.seq, memoId: memo.id, version: memo.version,
-                reason: "base_version \(baseVersion) is not the memo's version \(memo.version)")
+            return MemoAck {
+                $0.cmdId = command.cmdId
+                $0.status = .conflict
+                $0.seq = state.seq
+                $0.memoId = memo.id
+                $0.version = memo.version
+                $0.reason = "base_version \(baseVersion) is not the memo's version \(memo.version)"
+            }
         }
-        return MemoAck(cmdId: command.cmdId, status: .ok, seq: state.seq, memoId: memo.id, version: memo.version)
+        return MemoAck {
+            $0.cmdId = command.cmdId
+            $0.status = .ok
+            $0.seq = state.seq
+            $0.memoId = memo.id
+            $0.version = memo.version
+        }
     }
 
     private func applied(_ command: MemoCommand, _ memos: [MemoRecord], state: inout BatchState) -> MemoAck {
         for memo in memos { state.record(.upsert, memo: memo) }
-        return MemoAck(
-            cmdId: command.cmdId, status: .ok, seq: state.seq, memoId: memos.last?.id, version: memos.last?.version)
+        return MemoAck {
+            $0.cmdId = command.cmdId
+            $0.status = .ok
+            $0.seq = state.seq
+            $0.memoId = memos.last?.id
+            $0.version = memos.last?.version
+        }
     }
 
     private func freshMemoID(_ state: inout BatchState) throws -> String {

@@ -7,11 +7,23 @@ extension MemoStore {
 
     /// Reads a ``MemoRecord`` from a row of ``memoColumns``.
     static func readMemo(_ row: Statement) -> MemoRecord {
-        MemoRecord(
-            id: row.text(0), text: row.text(1), x: row.double(2), y: row.double(3), width: row.double(4),
-            height: row.double(5), scale: row.double(6), rotation: row.double(7), z: row.int(8), color: row.text(9),
-            minimized: row.int(10) != 0, trashedAt: row.isNull(11) ? nil : row.int(11), createdAt: row.int(12),
-            updatedAt: row.int(13), version: row.int(14))
+        MemoRecord {
+            $0.id = row.text(0)
+            $0.text = row.text(1)
+            $0.x = row.double(2)
+            $0.y = row.double(3)
+            $0.width = row.double(4)
+            $0.height = row.double(5)
+            $0.scale = row.double(6)
+            $0.rotation = row.double(7)
+            $0.z = row.int(8)
+            $0.color = row.text(9)
+            $0.minimized = row.int(10) != 0
+            $0.trashedAt = row.isNull(11) ? nil : row.int(11)
+            $0.createdAt = row.int(12)
+            $0.updatedAt = row.int(13)
+            $0.version = row.int(14)
+        }
     }
 
     /// Runs `sql` (which must select or return ``memoColumns``) and reads every row.
@@ -63,11 +75,13 @@ extension MemoStore {
 
     func loadState() throws -> BatchState {
         var state: BatchState?
-        try self.connection.run("SELECT seq, next_memo, arrange_order, background FROM store_state WHERE id = 1") {
-            let order = MemoArrangeOrder(rawValue: $0.text(2)) ?? .created
-            state = BatchState(
-                seq: UInt64($0.int(0)), nextMemo: $0.int(1),
-                settings: MemoSettings(arrangeOrder: order, background: $0.isNull(3) ? nil : $0.text(3)))
+        let sql = "SELECT seq, next_memo, arrange_order, background FROM store_state WHERE id = 1"
+        try self.connection.run(sql) { row in
+            let settings = MemoSettings {
+                $0.arrangeOrder = MemoArrangeOrder(rawValue: row.text(2)) ?? .created
+                $0.background = row.isNull(3) ? nil : row.text(3)
+            }
+            state = BatchState(seq: UInt64(row.int(0)), nextMemo: row.int(1), settings: settings)
         }
         guard let state else { throw StoreError(resultCode: 11, message: "store_state row is missing") }
         return state

@@ -19,9 +19,16 @@ extension MemoStore {
         let count = max(1, (memos.count + size - 1) / size)
         return (0..<count).map { chunk in
             let slice = memos[min(memos.count, chunk * size)..<min(memos.count, (chunk + 1) * size)]
-            return MemoSnapshot(
-                requestId: requestId, chunk: chunk, last: chunk == count - 1, seq: seq, memos: Array(slice),
-                settings: settings, chunkCount: count, memoCount: memos.count)
+            return MemoSnapshot {
+                $0.requestId = requestId
+                $0.chunk = chunk
+                $0.last = chunk == count - 1
+                $0.seq = seq
+                $0.memos = Array(slice)
+                $0.settings = settings
+                $0.chunkCount = count
+                $0.memoCount = memos.count
+            }
         }
     }
 }

@@ -1,17 +1,10 @@
-/// A rectangle of whole pixels.
-public struct PixelRect: Sendable, Hashable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
+import BusSchema
 
-    public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-    }
+/// A rectangle of whole pixels: the type `render.image` sends its damage in, so the renderer's
+/// rectangles go on the wire as they are.
+public typealias PixelRect = RenderImage.Rect
 
+extension PixelRect {
     /// Whether every pixel of `other` is in this rectangle.
     public func covers(_ other: PixelRect) -> Bool {
         x <= other.x && y <= other.y && x + width >= other.x + other.width && y + height >= other.y + other.height

@@ -124,7 +124,7 @@ final class ImagePublisher {
         let message = RenderImage(
             surface: self.surface, width: width, height: height, scale: self.scale, encoding: image.encoding,
             data: image.data,
-            damage: image.damage.map { RenderImage.Rect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
+            damage: image.damage,
             frame: frameID, input: image.input, encodeMs: image.encodeMs)
         try self.publisher.publish(message, on: self.image.topic)
         self.published += 1

@@ -427,9 +427,14 @@ public struct RenderScene: Sendable {
             else { continue }
             let memos = self.storeMemos.sorted { $0.key < $1.key }.map(\.value)
             states[component.id] = .memoBoard(
-                MemoBoardState(
-                    instance: component.id, tMs: 0, memos: memos, selected: nil, arrangeOrder: .created,
-                    background: config.background))
+                MemoBoardState {
+                    $0.instance = component.id
+                    $0.tMs = 0
+                    $0.memos = memos
+                    $0.selected = nil
+                    $0.arrangeOrder = .created
+                    $0.background = config.background
+                })
         }
         var (size, root) = SceneLayers.build(scene: scene, states: states, images: self.backgroundImages)
         for viewIndex in root.sublayers.indices {

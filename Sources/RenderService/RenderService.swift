@@ -216,7 +216,11 @@ public final class RenderService {
         let heard = publisher.hasSubscriber(for: self.memoCommandTopic)
         if heard {
             try publisher.publish(
-                MemoCommand(cmdId: request, client: self.runner.name, op: .snapshot), on: self.memoCommandTopic)
+                MemoCommand {
+                    $0.cmdId = request
+                    $0.client = self.runner.name
+                    $0.op = .snapshot
+                }, on: self.memoCommandTopic)
         }
         if first { self.snapshotRetryMs = Self.snapshotRetryMs.first }
         if let timer = self.snapshotTimer { self.runner.cancel(timer: timer) }
@@ -337,11 +341,20 @@ public final class RenderService {
             if output.unchanged { self.framesUnchanged += 1 }
             self.lastRenderMs = output.renderMs
             self.lastStatistics = output.statistics
-            let timings = RenderFrame.Timings(
-                renderMs: output.renderMs, blurMs: output.blurMs, encodeMs: output.encodeMs)
-            let frame = RenderFrame(
-                frameID: job.frameID, width: job.width, height: job.height, checksum: output.checksum,
-                stateSeq: job.stateSeq, timings: timings, png: output.png)
+            let timings = RenderFrame.Timings {
+                $0.renderMs = output.renderMs
+                $0.blurMs = output.blurMs
+                $0.encodeMs = output.encodeMs
+            }
+            let frame = RenderFrame {
+                $0.frameID = job.frameID
+                $0.width = job.width
+                $0.height = job.height
+                $0.checksum = output.checksum
+                $0.stateSeq = job.stateSeq
+                $0.timings = timings
+                $0.png = output.png
+            }
             try self.runner.publisher.publish(frame, on: self.frameTopic)
             self.framesPublished += 1
         case .failure(let error):
@@ -375,10 +388,14 @@ public final class RenderService {
 
     private func publish(_ completions: [Animator.Completion]) throws {
         for completion in completions {
-            let message = RenderAnimation(
-                layer: completion.layer, property: RenderAnimation.Property(rawValue: completion.property.rawValue)!,
-                finished: completion.finished, tMs: completion.atMs, animationID: completion.animationID,
-                durationMs: completion.durationMs)
+            let message = RenderAnimation {
+                $0.layer = completion.layer
+                $0.property = RenderAnimation.Property(rawValue: completion.property.rawValue)!
+                $0.finished = completion.finished
+                $0.tMs = completion.atMs
+                $0.animationID = completion.animationID
+                $0.durationMs = completion.durationMs
+            }
             try self.runner.publisher.publish(message, on: self.animationTopic)
         }
     }

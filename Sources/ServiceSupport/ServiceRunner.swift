@@ -266,8 +266,13 @@ public final class ServiceRunner {
 
     /// Publishes a lifecycle event for this service.
     public func announce(_ event: Lifecycle.Event, reason: String? = nil) throws {
-        let message = Lifecycle(
-            service: self.name, event: event, epoch: self.publisher.epoch, pid: Int(getpid()), reason: reason)
+        let message = Lifecycle {
+            $0.service = self.name
+            $0.event = event
+            $0.epoch = self.publisher.epoch
+            $0.pid = Int(getpid())
+            $0.reason = reason
+        }
         try self.publisher.publish(message, on: try Topic.lifecycle(self.name))
     }
 

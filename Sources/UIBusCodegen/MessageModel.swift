@@ -61,6 +61,9 @@ struct Property: Equatable {
     /// Written only when it differs from its default (`x-swift-omit-default`), so messages keep
     /// the keys they had before the property was added.
     var omitsDefault = false
+    /// Written as a float64 even when whole (`x-swift-float64`), where readers expect the float
+    /// type; other numbers go out as integers when whole.
+    var float64 = false
 
     /// Equal apart from documentation: what two schemas sharing a type must agree on.
     func sameShape(as other: Property) -> Bool {

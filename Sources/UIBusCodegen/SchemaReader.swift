@@ -7,8 +7,9 @@ import BusSchema
 /// `x-swift-type` (a message's type; a map's, an enum's or an integer's Swift type, qualified),
 /// `x-swift-name` (a property's name), `x-swift-flatten` (a map stored as flat properties),
 /// `x-swift-protocols` (a message's protocols), `x-swift-fast-path` (the codec halves a hand-tuned
-/// path provides), `x-swift-pair` (a two-item array stored as a struct), `x-swift-doc` (a type's
-/// documentation) and `default` (an optional value's default).
+/// path provides), `x-swift-pair` (a two-item array stored as a struct), `x-swift-float64` (a number
+/// always written as a float64), `x-swift-doc` (a type's documentation) and `default` (an optional
+/// value's default).
 struct SchemaReader {
     let file: String
     var registry: TypeRegistry
@@ -62,6 +63,12 @@ struct SchemaReader {
             return property
         }
         property.shape = try self.readShape(schema, type: types[0], key: key, owner: owner, path: here)
+        if schema["x-swift-float64"]?.boolValue == true {
+            guard case .number = property.shape, required, !nullable else {
+                throw CodegenError("\(self.file)\(here): x-swift-float64 is for a required, non-null number")
+            }
+            property.float64 = true
+        }
         if let value = schema["default"] {
             guard !required else { throw CodegenError("\(self.file)\(here): a required property has no default") }
             property.defaultValue = try Self.literal(value, for: property.shape, at: "\(self.file)\(here)")
@@ -88,7 +95,10 @@ struct SchemaReader {
         let swiftType = schema["x-swift-type"]?.stringValue
         switch type {
         case "string":
-            guard let cases = schema["enum"]?.arrayValue else { return try self.readString(schema, path: path) }
+            // `x-swift-type: String`: an enum the Swift code keeps as text (a memo's colour).
+            guard let cases = schema["enum"]?.arrayValue, swiftType != "String" else {
+                return try self.readString(schema, path: path)
+            }
             let name = swiftType ?? "\(owner).\(Naming.type(key))"
             try self.registry.add(
                 EnumModel(

@@ -74,9 +74,7 @@ struct SwiftWriter {
                 }
             }
             writer.line()
-            writer.line("public init() {}")
-            writer.line()
-            writer.memberwiseInit(model)
+            writer.line("@inlinable public init() {}")
             writer.line()
             if let pair {
                 writer.pairMembers(pair)
@@ -95,22 +93,6 @@ struct SwiftWriter {
                 writer.line(name == raw ? "case \(name)" : "case \(name) = \"\(raw)\"")
             }
         }
-    }
-
-    private mutating func memberwiseInit(_ model: StructModel) {
-        let stored = model.properties.flatMap { $0.flattened ?? [$0] }
-        self.block("public init(", closing: ") {") { writer in
-            for (index, property) in stored.enumerated() {
-                let type = Self.relative(property.swiftType, in: model.name)
-                let defaultValue =
-                    property.defaultValue.map { " = \($0)" } ?? (property.required ? "" : " = nil")
-                writer.line("\(property.name): \(type)\(defaultValue)\(index == stored.count - 1 ? "" : ",")")
-            }
-        }
-        self.indent += 1
-        for property in stored { self.line("self.\(property.name) = \(property.name)") }
-        self.indent -= 1
-        self.line("}")
     }
 
     /// What a stored property holds before decoding: its default, or a placeholder for a required
@@ -157,7 +139,8 @@ struct SwiftWriter {
     private mutating func pairMembers(_ pair: (members: [String], item: Shape)) {
         let type = pair.item.swiftType
         self.block("public init(pair: (\(type), \(type))) {") {
-            $0.line("self.init(\(pair.members[0]): pair.0, \(pair.members[1]): pair.1)")
+            $0.line("self.init()")
+            $0.line("(self.\(pair.members[0]), self.\(pair.members[1])) = pair")
         }
         self.line()
         self.line("public var pair: (\(type), \(type)) { (self.\(pair.members[0]), self.\(pair.members[1])) }")
@@ -177,6 +160,7 @@ struct SwiftWriter {
             precondition(property.required && !property.nullable, "\(property.key): a required array of pairs")
             return "pairs(\(arguments)"
         }
+        if property.float64 { return "float64(\(arguments)" }
         if property.nullable {
             precondition(property.defaultValue == nil, "\(property.key): a nullable field without a default")
             return property.required ? "nullable(\(arguments)" : "optionalNullable(\(arguments)"

@@ -79,9 +79,13 @@ public enum PageMessage: Equatable, Sendable {
             }
             tool = named
         }
-        return TouchContact(
-            id: Int(id), phase: phase, x: try number("x", limit: Self.maximumCoordinate),
-            y: try number("y", limit: Self.maximumCoordinate), tool: tool)
+        return try TouchContact {
+            $0.id = Int(id)
+            $0.phase = phase
+            $0.x = try number("x", limit: Self.maximumCoordinate)
+            $0.y = try number("y", limit: Self.maximumCoordinate)
+            $0.tool = tool
+        }
     }
 
     private static func command(_ fields: ValueMap) throws -> ComponentCommand {
@@ -103,7 +107,11 @@ public enum PageMessage: Equatable, Sendable {
             }
             args = map
         }
-        return ComponentCommand(instance: instance, command: command, args: args)
+        return ComponentCommand {
+            $0.instance = instance
+            $0.command = command
+            $0.args = args
+        }
     }
 
     /// 1 to 64 ASCII letters, digits, `_` and `extra`.

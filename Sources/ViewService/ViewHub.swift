@@ -222,7 +222,12 @@ final class ViewHub: Sendable {
                     entry.frameNumber += 1
                     entry.nextFrameNs = nowNs + Self.minimumFrameSpacingNs
                     drained.frames.append(
-                        TouchFrame(device: "web-" + session, frame: entry.frameNumber, tNs: tNs, contacts: contacts))
+                        TouchFrame {
+                            $0.device = "web-" + session
+                            $0.frame = entry.frameNumber
+                            $0.tNs = tNs
+                            $0.contacts = contacts
+                        })
                     if entry.coalescer.hasPending {
                         drained.nextDueNs = min(drained.nextDueNs ?? .max, entry.nextFrameNs)
                     }

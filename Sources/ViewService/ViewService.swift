@@ -144,7 +144,10 @@ public final class ViewService {
         guard now >= self.nextKeyFrameRequestNs else { return }
         self.nextKeyFrameRequestNs = now + 1_000_000_000
         try self.runner.publisher.publish(
-            ComponentCommand(instance: "render", command: "key_frame"), on: try Topic("cmd/render/"))
+            ComponentCommand {
+                $0.instance = "render"
+                $0.command = "key_frame"
+            }, on: try Topic("cmd/render/"))
     }
 
     private func topic(for instance: String) throws -> Topic {

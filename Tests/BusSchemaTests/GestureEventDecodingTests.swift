@@ -16,19 +16,25 @@ import Testing
         func maybe<T>(_ generator: inout SplitMix64, _ make: (inout SplitMix64) -> T) -> T? {
             generator.next() % 2 == 0 ? nil : make(&generator)
         }
-        return GestureEvent(
-            tMs: abs(number(&generator, within: 1e13)), device: "d\(generator.next() % 3)",
-            view: generator.next() % 4 == 0 ? "v" : "view-\(generator.next() % 100)",
-            recognizer: GestureEvent.Kind.allCases[Int(generator.next() % 9)],
-            state: GestureEvent.State.allCases[Int(generator.next() % 6)], x: number(&generator),
-            y: number(&generator), touches: Int(generator.next() % 257),
-            direction: maybe(&generator) { GestureEvent.Direction.allCases[Int($0.next() % 4)] },
-            translation: maybe(&generator) { GestureEvent.Vector(x: number(&$0), y: number(&$0)) },
-            velocity: maybe(&generator) { GestureEvent.Vector(x: number(&$0), y: number(&$0)) },
-            scale: maybe(&generator) { abs(number(&$0)) }, rotation: maybe(&generator) { number(&$0) },
-            edge: maybe(&generator) { GestureEvent.Edge.allCases[Int($0.next() % 4)] },
-            name: maybe(&generator) { $0.next() % 2 == 0 ? "swipeLeft" : String(repeating: "long", count: 10) },
-            scaleVelocity: maybe(&generator) { number(&$0) }, rotationVelocity: maybe(&generator) { number(&$0) })
+        return GestureEvent {
+            $0.tMs = abs(number(&generator, within: 1e13))
+            $0.device = "d\(generator.next() % 3)"
+            $0.view = generator.next() % 4 == 0 ? "v" : "view-\(generator.next() % 100)"
+            $0.recognizer = GestureEvent.Kind.allCases[Int(generator.next() % 9)]
+            $0.state = GestureEvent.State.allCases[Int(generator.next() % 6)]
+            $0.x = number(&generator)
+            $0.y = number(&generator)
+            $0.touches = Int(generator.next() % 257)
+            $0.direction = maybe(&generator) { GestureEvent.Direction.allCases[Int($0.next() % 4)] }
+            $0.translation = maybe(&generator) { GestureEvent.Vector(x: number(&$0), y: number(&$0)) }
+            $0.velocity = maybe(&generator) { GestureEvent.Vector(x: number(&$0), y: number(&$0)) }
+            $0.scale = maybe(&generator) { abs(number(&$0)) }
+            $0.rotation = maybe(&generator) { number(&$0) }
+            $0.edge = maybe(&generator) { GestureEvent.Edge.allCases[Int($0.next() % 4)] }
+            $0.name = maybe(&generator) { $0.next() % 2 == 0 ? "swipeLeft" : String(repeating: "long", count: 10) }
+            $0.scaleVelocity = maybe(&generator) { number(&$0) }
+            $0.rotationVelocity = maybe(&generator) { number(&$0) }
+        }
     }
 
     /// Whether `bytes` take the specialised path, and what it makes of them.
@@ -67,8 +73,16 @@ import Testing
     }
 
     @Test func anUnknownRecognizerFailsWithItsFieldNamedOnEitherPath() throws {
-        let event = GestureEvent(
-            tMs: 1, device: "d0", view: "root", recognizer: .pan, state: .changed, x: 1, y: 2, touches: 1)
+        let event = GestureEvent {
+            $0.tMs = 1
+            $0.device = "d0"
+            $0.view = "root"
+            $0.recognizer = .pan
+            $0.state = .changed
+            $0.x = 1
+            $0.y = 2
+            $0.touches = 1
+        }
         var entries = event.value.mapValue!.entries.map { ($0.key, $0.value) }
         entries[3].1 = .string("wiggle")
         for order in [entries, entries.reversed()] {

@@ -23,8 +23,19 @@ import Testing
 
     @Test(arguments: hostile)
     func aTouchContactOutOfRange_isRefusedNamingTheField(_ value: Double) {
-        let frame = TouchFrame(
-            device: "d0", frame: 1, tNs: 0, contacts: [TouchContact(id: 0, phase: .began, x: value, y: 10)])
+        let frame = TouchFrame {
+            $0.device = "d0"
+            $0.frame = 1
+            $0.tNs = 0
+            $0.contacts = [
+                TouchContact {
+                    $0.id = 0
+                    $0.phase = .began
+                    $0.x = value
+                    $0.y = 10
+                }
+            ]
+        }
         #expect(Self.refusal(frame.messagePack, as: TouchFrame.self)?.hasPrefix("contacts[0].x") == true)
         let general: Value = .map([
             "frame": .int(1), "device": .string("d0"), "t_ns": .int(0),
@@ -36,22 +47,61 @@ import Testing
     }
 
     @Test func aTouchFrameWithTooManyContactsOrANegativeTime_isRefused() {
-        let many = TouchFrame(
-            device: "d0", frame: 1, tNs: 0,
-            contacts: (0...TouchFrame.maxContacts).map { TouchContact(id: $0, phase: .began, x: 1, y: 1) })
+        let many = TouchFrame {
+            $0.device = "d0"
+            $0.frame = 1
+            $0.tNs = 0
+            $0.contacts = (0...TouchFrame.maxContacts).map { id in
+                TouchContact {
+                    $0.id = id
+                    $0.phase = .began
+                    $0.x = 1
+                    $0.y = 1
+                }
+            }
+        }
         #expect(Self.refusal(many.messagePack, as: TouchFrame.self)?.hasPrefix("contacts") == true)
-        let negative = TouchFrame(device: "d0", frame: 1, tNs: -5, contacts: [])
+        let negative = TouchFrame {
+            $0.device = "d0"
+            $0.frame = 1
+            $0.tNs = -5
+            $0.contacts = []
+        }
         #expect(Self.refusal(negative.messagePack, as: TouchFrame.self)?.hasPrefix("t_ns") == true)
-        let pressure = TouchFrame(
-            device: "d0", frame: 1, tNs: 0, contacts: [TouchContact(id: 0, phase: .began, x: 1, y: 1, pressure: 2)])
+        let pressure = TouchFrame {
+            $0.device = "d0"
+            $0.frame = 1
+            $0.tNs = 0
+            $0.contacts = [
+                TouchContact {
+                    $0.id = 0
+                    $0.phase = .began
+                    $0.x = 1
+                    $0.y = 1
+                    $0.pressure = 2
+                }
+            ]
+        }
         #expect(Self.refusal(pressure.messagePack, as: TouchFrame.self)?.hasPrefix("contacts[0].pressure") == true)
     }
 
     static func pan(_ value: Double, in field: String) -> GestureEvent {
-        var event = GestureEvent(
-            tMs: 10, device: "d0", view: "v", recognizer: .pan, state: .changed, x: 10, y: 10, touches: 1,
-            translation: GestureEvent.Vector(x: 1, y: 1), velocity: GestureEvent.Vector(x: 1, y: 1), scale: 1,
-            rotation: 0, scaleVelocity: 0, rotationVelocity: 0)
+        var event = GestureEvent {
+            $0.tMs = 10
+            $0.device = "d0"
+            $0.view = "v"
+            $0.recognizer = .pan
+            $0.state = .changed
+            $0.x = 10
+            $0.y = 10
+            $0.touches = 1
+            $0.translation = GestureEvent.Vector(x: 1, y: 1)
+            $0.velocity = GestureEvent.Vector(x: 1, y: 1)
+            $0.scale = 1
+            $0.rotation = 0
+            $0.scaleVelocity = 0
+            $0.rotationVelocity = 0
+        }
         switch field {
         case "t_ms": event.tMs = value
         case "x": event.x = value
@@ -90,11 +140,22 @@ import Testing
     }
 
     @Test func clampingMovesEveryNumberIntoItsRange_soTheEventDecodes() throws {
-        var event = GestureEvent(
-            tMs: .infinity, device: "d0", view: "v", recognizer: .pinch, state: .changed, x: .nan, y: -1e308,
-            touches: -3, translation: GestureEvent.Vector(x: .infinity, y: .nan),
-            velocity: GestureEvent.Vector(x: 1e300, y: -1e300), scale: .infinity, rotation: .nan,
-            scaleVelocity: -.infinity, rotationVelocity: 1e20)
+        var event = GestureEvent {
+            $0.tMs = .infinity
+            $0.device = "d0"
+            $0.view = "v"
+            $0.recognizer = .pinch
+            $0.state = .changed
+            $0.x = .nan
+            $0.y = -1e308
+            $0.touches = -3
+            $0.translation = GestureEvent.Vector(x: .infinity, y: .nan)
+            $0.velocity = GestureEvent.Vector(x: 1e300, y: -1e300)
+            $0.scale = .infinity
+            $0.rotation = .nan
+            $0.scaleVelocity = -.infinity
+            $0.rotationVelocity = 1e20
+        }
         event.clampNumbers()
         let decoded = try GestureEvent(messagePack: event.messagePack)
         #expect(decoded == event)
@@ -103,10 +164,22 @@ import Testing
     }
 
     @Test func anEventIsWithinLimits_exactlyWhenClampingLeavesItUnchanged() {
-        let inRange = GestureEvent(
-            tMs: 5, device: "d0", view: "v", recognizer: .pinch, state: .changed, x: 1, y: 2, touches: 2,
-            translation: GestureEvent.Vector(x: 3, y: 4), velocity: GestureEvent.Vector(x: 5, y: 6), scale: 1.5,
-            rotation: 0.5, scaleVelocity: 7, rotationVelocity: 8)
+        let inRange = GestureEvent {
+            $0.tMs = 5
+            $0.device = "d0"
+            $0.view = "v"
+            $0.recognizer = .pinch
+            $0.state = .changed
+            $0.x = 1
+            $0.y = 2
+            $0.touches = 2
+            $0.translation = GestureEvent.Vector(x: 3, y: 4)
+            $0.velocity = GestureEvent.Vector(x: 5, y: 6)
+            $0.scale = 1.5
+            $0.rotation = 0.5
+            $0.scaleVelocity = 7
+            $0.rotationVelocity = 8
+        }
         var unchanged = inRange
         unchanged.clampNumbers()
         #expect(inRange.numbersWithinLimits && unchanged == inRange)

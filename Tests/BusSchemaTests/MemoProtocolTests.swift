@@ -19,7 +19,13 @@ import Testing
     @Test func aLargeExportIsSplitIntoPartsUnderTheLimitThatReassembleExactly() throws {
         // Three-byte kanji and four-byte emoji: no part may cut a scalar in two.
         let text = String(repeating: "東京タワー🗼 memo\n", count: 40_000)
-        let ack = MemoAck(cmdId: "c:1", status: .ok, seq: 9, export: text, op: .export)
+        let ack = MemoAck {
+            $0.cmdId = "c:1"
+            $0.status = .ok
+            $0.seq = 9
+            $0.export = text
+            $0.op = .export
+        }
         let parts = ack.chunked(maximumBytes: 64 * 1024)
         #expect(parts.count > 10)
         for part in parts {
@@ -34,27 +40,49 @@ import Testing
 
     @Test func emlFilesAndSearchResultsAreSplitBetweenItems() throws {
         let files = (0..<50).map { MemoExportFile(name: "m\($0).eml", content: String(repeating: "あ", count: 10_000)) }
-        let export = MemoAck(cmdId: "c:2", status: .ok, seq: 1, op: .export, files: files)
+        let export = MemoAck {
+            $0.cmdId = "c:2"
+            $0.status = .ok
+            $0.seq = 1
+            $0.op = .export
+            $0.files = files
+        }
         let fileParts = export.chunked(maximumBytes: 100_000)
         #expect(fileParts.count > 1 && fileParts.allSatisfy { $0.messagePack.count <= 100_000 })
         #expect(MemoAck.reassembled(fileParts) == export)
         let hits = (0..<200).map {
             MemoSearchHit(memoId: "m\($0)", text: String(repeating: "牛乳", count: 2000), trashed: false, ranges: [0..<2])
         }
-        let search = MemoAck(cmdId: "c:3", status: .ok, seq: 1, results: hits, op: .search)
+        let search = MemoAck {
+            $0.cmdId = "c:3"
+            $0.status = .ok
+            $0.seq = 1
+            $0.results = hits
+            $0.op = .search
+        }
         let hitParts = search.chunked(maximumBytes: 256 * 1024)
         #expect(hitParts.count > 1 && hitParts.allSatisfy { $0.messagePack.count <= 256 * 1024 })
         #expect(MemoAck.reassembled(hitParts) == search)
     }
 
     @Test func aSmallAckIsOnePartWithoutChunkNumbers() {
-        let ack = MemoAck(cmdId: "c:1", status: .ok, seq: 1, export: "short", op: .export)
+        let ack = MemoAck {
+            $0.cmdId = "c:1"
+            $0.status = .ok
+            $0.seq = 1
+            $0.export = "short"
+            $0.op = .export
+        }
         #expect(ack.chunked(maximumBytes: 1024) == [ack])
     }
 
     @Test(arguments: [(5, 5), (-1, 2), (0, 0)])
     func chunkNumbersOutOfRangeAreRefusedByTheDecoder(chunk: Int, chunks: Int) {
-        var ack = MemoAck(cmdId: "c:1", status: .ok, seq: 1)
+        var ack = MemoAck {
+            $0.cmdId = "c:1"
+            $0.status = .ok
+            $0.seq = 1
+        }
         ack.chunk = chunk
         ack.chunks = chunks
         #expect(throws: CodecError.self) { try MemoAck(messagePack: ack.messagePack) }

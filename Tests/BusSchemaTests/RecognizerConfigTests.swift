@@ -15,11 +15,18 @@ import Testing
     }
 
     @Test func aConfigurationRoundTripsThroughItsCodec() throws {
-        let config = RecognizerConfig(
-            recognizer: "drawerSwipe", tMs: 12.5, instance: "drawer1", directions: [.left],
-            receiveRegion: Scene.Frame(x: 0, y: 0, width: 240, height: 1000))
+        let config = RecognizerConfig {
+            $0.recognizer = "drawerSwipe"
+            $0.tMs = 12.5
+            $0.instance = "drawer1"
+            $0.directions = [.left]
+            $0.receiveRegion = Scene.Frame(x: 0, y: 0, width: 240, height: 1000)
+        }
         #expect(try RecognizerConfig(messagePack: config.messagePack) == config)
-        let bare = RecognizerConfig(recognizer: "cellSwipe", tMs: 0)
+        let bare = RecognizerConfig {
+            $0.recognizer = "cellSwipe"
+            $0.tMs = 0
+        }
         #expect(try RecognizerConfig(messagePack: bare.messagePack) == bare, "absent fields stay absent")
     }
 

@@ -7,7 +7,11 @@ import Testing
     static let valid = RenderImage(
         surface: "main", width: 1600, height: 1000, scale: 2, encoding: .jpeg, data: [0xFF, 0xD8, 0xFF, 0xD9],
         damage: [RenderImage.Rect(x: 0, y: 0, width: 1600, height: 1000)], frame: 7,
-        input: TouchInput(device: "web-1", seq: 42, sourceTimeNs: 1_000_000), encodeMs: 3.5)
+        input: TouchInput {
+            $0.device = "web-1"
+            $0.seq = 42
+            $0.sourceTimeNs = 1_000_000
+        }, encodeMs: 3.5)
 
     /// The valid image as a map, with `key` replaced (or removed, for nil).
     static func payload(_ key: String, _ value: Value?) -> [UInt8] {

@@ -10,7 +10,11 @@ import Testing
             .init(x: 10, y: 20, width: 30, height: 40, encoding: .png, data: [0x89, 0x50]),
             .init(x: 800, y: 500, width: 800, height: 500, encoding: .jpeg, data: [0xFF, 0xD8]),
         ],
-        input: TouchInput(device: "web-1", seq: 42, sourceTimeNs: 1_000_000), encodeMs: 1.5)
+        input: TouchInput {
+            $0.device = "web-1"
+            $0.seq = 42
+            $0.sourceTimeNs = 1_000_000
+        }, encodeMs: 1.5)
 
     static func tile(_ x: Int64, _ y: Int64, _ width: Int64, _ height: Int64, encoding: String = "png") -> Value {
         .map([

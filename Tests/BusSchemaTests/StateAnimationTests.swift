@@ -14,14 +14,22 @@ import Testing
     }
 
     @Test func anAutoreversingDelayedAnimationSurvivesTheWire() throws {
-        let pulse = StateAnimation(durationMs: 300, delayMs: 200, curve: .easeOut, autoreverses: true)
+        let pulse = StateAnimation {
+            $0.durationMs = 300
+            $0.delayMs = 200
+            $0.curve = .easeOut
+            $0.autoreverses = true
+        }
         let (decoded, object) = try Self.roundTrip(pulse)
         #expect(decoded == pulse)
         #expect(object["autoreverses"]?.boolValue == true)
     }
 
     @Test func withoutAutoreverseTheObjectKeepsItsThreeKeys() throws {
-        let (decoded, object) = try Self.roundTrip(StateAnimation(durationMs: 200))
+        let (decoded, object) = try Self.roundTrip(
+            StateAnimation {
+                $0.durationMs = 200
+            })
         #expect(!decoded.autoreverses)
         #expect(object["autoreverses"] == nil, "readers of older minors see what they always did")
         #expect(object.mapValue?.count == 3)

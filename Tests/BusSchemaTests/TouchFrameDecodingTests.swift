@@ -4,20 +4,55 @@ import Testing
 /// The touch frame decoder has a path specialised to the encoder's key order; whatever the
 /// layout, the result must be what the schema says, and bad bytes must fail cleanly.
 @Suite struct TouchFrameDecodingTests {
-    static let frame = TouchFrame(
-        device: "d0", frame: 77, tNs: 1_000_000_000_123,
-        contacts: [
-            TouchContact(id: 0, phase: .moved, x: 120.5, y: 340.25, pressure: 0.5),
-            TouchContact(id: 1, phase: .stationary, x: 200, y: 300, pressure: 0.7, major: 4, tool: .pen),
-            TouchContact(id: 2, phase: .cancelled, x: -3, y: 1e6, tool: .palm),
-        ])
+    static let frame = TouchFrame {
+        $0.device = "d0"
+        $0.frame = 77
+        $0.tNs = 1_000_000_000_123
+        $0.contacts = [
+            TouchContact {
+                $0.id = 0
+                $0.phase = .moved
+                $0.x = 120.5
+                $0.y = 340.25
+                $0.pressure = 0.5
+            },
+            TouchContact {
+                $0.id = 1
+                $0.phase = .stationary
+                $0.x = 200
+                $0.y = 300
+                $0.pressure = 0.7
+                $0.major = 4
+                $0.tool = .pen
+            },
+            TouchContact {
+                $0.id = 2
+                $0.phase = .cancelled
+                $0.x = -3
+                $0.y = 1e6
+                $0.tool = .palm
+            },
+        ]
+    }
 
     /// Decodes `value`'s MessagePack into a frame that already holds other contents, as a
     /// subscriber reusing one frame does.
     static func decodeReusing(_ value: Value) throws -> TouchFrame {
-        var frame = TouchFrame(
-            device: "another device", frame: 1, tNs: 2,
-            contacts: (0..<5).map { TouchContact(id: $0, phase: .began, x: 9, y: 9, pressure: 1, major: 1) })
+        var frame = TouchFrame {
+            $0.device = "another device"
+            $0.frame = 1
+            $0.tNs = 2
+            $0.contacts = (0..<5).map { id in
+                TouchContact {
+                    $0.id = id
+                    $0.phase = .began
+                    $0.x = 9
+                    $0.y = 9
+                    $0.pressure = 1
+                    $0.major = 1
+                }
+            }
+        }
         try value.messagePack.withUnsafeBytes { raw in
             var reader = MessagePackReader(raw)
             try frame.decode(from: &reader)
@@ -34,17 +69,22 @@ import Testing
         var generator = SplitMix64(seed: 3)
         for _ in 0..<500 {
             let contacts = (0..<Int(generator.next() % 6)).map { index in
-                TouchContact(
-                    id: Int(generator.next() % 3) == 0 ? index : index * 1000,
-                    phase: TouchContact.Phase.allCases[Int(generator.next() % 5)],
-                    x: Double(Int64(bitPattern: generator.next()) % 5000) / 7, y: Double(generator.next() % 900),
-                    pressure: generator.next() % 2 == 0 ? nil : 0.25, major: generator.next() % 2 == 0 ? nil : 3,
-                    tool: generator.next() % 2 == 0 ? nil : TouchContact.Tool.allCases[Int(generator.next() % 3)])
+                TouchContact {
+                    $0.id = Int(generator.next() % 3) == 0 ? index : index * 1000
+                    $0.phase = TouchContact.Phase.allCases[Int(generator.next() % 5)]
+                    $0.x = Double(Int64(bitPattern: generator.next()) % 5000) / 7
+                    $0.y = Double(generator.next() % 900)
+                    $0.pressure = generator.next() % 2 == 0 ? nil : 0.25
+                    $0.major = generator.next() % 2 == 0 ? nil : 3
+                    $0.tool = generator.next() % 2 == 0 ? nil : TouchContact.Tool.allCases[Int(generator.next() % 3)]
+                }
             }
-            let frame = TouchFrame(
-                device: generator.next() % 4 == 0 ? "d" : "device-\(generator.next() % 3)",
-                frame: 1 + generator.next() >> Int(11 + generator.next() % 53),
-                tNs: Int64(bitPattern: generator.next() >> 1) >> Int(generator.next() % 64), contacts: contacts)
+            let frame = TouchFrame {
+                $0.device = generator.next() % 4 == 0 ? "d" : "device-\(generator.next() % 3)"
+                $0.frame = 1 + generator.next() >> Int(11 + generator.next() % 53)
+                $0.tNs = Int64(bitPattern: generator.next() >> 1) >> Int(generator.next() % 64)
+                $0.contacts = contacts
+            }
             #expect(try TouchFrame(messagePack: frame.messagePack) == frame)
             #expect(try Self.decodeReusing(frame.value) == frame)
         }
@@ -74,9 +114,26 @@ import Testing
         let frame = try Self.decodeReusing(value)
         #expect(
             frame.contacts == [
-                TouchContact(id: 4, phase: .began, x: 1, y: 2),
-                TouchContact(id: 5, phase: .ended, x: 1, y: 2, major: 6),
-                TouchContact(id: 6, phase: .moved, x: 1, y: 2, tool: .finger),
+                TouchContact {
+                    $0.id = 4
+                    $0.phase = .began
+                    $0.x = 1
+                    $0.y = 2
+                },
+                TouchContact {
+                    $0.id = 5
+                    $0.phase = .ended
+                    $0.x = 1
+                    $0.y = 2
+                    $0.major = 6
+                },
+                TouchContact {
+                    $0.id = 6
+                    $0.phase = .moved
+                    $0.x = 1
+                    $0.y = 2
+                    $0.tool = .finger
+                },
             ])
     }
 
@@ -113,8 +170,19 @@ import Testing
         #expect(frame.tNs == 5)
         #expect(
             frame.contacts == [
-                TouchContact(id: 0, phase: .moved, x: 1.5, y: 2),
-                TouchContact(id: 1, phase: .moved, x: 200, y: -3, pressure: 1),
+                TouchContact {
+                    $0.id = 0
+                    $0.phase = .moved
+                    $0.x = 1.5
+                    $0.y = 2
+                },
+                TouchContact {
+                    $0.id = 1
+                    $0.phase = .moved
+                    $0.x = 200
+                    $0.y = -3
+                    $0.pressure = 1
+                },
             ])
     }
 

@@ -116,8 +116,19 @@ import Testing
     @Test func garbagePayloadsDecodedOverAKeptValueAreRejectedAndTheNextGoodOneDecodes() throws {
         let rig = try Rig()
         defer { try? rig.bus.stop() }
-        let good = TouchFrame(
-            device: "d0", frame: 7, tNs: 1, contacts: [TouchContact(id: 1, phase: .began, x: 2, y: 3)])
+        let good = TouchFrame {
+            $0.device = "d0"
+            $0.frame = 7
+            $0.tNs = 1
+            $0.contacts = [
+                TouchContact {
+                    $0.id = 1
+                    $0.phase = .began
+                    $0.x = 2
+                    $0.y = 3
+                }
+            ]
+        }
         try rig.sendRaw([Self.topic, rig.header(), [0xc1]])
         try rig.sendRaw([Self.topic, rig.header(), good.messagePack])
         let deliveries = try receive(rig.subscriber, count: 2)

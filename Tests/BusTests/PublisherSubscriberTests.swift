@@ -6,9 +6,19 @@ import Testing
 
 @Suite struct PublisherSubscriberTests {
     static func frame(_ index: Int) -> TouchFrame {
-        TouchFrame(
-            device: "d0", frame: UInt64(index), tNs: Int64(index) * 1000,
-            contacts: [TouchContact(id: 0, phase: .moved, x: Double(index), y: 2)])
+        TouchFrame {
+            $0.device = "d0"
+            $0.frame = UInt64(index)
+            $0.tNs = Int64(index) * 1000
+            $0.contacts = [
+                TouchContact {
+                    $0.id = 0
+                    $0.phase = .moved
+                    $0.x = Double(index)
+                    $0.y = 2
+                }
+            ]
+        }
     }
 
     @Test func messagesArriveInOrderWithTheirEnvelope() throws {
@@ -53,7 +63,13 @@ import Testing
         let exact = try subscriber.addRoute(["touch/d1/"], filter: SchemaFilter([Lifecycle.self]))
         let publisher = try bus.publisher()
         #expect(try publisher.waitForSubscriber(matching: try Topic.touch("d1"), timeoutMs: 5000))
-        let lifecycle = Lifecycle(service: "test", event: .ready, epoch: 1, pid: 1, reason: nil)
+        let lifecycle = Lifecycle {
+            $0.service = "test"
+            $0.event = .ready
+            $0.epoch = 1
+            $0.pid = 1
+            $0.reason = nil
+        }
         try publisher.publish(Self.frame(1), on: try Topic.touch("d0"))
         try publisher.publish(Self.frame(2), on: try Topic.touch("d1"))
         try publisher.publish(lifecycle, on: try Topic.touch("d1"))

@@ -35,9 +35,20 @@ import Testing
         y: Double = 10, name: String? = nil, translation: GestureEvent.Vector? = nil, scale: Double? = nil,
         direction: GestureEvent.Direction? = nil
     ) -> GestureEvent {
-        GestureEvent(
-            tMs: t, device: "d0", view: view, recognizer: kind, state: state, x: x, y: y, touches: 1,
-            direction: direction, translation: translation, scale: scale, name: name)
+        GestureEvent {
+            $0.tMs = t
+            $0.device = "d0"
+            $0.view = view
+            $0.recognizer = kind
+            $0.state = state
+            $0.x = x
+            $0.y = y
+            $0.touches = 1
+            $0.direction = direction
+            $0.translation = translation
+            $0.scale = scale
+            $0.name = name
+        }
     }
 
     /// The states among `outputs`, of `instance` only unless it is nil.
@@ -80,7 +91,11 @@ import Testing
             _ = host.handle(Self.gesture(10, "table", .pan, .changed, name: "tablePan", translation: pull))
             _ = host.handle(Self.gesture(20, "table", .pan, .ended, name: "tablePan", translation: pull))
             return host.handle(
-                ComponentCommand(instance: "refresh1", command: "refresh_done", args: args), at: ms(100), wallMs: wallMs
+                ComponentCommand {
+                    $0.instance = "refresh1"
+                    $0.command = "refresh_done"
+                    $0.args = args
+                }, at: ms(100), wallMs: wallMs
             )
         }
         func updated(_ outputs: [HostOutput]) -> Double?? {
@@ -155,13 +170,37 @@ import Testing
 
     @Test func host_commandsForUnknownInstancesOrThatAComponentDoesNotTake_areCountedAsRejected() throws {
         var host = try Self.host()
-        #expect(host.handle(ComponentCommand(instance: "ghost", command: "clear"), at: ms(0)).isEmpty)
-        #expect(host.handle(ComponentCommand(instance: "table1", command: "clear"), at: ms(0)).isEmpty)
         #expect(
-            host.handle(ComponentCommand(instance: "board1", command: "edit", args: ["text": .string("x")]), at: ms(0))
-                .isEmpty)
+            host.handle(
+                ComponentCommand {
+                    $0.instance = "ghost"
+                    $0.command = "clear"
+                }, at: ms(0)
+            ).isEmpty)
+        #expect(
+            host.handle(
+                ComponentCommand {
+                    $0.instance = "table1"
+                    $0.command = "clear"
+                }, at: ms(0)
+            ).isEmpty)
+        #expect(
+            host.handle(
+                ComponentCommand {
+                    $0.instance = "board1"
+                    $0.command = "edit"
+                    $0.args = ["text": .string("x")]
+                }, at: ms(0)
+            )
+            .isEmpty)
         #expect(host.counters.rejectedCommands == 3)
-        #expect(!host.handle(ComponentCommand(instance: "canvas1", command: "clear"), at: ms(0)).isEmpty)
+        #expect(
+            !host.handle(
+                ComponentCommand {
+                    $0.instance = "canvas1"
+                    $0.command = "clear"
+                }, at: ms(0)
+            ).isEmpty)
     }
 
     /// A pinch about the view's top-left corner keeps the content offset at zero.
@@ -288,9 +327,20 @@ import Testing
                 return nil
             }.first)
         #expect(
-            host.memoAckReceived(MemoAck(cmdId: snapshot.cmdId, status: .ok, seq: 0), client: "other", at: ms(5))
-                .isEmpty)
-        let acked = host.memoAckReceived(MemoAck(cmdId: snapshot.cmdId, status: .ok, seq: 0), client: "c1", at: ms(5))
+            host.memoAckReceived(
+                MemoAck {
+                    $0.cmdId = snapshot.cmdId
+                    $0.status = .ok
+                    $0.seq = 0
+                }, client: "other", at: ms(5)
+            )
+            .isEmpty)
+        let acked = host.memoAckReceived(
+            MemoAck {
+                $0.cmdId = snapshot.cmdId
+                $0.status = .ok
+                $0.seq = 0
+            }, client: "c1", at: ms(5))
         guard case .memoBoardDelta(let delta)? = Self.states(acked, "board1").last else {
             Issue.record("ack not applied")
             return
@@ -317,7 +367,9 @@ import Testing
         let started = Self.configs(host.start(at: ms(0), session: "s1"))
         #expect(started.map(\.recognizer) == ["drawerSwipe"], "only the drawer's swipe, not the table's")
         #expect(started.first?.directions == [.right])
-        #expect(started.first?.receiveRegion == Scene.Frame(x: 0, y: 0, width: 44, height: 1000))
+        #expect(
+            started.first?.receiveRegion
+                == Scene.Frame(x: 0, y: 0, width: 44, height: 1000))
         #expect(started.first?.instance == "drawer1")
         let swipe = Self.gesture(100, "sidebar", .swipe, .recognized, name: "drawerSwipe", direction: .right)
         let opened = host.handle(swipe)

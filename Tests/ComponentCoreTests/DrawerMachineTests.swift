@@ -92,7 +92,13 @@ import Testing
         var machine = Self.machine()
         let effects = machine.handle(.swipeRecognized(.right, at: ms(1000)))
         let state = try #require(Self.state(effects))
-        #expect(state.animation == StateAnimation(durationMs: 100, delayMs: 200, curve: .easeInOut))
+        #expect(
+            state.animation
+                == StateAnimation {
+                    $0.durationMs = 100
+                    $0.delayMs = 200
+                    $0.curve = .easeInOut
+                })
         #expect(machine.snapshot(at: ms(1199)).progress == 0, "the menu holds still through the delay")
         #expect(machine.snapshot(at: ms(1250)).progress == 0.5)
         #expect(Effects.timer(effects) == 1300, "the slide ends 100 ms after the delay")

@@ -25,21 +25,44 @@ import Testing
             for recognizer in view.recognizers {
                 for state in [GestureEvent.State.began, .changed, .changed, .ended, .recognized] {
                     t += 16
-                    let event = GestureEvent(
-                        tMs: t, device: "d0", view: view.id, recognizer: recognizer.kind, state: state, x: value,
-                        y: value, touches: 1, direction: .left, translation: GestureEvent.Vector(x: value, y: value),
-                        velocity: GestureEvent.Vector(x: value, y: -value), scale: value, rotation: value,
-                        name: recognizer.name, scaleVelocity: value, rotationVelocity: value)
+                    let event = GestureEvent {
+                        $0.tMs = t
+                        $0.device = "d0"
+                        $0.view = view.id
+                        $0.recognizer = recognizer.kind
+                        $0.state = state
+                        $0.x = value
+                        $0.y = value
+                        $0.touches = 1
+                        $0.direction = .left
+                        $0.translation = GestureEvent.Vector(x: value, y: value)
+                        $0.velocity = GestureEvent.Vector(x: value, y: -value)
+                        $0.scale = value
+                        $0.rotation = value
+                        $0.name = recognizer.name
+                        $0.scaleVelocity = value
+                        $0.rotationVelocity = value
+                    }
                     Self.expectFinite(host.handle(event), "\(view.id) \(recognizer.name) \(state) \(value)")
                 }
                 // A normal drag after the hostile one is still handled.
                 for (state, dx) in [(GestureEvent.State.began, 0.0), (.changed, -40), (.ended, -80)] {
                     t += 16
-                    let event = GestureEvent(
-                        tMs: t, device: "d0", view: view.id, recognizer: recognizer.kind, state: state,
-                        x: view.frame.x + 10, y: view.frame.y + 10, touches: 1,
-                        translation: GestureEvent.Vector(x: dx, y: dx), velocity: GestureEvent.Vector(x: dx, y: dx),
-                        scale: 1, rotation: 0, name: recognizer.name)
+                    let event = GestureEvent {
+                        $0.tMs = t
+                        $0.device = "d0"
+                        $0.view = view.id
+                        $0.recognizer = recognizer.kind
+                        $0.state = state
+                        $0.x = view.frame.x + 10
+                        $0.y = view.frame.y + 10
+                        $0.touches = 1
+                        $0.translation = GestureEvent.Vector(x: dx, y: dx)
+                        $0.velocity = GestureEvent.Vector(x: dx, y: dx)
+                        $0.scale = 1
+                        $0.rotation = 0
+                        $0.name = recognizer.name
+                    }
                     Self.expectFinite(host.handle(event), "\(view.id) normal \(state)")
                 }
             }
@@ -88,14 +111,30 @@ import Testing
         // A fling leaves the sidebar decelerating, asking for a frame every 16 ms.
         for (state, dy) in [(GestureEvent.State.began, 0.0), (.changed, -200), (.ended, -400)] {
             _ = host.handle(
-                GestureEvent(
-                    tMs: 16 + (state == .began ? 0 : dy.magnitude / 10), device: "d0", view: "sidebar",
-                    recognizer: .pan, state: state, x: 100, y: 500, touches: 1, translation: vector(0, dy),
-                    velocity: vector(0, -5000), name: "sidebarPan"))
+                GestureEvent {
+                    $0.tMs = 16 + (state == .began ? 0 : dy.magnitude / 10)
+                    $0.device = "d0"
+                    $0.view = "sidebar"
+                    $0.recognizer = .pan
+                    $0.state = state
+                    $0.x = 100
+                    $0.y = 500
+                    $0.touches = 1
+                    $0.translation = vector(0, dy)
+                    $0.velocity = vector(0, -5000)
+                    $0.name = "sidebarPan"
+                })
         }
-        let far = GestureEvent(
-            tMs: NumberRange.timeMs.upper, device: "d0", view: "keypad", recognizer: .touchDown, state: .began, x: 0,
-            y: 0, touches: 1)
+        let far = GestureEvent {
+            $0.tMs = NumberRange.timeMs.upper
+            $0.device = "d0"
+            $0.view = "keypad"
+            $0.recognizer = .touchDown
+            $0.state = .began
+            $0.x = 0
+            $0.y = 0
+            $0.touches = 1
+        }
         let outputs = host.handle(far)
         // At most one frame per 16 ms of the window per instance, not 10^13 ms of them.
         #expect(outputs.count < Int(ComponentHost.maxCatchUp.milliseconds / 16 + 1) * host.instanceIDs.count)

@@ -16,17 +16,49 @@ import Testing
             let x = Double(index % 100) * 200 + 5000
             let y = Double(index / 100) * 200
             records.append(
-                MemoRecord(
-                    id: "m\(index)", text: "メモ \(index)", x: x, y: y, width: 160, height: 120, scale: 1, rotation: 0,
-                    z: Int64(index + 10), color: "yellow", minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0,
-                    version: 1))
+                MemoRecord {
+                    $0.id = "m\(index)"
+                    $0.text = "メモ \(index)"
+                    $0.x = x
+                    $0.y = y
+                    $0.width = 160
+                    $0.height = 120
+                    $0.scale = 1
+                    $0.rotation = 0
+                    $0.z = Int64(index + 10)
+                    $0.color = "yellow"
+                    $0.minimized = false
+                    $0.trashedAt = nil
+                    $0.createdAt = 0
+                    $0.updatedAt = 0
+                    $0.version = 1
+                })
         }
-        let target = MemoRecord(
-            id: "target", text: "動かす", x: 20, y: 20, width: 160, height: 120, scale: 1, rotation: 0, z: 1,
-            color: "pink", minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0, version: 1)
-        let chunk = MemoSnapshot(
-            requestId: "board1:s1:1", chunk: 0, last: true, seq: 10, memos: records + [target],
-            settings: MemoSettings())
+        let target = MemoRecord {
+            $0.id = "target"
+            $0.text = "動かす"
+            $0.x = 20
+            $0.y = 20
+            $0.width = 160
+            $0.height = 120
+            $0.scale = 1
+            $0.rotation = 0
+            $0.z = 1
+            $0.color = "pink"
+            $0.minimized = false
+            $0.trashedAt = nil
+            $0.createdAt = 0
+            $0.updatedAt = 0
+            $0.version = 1
+        }
+        let chunk = MemoSnapshot {
+            $0.requestId = "board1:s1:1"
+            $0.chunk = 0
+            $0.last = true
+            $0.seq = 10
+            $0.memos = records + [target]
+            $0.settings = MemoSettings()
+        }
         _ = machine.handle(.snapshotChunkReceived(chunk, epoch: 7, at: ms(5)))
         return machine
     }
@@ -83,28 +115,67 @@ import Testing
     @Test func aCopyKeptFromDeltasIsTheBoardAFullStateShows() throws {
         var machine = Self.board(memos: 40)
         var replica = MemoBoardReplica(machine.snapshot(at: ms(5)))
-        let change = MemoRecord(
-            id: "m3", text: "変更", x: 1, y: 1, width: 100, height: 100, scale: 2, rotation: 0.5, z: 99,
-            color: "blue", minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0, version: 2)
+        let change = MemoRecord {
+            $0.id = "m3"
+            $0.text = "変更"
+            $0.x = 1
+            $0.y = 1
+            $0.width = 100
+            $0.height = 100
+            $0.scale = 2
+            $0.rotation = 0.5
+            $0.z = 99
+            $0.color = "blue"
+            $0.minimized = false
+            $0.trashedAt = nil
+            $0.createdAt = 0
+            $0.updatedAt = 0
+            $0.version = 2
+        }
         let events: [MemoBoardMachine.Event] = [
             .panBegan(x: 100, y: 60, at: ms(100)), .panChanged(translation: .init(x: 30, y: 5), at: ms(116)),
             .panEnded(at: ms(132)), .createRequested(text: "新しい", x: 300, y: 300, color: .green, at: ms(140)),
             .editRequested(memoID: "m1", text: "書き換え", at: ms(150)), .trashRequested(memoID: "m2", at: ms(160)),
             .searchRequested(query: "メモ", at: ms(170)),
             .changeReceived(
-                MemoChanged(seq: 11, change: .upsert, memo: change), epoch: 7, at: ms(180)),
+                MemoChanged {
+                    $0.seq = 11
+                    $0.change = .upsert
+                    $0.memo = change
+                }, epoch: 7, at: ms(180)),
             .changeReceived(
-                MemoChanged(
-                    seq: 12, change: .delete,
-                    memo: MemoRecord(
-                        id: "m4", text: "", x: 0, y: 0, width: 1, height: 1, scale: 1, rotation: 0, z: 0,
-                        color: "yellow",
-                        minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0, version: 1)), epoch: 7,
+                MemoChanged {
+                    $0.seq = 12
+                    $0.change = .delete
+                    $0.memo = MemoRecord {
+                        $0.id = "m4"
+                        $0.text = ""
+                        $0.x = 0
+                        $0.y = 0
+                        $0.width = 1
+                        $0.height = 1
+                        $0.scale = 1
+                        $0.rotation = 0
+                        $0.z = 0
+                        $0.color = "yellow"
+                        $0.minimized = false
+                        $0.trashedAt = nil
+                        $0.createdAt = 0
+                        $0.updatedAt = 0
+                        $0.version = 1
+                    }
+                }, epoch: 7,
                 at: ms(190)),
             .restoreRequested(memoID: "m2", at: ms(200)), .trashRequested(memoID: "m5", at: ms(210)),
             .searchRequested(query: "", at: ms(220)), .emptyTrashRequested(at: ms(230)),
             .doubleTapRecognized(x: 300, y: 300, at: ms(240)),
-            .ackReceived(MemoAck(cmdId: "board1:s1:3", status: .ok, seq: 13, version: 5), at: ms(250)),
+            .ackReceived(
+                MemoAck {
+                    $0.cmdId = "board1:s1:3"
+                    $0.status = .ok
+                    $0.seq = 13
+                    $0.version = 5
+                }, at: ms(250)),
         ]
         var deltas = 0
         for event in events {

@@ -12,7 +12,11 @@ import Testing
         let opened = try #require(
             MemoBoardMachineTests.state(machine.handle(.doubleTapRecognized(x: 1380, y: 360, at: ms(10)))))
         #expect(opened.editing == .some("m2"))
-        #expect(opened.animation == StateAnimation(durationMs: MemoBoardMachine.editorOpening.milliseconds))
+        #expect(
+            opened.animation
+                == StateAnimation {
+                    $0.durationMs = MemoBoardMachine.editorOpening.milliseconds
+                })
         #expect(MemoBoardMachine.editorOpening == .milliseconds(300))
         // What follows while it stays open carries no animation.
         let next = Effects.states(machine.handle(.longPressBegan(x: 1050, y: 50, at: ms(20))))

@@ -25,25 +25,51 @@ import Testing
     static func record(_ id: String, x: Double, y: Double, z: Int64, text: String = "", version: Int64 = 1)
         -> MemoRecord
     {
-        MemoRecord(
-            id: id, text: text, x: x, y: y, width: 160, height: 120, scale: 1, rotation: 0, z: z, color: "yellow",
-            minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0, version: version)
+        MemoRecord {
+            $0.id = id
+            $0.text = text
+            $0.x = x
+            $0.y = y
+            $0.width = 160
+            $0.height = 120
+            $0.scale = 1
+            $0.rotation = 0
+            $0.z = z
+            $0.color = "yellow"
+            $0.minimized = false
+            $0.trashedAt = nil
+            $0.createdAt = 0
+            $0.updatedAt = 0
+            $0.version = version
+        }
     }
 
     /// A board synced to a store at seq 10 holding m1 (20,20) and m2 (300,300), m2 on top.
     static func synced(fullStateEveryMs: Double = 0) -> MemoBoardMachine {
         var machine = Self.machine(fullStateEveryMs: fullStateEveryMs)
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let chunk = MemoSnapshot(
-            requestId: "board1:s1:1", chunk: 0, last: true, seq: 10,
-            memos: [Self.record("m1", x: 20, y: 20, z: 1, text: "買い物メモ"), Self.record("m2", x: 300, y: 300, z: 2)],
-            settings: MemoSettings(arrangeOrder: .color, background: nil))
+        let chunk = MemoSnapshot {
+            $0.requestId = "board1:s1:1"
+            $0.chunk = 0
+            $0.last = true
+            $0.seq = 10
+            $0.memos = [Self.record("m1", x: 20, y: 20, z: 1, text: "買い物メモ"), Self.record("m2", x: 300, y: 300, z: 2)]
+            $0.settings = MemoSettings {
+                $0.arrangeOrder = .color
+                $0.background = nil
+            }
+        }
         _ = machine.handle(.snapshotChunkReceived(chunk, epoch: Self.epoch, at: ms(5)))
         return machine
     }
 
     static func upsert(_ seq: UInt64, _ record: MemoRecord) -> MemoBoardMachine.Event {
-        .changeReceived(MemoChanged(seq: seq, change: .upsert, memo: record), epoch: Self.epoch, at: ms(Double(seq)))
+        .changeReceived(
+            MemoChanged {
+                $0.seq = seq
+                $0.change = .upsert
+                $0.memo = record
+            }, epoch: Self.epoch, at: ms(Double(seq)))
     }
 
     @Test func memoBoard_started_asksForASnapshotAndShowsSyncing() throws {
@@ -59,15 +85,27 @@ import Testing
     @Test func memoBoard_snapshotChunks_replaceTheBoardWhenTheLastArrives() throws {
         var machine = Self.machine()
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let first = MemoSnapshot(
-            requestId: "board1:s1:1", chunk: 0, last: false, seq: 4, memos: [Self.record("m1", x: 0, y: 0, z: 1)],
-            settings: MemoSettings())
+        let first = MemoSnapshot {
+            $0.requestId = "board1:s1:1"
+            $0.chunk = 0
+            $0.last = false
+            $0.seq = 4
+            $0.memos = [Self.record("m1", x: 0, y: 0, z: 1)]
+            $0.settings = MemoSettings()
+        }
         #expect(Effects.states(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, at: ms(1)))).isEmpty)
         var trashed = Self.record("m9", x: 0, y: 0, z: 3)
         trashed.trashedAt = 1000
-        let last = MemoSnapshot(
-            requestId: "board1:s1:1", chunk: 1, last: true, seq: 4, memos: [trashed],
-            settings: MemoSettings(arrangeOrder: .text))
+        let last = MemoSnapshot {
+            $0.requestId = "board1:s1:1"
+            $0.chunk = 1
+            $0.last = true
+            $0.seq = 4
+            $0.memos = [trashed]
+            $0.settings = MemoSettings {
+                $0.arrangeOrder = .text
+            }
+        }
         let state = try #require(Self.state(machine.handle(.snapshotChunkReceived(last, epoch: Self.epoch, at: ms(2)))))
         #expect(state.memos.map(\.id) == ["m1"])
         #expect(state.trash?.map(\.id) == ["m9"])
@@ -80,8 +118,14 @@ import Testing
     @Test func memoBoard_missingSnapshotChunk_asksAgain() {
         var machine = Self.machine()
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let skipped = MemoSnapshot(
-            requestId: "board1:s1:1", chunk: 1, last: true, seq: 4, memos: [], settings: MemoSettings())
+        let skipped = MemoSnapshot {
+            $0.requestId = "board1:s1:1"
+            $0.chunk = 1
+            $0.last = true
+            $0.seq = 4
+            $0.memos = []
+            $0.settings = MemoSettings()
+        }
         let effects = machine.handle(.snapshotChunkReceived(skipped, epoch: Self.epoch, at: ms(1)))
         #expect(Effects.commands(effects).map(\.cmdId) == ["board1:s1:2"])
         #expect(machine.snapshot(at: ms(1)).pendingCommands == 1)
@@ -90,10 +134,22 @@ import Testing
     @Test func memoBoard_snapshotChunksThatNeverCome_areAskedForAgain() throws {
         var machine = Self.machine()
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let acked = machine.handle(.ackReceived(MemoAck(cmdId: "board1:s1:1", status: .ok, seq: 4), at: ms(10)))
+        let acked = machine.handle(
+            .ackReceived(
+                MemoAck {
+                    $0.cmdId = "board1:s1:1"
+                    $0.status = .ok
+                    $0.seq = 4
+                }, at: ms(10)))
         #expect(Effects.timer(acked) == 1610)
-        let first = MemoSnapshot(
-            requestId: "board1:s1:1", chunk: 0, last: false, seq: 4, memos: [], settings: MemoSettings())
+        let first = MemoSnapshot {
+            $0.requestId = "board1:s1:1"
+            $0.chunk = 0
+            $0.last = false
+            $0.seq = 4
+            $0.memos = []
+            $0.settings = MemoSettings()
+        }
         #expect(Effects.timer(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, at: ms(100)))) == 1700)
         #expect(Effects.commands(machine.handle(.timeElapsed(ms(1610)))).isEmpty)
         let again = machine.handle(.timeElapsed(ms(1700)))
@@ -104,8 +160,14 @@ import Testing
     @Test func memoBoard_chunkOfAnotherRequest_isIgnored() {
         var machine = Self.machine()
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let other = MemoSnapshot(
-            requestId: "x:1", chunk: 0, last: true, seq: 4, memos: [], settings: MemoSettings())
+        let other = MemoSnapshot {
+            $0.requestId = "x:1"
+            $0.chunk = 0
+            $0.last = true
+            $0.seq = 4
+            $0.memos = []
+            $0.settings = MemoSettings()
+        }
         #expect(machine.handle(.snapshotChunkReceived(other, epoch: Self.epoch, at: ms(1))).isEmpty)
     }
 
@@ -124,9 +186,14 @@ import Testing
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
         #expect(Self.state(effects)?.syncing == true)
         let request = try #require(Effects.commands(effects).first?.cmdId)
-        let chunk = MemoSnapshot(
-            requestId: request, chunk: 0, last: true, seq: 12,
-            memos: [Self.record("m1", x: 20, y: 20, z: 1)], settings: MemoSettings())
+        let chunk = MemoSnapshot {
+            $0.requestId = request
+            $0.chunk = 0
+            $0.last = true
+            $0.seq = 12
+            $0.memos = [Self.record("m1", x: 20, y: 20, z: 1)]
+            $0.settings = MemoSettings()
+        }
         let state = try #require(
             Self.state(machine.handle(.snapshotChunkReceived(chunk, epoch: Self.epoch, at: ms(30)))))
         #expect(state.memos.map(\.id) == ["m1", "m4"])
@@ -136,7 +203,11 @@ import Testing
 
     @Test func memoBoard_newStoreEpoch_asksForASnapshot() {
         var machine = Self.synced()
-        let change = MemoChanged(seq: 1, change: .delete, memo: Self.record("m1", x: 20, y: 20, z: 1))
+        let change = MemoChanged {
+            $0.seq = 1
+            $0.change = .delete
+            $0.memo = Self.record("m1", x: 20, y: 20, z: 1)
+        }
         let effects = machine.handle(.changeReceived(change, epoch: 99, at: ms(40)))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
     }
@@ -145,13 +216,23 @@ import Testing
         var machine = Self.synced()
         _ = machine.handle(
             .changeReceived(
-                MemoChanged(seq: 11, change: .delete, memo: Self.record("m1", x: 20, y: 20, z: 1)), epoch: Self.epoch,
+                MemoChanged {
+                    $0.seq = 11
+                    $0.change = .delete
+                    $0.memo = Self.record("m1", x: 20, y: 20, z: 1)
+                }, epoch: Self.epoch,
                 at: ms(1)))
         let state = Self.state(
             machine.handle(
                 .changeReceived(
-                    MemoChanged(
-                        seq: 12, change: .settings, settings: MemoSettings(arrangeOrder: .updated, background: "b.png")),
+                    MemoChanged {
+                        $0.seq = 12
+                        $0.change = .settings
+                        $0.settings = MemoSettings {
+                            $0.arrangeOrder = .updated
+                            $0.background = "b.png"
+                        }
+                    },
                     epoch: Self.epoch, at: ms(2))))
         #expect(state?.memos.map(\.id) == ["m2"])
         #expect(state?.background == "b.png")
@@ -311,11 +392,21 @@ import Testing
         #expect(resends.prefix(5) == [1100, 1300, 1700, 2500, 3300])
         let acked = machine.handle(
             .ackReceived(
-                MemoAck(cmdId: command.cmdId, status: .ok, seq: 11, memoId: command.memoId, version: 1), at: ms(5000)))
+                MemoAck {
+                    $0.cmdId = command.cmdId
+                    $0.status = .ok
+                    $0.seq = 11
+                    $0.memoId = command.memoId
+                    $0.version = 1
+                }, at: ms(5000)))
         #expect(acked.contains(.cancelTimer))
         #expect(machine.handle(.timeElapsed(ms(9000))).isEmpty)
         // The store applied it once; a duplicate ack for a resend changes nothing.
-        let duplicate = MemoAck(cmdId: command.cmdId, status: .duplicate, seq: 11)
+        let duplicate = MemoAck {
+            $0.cmdId = command.cmdId
+            $0.status = .duplicate
+            $0.seq = 11
+        }
         #expect(machine.handle(.ackReceived(duplicate, at: ms(5001))).isEmpty)
         let record = Self.record(try #require(command.memoId), x: 0, y: 0, z: 3, text: "a")
         _ = machine.handle(Self.upsert(11, record))
@@ -332,7 +423,13 @@ import Testing
             Effects.commands(machine.handle(.editRequested(memoID: "m1", text: "x", at: ms(0)))).first)
         #expect(edit.baseVersion == 1)
         let effects = machine.handle(
-            .ackReceived(MemoAck(cmdId: edit.cmdId, status: .conflict, seq: 10, version: 3), at: ms(10)))
+            .ackReceived(
+                MemoAck {
+                    $0.cmdId = edit.cmdId
+                    $0.status = .conflict
+                    $0.seq = 10
+                    $0.version = 3
+                }, at: ms(10)))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
     }
 
@@ -356,7 +453,13 @@ import Testing
         let results = [MemoSearchHit(memoId: "m7", text: "買う", trashed: true, ranges: [0..<1])]
         let state = Self.state(
             machine.handle(
-                .ackReceived(MemoAck(cmdId: search.cmdId, status: .ok, seq: 10, results: results), at: ms(5))))
+                .ackReceived(
+                    MemoAck {
+                        $0.cmdId = search.cmdId
+                        $0.status = .ok
+                        $0.seq = 10
+                        $0.results = results
+                    }, at: ms(5))))
         let matches = [MemoBoardState.Match(memoID: "m7", trashed: true, ranges: [0..<1])]
         #expect(state?.search == .some(MemoBoardState.Search(query: "買", matches: matches)))
     }
@@ -367,7 +470,12 @@ import Testing
         let results = (0..<40).map {
             MemoSearchHit(memoId: "m\($0)", text: String(repeating: "買う", count: 3000), trashed: false, ranges: [0..<1])
         }
-        let parts = MemoAck(cmdId: search.cmdId, status: .ok, seq: 10, results: results).chunked(
+        let parts = MemoAck {
+            $0.cmdId = search.cmdId
+            $0.status = .ok
+            $0.seq = 10
+            $0.results = results
+        }.chunked(
             maximumBytes: 64 * 1024)
         #expect(parts.count > 2)
         for part in parts.dropLast() {
@@ -398,7 +506,15 @@ import Testing
         #expect(machine.handle(.pinchChanged(scale: 2, at: ms(0))).isEmpty)
         #expect(machine.handle(.rotationChanged(rotation: 1, at: ms(0))).isEmpty)
         #expect(machine.handle(.gestureCancelled(at: ms(0))).isEmpty)
-        #expect(machine.handle(.ackReceived(MemoAck(cmdId: "nope", status: .ok, seq: 1), at: ms(0))).isEmpty)
+        #expect(
+            machine.handle(
+                .ackReceived(
+                    MemoAck {
+                        $0.cmdId = "nope"
+                        $0.status = .ok
+                        $0.seq = 1
+                    }, at: ms(0))
+            ).isEmpty)
         #expect(machine.handle(.editRequested(memoID: "nope", text: "x", at: ms(0))).isEmpty)
         #expect(machine.handle(.restoreRequested(memoID: "m1", at: ms(0))).isEmpty)
         #expect(machine.handle(.timeElapsed(ms(10))).isEmpty)

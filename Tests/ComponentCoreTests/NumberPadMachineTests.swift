@@ -27,7 +27,12 @@ import Testing
         var machine = Self.machine()
         let state = try #require(Self.state(machine.handle(.touchBegan(x: Self.x(0), at: ms(0)))))
         #expect(state.highlighted == 1)
-        #expect(state.popup == NumberPadState.Popup(kind: .left, digit: 1))
+        #expect(
+            state.popup
+                == NumberPadState.Popup {
+                    $0.kind = .left
+                    $0.digit = 1
+                })
         #expect(state.touchedString == "")
     }
 
@@ -45,7 +50,10 @@ import Testing
         #expect(Self.state(machine.handle(.touchMoved(x: Self.x(4), at: ms(10))))?.popup?.kind == .inner)
         #expect(
             Self.state(machine.handle(.touchMoved(x: Self.x(9), at: ms(20))))?.popup
-                == NumberPadState.Popup(kind: .right, digit: 9))
+                == NumberPadState.Popup {
+                    $0.kind = .right
+                    $0.digit = 9
+                })
     }
 
     @Test func numberPad_phoneLayout_putsZeroLast() {

@@ -117,7 +117,11 @@ import Testing
         let done = try #require(Self.state(finished))
         #expect(done.progress == 100)
         #expect(done.progressOpacity == 0)
-        #expect(done.animation == StateAnimation(durationMs: 300))
+        #expect(
+            done.animation
+                == StateAnimation {
+                    $0.durationMs = 300
+                })
         #expect(Effects.timer(finished) == 1400)
         #expect(machine.handle(.timeElapsed(ms(1399))).isEmpty, "still fading")
         #expect(machine.snapshot(at: ms(1399)).progressOpacity == 0, "a state published mid-fade keeps the bar fading")
@@ -165,7 +169,11 @@ import Testing
         #expect(Self.state(machine.handle(.appWillResignActive(at: ms(160))))?.pullOffset == 0)
     }
 
-    static let snap = StateAnimation(durationMs: 300, delayMs: 0, curve: .easeInOut)
+    static let snap = StateAnimation {
+        $0.durationMs = 300
+        $0.delayMs = 0
+        $0.curve = .easeInOut
+    }
 
     @Test func pager_pageSnaps_carryTheSnapAnimationAndTheFingerFollowingStatesNone() throws {
         var machine = Self.machine()

@@ -69,7 +69,11 @@ import Testing
         #expect(over.label == "指をはなすと更新")
         // The model value and how long the turn takes: the renderer turns it frame by frame.
         #expect(over.arrowAngle == PullToRefreshMachine.headingUpAngle)
-        #expect(over.arrowAnimation == StateAnimation(durationMs: 100))
+        #expect(
+            over.arrowAnimation
+                == StateAnimation {
+                    $0.durationMs = 100
+                })
         #expect(over.animation == nil, "the header itself follows the finger")
         #expect(PullToRefreshMachine.headingUpAngle < Double.pi, "the source's π − ε")
         // No sampling by time: with the finger still, the machine has nothing more to say.
@@ -185,7 +189,11 @@ import Testing
         #expect(pulling.animation == nil, "the header follows the finger")
         let snapped = try #require(Self.state(machine.handle(.panEnded(at: ms(20)))))
         #expect(snapped.offset == 0)
-        #expect(snapped.animation == StateAnimation(durationMs: PullToRefreshMachine.snap.milliseconds))
+        #expect(
+            snapped.animation
+                == StateAnimation {
+                    $0.durationMs = PullToRefreshMachine.snap.milliseconds
+                })
         var armed = Self.armed()
         let refreshing = try #require(Self.state(armed.handle(.panEnded(at: ms(100)))))
         #expect(refreshing.offset == 60 && refreshing.animation?.durationMs == 200, "the source's 0.2 s")

@@ -24,7 +24,11 @@ import Testing
         let state = try #require(Self.state(effects))
         #expect(state.openRow == 2)
         #expect(state.offsets[2] == 400, "the published state carries the target")
-        #expect(state.animation == StateAnimation(durationMs: 200))
+        #expect(
+            state.animation
+                == StateAnimation {
+                    $0.durationMs = 200
+                })
         #expect(state.animatingRow == .some(2))
         #expect(machine.snapshot(at: ms(1000)).offsets[2] == 0, "the row slides from where it rests")
         #expect(machine.snapshot(at: ms(1100)).offsets[2] == 200)
@@ -84,9 +88,17 @@ import Testing
         let effects = machine.handle(.swipeRecognized(.right, y: Self.y(5), at: ms(1000)))
         let state = try #require(Self.state(effects))
         #expect(state.openRow == 5)
-        #expect(state.animation == StateAnimation(durationMs: 200), "the opening row's slide")
+        #expect(
+            state.animation
+                == StateAnimation {
+                    $0.durationMs = 200
+                }, "the opening row's slide")
         #expect(state.closingRow == 2)
-        #expect(state.closeAnimation == StateAnimation(durationMs: 100), "the closing row's own, shorter slide")
+        #expect(
+            state.closeAnimation
+                == StateAnimation {
+                    $0.durationMs = 100
+                }, "the closing row's own, shorter slide")
         #expect(state.offsets[2] == 0 && state.offsets[5] == 400, "the published state carries the targets")
         let quarter = machine.snapshot(at: ms(1050))
         #expect(quarter.offsets[2] == 200, "row 2 closes over 100 ms")

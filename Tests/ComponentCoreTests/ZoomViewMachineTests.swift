@@ -27,7 +27,11 @@ import Testing
         #expect(ended.scale == 2.5)
     }
 
-    static let snap = StateAnimation(durationMs: 300, delayMs: 0, curve: .easeInOut)
+    static let snap = StateAnimation {
+        $0.durationMs = 300
+        $0.delayMs = 0
+        $0.curve = .easeInOut
+    }
 
     /// The view at (100, 50) in the scene, 500×400.
     static func placedMachine() -> ZoomViewMachine {

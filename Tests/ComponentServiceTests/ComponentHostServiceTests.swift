@@ -57,9 +57,17 @@ import Testing
             return report?["extra"]?["malformed_gestures"] == .int(1)
         }
         #expect(report?["reasons"]?["bad_payload"] == .int(1))
-        let tap = GestureEvent(
-            tMs: 5, device: "d0", view: "memos", recognizer: .tap, state: .recognized, x: 10, y: 10, touches: 1,
-            name: "memoTap")
+        let tap = GestureEvent {
+            $0.tMs = 5
+            $0.device = "d0"
+            $0.view = "memos"
+            $0.recognizer = .tap
+            $0.state = .recognized
+            $0.x = 10
+            $0.y = 10
+            $0.touches = 1
+            $0.name = "memoTap"
+        }
         try harness.store.publish(tap, on: topic)
         try waitUntil("the gesture counted after the bad one", seconds: 10) {
             guard let delivery = try health.receive(timeoutMs: 100) else { return false }

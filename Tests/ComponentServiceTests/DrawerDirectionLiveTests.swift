@@ -65,9 +65,19 @@ import Testing
             let phase: TouchContact.Phase = step == 0 ? .began : step == 15 ? .ended : .moved
             let x = fromX + (toX - fromX) * Double(min(step, 14)) / 14
             frame += 1
-            return TouchFrame(
-                device: "d0", frame: frame, tNs: (startMs + Int64(step) * 8) * 1_000_000,
-                contacts: [TouchContact(id: 0, phase: phase, x: x, y: 500)])
+            return TouchFrame {
+                $0.device = "d0"
+                $0.frame = frame
+                $0.tNs = (startMs + Int64(step) * 8) * 1_000_000
+                $0.contacts = [
+                    TouchContact {
+                        $0.id = 0
+                        $0.phase = phase
+                        $0.x = x
+                        $0.y = 500
+                    }
+                ]
+            }
         }
     }
 
@@ -164,11 +174,21 @@ import Testing
         }
         let nowhere = try Topic("ui/recognizer/nowhere/")
         #expect(try publisher.waitForSubscriber(matching: nowhere, timeoutMs: 30_000))
-        try publisher.publish(RecognizerConfig(recognizer: "nowhere", tMs: 0, directions: [.left]), on: nowhere)
+        try publisher.publish(
+            RecognizerConfig {
+                $0.recognizer = "nowhere"
+                $0.tMs = 0
+                $0.directions = [.left]
+            }, on: nowhere)
         try publisher.publish(
             .map(["recognizer": .string("drawerSwipe")]), schema: RecognizerConfig.schema, on: nowhere)
         let swipe = try Topic("ui/recognizer/drawerSwipe/")
-        try publisher.publish(RecognizerConfig(recognizer: "drawerSwipe", tMs: 0, directions: [.left]), on: swipe)
+        try publisher.publish(
+            RecognizerConfig {
+                $0.recognizer = "drawerSwipe"
+                $0.tMs = 0
+                $0.directions = [.left]
+            }, on: swipe)
         var report: Value?
         try waitUntil("a health report after the three configurations", seconds: 20) {
             guard let delivery = try health.receive(timeoutMs: 100) else { return false }

@@ -9,8 +9,19 @@ import Testing
     static func mono(_ nanoseconds: Int64) -> MonotonicInstant { MonotonicInstant(nanoseconds: nanoseconds) }
 
     static func frame(_ device: String, _ tMs: Int64, _ phase: TouchContact.Phase, x: Double = 200) -> TouchFrame {
-        TouchFrame(
-            device: device, frame: 1, tNs: tMs * Self.ms, contacts: [TouchContact(id: 0, phase: phase, x: x, y: 200)])
+        TouchFrame {
+            $0.device = device
+            $0.frame = 1
+            $0.tNs = tMs * Self.ms
+            $0.contacts = [
+                TouchContact {
+                    $0.id = 0
+                    $0.phase = phase
+                    $0.x = x
+                    $0.y = 200
+                }
+            ]
+        }
     }
 
     static func scene(_ kind: GestureEvent.Kind) -> GestureScene {

@@ -64,8 +64,16 @@ struct MachineDriver<Machine: RecognizerMachine> {
     /// The event the arena would publish now in `state`, with the kind's own values.
     func described(_ state: GestureEvent.State, kind: GestureEvent.Kind) -> GestureEvent {
         let (x, y) = self.touches.location
-        var event = GestureEvent(
-            tMs: 0, device: "d", view: "v", recognizer: kind, state: state, x: x, y: y, touches: self.touches.count)
+        var event = GestureEvent {
+            $0.tMs = 0
+            $0.device = "d"
+            $0.view = "v"
+            $0.recognizer = kind
+            $0.state = state
+            $0.x = x
+            $0.y = y
+            $0.touches = self.touches.count
+        }
         var machine = self.machine  // describe is mutating only to be reached in place in the arena
         machine.describe(into: &event)
         return event

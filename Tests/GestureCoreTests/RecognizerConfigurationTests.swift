@@ -18,9 +18,12 @@ import Testing
     static func configuration(
         _ directions: [GestureEvent.Direction]?, region: Double? = nil, recognizer: String = "drawerSwipe"
     ) -> RecognizerConfig {
-        RecognizerConfig(
-            recognizer: recognizer, tMs: 0, directions: directions,
-            receiveRegion: region.map { Scene.Frame(x: 0, y: 0, width: $0, height: 1000) })
+        RecognizerConfig {
+            $0.recognizer = recognizer
+            $0.tMs = 0
+            $0.directions = directions
+            $0.receiveRegion = region.map { Scene.Frame(x: 0, y: 0, width: $0, height: 1000) }
+        }
     }
 
     /// The events of a script fed to a fresh lane set, after `configurations`.

@@ -43,7 +43,14 @@ enum Replay {
     static func line(
         _ tMs: Double, _ id: Int, _ phase: TouchScriptLine.Phase, _ x: Double, _ y: Double, device: String = "d0"
     ) -> TouchScriptLine {
-        TouchScriptLine(tMs: tMs, device: device, id: id, phase: phase, x: x, y: y)
+        TouchScriptLine {
+            $0.tMs = tMs
+            $0.device = device
+            $0.id = id
+            $0.phase = phase
+            $0.x = x
+            $0.y = y
+        }
     }
 
     static let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -55,7 +55,11 @@ final class MemoServiceHarness {
 
     /// A command from client `c1`.
     static func command(_ cmdId: String, _ op: MemoOp, _ edit: (inout MemoCommand) -> Void = { _ in }) -> MemoCommand {
-        var command = MemoCommand(cmdId: cmdId, client: "c1", op: op)
+        var command = MemoCommand {
+            $0.cmdId = cmdId
+            $0.client = "c1"
+            $0.op = op
+        }
         edit(&command)
         return command
     }

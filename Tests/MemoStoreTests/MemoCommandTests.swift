@@ -20,10 +20,32 @@ import Testing
         #expect(ack.memoId == "m1")
         #expect(ack.version == 1)
         #expect(ack.seq == 1)
-        let memo = MemoRecord(
-            id: "m1", text: "牛乳と卵を買う", x: 24, y: 40, width: 160, height: 120, scale: 1, rotation: 0, z: 1,
-            color: "pink", minimized: false, trashedAt: nil, createdAt: 5_000, updatedAt: 5_000, version: 1)
-        #expect(changes == [MemoChanged(seq: 1, change: .upsert, memo: memo, cmdId: ack.cmdId)])
+        let memo = MemoRecord {
+            $0.id = "m1"
+            $0.text = "牛乳と卵を買う"
+            $0.x = 24
+            $0.y = 40
+            $0.width = 160
+            $0.height = 120
+            $0.scale = 1
+            $0.rotation = 0
+            $0.z = 1
+            $0.color = "pink"
+            $0.minimized = false
+            $0.trashedAt = nil
+            $0.createdAt = 5_000
+            $0.updatedAt = 5_000
+            $0.version = 1
+        }
+        #expect(
+            changes == [
+                MemoChanged {
+                    $0.seq = 1
+                    $0.change = .upsert
+                    $0.memo = memo
+                    $0.cmdId = ack.cmdId
+                }
+            ])
         #expect(try store.allMemos() == [memo])
     }
 
@@ -137,7 +159,15 @@ import Testing
         let stored = try #require(try store.memo(id: id))
         #expect(stored.x == 300 && stored.y == 400 && stored.version == 2)
         #expect(ack.version == 2)
-        #expect(changes == [MemoChanged(seq: ack.seq, change: .upsert, memo: stored, cmdId: ack.cmdId)])
+        #expect(
+            changes == [
+                MemoChanged {
+                    $0.seq = ack.seq
+                    $0.change = .upsert
+                    $0.memo = stored
+                    $0.cmdId = ack.cmdId
+                }
+            ])
     }
 
     @Test func frontPutsTheMemoAboveAllOthersOnce() throws {
@@ -238,9 +268,14 @@ import Testing
         let (_, changes) = store.run(fixture.command(.background) { $0.image = "deploy/assets/cork.png" })
         #expect(
             changes == [
-                MemoChanged(
-                    seq: 1, change: .settings, settings: MemoSettings(background: "deploy/assets/cork.png"),
-                    cmdId: "t:1")
+                MemoChanged {
+                    $0.seq = 1
+                    $0.change = .settings
+                    $0.settings = MemoSettings {
+                        $0.background = "deploy/assets/cork.png"
+                    }
+                    $0.cmdId = "t:1"
+                }
             ])
         _ = store.run(fixture.command(.background))
         #expect(try store.settings().background == nil)

@@ -2,35 +2,97 @@ import BusSchema
 import Testing
 
 @Suite struct MemoMessageTests {
-    static let memo = MemoRecord(
-        id: "m1", text: "東京タワー", x: 1.5, y: -2, width: 160, height: 120, scale: 1.25, rotation: 0.5, z: 3,
-        color: "pink", minimized: true, trashedAt: 42, createdAt: 1, updatedAt: 2, version: 4)
+    static let memo = MemoRecord {
+        $0.id = "m1"
+        $0.text = "東京タワー"
+        $0.x = 1.5
+        $0.y = -2
+        $0.width = 160
+        $0.height = 120
+        $0.scale = 1.25
+        $0.rotation = 0.5
+        $0.z = 3
+        $0.color = "pink"
+        $0.minimized = true
+        $0.trashedAt = 42
+        $0.createdAt = 1
+        $0.updatedAt = 2
+        $0.version = 4
+    }
 
     @Test func everyMemoMessageRoundTripsThroughMessagePack() throws {
-        let command = MemoCommand(
-            cmdId: "c:1", client: "c", op: .edit, memoId: "m1", text: "t", x: 1, y: 2, width: 3, height: 4,
-            scale: 5, rotation: 6, color: "blue", baseVersion: 7, order: .color, image: nil, query: "q",
-            includeTrash: true, format: .mbox)
+        let command = MemoCommand {
+            $0.cmdId = "c:1"
+            $0.client = "c"
+            $0.op = .edit
+            $0.memoId = "m1"
+            $0.text = "t"
+            $0.x = 1
+            $0.y = 2
+            $0.width = 3
+            $0.height = 4
+            $0.scale = 5
+            $0.rotation = 6
+            $0.color = "blue"
+            $0.baseVersion = 7
+            $0.order = .color
+            $0.image = nil
+            $0.query = "q"
+            $0.includeTrash = true
+            $0.format = .mbox
+        }
         #expect(try MemoCommand(messagePack: command.messagePack) == command)
-        let ack = MemoAck(
-            cmdId: "c:1", status: .ok, seq: 9, memoId: "m1", version: 2, reason: "r",
-            results: [MemoSearchHit(memoId: "m1", text: "abc", trashed: false, ranges: [0..<1, 2..<3])],
-            export: "e", op: .search, files: [MemoExportFile(name: "m1.eml", content: "x")])
+        let ack = MemoAck {
+            $0.cmdId = "c:1"
+            $0.status = .ok
+            $0.seq = 9
+            $0.memoId = "m1"
+            $0.version = 2
+            $0.reason = "r"
+            $0.results = [MemoSearchHit(memoId: "m1", text: "abc", trashed: false, ranges: [0..<1, 2..<3])]
+            $0.export = "e"
+            $0.op = .search
+            $0.files = [MemoExportFile(name: "m1.eml", content: "x")]
+        }
         #expect(try MemoAck(messagePack: ack.messagePack) == ack)
-        let changed = MemoChanged(seq: 3, change: .upsert, memo: Self.memo, cmdId: "c:1")
+        let changed = MemoChanged {
+            $0.seq = 3
+            $0.change = .upsert
+            $0.memo = Self.memo
+            $0.cmdId = "c:1"
+        }
         #expect(try MemoChanged(messagePack: changed.messagePack) == changed)
-        let settings = MemoChanged(seq: 4, change: .settings, settings: MemoSettings(arrangeOrder: .text))
+        let settings = MemoChanged {
+            $0.seq = 4
+            $0.change = .settings
+            $0.settings = MemoSettings {
+                $0.arrangeOrder = .text
+            }
+        }
         #expect(try MemoChanged(messagePack: settings.messagePack) == settings)
-        let snapshot = MemoSnapshot(
-            requestId: "c:2", chunk: 0, last: true, seq: 4, memos: [Self.memo],
-            settings: MemoSettings(background: "cork.png"), chunkCount: 1, memoCount: 1)
+        let snapshot = MemoSnapshot {
+            $0.requestId = "c:2"
+            $0.chunk = 0
+            $0.last = true
+            $0.seq = 4
+            $0.memos = [Self.memo]
+            $0.settings = MemoSettings {
+                $0.background = "cork.png"
+            }
+            $0.chunkCount = 1
+            $0.memoCount = 1
+        }
         #expect(try MemoSnapshot(messagePack: snapshot.messagePack) == snapshot)
     }
 
     @Test func nullTrashedAtAndBackgroundRoundTrip() throws {
         var memo = Self.memo
         memo.trashedAt = nil
-        let changed = MemoChanged(seq: 1, change: .upsert, memo: memo)
+        let changed = MemoChanged {
+            $0.seq = 1
+            $0.change = .upsert
+            $0.memo = memo
+        }
         #expect(changed.value["memo"]?["trashed_at"] == .null)
         #expect(try MemoChanged(messagePack: changed.messagePack) == changed)
     }

@@ -26,7 +26,11 @@ final class StoreFixture {
     /// A command with a fresh `cmd_id` from client `t`.
     func command(_ op: MemoOp, _ fill: (inout MemoCommand) -> Void = { _ in }) -> MemoCommand {
         self.sequence += 1
-        var command = MemoCommand(cmdId: "t:\(self.sequence)", client: "t", op: op)
+        var command = MemoCommand {
+            $0.cmdId = "t:\(self.sequence)"
+            $0.client = "t"
+            $0.op = op
+        }
         fill(&command)
         return command
     }

@@ -11,18 +11,37 @@ import Testing
     static let scene = RenderSceneTests.scene
 
     static func record(_ id: String, x: Double, z: Int64) -> MemoRecord {
-        MemoRecord(
-            id: id, text: "メモ \(id)", x: x, y: 20, width: 100, height: 80, scale: 1, rotation: 0, z: z,
-            color: "yellow", minimized: false, trashedAt: nil, createdAt: 0, updatedAt: 0, version: 1)
+        MemoRecord {
+            $0.id = id
+            $0.text = "メモ \(id)"
+            $0.x = x
+            $0.y = 20
+            $0.width = 100
+            $0.height = 80
+            $0.scale = 1
+            $0.rotation = 0
+            $0.z = z
+            $0.color = "yellow"
+            $0.minimized = false
+            $0.trashedAt = nil
+            $0.createdAt = 0
+            $0.updatedAt = 0
+            $0.version = 1
+        }
     }
 
     /// A board `b1` synced to a store holding m1 … m5.
     static func board() -> MemoBoardMachine {
         var machine = MemoBoardMachine(instance: "b1", config: MemoBoardMachine.Config(client: "b1"))
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let chunk = MemoSnapshot(
-            requestId: "b1:s1:1", chunk: 0, last: true, seq: 3,
-            memos: (1...5).map { Self.record("m\($0)", x: Double($0) * 60, z: Int64($0)) }, settings: MemoSettings())
+        let chunk = MemoSnapshot {
+            $0.requestId = "b1:s1:1"
+            $0.chunk = 0
+            $0.last = true
+            $0.seq = 3
+            $0.memos = (1...5).map { Self.record("m\($0)", x: Double($0) * 60, z: Int64($0)) }
+            $0.settings = MemoSettings()
+        }
         _ = machine.handle(.snapshotChunkReceived(chunk, epoch: 1, at: ms(1)))
         return machine
     }
@@ -51,7 +70,11 @@ import Testing
             .panEnded(at: ms(30)), .trashRequested(memoID: "m3", at: ms(40)),
             .createRequested(text: "新しい", x: 250, y: 150, color: .blue, at: ms(50)),
             .changeReceived(
-                MemoChanged(seq: 4, change: .upsert, memo: Self.record("m5", x: 5, z: 9)), epoch: 1, at: ms(60)),
+                MemoChanged {
+                    $0.seq = 4
+                    $0.change = .upsert
+                    $0.memo = Self.record("m5", x: 5, z: 9)
+                }, epoch: 1, at: ms(60)),
         ]
         var applied = 0
         for event in events {

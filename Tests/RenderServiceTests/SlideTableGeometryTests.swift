@@ -19,9 +19,18 @@ import Testing
         var host = ComponentHost(scene: ComponentScene(Self.scene))
         _ = host.start(at: SourceInstant(nanoseconds: 0), session: "s")
         let outputs = host.handle(
-            GestureEvent(
-                tMs: 100, device: "d0", view: "table", recognizer: .swipe, state: .recognized, x: 160, y: y,
-                touches: 1, direction: .right, name: "cellSwipe"))
+            GestureEvent {
+                $0.tMs = 100
+                $0.device = "d0"
+                $0.view = "table"
+                $0.recognizer = .swipe
+                $0.state = .recognized
+                $0.x = 160
+                $0.y = y
+                $0.touches = 1
+                $0.direction = .right
+                $0.name = "cellSwipe"
+            })
         let state = try #require(
             outputs.compactMap { output -> SlideTableState? in
                 guard case .state(.slideTable(let state)) = output else { return nil }

@@ -5,7 +5,12 @@ import Testing
 @Suite struct FramePacerTests {
     static func frames(_ times: [Int64]) -> [TouchFrame] {
         times.enumerated().map { index, tNs in
-            TouchFrame(device: "d0", frame: UInt64(index + 1), tNs: tNs, contacts: [])
+            TouchFrame {
+                $0.device = "d0"
+                $0.frame = UInt64(index + 1)
+                $0.tNs = tNs
+                $0.contacts = []
+            }
         }
     }
 

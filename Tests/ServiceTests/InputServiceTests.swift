@@ -12,10 +12,38 @@ import Testing
         let pipeline = try Pipeline()
         defer { try? pipeline.stop() }
         let lines = [
-            TouchScriptLine(tMs: 0, device: "d0", id: 0, phase: .began, x: 100, y: 100),
-            TouchScriptLine(tMs: 1000, device: "d0", id: 1, phase: .began, x: 300, y: 300),
-            TouchScriptLine(tMs: 1080, device: "d0", id: 1, phase: .ended, x: 300, y: 300),
-            TouchScriptLine(tMs: 1200, device: "d0", id: 0, phase: .ended, x: 100, y: 100),
+            TouchScriptLine {
+                $0.tMs = 0
+                $0.device = "d0"
+                $0.id = 0
+                $0.phase = .began
+                $0.x = 100
+                $0.y = 100
+            },
+            TouchScriptLine {
+                $0.tMs = 1000
+                $0.device = "d0"
+                $0.id = 1
+                $0.phase = .began
+                $0.x = 300
+                $0.y = 300
+            },
+            TouchScriptLine {
+                $0.tMs = 1080
+                $0.device = "d0"
+                $0.id = 1
+                $0.phase = .ended
+                $0.x = 300
+                $0.y = 300
+            },
+            TouchScriptLine {
+                $0.tMs = 1200
+                $0.device = "d0"
+                $0.id = 0
+                $0.phase = .ended
+                $0.x = 100
+                $0.y = 100
+            },
         ]
         let path = try pipeline.write(TouchScript(lines: lines).jsonLines, name: "stuck.jsonl")
         let frames = try pipeline.echo("touch/d0/", count: 4)

@@ -37,10 +37,21 @@ import Testing
         #expect(try publisher.waitForSubscriber(matching: lifecycleTopic, timeoutMs: 5000))
         for index in 1...frames {
             try publisher.publish(
-                TouchFrame(device: "d0", frame: UInt64(index), tNs: 0, contacts: []), on: topic)
+                TouchFrame {
+                    $0.device = "d0"
+                    $0.frame = UInt64(index)
+                    $0.tNs = 0
+                    $0.contacts = []
+                }, on: topic)
         }
         try publisher.publish(
-            Lifecycle(service: "sender", event: .ready, epoch: publisher.epoch, pid: 1, reason: nil),
+            Lifecycle {
+                $0.service = "sender"
+                $0.event = .ready
+                $0.epoch = publisher.epoch
+                $0.pid = 1
+                $0.reason = nil
+            },
             on: lifecycleTopic)
         // A failing test ends here rather than hanging.
         runner.at(deadlineNs: Clock.monotonicNs() + 20_000_000_000) { runner.stop() }

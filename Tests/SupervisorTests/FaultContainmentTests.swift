@@ -54,9 +54,15 @@ import Testing
         var seq: UInt64 = 0
         func spoof() throws {
             seq += 1
-            let report = Health(
-                service: "memo-store", state: .ready, seq: seq, uptimeMs: seq, pid: Int(store),
-                epoch: publisher.epoch, counters: invented)
+            let report = Health {
+                $0.service = "memo-store"
+                $0.state = .ready
+                $0.seq = seq
+                $0.uptimeMs = seq
+                $0.pid = Int(store)
+                $0.epoch = publisher.epoch
+                $0.counters = invented
+            }
             try publisher.publish(report, on: try Topic.health("memo-store"))
         }
         try waitUntil("the stopped memo store killed and restarted despite the spoofed health", seconds: 30) {

@@ -25,7 +25,17 @@ struct PageMessageTests {
             #"{"type":"pointer","t":12.5,"contacts":[{"id":3,"phase":"began","x":400.5,"y":20}]}"#)
         #expect(
             message
-                == .pointer(tMs: 12.5, contacts: [TouchContact(id: 3, phase: .began, x: 400.5, y: 20, tool: .finger)]))
+                == .pointer(
+                    tMs: 12.5,
+                    contacts: [
+                        TouchContact {
+                            $0.id = 3
+                            $0.phase = .began
+                            $0.x = 400.5
+                            $0.y = 20
+                            $0.tool = .finger
+                        }
+                    ]))
     }
 
     @Test func visibilityAndCommandsAreRead() throws {
@@ -35,8 +45,11 @@ struct PageMessageTests {
         #expect(
             command
                 == .command(
-                    ComponentCommand(
-                        instance: "board1", command: "edit", args: ["memo_id": .string("m1"), "text": .string("日本語")])))
+                    ComponentCommand {
+                        $0.instance = "board1"
+                        $0.command = "edit"
+                        $0.args = ["memo_id": .string("m1"), "text": .string("日本語")]
+                    }))
     }
 
     @Test func unknownMalformedAndOversizedMessagesAreRefusedByKind() {

@@ -5,7 +5,13 @@ import Testing
 
 struct TouchCoalescerTests {
     private func contact(_ id: Int, _ phase: TouchContact.Phase, _ x: Double) -> TouchContact {
-        TouchContact(id: id, phase: phase, x: x, y: 10, tool: .finger)
+        TouchContact {
+            $0.id = id
+            $0.phase = phase
+            $0.x = x
+            $0.y = 10
+            $0.tool = .finger
+        }
     }
 
     @Test func movesBetweenFlushesMergeIntoOneFrameWithTheNewestPosition() throws {

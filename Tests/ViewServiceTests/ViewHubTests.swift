@@ -6,7 +6,17 @@ import Testing
 
 struct ViewHubTests {
     private func pointer(_ phase: TouchContact.Phase, x: Double, tMs: Double) -> PageMessage {
-        .pointer(tMs: tMs, contacts: [TouchContact(id: 1, phase: phase, x: x, y: 5, tool: .finger)])
+        .pointer(
+            tMs: tMs,
+            contacts: [
+                TouchContact {
+                    $0.id = 1
+                    $0.phase = phase
+                    $0.x = x
+                    $0.y = 5
+                    $0.tool = .finger
+                }
+            ])
     }
 
     @Test func aPagesTouchesGoOutOnItsOwnDeviceInThePagesTime() throws {

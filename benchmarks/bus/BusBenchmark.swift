@@ -62,12 +62,27 @@ enum BusBenchmark {
     /// - Parameter part: `frame`, `envelope` or `both` (the others run 0 iterations), so an
     ///   instruction counter such as callgrind can look at one part alone.
     static func codec(iterations: Int, part: String) {
-        var frame = TouchFrame(
-            device: "d0", frame: 1, tNs: 1_000_000,
-            contacts: [
-                TouchContact(id: 0, phase: .moved, x: 120.5, y: 340.25, pressure: 0.5),
-                TouchContact(id: 1, phase: .moved, x: 200, y: 300, pressure: 0.7),
-            ])
+        var frame = TouchFrame {
+            $0.device = "d0"
+            $0.frame = 1
+            $0.tNs = 1_000_000
+            $0.contacts = [
+                TouchContact {
+                    $0.id = 0
+                    $0.phase = .moved
+                    $0.x = 120.5
+                    $0.y = 340.25
+                    $0.pressure = 0.5
+                },
+                TouchContact {
+                    $0.id = 1
+                    $0.phase = .moved
+                    $0.x = 200
+                    $0.y = 300
+                    $0.pressure = 0.7
+                },
+            ]
+        }
         var writer = MessagePackWriter(capacity: 256)
         var checksum = 0.0
         // Decoded in place, as a subscriber does frame after frame (no allocation once warm).

@@ -57,7 +57,11 @@ struct ComponentBenchmark {
                         }
                     case .memoCommand(let request):
                         // The memo store acknowledges at once.
-                        let ack = MemoAck(cmdId: request.cmdId, status: .ok, seq: 0)
+                        let ack = MemoAck {
+                            $0.cmdId = request.cmdId
+                            $0.status = .ok
+                            $0.seq = 0
+                        }
                         outputs += host.memoAckReceived(
                             ack, client: request.client, at: SourceInstant(milliseconds: event.tMs))
                     case .recognizerConfig: break
@@ -68,7 +72,10 @@ struct ComponentBenchmark {
             offset += Self.cycleMs
             // A fresh drawing each cycle: the canvas state carries every stroke.
             _ = host.handle(
-                ComponentCommand(instance: "canvas1", command: "clear"), at: SourceInstant(milliseconds: offset))
+                ComponentCommand {
+                    $0.instance = "canvas1"
+                    $0.command = "clear"
+                }, at: SourceInstant(milliseconds: offset))
         }
         let seconds =
             Double((clock.now - start).components.attoseconds) / 1e18
@@ -92,9 +99,21 @@ struct ComponentBenchmark {
         _ x: Double, _ y: Double, touches: Int = 1, direction: GestureEvent.Direction? = nil,
         translation: GestureEvent.Vector? = nil, velocity: GestureEvent.Vector? = nil, scale: Double? = nil
     ) -> GestureEvent {
-        GestureEvent(
-            tMs: t, device: "d0", view: view, recognizer: kind, state: state, x: x, y: y, touches: touches,
-            direction: direction, translation: translation, velocity: velocity, scale: scale, name: name)
+        GestureEvent {
+            $0.tMs = t
+            $0.device = "d0"
+            $0.view = view
+            $0.recognizer = kind
+            $0.state = state
+            $0.x = x
+            $0.y = y
+            $0.touches = touches
+            $0.direction = direction
+            $0.translation = translation
+            $0.velocity = velocity
+            $0.scale = scale
+            $0.name = name
+        }
     }
 
     /// One gesture sequence per component, 16 ms apart within a sequence.

@@ -77,9 +77,15 @@ enum MemoBench {
             if versions.isEmpty || roll < 30 {
                 versions.append(1)
                 commands.append(
-                    MemoCommand(
-                        cmdId: id, client: "bench", op: .create, memoId: "\(prefix)m\(versions.count)",
-                        text: Self.text(&rng, words: 12), x: 10, y: 20))
+                    MemoCommand {
+                        $0.cmdId = id
+                        $0.client = "bench"
+                        $0.op = .create
+                        $0.memoId = "\(prefix)m\(versions.count)"
+                        $0.text = Self.text(&rng, words: 12)
+                        $0.x = 10
+                        $0.y = 20
+                    })
                 continue
             }
             let memo = Int(rng.next() % UInt64(versions.count))
@@ -88,16 +94,34 @@ enum MemoBench {
             switch roll {
             case ..<70:
                 commands.append(
-                    MemoCommand(
-                        cmdId: id, client: "bench", op: .move, memoId: memoId, x: Double(roll), y: Double(index % 700)))
+                    MemoCommand {
+                        $0.cmdId = id
+                        $0.client = "bench"
+                        $0.op = .move
+                        $0.memoId = memoId
+                        $0.x = Double(roll)
+                        $0.y = Double(index % 700)
+                    })
             case ..<85:
                 commands.append(
-                    MemoCommand(cmdId: id, client: "bench", op: .transform, memoId: memoId, scale: 1.5, rotation: 0.3))
+                    MemoCommand {
+                        $0.cmdId = id
+                        $0.client = "bench"
+                        $0.op = .transform
+                        $0.memoId = memoId
+                        $0.scale = 1.5
+                        $0.rotation = 0.3
+                    })
             default:
                 commands.append(
-                    MemoCommand(
-                        cmdId: id, client: "bench", op: .edit, memoId: memoId, text: Self.text(&rng, words: 12),
-                        baseVersion: versions[memo] - 1))
+                    MemoCommand {
+                        $0.cmdId = id
+                        $0.client = "bench"
+                        $0.op = .edit
+                        $0.memoId = memoId
+                        $0.text = Self.text(&rng, words: 12)
+                        $0.baseVersion = versions[memo] - 1
+                    })
             }
         }
         return commands
@@ -130,14 +154,27 @@ enum MemoBench {
     /// A gesture-style flood: moves of 100 existing memos (no text, so no search-index work).
     static func moveThroughput(_ base: String, batch: Int, count: Int) throws -> Double {
         let store = try MemoStore(path: "\(base)/moves-\(batch).sqlite")
-        let creates = (0..<100).map {
-            MemoCommand(cmdId: "c:\($0)", client: "bench", op: .create, memoId: "g\($0)", text: "東京タワー", x: 0, y: 0)
+        let creates = (0..<100).map { index in
+            MemoCommand {
+                $0.cmdId = "c:\(index)"
+                $0.client = "bench"
+                $0.op = .create
+                $0.memoId = "g\(index)"
+                $0.text = "東京タワー"
+                $0.x = 0
+                $0.y = 0
+            }
         }
         _ = store.apply(batch: creates, now: 1)
-        let moves = (0..<count).map {
-            MemoCommand(
-                cmdId: "g:\($0)", client: "bench", op: .move, memoId: "g\($0 % 100)", x: Double($0 % 977),
-                y: Double($0 % 613))
+        let moves = (0..<count).map { index in
+            MemoCommand {
+                $0.cmdId = "g:\(index)"
+                $0.client = "bench"
+                $0.op = .move
+                $0.memoId = "g\(index % 100)"
+                $0.x = Double(index % 977)
+                $0.y = Double(index % 613)
+            }
         }
         let start = ContinuousClock.now
         for offset in stride(from: 0, to: moves.count, by: batch) {
@@ -184,8 +221,14 @@ enum MemoBench {
         var rng = SplitMix64(seed: 11)
         for offset in stride(from: 0, to: memos, by: 500) {
             let batch = (offset..<min(memos, offset + 500)).map { index in
-                MemoCommand(
-                    cmdId: "s:\(index)", client: "bench", op: .create, text: Self.text(&rng, words: 20), x: 0, y: 0)
+                MemoCommand {
+                    $0.cmdId = "s:\(index)"
+                    $0.client = "bench"
+                    $0.op = .create
+                    $0.text = Self.text(&rng, words: 20)
+                    $0.x = 0
+                    $0.y = 0
+                }
             }
             _ = store.apply(batch: batch, now: 1)
         }

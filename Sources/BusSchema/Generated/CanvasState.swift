@@ -3,7 +3,7 @@
 
 /// A drawing canvas: strokes in canvas coordinates (view-local points, mapped back by the zoom scale). Published in
 /// full on every change.
-public struct CanvasState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct CanvasState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.canvas", major: 1, minor: 1)
 
     /// a stroke
@@ -17,19 +17,7 @@ public struct CanvasState: ValueMessage, MessagePackMap, MapFields, Hashable {
         /// stroke colour #RRGGBB or #RRGGBBAA
         public var color: String = ""
 
-        public init() {}
-
-        public init(
-            id: Int,
-            points: [GestureEvent.Vector],
-            width: Double,
-            color: String
-        ) {
-            self.id = id
-            self.points = points
-            self.width = width
-            self.color = color
-        }
+        @inlinable public init() {}
 
         public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
             try visitor.field("id", &self.id, 1...Int64.max)
@@ -52,23 +40,7 @@ public struct CanvasState: ValueMessage, MessagePackMap, MapFields, Hashable {
     /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
     public var input: TouchInput?
 
-    public init() {}
-
-    public init(
-        instance: String,
-        tMs: Double,
-        strokes: [Stroke],
-        active: Int?? = nil,
-        zoomScale: Double? = nil,
-        input: TouchInput? = nil
-    ) {
-        self.instance = instance
-        self.tMs = tMs
-        self.strokes = strokes
-        self.active = active
-        self.zoomScale = zoomScale
-        self.input = input
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))

@@ -13,17 +13,7 @@ public struct ComponentCommand: ValueMessage, MessagePackMap, MapFields, Hashabl
     /// command arguments
     public var args: ValueMap?
 
-    public init() {}
-
-    public init(
-        instance: String,
-        command: String,
-        args: ValueMap? = nil
-    ) {
-        self.instance = instance
-        self.command = command
-        self.args = args
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))

@@ -6,7 +6,7 @@
 /// recognizers that target the drawer (schema gesture.config on ui/recognizer/<name>/): they accept only
 /// listening_direction and receive touches only inside the panel's frame at progress, so the opposite swipe fails and a
 /// recognizer that requires it to fail (the scroll view's pan) gets the touches.
-public struct DrawerState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct DrawerState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.drawer", major: 1, minor: 4)
 
     /// A horizontal side: the swipe direction the drawer listens for, or the edge it is attached to.
@@ -38,31 +38,7 @@ public struct DrawerState: ValueMessage, MessagePackMap, MapFields, Hashable {
     /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
     public var input: TouchInput?
 
-    public init() {}
-
-    public init(
-        instance: String,
-        tMs: Double,
-        open: Bool,
-        progress: Double,
-        listeningDirection: Side,
-        edge: Side? = nil,
-        width: Double? = nil,
-        tab: Double? = nil,
-        animation: StateAnimation? = nil,
-        input: TouchInput? = nil
-    ) {
-        self.instance = instance
-        self.tMs = tMs
-        self.open = open
-        self.progress = progress
-        self.listeningDirection = listeningDirection
-        self.edge = edge
-        self.width = width
-        self.tab = tab
-        self.animation = animation
-        self.input = input
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))

@@ -53,18 +53,11 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, MapFields, Hasha
         /// y in points (down is positive)
         public var y: Double = 0
 
-        public init() {}
-
-        public init(
-            x: Double,
-            y: Double
-        ) {
-            self.x = x
-            self.y = y
-        }
+        @inlinable public init() {}
 
         public init(pair: (Double, Double)) {
-            self.init(x: pair.0, y: pair.1)
+            self.init()
+            (self.x, self.y) = pair
         }
 
         public var pair: (Double, Double) { (self.x, self.y) }
@@ -113,47 +106,7 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, MapFields, Hasha
     /// the touch frame that caused the event (for an event a timer fired, the newest frame of its device)
     public var input: TouchInput?
 
-    public init() {}
-
-    public init(
-        tMs: Double,
-        device: String,
-        view: String,
-        recognizer: Kind,
-        state: State,
-        x: Double,
-        y: Double,
-        touches: Int,
-        direction: Direction? = nil,
-        translation: Vector? = nil,
-        velocity: Vector? = nil,
-        scale: Double? = nil,
-        rotation: Double? = nil,
-        edge: Edge? = nil,
-        name: String? = nil,
-        scaleVelocity: Double? = nil,
-        rotationVelocity: Double? = nil,
-        input: TouchInput? = nil
-    ) {
-        self.tMs = tMs
-        self.device = device
-        self.view = view
-        self.recognizer = recognizer
-        self.state = state
-        self.x = x
-        self.y = y
-        self.touches = touches
-        self.direction = direction
-        self.translation = translation
-        self.velocity = velocity
-        self.scale = scale
-        self.rotation = rotation
-        self.edge = edge
-        self.name = name
-        self.scaleVelocity = scaleVelocity
-        self.rotationVelocity = rotationVelocity
-        self.input = input
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("t_ms", &self.tMs, NumberRule(NumberRange(0, 1e13)))

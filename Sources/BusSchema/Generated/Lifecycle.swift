@@ -31,23 +31,7 @@ public struct Lifecycle: BusMessage, MessagePackMap, MapFields, Hashable {
     /// exit status (stopped)
     public var exitCode: Int?
 
-    public init() {}
-
-    public init(
-        service: String,
-        event: Event,
-        epoch: UInt64,
-        pid: Int,
-        reason: String? = nil,
-        exitCode: Int? = nil
-    ) {
-        self.service = service
-        self.event = event
-        self.epoch = epoch
-        self.pid = pid
-        self.reason = reason
-        self.exitCode = exitCode
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("service", &self.service, StringRule(length: 1...Int.max))

@@ -3,7 +3,7 @@
 
 /// A ten-key pad in one row: highlighted key and popup while a finger is down, the digit emitted on lift, and the
 /// sequence of quick taps. Published in full on every change.
-public struct NumberPadState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct NumberPadState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.numberPad", major: 1, minor: 1)
 
     /// key order: startWithZero (0…9) or phone (1…9, 0)
@@ -26,15 +26,7 @@ public struct NumberPadState: ValueMessage, MessagePackMap, MapFields, Hashable 
         /// digit shown in the popup
         public var digit: Int = 0
 
-        public init() {}
-
-        public init(
-            kind: NumberPadState.PopupKind,
-            digit: Int
-        ) {
-            self.kind = kind
-            self.digit = digit
-        }
+        @inlinable public init() {}
 
         public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
             try visitor.field("kind", &self.kind, .any)
@@ -61,29 +53,7 @@ public struct NumberPadState: ValueMessage, MessagePackMap, MapFields, Hashable 
     /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
     public var input: TouchInput?
 
-    public init() {}
-
-    public init(
-        instance: String,
-        tMs: Double,
-        layout: Layout,
-        enabled: [Int],
-        highlighted: Int?,
-        popup: Popup?,
-        touchedString: String,
-        sequentialString: String,
-        input: TouchInput? = nil
-    ) {
-        self.instance = instance
-        self.tMs = tMs
-        self.layout = layout
-        self.enabled = enabled
-        self.highlighted = highlighted
-        self.popup = popup
-        self.touchedString = touchedString
-        self.sequentialString = sequentialString
-        self.input = input
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))

@@ -3,7 +3,7 @@
 
 /// A SmartNews-style pager with a collapsing header and a pull-to-load progress area. Published in full on every
 /// change.
-public struct PagerState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct PagerState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.pager", major: 1, minor: 4)
 
     /// component instance id (the scene's component id)
@@ -40,39 +40,7 @@ public struct PagerState: ValueMessage, MessagePackMap, MapFields, Hashable {
     /// and until the bar resets to zero width; absent: 1 (since minor 3)
     public var progressOpacity: Double?
 
-    public init() {}
-
-    public init(
-        instance: String,
-        tMs: Double,
-        page: Int,
-        pageCount: Int,
-        headerOffset: Double,
-        progress: Double,
-        label: String,
-        loading: Bool,
-        pageOffset: Double? = nil,
-        pullOffset: Double? = nil,
-        scrollOffset: Double? = nil,
-        animation: StateAnimation? = nil,
-        input: TouchInput? = nil,
-        progressOpacity: Double? = nil
-    ) {
-        self.instance = instance
-        self.tMs = tMs
-        self.page = page
-        self.pageCount = pageCount
-        self.headerOffset = headerOffset
-        self.progress = progress
-        self.label = label
-        self.loading = loading
-        self.pageOffset = pageOffset
-        self.pullOffset = pullOffset
-        self.scrollOffset = scrollOffset
-        self.animation = animation
-        self.input = input
-        self.progressOpacity = progressOpacity
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))

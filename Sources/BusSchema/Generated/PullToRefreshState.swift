@@ -3,7 +3,7 @@
 
 /// A pull-to-refresh header: hidden → pullingDown → overThreshold → refreshing → hidden. Published in full on every
 /// change.
-public struct PullToRefreshState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct PullToRefreshState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.pullToRefresh", major: 1, minor: 3)
 
     /// header state
@@ -45,37 +45,7 @@ public struct PullToRefreshState: ValueMessage, MessagePackMap, MapFields, Hasha
     /// updated_at_ms, else the time it was sent); drawn as the header's last-updated line (since minor 3)
     public var updatedAtMs: Double?
 
-    public init() {}
-
-    public init(
-        instance: String,
-        tMs: Double,
-        phase: Phase,
-        offset: Double,
-        threshold: Double,
-        label: String,
-        arrowAngle: Double,
-        offline: Bool? = nil,
-        headerHeight: Double? = nil,
-        animation: StateAnimation? = nil,
-        input: TouchInput? = nil,
-        arrowAnimation: StateAnimation? = nil,
-        updatedAtMs: Double? = nil
-    ) {
-        self.instance = instance
-        self.tMs = tMs
-        self.phase = phase
-        self.offset = offset
-        self.threshold = threshold
-        self.label = label
-        self.arrowAngle = arrowAngle
-        self.offline = offline
-        self.headerHeight = headerHeight
-        self.animation = animation
-        self.input = input
-        self.arrowAnimation = arrowAnimation
-        self.updatedAtMs = updatedAtMs
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))

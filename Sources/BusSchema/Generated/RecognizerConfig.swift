@@ -21,21 +21,7 @@ public struct RecognizerConfig: ValueMessage, MessagePackMap, MapFields, Hashabl
     /// touches that begin outside this rectangle (scene points) are not received, replacing the scene's receive_region
     public var receiveRegion: Scene.Frame?
 
-    public init() {}
-
-    public init(
-        recognizer: String,
-        tMs: Double,
-        instance: String? = nil,
-        directions: [GestureEvent.Direction]? = nil,
-        receiveRegion: Scene.Frame? = nil
-    ) {
-        self.recognizer = recognizer
-        self.tMs = tMs
-        self.instance = instance
-        self.directions = directions
-        self.receiveRegion = receiveRegion
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("recognizer", &self.recognizer, StringRule(pattern: .topicSegment))

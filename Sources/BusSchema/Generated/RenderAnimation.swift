@@ -27,23 +27,7 @@ public struct RenderAnimation: BusMessage, MessagePackMap, MapFields, Hashable {
     /// planned duration
     public var durationMs: Double?
 
-    public init() {}
-
-    public init(
-        layer: String,
-        property: Property,
-        finished: Bool,
-        tMs: Double,
-        animationID: Int? = nil,
-        durationMs: Double? = nil
-    ) {
-        self.layer = layer
-        self.property = property
-        self.finished = finished
-        self.tMs = tMs
-        self.animationID = animationID
-        self.durationMs = durationMs
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("layer", &self.layer, StringRule(length: 1...Int.max))

@@ -14,17 +14,7 @@ public struct RenderFrame: BusMessage, MessagePackMap, MapFields, Hashable {
         /// PNG encoding (0 when no PNG was written)
         public var encodeMs: Double = 0
 
-        public init() {}
-
-        public init(
-            renderMs: Double,
-            blurMs: Double,
-            encodeMs: Double
-        ) {
-            self.renderMs = renderMs
-            self.blurMs = blurMs
-            self.encodeMs = encodeMs
-        }
+        @inlinable public init() {}
 
         public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
             try visitor.field("render_ms", &self.renderMs, .atLeast(0))
@@ -49,25 +39,7 @@ public struct RenderFrame: BusMessage, MessagePackMap, MapFields, Hashable {
     /// path of the PNG snapshot written for this frame
     public var png: String?
 
-    public init() {}
-
-    public init(
-        frameID: Int,
-        width: Int,
-        height: Int,
-        checksum: String,
-        stateSeq: Int,
-        timings: Timings,
-        png: String? = nil
-    ) {
-        self.frameID = frameID
-        self.width = width
-        self.height = height
-        self.checksum = checksum
-        self.stateSeq = stateSeq
-        self.timings = timings
-        self.png = png
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("frame_id", &self.frameID, 1...9_007_199_254_740_991)

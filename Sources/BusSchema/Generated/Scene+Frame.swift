@@ -13,19 +13,7 @@ extension Scene {
         /// height in points
         public var height: Double = 0
 
-        public init() {}
-
-        public init(
-            x: Double,
-            y: Double,
-            width: Double,
-            height: Double
-        ) {
-            self.x = x
-            self.y = y
-            self.width = width
-            self.height = height
-        }
+        @inlinable public init() {}
 
         public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
             try visitor.field("x", &self.x, NumberRule(NumberRange(-1e6, 1e6)))

@@ -3,7 +3,7 @@
 
 /// A scroll view: offset, content size, insets, zoom and the flags that drive its overlays. Published in full on every
 /// change.
-public struct ScrollViewState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct ScrollViewState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.scrollView", major: 1, minor: 1)
 
     /// content insets in points
@@ -17,19 +17,7 @@ public struct ScrollViewState: ValueMessage, MessagePackMap, MapFields, Hashable
         /// right inset in points
         public var right: Double = 0
 
-        public init() {}
-
-        public init(
-            top: Double,
-            left: Double,
-            bottom: Double,
-            right: Double
-        ) {
-            self.top = top
-            self.left = left
-            self.bottom = bottom
-            self.right = right
-        }
+        @inlinable public init() {}
 
         public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
             try visitor.field("top", &self.top, .finite)
@@ -70,41 +58,7 @@ public struct ScrollViewState: ValueMessage, MessagePackMap, MapFields, Hashable
     /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
     public var input: TouchInput?
 
-    public init() {}
-
-    public init(
-        instance: String,
-        tMs: Double,
-        offsetX: Double,
-        offsetY: Double,
-        contentWidth: Double,
-        contentHeight: Double,
-        insets: Insets,
-        zoomScale: Double,
-        dragging: Bool,
-        decelerating: Bool,
-        zooming: Bool,
-        overlaysVisible: Bool,
-        velocity: GestureEvent.Vector? = nil,
-        page: Int? = nil,
-        input: TouchInput? = nil
-    ) {
-        self.instance = instance
-        self.tMs = tMs
-        self.offsetX = offsetX
-        self.offsetY = offsetY
-        self.contentWidth = contentWidth
-        self.contentHeight = contentHeight
-        self.insets = insets
-        self.zoomScale = zoomScale
-        self.dragging = dragging
-        self.decelerating = decelerating
-        self.zooming = zooming
-        self.overlaysVisible = overlaysVisible
-        self.velocity = velocity
-        self.page = page
-        self.input = input
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))

@@ -3,7 +3,7 @@
 
 /// A table whose rows slide open with a right swipe; at most one row is open, kept by model index. Published in full on
 /// every change.
-public struct SlideTableState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct SlideTableState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.slideTable", major: 1, minor: 4)
 
     /// component instance id (the scene's component id)
@@ -39,37 +39,7 @@ public struct SlideTableState: ValueMessage, MessagePackMap, MapFields, Hashable
     /// none (since minor 4)
     public var selectedRow: Int?
 
-    public init() {}
-
-    public init(
-        instance: String,
-        tMs: Double,
-        rows: Int,
-        openRow: Int?,
-        offsets: [Double],
-        scrollOffset: Double? = nil,
-        animatingRow: Int?? = nil,
-        animation: StateAnimation? = nil,
-        closingRow: Int? = nil,
-        closeAnimation: StateAnimation? = nil,
-        input: TouchInput? = nil,
-        highlightedRow: Int? = nil,
-        selectedRow: Int? = nil
-    ) {
-        self.instance = instance
-        self.tMs = tMs
-        self.rows = rows
-        self.openRow = openRow
-        self.offsets = offsets
-        self.scrollOffset = scrollOffset
-        self.animatingRow = animatingRow
-        self.animation = animation
-        self.closingRow = closingRow
-        self.closeAnimation = closeAnimation
-        self.input = input
-        self.highlightedRow = highlightedRow
-        self.selectedRow = selectedRow
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))

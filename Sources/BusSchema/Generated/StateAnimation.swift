@@ -22,19 +22,7 @@ public struct StateAnimation: MessagePackMap, MapFields, Hashable {
     /// (default false) (since minor 4)
     public var autoreverses: Bool = false
 
-    public init() {}
-
-    public init(
-        durationMs: Double? = nil,
-        delayMs: Double = 0,
-        curve: Curve = .easeInOut,
-        autoreverses: Bool = false
-    ) {
-        self.durationMs = durationMs
-        self.delayMs = delayMs
-        self.curve = curve
-        self.autoreverses = autoreverses
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.optional("duration_ms", &self.durationMs, .atLeast(0))

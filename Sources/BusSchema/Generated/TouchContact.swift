@@ -34,25 +34,7 @@ public struct TouchContact: MessagePackMap, MapFields, Hashable {
     /// tool type when the device reports it (MT_TOOL_PALM cancels the contact)
     public var tool: Tool?
 
-    public init() {}
-
-    public init(
-        id: Int,
-        phase: Phase,
-        x: Double,
-        y: Double,
-        pressure: Double? = nil,
-        major: Double? = nil,
-        tool: Tool? = nil
-    ) {
-        self.id = id
-        self.phase = phase
-        self.x = x
-        self.y = y
-        self.pressure = pressure
-        self.major = major
-        self.tool = tool
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("id", &self.id, 0...9_007_199_254_740_991)

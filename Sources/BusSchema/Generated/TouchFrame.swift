@@ -16,19 +16,7 @@ public struct TouchFrame: ReusableBusMessage, MessagePackMap, MapFields, Hashabl
     /// every contact in this frame
     public var contacts: [TouchContact] = []
 
-    public init() {}
-
-    public init(
-        device: String,
-        frame: UInt64,
-        tNs: Int64,
-        contacts: [TouchContact]
-    ) {
-        self.device = device
-        self.frame = frame
-        self.tNs = tNs
-        self.contacts = contacts
-    }
+    @inlinable public init() {}
 
     /// The reference encoder: ``encode(to:)`` is hand-tuned, and a test holds the two equal.
     public func encodeReference(to writer: inout MessagePackWriter) {

@@ -10,17 +10,7 @@ public struct TouchInput: MessagePackMap, MapFields, Hashable {
     /// that touch frame's t_ns (source clock)
     public var sourceTimeNs: Int64 = 0
 
-    public init() {}
-
-    public init(
-        device: String,
-        seq: UInt64,
-        sourceTimeNs: Int64
-    ) {
-        self.device = device
-        self.seq = seq
-        self.sourceTimeNs = sourceTimeNs
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("device", &self.device, StringRule(pattern: .topicSegment))

@@ -27,23 +27,7 @@ public struct TouchScriptLine: BusMessage, MessagePackMap, MapFields, Hashable {
     /// y in scene points
     public var y: Double = 0
 
-    public init() {}
-
-    public init(
-        tMs: Double,
-        device: String,
-        id: Int,
-        phase: Phase,
-        x: Double,
-        y: Double
-    ) {
-        self.tMs = tMs
-        self.device = device
-        self.id = id
-        self.phase = phase
-        self.x = x
-        self.y = y
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("t_ms", &self.tMs, NumberRule(NumberRange(0, 9_223_372_036_854)))

@@ -2,7 +2,7 @@
 // `swift run uibus-codegen` (see Sources/UIBusCodegen).
 
 /// A zoomable image with an overlay that hides while zooming. Published in full on every change.
-public struct ZoomViewState: ValueMessage, MessagePackMap, MapFields, Hashable {
+public struct ZoomViewState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.zoomView", major: 1, minor: 3)
 
     /// component instance id (the scene's component id)
@@ -31,35 +31,7 @@ public struct ZoomViewState: ValueMessage, MessagePackMap, MapFields, Hashable {
     /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
     public var input: TouchInput?
 
-    public init() {}
-
-    public init(
-        instance: String,
-        tMs: Double,
-        scale: Double,
-        minScale: Double,
-        maxScale: Double,
-        offsetX: Double,
-        offsetY: Double,
-        overlayVisible: Bool,
-        zooming: Bool? = nil,
-        image: String? = nil,
-        animation: StateAnimation? = nil,
-        input: TouchInput? = nil
-    ) {
-        self.instance = instance
-        self.tMs = tMs
-        self.scale = scale
-        self.minScale = minScale
-        self.maxScale = maxScale
-        self.offsetX = offsetX
-        self.offsetY = offsetY
-        self.overlayVisible = overlayVisible
-        self.zooming = zooming
-        self.image = image
-        self.animation = animation
-        self.input = input
-    }
+    @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
         try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))

@@ -3,7 +3,7 @@
 extension GestureEvent {
     /// An event with every field empty, to decode over.
     public static var empty: GestureEvent {
-        GestureEvent(tMs: 0, device: "", view: "", recognizer: .tap, state: .failed, x: 0, y: 0, touches: 0)
+        GestureEvent { $0.state = .failed }
     }
 
     public init(from reader: inout MessagePackReader) throws {
@@ -37,9 +37,16 @@ extension GestureEvent {
             let y = scanner.number(in: Limits.location), scanner.literal("touches"), let touches = scanner.signed(),
             touches >= Limits.touches.lowerBound, touches <= Limits.touches.upperBound
         else { return false }
-        self = GestureEvent(
-            tMs: tMs, device: device, view: view, recognizer: recognizer, state: state, x: x, y: y,
-            touches: Int(touches))
+        self = GestureEvent {
+            $0.tMs = tMs
+            $0.device = device
+            $0.view = view
+            $0.recognizer = recognizer
+            $0.state = state
+            $0.x = x
+            $0.y = y
+            $0.touches = Int(touches)
+        }
         // The optional fields, each where the encoder puts it if present.
         var left = fields - 8
         guard scanner.optional("direction", into: &self.direction, left: &left, { $0.direction() }),

@@ -48,7 +48,7 @@ public struct HealthCounters: Sendable, Hashable {
 /// Minor 1 added `epoch`: with `pid` it names the process that sent the report, so a reader
 /// (the supervisor) can accept health only from the process it started. Minor 2 added
 /// `subscribers`, the proxy's subscriptions per prefix.
-public struct Health: BusMessage, Hashable {
+public struct Health: BusMessage, Buildable, Hashable {
     public static let schema = SchemaID("health", major: 1, minor: 2)
     public static let fields: [FieldSpec] = [
         FieldSpec("service", "string"), FieldSpec("state", "string"), FieldSpec("seq", "integer"),
@@ -61,36 +61,23 @@ public struct Health: BusMessage, Hashable {
         case starting, ready, degraded, stopping
     }
 
-    public var service: String
-    public var state: State
+    public var service = ""
+    public var state = State.starting
     /// Counts this service's health reports, from 1.
-    public var seq: UInt64
-    public var uptimeMs: UInt64
-    public var pid: Int
+    public var seq: UInt64 = 0
+    public var uptimeMs: UInt64 = 0
+    public var pid = 0
     /// The sender's epoch, as in its envelopes (absent from minor-0 senders).
     public var epoch: UInt64?
-    public var counters: HealthCounters
+    public var counters = HealthCounters()
     /// Rejected and dead-lettered frames by reason (`truncated`, `unknown_major`, …).
-    public var reasons: [(String, UInt64)]
+    public var reasons: [(String, UInt64)] = []
     /// Service-specific numbers (the proxy's `messages_forwarded`, a rate, …).
     public var extra: ValueMap?
     /// The proxy's subscriptions per prefix (`bus-proxy` only; absent from minor-1 senders).
     public var subscribers: [(String, UInt64)]?
 
-    public init(
-        service: String, state: State, seq: UInt64, uptimeMs: UInt64, pid: Int, epoch: UInt64? = nil,
-        counters: HealthCounters, reasons: [(String, UInt64)] = [], extra: ValueMap? = nil
-    ) {
-        self.service = service
-        self.state = state
-        self.seq = seq
-        self.uptimeMs = uptimeMs
-        self.pid = pid
-        self.epoch = epoch
-        self.counters = counters
-        self.reasons = reasons
-        self.extra = extra
-    }
+    public init() {}
 
     public func encode(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(

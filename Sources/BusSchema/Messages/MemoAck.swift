@@ -84,7 +84,7 @@ public struct MemoExportFile: Sendable, Hashable {
 /// and ``reassembled(_:)``). `seq` is the global change
 /// sequence number once the command is applied: a client that has seen `memo.changed`
 /// up to `seq` sees the command's effect.
-public struct MemoAck: BusMessage, Hashable {
+public struct MemoAck: BusMessage, Buildable, Hashable {
     public static let schema = SchemaID("memo.ack", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("cmd_id", "string"), FieldSpec("status", "string"), FieldSpec("seq", "integer"),
@@ -106,9 +106,9 @@ public struct MemoAck: BusMessage, Hashable {
         case rejected
     }
 
-    public var cmdId: String
-    public var status: Status
-    public var seq: UInt64
+    public var cmdId = ""
+    public var status = Status.ok
+    public var seq: UInt64 = 0
     public var memoId: String?
     public var version: Int64?
     public var reason: String?
@@ -125,22 +125,7 @@ public struct MemoAck: BusMessage, Hashable {
     /// For an answer sent in parts: how many parts there are.
     public var chunks: Int?
 
-    public init(
-        cmdId: String, status: Status, seq: UInt64, memoId: String? = nil, version: Int64? = nil,
-        reason: String? = nil, results: [MemoSearchHit]? = nil, export: String? = nil, op: MemoOp? = nil,
-        files: [MemoExportFile]? = nil
-    ) {
-        self.cmdId = cmdId
-        self.status = status
-        self.seq = seq
-        self.memoId = memoId
-        self.version = version
-        self.reason = reason
-        self.results = results
-        self.export = export
-        self.op = op
-        self.files = files
-    }
+    public init() {}
 
     public func encode(to writer: inout MessagePackWriter) {
         let optionals = [
@@ -179,7 +164,11 @@ public struct MemoAck: BusMessage, Hashable {
         var cmdId: String?
         var status: Status?
         var seq: UInt64?
-        var ack = MemoAck(cmdId: "", status: .ok, seq: 0)
+        var ack = MemoAck {
+            $0.cmdId = ""
+            $0.status = .ok
+            $0.seq = 0
+        }
         try reader.readMap { reader, key in
             switch key {
             case "cmd_id": cmdId = try reader.readString()
@@ -242,9 +231,14 @@ extension MemoAck {
         guard let value = try? Value(messagePack: payload), let cmdId = value["cmd_id"]?.stringValue,
             let client = value["client"]?.stringValue, !client.isEmpty
         else { return nil }
-        let ack = MemoAck(
-            cmdId: cmdId, status: .rejected, seq: seq, memoId: value["memo_id"]?.stringValue,
-            reason: "malformed command: \(error)", op: value["op"]?.stringValue.flatMap(MemoOp.init(rawValue:)))
+        let ack = MemoAck {
+            $0.cmdId = cmdId
+            $0.status = .rejected
+            $0.seq = seq
+            $0.memoId = value["memo_id"]?.stringValue
+            $0.reason = "malformed command: \(error)"
+            $0.op = value["op"]?.stringValue.flatMap(MemoOp.init(rawValue:))
+        }
         return (client, ack)
     }
 }

@@ -7,7 +7,7 @@
 /// applies to the state whose `revision` is its `base_revision` and leaves it at `revision`
 /// (``MemoBoardReplica`` keeps a copy that way). The small fields are always sent whole;
 /// `search` only when it changed.
-public struct MemoBoardDelta: ValueMessage, Hashable {
+public struct MemoBoardDelta: ValueMessage, Buildable, Hashable {
     public static let schema = SchemaID("memoBoard.delta", major: 1, minor: 0)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("revision", "integer"),
@@ -18,48 +18,27 @@ public struct MemoBoardDelta: ValueMessage, Hashable {
         FieldSpec("pending_commands", "integer"), FieldSpec("syncing", "boolean"),
     ]
 
-    public var instance: String
-    public var tMs: Double
-    public var revision: Int
-    public var baseRevision: Int
+    public var instance = ""
+    public var tMs = 0.0
+    public var revision = 0
+    public var baseRevision = 0
     /// Memos now on the board, new or changed.
-    public var memos: [MemoBoardState.Memo]
+    public var memos: [MemoBoardState.Memo] = []
     /// Memos now in the trash, new or changed.
-    public var trash: [MemoBoardState.Memo]
+    public var trash: [MemoBoardState.Memo] = []
     /// Ids of memos gone from board and trash.
-    public var removed: [String]
+    public var removed: [String] = []
     public var selected: String?
-    public var arrangeOrder: MemoBoardState.ArrangeOrder
+    public var arrangeOrder = MemoBoardState.ArrangeOrder.created
     public var background: String?
     public var editing: String?
     /// The search, when it changed (`.some(nil)`: cleared; `nil`: unchanged, left out).
     public var search: MemoBoardState.Search??
-    public var storeSeq: Int
-    public var pendingCommands: Int
-    public var syncing: Bool
+    public var storeSeq = 0
+    public var pendingCommands = 0
+    public var syncing = false
 
-    public init(
-        instance: String, tMs: Double, revision: Int, baseRevision: Int, memos: [MemoBoardState.Memo],
-        trash: [MemoBoardState.Memo], removed: [String], selected: String?,
-        arrangeOrder: MemoBoardState.ArrangeOrder, background: String?, editing: String?,
-        search: MemoBoardState.Search??, storeSeq: Int, pendingCommands: Int, syncing: Bool
-    ) {
-        self.instance = instance
-        self.tMs = tMs
-        self.revision = revision
-        self.baseRevision = baseRevision
-        self.memos = memos
-        self.trash = trash
-        self.removed = removed
-        self.selected = selected
-        self.arrangeOrder = arrangeOrder
-        self.background = background
-        self.editing = editing
-        self.search = search
-        self.storeSeq = storeSeq
-        self.pendingCommands = pendingCommands
-        self.syncing = syncing
-    }
+    public init() {}
 
     public func encode(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(14 + (self.search == nil ? 0 : 1))
@@ -106,14 +85,21 @@ public struct MemoBoardDelta: ValueMessage, Hashable {
         guard baseRevision >= 0, revision > baseRevision else {
             throw CodecError(.invalidValue, offset: 0, context: "revision: must be above base_revision (≥ 0)")
         }
-        self.init(
-            instance: try fields.string("instance"), tMs: try fields.number("t_ms"), revision: revision,
-            baseRevision: baseRevision, memos: memos, trash: trash, removed: removed,
-            selected: try fields.optional("selected", PayloadFields.string),
-            arrangeOrder: try fields.enumValue("arrange_order", MemoBoardState.ArrangeOrder.self),
-            background: try fields.optional("background", PayloadFields.string),
-            editing: try fields.optional("editing", PayloadFields.string), search: search,
-            storeSeq: try fields.int("store_seq"), pendingCommands: try fields.int("pending_commands"),
-            syncing: try fields.bool("syncing"))
+        self.init()
+        self.instance = try fields.string("instance")
+        self.tMs = try fields.number("t_ms")
+        self.revision = revision
+        self.baseRevision = baseRevision
+        self.memos = memos
+        self.trash = trash
+        self.removed = removed
+        self.selected = try fields.optional("selected", PayloadFields.string)
+        self.arrangeOrder = try fields.enumValue("arrange_order", MemoBoardState.ArrangeOrder.self)
+        self.background = try fields.optional("background", PayloadFields.string)
+        self.editing = try fields.optional("editing", PayloadFields.string)
+        self.search = search
+        self.storeSeq = try fields.int("store_seq")
+        self.pendingCommands = try fields.int("pending_commands")
+        self.syncing = try fields.bool("syncing")
     }
 }

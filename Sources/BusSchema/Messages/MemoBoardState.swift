@@ -2,7 +2,7 @@
 ///
 /// Between full states the board publishes only what changed (``MemoBoardDelta``); `revision`
 /// says which deltas apply on top of this state.
-public struct MemoBoardState: ValueMessage, Hashable {
+public struct MemoBoardState: ComponentStateMessage, Buildable, Hashable {
     public static let schema = SchemaID("state.memoBoard", major: 1, minor: 2)
     public static let fields: [FieldSpec] = [
         FieldSpec("instance", "string"), FieldSpec("t_ms", "number"), FieldSpec("memos", "array"),
@@ -90,11 +90,11 @@ public struct MemoBoardState: ValueMessage, Hashable {
         }
     }
 
-    public var instance: String
-    public var tMs: Double
-    public var memos: [Memo]
+    public var instance = ""
+    public var tMs = 0.0
+    public var memos: [Memo] = []
     public var selected: String?
-    public var arrangeOrder: ArrangeOrder
+    public var arrangeOrder = ArrangeOrder.created
     public var background: String?
     /// The memo open in the editor (`.some(nil)`: none; `nil`: the field is left out).
     public var editing: String??
@@ -107,25 +107,7 @@ public struct MemoBoardState: ValueMessage, Hashable {
     /// The board's revision: the ``MemoBoardDelta`` with this `base_revision` applies next.
     public var revision: Int?
 
-    public init(
-        instance: String, tMs: Double, memos: [Memo], selected: String?, arrangeOrder: ArrangeOrder,
-        background: String?, editing: String?? = nil, trash: [Memo]? = nil, search: Search?? = nil,
-        storeSeq: Int? = nil, pendingCommands: Int? = nil, syncing: Bool? = nil, revision: Int? = nil
-    ) {
-        self.instance = instance
-        self.tMs = tMs
-        self.memos = memos
-        self.selected = selected
-        self.arrangeOrder = arrangeOrder
-        self.background = background
-        self.editing = editing
-        self.trash = trash
-        self.search = search
-        self.storeSeq = storeSeq
-        self.pendingCommands = pendingCommands
-        self.syncing = syncing
-        self.revision = revision
-    }
+    public init() {}
 
     public func encode(to writer: inout MessagePackWriter) {
         let optionals = [
@@ -206,16 +188,21 @@ public struct MemoBoardState: ValueMessage, Hashable {
         if fields.value["search"] != nil {
             search = .some(try fields.optional("search", PayloadFields.object).map(Self.search))
         }
-        self.init(
-            instance: try fields.string("instance"), tMs: try fields.number("t_ms"), memos: memos,
-            selected: try fields.optional("selected", PayloadFields.string),
-            arrangeOrder: try fields.enumValue("arrange_order", ArrangeOrder.self),
-            background: try fields.optional("background", PayloadFields.string),
-            editing: fields.value["editing"] == nil ? nil : .some(try fields.optional("editing", PayloadFields.string)),
-            trash: trash, search: search, storeSeq: try fields.optional("store_seq", PayloadFields.int),
-            pendingCommands: try fields.optional("pending_commands", PayloadFields.int),
-            syncing: try fields.optional("syncing", PayloadFields.bool),
-            revision: try fields.optional("revision", PayloadFields.int))
+        self.init()
+        self.instance = try fields.string("instance")
+        self.tMs = try fields.number("t_ms")
+        self.memos = memos
+        self.selected = try fields.optional("selected", PayloadFields.string)
+        self.arrangeOrder = try fields.enumValue("arrange_order", ArrangeOrder.self)
+        self.background = try fields.optional("background", PayloadFields.string)
+        self.editing =
+            fields.value["editing"] == nil ? nil : .some(try fields.optional("editing", PayloadFields.string))
+        self.trash = trash
+        self.search = search
+        self.storeSeq = try fields.optional("store_seq", PayloadFields.int)
+        self.pendingCommands = try fields.optional("pending_commands", PayloadFields.int)
+        self.syncing = try fields.optional("syncing", PayloadFields.bool)
+        self.revision = try fields.optional("revision", PayloadFields.int)
         self.input = try fields.optional("input", PayloadFields.object).map(TouchInput.init(fields:))
         self.animation = try fields.optional("animation", PayloadFields.object).map(StateAnimation.init(fields:))
     }

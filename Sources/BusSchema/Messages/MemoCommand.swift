@@ -15,18 +15,6 @@ public enum MemoOp: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
     }
 }
 
-/// The order `arrange` lays memos out in (also the stored arrange setting).
-public enum MemoArrangeOrder: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-    /// Oldest first.
-    case created
-    /// Most recently changed first.
-    case updated
-    /// By colour name, then oldest first.
-    case color
-    /// By normalized text, then oldest first.
-    case text
-}
-
 /// The formats `export` writes.
 public enum MemoExportFormat: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
     case text, md, eml, mbox
@@ -37,7 +25,7 @@ public enum MemoExportFormat: String, Sendable, Hashable, CaseIterable, MessageP
 /// `cmd_id` is unique per command and reused for retries; the ack goes to
 /// `memo/ack/<client>/`. Which other fields an op needs is checked by the store, which
 /// answers a missing or bad field with a `rejected` ack rather than a decode failure.
-public struct MemoCommand: BusMessage, Hashable {
+public struct MemoCommand: BusMessage, Buildable, Hashable {
     public static let schema = SchemaID("memo.command", major: 1, minor: 0)
     public static let fields: [FieldSpec] = [
         FieldSpec("cmd_id", "string"), FieldSpec("client", "string"), FieldSpec("op", "string"),
@@ -51,9 +39,9 @@ public struct MemoCommand: BusMessage, Hashable {
         FieldSpec("format", "string", required: false),
     ]
 
-    public var cmdId: String
-    public var client: String
-    public var op: MemoOp
+    public var cmdId = ""
+    public var client = ""
+    public var op = MemoOp.create
     public var memoId: String?
     public var text: String?
     public var x: Double?
@@ -73,31 +61,7 @@ public struct MemoCommand: BusMessage, Hashable {
     public var includeTrash: Bool?
     public var format: MemoExportFormat?
 
-    public init(
-        cmdId: String, client: String, op: MemoOp, memoId: String? = nil, text: String? = nil, x: Double? = nil,
-        y: Double? = nil, width: Double? = nil, height: Double? = nil, scale: Double? = nil, rotation: Double? = nil,
-        color: String? = nil, baseVersion: Int64? = nil, order: MemoArrangeOrder? = nil, image: String? = nil,
-        query: String? = nil, includeTrash: Bool? = nil, format: MemoExportFormat? = nil
-    ) {
-        self.cmdId = cmdId
-        self.client = client
-        self.op = op
-        self.memoId = memoId
-        self.text = text
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-        self.scale = scale
-        self.rotation = rotation
-        self.color = color
-        self.baseVersion = baseVersion
-        self.order = order
-        self.image = image
-        self.query = query
-        self.includeTrash = includeTrash
-        self.format = format
-    }
+    public init() {}
 
     public func encode(to writer: inout MessagePackWriter) {
         let strings: [(String, String?)] = [
@@ -125,7 +89,7 @@ public struct MemoCommand: BusMessage, Hashable {
         var cmdId: String?
         var client: String?
         var op: MemoOp?
-        var command = MemoCommand(cmdId: "", client: "", op: .create)
+        var command = MemoCommand()
         try reader.readMap { reader, key in
             switch key {
             case "cmd_id": cmdId = try reader.readString()

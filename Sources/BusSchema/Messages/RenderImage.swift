@@ -38,7 +38,7 @@ public struct RenderImage: BusMessage, MessagePackMap, MapFields, Hashable {
     /// Pixels per point.
     static let scales = NumberRule(NumberRange(0, maximumScale), exclusiveLower: true)
 
-    /// A rectangle of pixels, inside the frame.
+    /// A rectangle of pixels, inside the frame (RenderCore's `PixelRect`).
     public struct Rect: MessagePackMap, MapFields, Hashable {
         public var x = 0
         public var y = 0

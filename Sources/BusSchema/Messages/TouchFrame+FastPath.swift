@@ -10,7 +10,7 @@ extension TouchFrame {
     public static let maxContactID = 9_007_199_254_740_991
 
     /// A frame with every field empty, to decode over.
-    public static var empty: TouchFrame { TouchFrame(device: "", frame: 0, tNs: 0, contacts: []) }
+    public static var empty: TouchFrame { TouchFrame() }
 
     public func encode(to writer: inout MessagePackWriter) {
         var device = self.device
@@ -70,7 +70,7 @@ extension TouchFrame {
         if self.contacts.count > count {
             self.contacts.removeLast(self.contacts.count - count)
         } else {
-            while self.contacts.count < count { self.contacts.append(TouchContact(id: 0, phase: .began, x: 0, y: 0)) }
+            while self.contacts.count < count { self.contacts.append(TouchContact()) }
         }
         return self.contacts.withUnsafeMutableBufferPointer { contacts in
             for index in 0..<count where !contacts[index].decode(scanning: &scanner) { return false }
@@ -147,7 +147,15 @@ extension TouchContact {
             remaining -= 1
         }
         guard remaining == 0 else { return false }
-        self = TouchContact(id: Int(id), phase: phase, x: x, y: y, pressure: pressure, major: major, tool: tool)
+        self = TouchContact {
+            $0.id = Int(id)
+            $0.phase = phase
+            $0.x = x
+            $0.y = y
+            $0.pressure = pressure
+            $0.major = major
+            $0.tool = tool
+        }
         return true
     }
 }

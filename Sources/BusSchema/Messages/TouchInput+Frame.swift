@@ -11,7 +11,10 @@ extension TouchInput {
 
     /// The input of a touch frame.
     public init(_ frame: TouchFrame) {
-        self.init(device: frame.device, seq: frame.frame, sourceTimeNs: frame.tNs)
+        self.init()
+        self.device = frame.device
+        self.seq = frame.frame
+        self.sourceTimeNs = frame.tNs
     }
 
     /// The input if its values are within the schema's rules, else nil (the generated decoder then
@@ -19,6 +22,10 @@ extension TouchInput {
     static func valid(device: String, seq: Int64, sourceTimeNs: Int64) -> TouchInput? {
         guard StringPattern.topicSegment.matches(device), seq >= 1, UInt64(seq) <= Self.maximumSeq, sourceTimeNs >= 0
         else { return nil }
-        return TouchInput(device: device, seq: UInt64(seq), sourceTimeNs: sourceTimeNs)
+        return TouchInput {
+            $0.device = device
+            $0.seq = UInt64(seq)
+            $0.sourceTimeNs = sourceTimeNs
+        }
     }
 }
