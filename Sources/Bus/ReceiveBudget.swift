@@ -18,17 +18,18 @@ import Synchronization
 /// it reads the queued messages into a queue of its own that holds at most ``bytes`` and at most
 /// ``highWaterMark`` messages. A message past the bytes is dropped and counted
 /// (`receive_over_budget` in health, beside the sequence gap its subscriber sees); at the
-/// message count the warden stops and leaves the rest in libzmq's queue. The owner's reads take
-/// that queue first, in order, then the socket. What the process holds unread is then at most
-/// the budget, half of it again before the warden acts, and what arrives in one period (a
-/// millisecond while it drains); once the warden's queue is full by count, libzmq's queue holds
-/// up to the mark again, as it would without the warden. The count keeps small messages under the high-water mark's
-/// back-pressure: the trigger is the whole process's memory, which grows for reasons of its own
-/// (another subscriber's large messages, any allocation), and a warden that emptied a queue of
-/// small messages past the mark would let a publisher that waits rather than drops
-/// (`ZMQ_XPUB_NODROP`, as the proxy) run on, and would then drop what it cannot hold. An owner
-/// that keeps up, or whose memory does not grow, never meets the warden beyond an uncontended
-/// lock a read. A subscriber costs one descriptor (``wakeup``).
+/// message count the warden stops and leaves the rest in libzmq's queue, unless memory grew by
+/// the whole budget: then the bytes alone decide. The owner's reads take that queue first, in
+/// order, then the socket. What the process holds unread is then at most the budget, as much
+/// again before the warden acts, and what arrives in one period (a millisecond while it drains).
+/// The count keeps small messages under the high-water mark's back-pressure: the trigger is the
+/// whole process's memory, which grows for reasons of its own (another subscriber's large
+/// messages, any allocation), and a warden that emptied a queue of small messages past the mark
+/// would let a publisher that waits rather than drops (`ZMQ_XPUB_NODROP`, as the proxy) run on,
+/// and would then drop what it cannot hold; a mark's worth of small messages never grows memory
+/// by the whole budget (10 000 touch frames are 2 MB), large ones queued behind them do. An
+/// owner that keeps up, or whose memory does not grow, never meets the warden beyond an
+/// uncontended lock a read. A subscriber costs one descriptor (``wakeup``).
 ///
 /// The socket is shared with the warden under ``lock``: libzmq lets a socket change threads
 /// with a full memory barrier between, which the lock gives. The warden's reads process the
@@ -154,21 +155,22 @@ final class ReceiveBudget: @unchecked Sendable {
 
     /// One look of the warden's (``ReceiveWarden``), unless the budget was stopped.
     ///
-    /// - Parameter asIfMemoryGrew: take as when the process's memory grew by half the budget
+    /// - Parameter asIfMemoryGrew: take as when the process's memory grew by that many bytes
     ///   (tests drive the warden's reads with it, without growing memory or waiting for a look).
     /// - Returns: whether it took messages off the socket.
-    func look(asIfMemoryGrew: Bool = false) -> Bool {
+    func look(asIfMemoryGrew: Int? = nil) -> Bool {
         self.lock.withLock { shared in
             guard !shared.stopped else { return false }
             let taken = shared.taken
-            if asIfMemoryGrew || self.memoryGrew(&shared) { self.take(&shared) }
+            let growth = asIfMemoryGrew ?? self.memoryGrowth(&shared)
+            if growth > self.bytes / 2 { self.take(&shared, pastCount: growth > self.bytes) }
             return shared.taken > taken
         }
     }
 
-    /// Whether the process's memory grew by half the budget while the owner did not get to the
-    /// end of its queue.
-    private func memoryGrew(_ shared: inout Shared) -> Bool {
+    /// How much the process's memory grew while the owner did not get to the end of its queue
+    /// (0 when it did).
+    private func memoryGrowth(_ shared: inout Shared) -> Int {
         defer { shared.ownerEmptied = false }
         let resident = Self.residentBytes()
         defer { shared.residentAtLastLook = resident }
@@ -178,24 +180,24 @@ final class ReceiveBudget: @unchecked Sendable {
             // (a flood that filled the queue before this look, under a warden late for its
             // core, would otherwise be the baseline and never count as growth).
             shared.residentWhenEmptied = min(resident, shared.residentAtLastLook)
-            return false
+            return 0
         }
         // From the lowest point since: memory the rest of the process gave back does not hide
         // the queue's growth.
         shared.residentWhenEmptied = min(shared.residentWhenEmptied, resident)
-        return resident - shared.residentWhenEmptied > self.bytes / 2
+        return resident - shared.residentWhenEmptied
     }
 
     /// Reads the socket into the held queue until it would block, the queue holds
-    /// ``highWaterMark`` messages, or a queue's worth was read (so a publisher faster than the
-    /// warden cannot keep the owner locked out); then wakes the owner unless the socket was
-    /// empty at once.
-    private func take(_ shared: inout Shared) {
+    /// ``highWaterMark`` messages (unless `pastCount`), or a queue's worth was read (so a
+    /// publisher faster than the warden cannot keep the owner locked out); then wakes the owner
+    /// unless the socket was empty at once.
+    private func take(_ shared: inout Shared, pastCount: Bool) {
         let taken = shared.taken
         var wouldBlock = false
         var frames = Frames()
         var reads = 0
-        while reads < self.highWaterMark, shared.held.count - shared.next < self.highWaterMark {
+        while reads < self.highWaterMark, pastCount || shared.held.count - shared.next < self.highWaterMark {
             reads += 1
             guard (try? self.socket.receive(into: &frames, dontWait: true)) == true else {
                 wouldBlock = true

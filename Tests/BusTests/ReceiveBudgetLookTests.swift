@@ -23,7 +23,7 @@ import Testing
         let index = try poller.add(bus.subscriber.socket)
         let large = [UInt8](repeating: 7, count: 3 << 19)
         for _ in 0..<6 { try bus.publisher.publish(payload: large, schema: TouchFrame.schema, on: bus.topic) }
-        _ = bus.subscriber.budget.look(asIfMemoryGrew: true)
+        _ = bus.subscriber.budget.look(asIfMemoryGrew: 3 << 18)
         let taken = bus.subscriber.messagesTakenByBudget
         #expect(taken >= 4, "a look reads at most 4 here, the first leaves 2 on the socket")
         #expect(bus.subscriber.statistics.reasons.first { $0.0 == "receive_over_budget" }?.1 == UInt64(taken))
@@ -42,11 +42,13 @@ import Testing
     /// not hold would be dropped. It holds no more than the mark, so the publisher waits and the
     /// owner gets every message in order.
     @Test func aPublisherThatWaitsForAPausedOwnerLosesNoSmallMessageWhileTheWardenTakes() throws {
-        let bus = try InprocBus(name: "look-backpressure", budgetBytes: 1 << 20, highWaterMark: 100)
+        // A budget no test process grows by while the owner pauses, so the process's warden too
+        // keeps to the count (past the whole budget the bytes decide: the next test).
+        let bus = try InprocBus(name: "look-backpressure", budgetBytes: 256 << 20, highWaterMark: 100)
         defer { bus.close() }
         try bus.publisher.socket.setOption(ZMQ_XPUB_NODROP, 1)
-        // About 300 bytes each against the budget: 3 000 fit in 1 MiB, so without the mark's
-        // count the warden would drop most of them.
+        // 10 000 messages against a mark of 100: without the count the warden would take them
+        // all and the publisher would never wait.
         let count = 10_000
         let payload = [UInt8](repeating: 1, count: 64)
         let sent = DispatchSemaphore(value: 0)
@@ -63,7 +65,7 @@ import Testing
         let pauseEnds = Clock.monotonicNs() + 1_000_000_000
         var finished = false
         while !finished, Clock.monotonicNs() < pauseEnds {
-            _ = bus.subscriber.budget.look(asIfMemoryGrew: true)
+            _ = bus.subscriber.budget.look(asIfMemoryGrew: 150 << 20)
             finished = sent.wait(timeout: .now() + .milliseconds(1)) == .success
         }
         #expect(bus.subscriber.messagesTakenByBudget > 0)
@@ -79,6 +81,27 @@ import Testing
         #expect(sequence == Array(1...UInt64(count)))
         #expect(bus.subscriber.statistics.value(.gaps) == 0)
         #expect(!bus.subscriber.statistics.reasons.contains { $0.0 == "receive_over_budget" })
+    }
+
+    /// Large messages queued behind a mark's worth of small ones grow memory past the whole
+    /// budget while the warden's queue is full by count: the bytes decide then, so libzmq's queue
+    /// cannot hold a mark's worth of large messages beyond the budget.
+    @Test func largeMessagesBehindAFullCountAreTakenOnceMemoryGrewByTheWholeBudget() throws {
+        let bus = try InprocBus(name: "look-past-count", budgetBytes: 1 << 20, highWaterMark: 4)
+        defer { bus.close() }
+        let small = [UInt8](repeating: 1, count: 64)
+        let large = [UInt8](repeating: 2, count: 300 << 10)
+        for _ in 0..<4 { try bus.publisher.publish(payload: small, schema: TouchFrame.schema, on: bus.topic) }
+        _ = bus.subscriber.budget.look(asIfMemoryGrew: 3 << 18)
+        #expect(bus.subscriber.messagesTakenByBudget == 4, "the small ones, up to the mark")
+        // (The process's warden may look meanwhile, with the memory it sees: it takes no more.)
+        for _ in 0..<4 { try bus.publisher.publish(payload: large, schema: TouchFrame.schema, on: bus.topic) }
+        _ = bus.subscriber.budget.look(asIfMemoryGrew: 2 << 20)
+        #expect(bus.subscriber.messagesTakenByBudget == 8, "the whole budget: the large ones too")
+        #expect(bus.subscriber.statistics.reasons.first { $0.0 == "receive_over_budget" }?.1 == 1)
+        var sizes: [Int] = []
+        while let delivery = try bus.subscriber.receive(timeoutMs: 0) { sizes.append(delivery.payload.count) }
+        #expect(sizes == Array(repeating: 64, count: 4) + Array(repeating: 300 << 10, count: 3))
     }
 }
 
