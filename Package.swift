@@ -136,13 +136,14 @@ let package = Package(
             path: "benchmarks/components", exclude: ["README.md"]),
 
         .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema", "MessageFixtures", "UIBusCodegen"]),
-        .testTarget(name: "ViewServiceTests", dependencies: ["ViewService", "BusSchema"]),
+        .testTarget(name: "ViewServiceTests", dependencies: ["ViewService", "BusSchema", "MessageFixtures"]),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzSupport", "BusSchema", "InputCore", "RenderCore"]),
         .testTarget(
             name: "BusTests",
             dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport", "BusTestSupport", "MessageFixtures"]),
-        .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
-        .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
+        .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema", "MessageFixtures"]),
+        .testTarget(
+            name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema", "MessageFixtures"]),
         .testTarget(name: "SupervisorCoreTests", dependencies: ["SupervisorCore"]),
         .testTarget(name: "SupervisorTests", dependencies: ["Bus", "BusSchema", "BusTestSupport", "FaultInjection"]),
         .testTarget(
