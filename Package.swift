@@ -68,6 +68,8 @@ let package = Package(
 
         // Child processes, a real proxy and deadline waits for cross-process tests.
         .target(name: "BusTestSupport", dependencies: ["Bus", "BusSchema", "ServiceSupport"]),
+        // Messages with the fields tests vary as parameters; BusSchema only, so pure-core tests can use them.
+        .target(name: "MessageFixtures", dependencies: ["BusSchema"], path: "Tests/MessageFixtures"),
         .target(name: "ComponentService", dependencies: ["ComponentCore", "Bus", "BusSchema", "ServiceSupport"]),
 
         // Memo persistence on SQLite (no ZeroMQ).
@@ -133,28 +135,34 @@ let package = Package(
             name: "component-bench", dependencies: ["ComponentCore", "BusSchema", "ServiceSupport"],
             path: "benchmarks/components", exclude: ["README.md"]),
 
-        .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema", "UIBusCodegen"]),
-        .testTarget(name: "ViewServiceTests", dependencies: ["ViewService", "BusSchema"]),
+        .testTarget(name: "BusSchemaTests", dependencies: ["BusSchema", "MessageFixtures", "UIBusCodegen"]),
+        .testTarget(name: "ViewServiceTests", dependencies: ["ViewService", "BusSchema", "MessageFixtures"]),
         .testTarget(name: "FuzzTests", dependencies: ["FuzzSupport", "BusSchema", "InputCore", "RenderCore"]),
         .testTarget(
-            name: "BusTests", dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport", "BusTestSupport"]),
-        .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema"]),
-        .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema"]),
+            name: "BusTests",
+            dependencies: ["Bus", "BusSchema", "BusTools", "ServiceSupport", "BusTestSupport", "MessageFixtures"]),
+        .testTarget(name: "InputCoreTests", dependencies: ["InputCore", "BusSchema", "MessageFixtures"]),
+        .testTarget(
+            name: "GestureCoreTests", dependencies: ["GestureCore", "InputCore", "BusSchema", "MessageFixtures"]),
         .testTarget(name: "SupervisorCoreTests", dependencies: ["SupervisorCore"]),
         .testTarget(name: "SupervisorTests", dependencies: ["Bus", "BusSchema", "BusTestSupport", "FaultInjection"]),
         .testTarget(
             name: "ServiceTests",
             dependencies: [
                 "InputService", "GestureService", "InputCore", "GestureCore", "Bus", "BusSchema", "BusTestSupport",
-                "ServiceSupport",
+                "MessageFixtures", "ServiceSupport",
             ]),
         .testTarget(name: "RenderCoreTests", dependencies: ["BusSchema", "RenderCore"], exclude: ["Golden"]),
-        .testTarget(name: "ComponentCoreTests", dependencies: ["ComponentCore", "GestureCore", "BusSchema"]),
-        .testTarget(name: "ComponentServiceTests", dependencies: ["ComponentService", "Bus", "BusSchema", "BusTestSupport"]),
+        .testTarget(
+            name: "ComponentCoreTests", dependencies: ["ComponentCore", "GestureCore", "BusSchema", "MessageFixtures"]),
+        .testTarget(
+            name: "ComponentServiceTests",
+            dependencies: ["ComponentService", "Bus", "BusSchema", "BusTestSupport", "MessageFixtures"]),
         .testTarget(
             name: "RenderServiceTests",
             dependencies: [
-                "RenderService", "RenderCore", "ComponentCore", "Bus", "BusSchema", "BusTestSupport", "ServiceSupport",
+                "RenderService", "RenderCore", "ComponentCore", "Bus", "BusSchema", "BusTestSupport", "MessageFixtures",
+                "ServiceSupport",
             ]),
         .testTarget(
             name: "FloodTests",
@@ -163,7 +171,9 @@ let package = Package(
                 "component-host", "memo-store",
             ]),
         .testTarget(name: "DemoReportTests", dependencies: ["DemoReport", "BusSchema", "BusTools"]),
-        .testTarget(name: "MemoStoreTests", dependencies: ["MemoStore", "BusSchema", "BusTestSupport", "memo-store"]),
+        .testTarget(
+            name: "MemoStoreTests",
+            dependencies: ["MemoStore", "BusSchema", "BusTestSupport", "MessageFixtures", "memo-store"]),
         .testTarget(
             name: "MemoServiceTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import MessageFixtures
 import Testing
 
 @testable import BusSchema
@@ -73,16 +74,7 @@ import Testing
     }
 
     @Test func anUnknownRecognizerFailsWithItsFieldNamedOnEitherPath() throws {
-        let event = GestureEvent {
-            $0.tMs = 1
-            $0.device = "d0"
-            $0.view = "root"
-            $0.recognizer = .pan
-            $0.state = .changed
-            $0.x = 1
-            $0.y = 2
-            $0.touches = 1
-        }
+        let event = GestureEvent.gesture(.pan, .changed, view: "root", x: 1, y: 2, tMs: 1)
         var entries = event.value.mapValue!.entries.map { ($0.key, $0.value) }
         entries[3].1 = .string("wiggle")
         for order in [entries, entries.reversed()] {

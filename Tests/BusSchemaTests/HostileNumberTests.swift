@@ -1,4 +1,5 @@
 import BusSchema
+import MessageFixtures
 import Testing
 
 /// Every number entering through `touch.frame`, `gesture.event` or an envelope is checked at the
@@ -23,19 +24,7 @@ import Testing
 
     @Test(arguments: hostile)
     func aTouchContactOutOfRange_isRefusedNamingTheField(_ value: Double) {
-        let frame = TouchFrame {
-            $0.device = "d0"
-            $0.frame = 1
-            $0.tNs = 0
-            $0.contacts = [
-                TouchContact {
-                    $0.id = 0
-                    $0.phase = .began
-                    $0.x = value
-                    $0.y = 10
-                }
-            ]
-        }
+        let frame = TouchFrame.frame("d0", 1, tNs: 0, contacts: [.contact(0, .began, x: value, y: 10)])
         #expect(Self.refusal(frame.messagePack, as: TouchFrame.self)?.hasPrefix("contacts[0].x") == true)
         let general: Value = .map([
             "frame": .int(1), "device": .string("d0"), "t_ns": .int(0),
@@ -47,54 +36,24 @@ import Testing
     }
 
     @Test func aTouchFrameWithTooManyContactsOrANegativeTime_isRefused() {
-        let many = TouchFrame {
-            $0.device = "d0"
-            $0.frame = 1
-            $0.tNs = 0
-            $0.contacts = (0...TouchFrame.maxContacts).map { id in
-                TouchContact {
-                    $0.id = id
-                    $0.phase = .began
-                    $0.x = 1
-                    $0.y = 1
-                }
-            }
-        }
+        let many = TouchFrame.frame(
+            "d0", 1, tNs: 0,
+            contacts: (0...TouchFrame.maxContacts).map { id in
+                TouchContact.contact(id, .began, x: 1, y: 1)
+            })
         #expect(Self.refusal(many.messagePack, as: TouchFrame.self)?.hasPrefix("contacts") == true)
-        let negative = TouchFrame {
-            $0.device = "d0"
-            $0.frame = 1
-            $0.tNs = -5
-            $0.contacts = []
-        }
+        let negative = TouchFrame.frame("d0", 1, tNs: -5, contacts: [])
         #expect(Self.refusal(negative.messagePack, as: TouchFrame.self)?.hasPrefix("t_ns") == true)
-        let pressure = TouchFrame {
-            $0.device = "d0"
-            $0.frame = 1
-            $0.tNs = 0
-            $0.contacts = [
-                TouchContact {
-                    $0.id = 0
-                    $0.phase = .began
-                    $0.x = 1
-                    $0.y = 1
-                    $0.pressure = 2
-                }
-            ]
-        }
+        let pressure = TouchFrame.frame(
+            "d0", 1, tNs: 0,
+            contacts: [
+                .contact(0, .began, x: 1, y: 1) { $0.pressure = 2 }
+            ])
         #expect(Self.refusal(pressure.messagePack, as: TouchFrame.self)?.hasPrefix("contacts[0].pressure") == true)
     }
 
     static func pan(_ value: Double, in field: String) -> GestureEvent {
-        var event = GestureEvent {
-            $0.tMs = 10
-            $0.device = "d0"
-            $0.view = "v"
-            $0.recognizer = .pan
-            $0.state = .changed
-            $0.x = 10
-            $0.y = 10
-            $0.touches = 1
+        var event = GestureEvent.gesture(.pan, .changed, view: "v", x: 10, y: 10, tMs: 10) {
             $0.translation = GestureEvent.Vector(x: 1, y: 1)
             $0.velocity = GestureEvent.Vector(x: 1, y: 1)
             $0.scale = 1
@@ -140,15 +99,7 @@ import Testing
     }
 
     @Test func clampingMovesEveryNumberIntoItsRange_soTheEventDecodes() throws {
-        var event = GestureEvent {
-            $0.tMs = .infinity
-            $0.device = "d0"
-            $0.view = "v"
-            $0.recognizer = .pinch
-            $0.state = .changed
-            $0.x = .nan
-            $0.y = -1e308
-            $0.touches = -3
+        var event = GestureEvent.gesture(.pinch, .changed, view: "v", x: .nan, y: -1e308, tMs: .infinity, touches: -3) {
             $0.translation = GestureEvent.Vector(x: .infinity, y: .nan)
             $0.velocity = GestureEvent.Vector(x: 1e300, y: -1e300)
             $0.scale = .infinity
@@ -164,15 +115,7 @@ import Testing
     }
 
     @Test func anEventIsWithinLimits_exactlyWhenClampingLeavesItUnchanged() {
-        let inRange = GestureEvent {
-            $0.tMs = 5
-            $0.device = "d0"
-            $0.view = "v"
-            $0.recognizer = .pinch
-            $0.state = .changed
-            $0.x = 1
-            $0.y = 2
-            $0.touches = 2
+        let inRange = GestureEvent.gesture(.pinch, .changed, view: "v", x: 1, y: 2, tMs: 5, touches: 2) {
             $0.translation = GestureEvent.Vector(x: 3, y: 4)
             $0.velocity = GestureEvent.Vector(x: 5, y: 6)
             $0.scale = 1.5

@@ -1,25 +1,16 @@
 import BusSchema
+import MessageFixtures
 import Testing
 
 /// The memo store's messages keep their bytes: clients of other languages read them, and a memo's
 /// geometry goes out as float64 even when it is a whole number (`x: 40` as `cb 40 44 00 …`).
 @Suite struct MemoWireBytesTests {
-    static let memo = MemoRecord {
-        $0.id = "m1"
-        $0.text = "milk"
-        $0.x = 40
-        $0.y = 60.5
-        $0.width = 200
-        $0.height = 120
-        $0.scale = 1
+    static let memo = MemoRecord.memo(
+        "m1", text: "milk", x: 40, y: 60.5, width: 200, height: 120, z: 3, color: "yellow", version: 2
+    ) {
         $0.rotation = -0.25
-        $0.z = 3
-        $0.color = "yellow"
-        $0.minimized = false
-        $0.trashedAt = nil
         $0.createdAt = 1_700_000_000_000
         $0.updatedAt = 1_700_000_000_500
-        $0.version = 2
     }
 
     /// Written by the hand-written encoders these types had before they were generated.

@@ -1,4 +1,5 @@
 import BusSchema
+import MessageFixtures
 import Testing
 
 @Suite struct MessagePackTests {
@@ -137,22 +138,15 @@ import Testing
 
     @Test func mutatedValidFramesNeverCrashTheTypedDecoders() {
         var generator = SplitMix64(seed: 7)
-        let frame = TouchFrame {
-            $0.device = "d0"
-            $0.frame = 9
-            $0.tNs = 123
-            $0.contacts = [
-                TouchContact {
-                    $0.id = 1
-                    $0.phase = .moved
-                    $0.x = 1
-                    $0.y = 2
+        let frame = TouchFrame.frame(
+            "d0", 9, tNs: 123,
+            contacts: [
+                .contact(1, .moved, x: 1, y: 2) {
                     $0.pressure = 0.5
                     $0.major = 3
                     $0.tool = .finger
                 }
-            ]
-        }
+            ])
         let valid = frame.messagePack
         for _ in 0..<20_000 {
             var bytes = valid

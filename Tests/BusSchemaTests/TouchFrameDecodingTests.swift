@@ -1,58 +1,33 @@
 import BusSchema
+import MessageFixtures
 import Testing
 
 /// The touch frame decoder has a path specialised to the encoder's key order; whatever the
 /// layout, the result must be what the schema says, and bad bytes must fail cleanly.
 @Suite struct TouchFrameDecodingTests {
-    static let frame = TouchFrame {
-        $0.device = "d0"
-        $0.frame = 77
-        $0.tNs = 1_000_000_000_123
-        $0.contacts = [
-            TouchContact {
-                $0.id = 0
-                $0.phase = .moved
-                $0.x = 120.5
-                $0.y = 340.25
-                $0.pressure = 0.5
-            },
-            TouchContact {
-                $0.id = 1
-                $0.phase = .stationary
-                $0.x = 200
-                $0.y = 300
+    static let frame = TouchFrame.frame(
+        "d0", 77, tNs: 1_000_000_000_123,
+        contacts: [
+            .contact(0, .moved, x: 120.5, y: 340.25) { $0.pressure = 0.5 },
+            .contact(1, .stationary, x: 200, y: 300) {
                 $0.pressure = 0.7
                 $0.major = 4
                 $0.tool = .pen
             },
-            TouchContact {
-                $0.id = 2
-                $0.phase = .cancelled
-                $0.x = -3
-                $0.y = 1e6
-                $0.tool = .palm
-            },
-        ]
-    }
+            .contact(2, .cancelled, x: -3, y: 1e6) { $0.tool = .palm },
+        ])
 
     /// Decodes `value`'s MessagePack into a frame that already holds other contents, as a
     /// subscriber reusing one frame does.
     static func decodeReusing(_ value: Value) throws -> TouchFrame {
-        var frame = TouchFrame {
-            $0.device = "another device"
-            $0.frame = 1
-            $0.tNs = 2
-            $0.contacts = (0..<5).map { id in
-                TouchContact {
-                    $0.id = id
-                    $0.phase = .began
-                    $0.x = 9
-                    $0.y = 9
+        var frame = TouchFrame.frame(
+            "another device", 1, tNs: 2,
+            contacts: (0..<5).map { id in
+                TouchContact.contact(id, .began, x: 9, y: 9) {
                     $0.pressure = 1
                     $0.major = 1
                 }
-            }
-        }
+            })
         try value.messagePack.withUnsafeBytes { raw in
             var reader = MessagePackReader(raw)
             try frame.decode(from: &reader)
@@ -114,26 +89,9 @@ import Testing
         let frame = try Self.decodeReusing(value)
         #expect(
             frame.contacts == [
-                TouchContact {
-                    $0.id = 4
-                    $0.phase = .began
-                    $0.x = 1
-                    $0.y = 2
-                },
-                TouchContact {
-                    $0.id = 5
-                    $0.phase = .ended
-                    $0.x = 1
-                    $0.y = 2
-                    $0.major = 6
-                },
-                TouchContact {
-                    $0.id = 6
-                    $0.phase = .moved
-                    $0.x = 1
-                    $0.y = 2
-                    $0.tool = .finger
-                },
+                .contact(4, .began, x: 1, y: 2),
+                .contact(5, .ended, x: 1, y: 2) { $0.major = 6 },
+                .contact(6, .moved, x: 1, y: 2) { $0.tool = .finger },
             ])
     }
 
@@ -170,19 +128,8 @@ import Testing
         #expect(frame.tNs == 5)
         #expect(
             frame.contacts == [
-                TouchContact {
-                    $0.id = 0
-                    $0.phase = .moved
-                    $0.x = 1.5
-                    $0.y = 2
-                },
-                TouchContact {
-                    $0.id = 1
-                    $0.phase = .moved
-                    $0.x = 200
-                    $0.y = -3
-                    $0.pressure = 1
-                },
+                .contact(0, .moved, x: 1.5, y: 2),
+                .contact(1, .moved, x: 200, y: -3) { $0.pressure = 1 },
             ])
     }
 

@@ -2,6 +2,7 @@ import Bus
 import BusSchema
 import BusTestSupport
 import CZeroMQ
+import MessageFixtures
 import Testing
 
 /// Every kind of bad frame is counted under its reason and skipped; the next good one arrives.
@@ -116,19 +117,7 @@ import Testing
     @Test func garbagePayloadsDecodedOverAKeptValueAreRejectedAndTheNextGoodOneDecodes() throws {
         let rig = try Rig()
         defer { try? rig.bus.stop() }
-        let good = TouchFrame {
-            $0.device = "d0"
-            $0.frame = 7
-            $0.tNs = 1
-            $0.contacts = [
-                TouchContact {
-                    $0.id = 1
-                    $0.phase = .began
-                    $0.x = 2
-                    $0.y = 3
-                }
-            ]
-        }
+        let good = TouchFrame.frame("d0", 7, tNs: 1, contacts: [.contact(1, .began, x: 2, y: 3)])
         try rig.sendRaw([Self.topic, rig.header(), [0xc1]])
         try rig.sendRaw([Self.topic, rig.header(), good.messagePack])
         let deliveries = try receive(rig.subscriber, count: 2)

@@ -2,23 +2,14 @@ import Bus
 import BusSchema
 import BusTestSupport
 import CZeroMQ
+import MessageFixtures
 import Testing
 
 @Suite struct PublisherSubscriberTests {
     static func frame(_ index: Int) -> TouchFrame {
-        TouchFrame {
-            $0.device = "d0"
-            $0.frame = UInt64(index)
-            $0.tNs = Int64(index) * 1000
-            $0.contacts = [
-                TouchContact {
-                    $0.id = 0
-                    $0.phase = .moved
-                    $0.x = Double(index)
-                    $0.y = 2
-                }
-            ]
-        }
+        TouchFrame.frame(
+            "d0", UInt64(index), tNs: Int64(index) * 1000,
+            contacts: [.contact(0, .moved, x: Double(index), y: 2)])
     }
 
     @Test func messagesArriveInOrderWithTheirEnvelope() throws {

@@ -1,5 +1,6 @@
 import BusSchema
 import ComponentCore
+import MessageFixtures
 import Testing
 
 @Suite struct ComponentHostTests {
@@ -35,15 +36,7 @@ import Testing
         y: Double = 10, name: String? = nil, translation: GestureEvent.Vector? = nil, scale: Double? = nil,
         direction: GestureEvent.Direction? = nil
     ) -> GestureEvent {
-        GestureEvent {
-            $0.tMs = t
-            $0.device = "d0"
-            $0.view = view
-            $0.recognizer = kind
-            $0.state = state
-            $0.x = x
-            $0.y = y
-            $0.touches = 1
+        GestureEvent.gesture(kind, state, view: view, x: x, y: y, tMs: t) {
             $0.direction = direction
             $0.translation = translation
             $0.scale = scale

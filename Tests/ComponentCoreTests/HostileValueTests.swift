@@ -1,4 +1,5 @@
 import BusSchema
+import MessageFixtures
 import Testing
 
 @testable import ComponentCore
@@ -25,15 +26,9 @@ import Testing
             for recognizer in view.recognizers {
                 for state in [GestureEvent.State.began, .changed, .changed, .ended, .recognized] {
                     t += 16
-                    let event = GestureEvent {
-                        $0.tMs = t
-                        $0.device = "d0"
-                        $0.view = view.id
-                        $0.recognizer = recognizer.kind
-                        $0.state = state
-                        $0.x = value
-                        $0.y = value
-                        $0.touches = 1
+                    let event = GestureEvent.gesture(
+                        recognizer.kind, state, view: view.id, x: value, y: value, tMs: t
+                    ) {
                         $0.direction = .left
                         $0.translation = GestureEvent.Vector(x: value, y: value)
                         $0.velocity = GestureEvent.Vector(x: value, y: -value)
@@ -48,15 +43,9 @@ import Testing
                 // A normal drag after the hostile one is still handled.
                 for (state, dx) in [(GestureEvent.State.began, 0.0), (.changed, -40), (.ended, -80)] {
                     t += 16
-                    let event = GestureEvent {
-                        $0.tMs = t
-                        $0.device = "d0"
-                        $0.view = view.id
-                        $0.recognizer = recognizer.kind
-                        $0.state = state
-                        $0.x = view.frame.x + 10
-                        $0.y = view.frame.y + 10
-                        $0.touches = 1
+                    let event = GestureEvent.gesture(
+                        recognizer.kind, state, view: view.id, x: view.frame.x + 10, y: view.frame.y + 10, tMs: t
+                    ) {
                         $0.translation = GestureEvent.Vector(x: dx, y: dx)
                         $0.velocity = GestureEvent.Vector(x: dx, y: dx)
                         $0.scale = 1
@@ -111,30 +100,15 @@ import Testing
         // A fling leaves the sidebar decelerating, asking for a frame every 16 ms.
         for (state, dy) in [(GestureEvent.State.began, 0.0), (.changed, -200), (.ended, -400)] {
             _ = host.handle(
-                GestureEvent {
-                    $0.tMs = 16 + (state == .began ? 0 : dy.magnitude / 10)
-                    $0.device = "d0"
-                    $0.view = "sidebar"
-                    $0.recognizer = .pan
-                    $0.state = state
-                    $0.x = 100
-                    $0.y = 500
-                    $0.touches = 1
+                .gesture(
+                    .pan, state, view: "sidebar", x: 100, y: 500, tMs: 16 + (state == .began ? 0 : dy.magnitude / 10)
+                ) {
                     $0.translation = vector(0, dy)
                     $0.velocity = vector(0, -5000)
                     $0.name = "sidebarPan"
                 })
         }
-        let far = GestureEvent {
-            $0.tMs = NumberRange.timeMs.upper
-            $0.device = "d0"
-            $0.view = "keypad"
-            $0.recognizer = .touchDown
-            $0.state = .began
-            $0.x = 0
-            $0.y = 0
-            $0.touches = 1
-        }
+        let far = GestureEvent.gesture(.touchDown, .began, view: "keypad", x: 0, y: 0, tMs: NumberRange.timeMs.upper)
         let outputs = host.handle(far)
         // At most one frame per 16 ms of the window per instance, not 10^13 ms of them.
         #expect(outputs.count < Int(ComponentHost.maxCatchUp.milliseconds / 16 + 1) * host.instanceIDs.count)

@@ -1,4 +1,5 @@
 import BusSchema
+import MessageFixtures
 import Testing
 
 @testable import ComponentCore
@@ -16,41 +17,9 @@ import Testing
             let x = Double(index % 100) * 200 + 5000
             let y = Double(index / 100) * 200
             records.append(
-                MemoRecord {
-                    $0.id = "m\(index)"
-                    $0.text = "メモ \(index)"
-                    $0.x = x
-                    $0.y = y
-                    $0.width = 160
-                    $0.height = 120
-                    $0.scale = 1
-                    $0.rotation = 0
-                    $0.z = Int64(index + 10)
-                    $0.color = "yellow"
-                    $0.minimized = false
-                    $0.trashedAt = nil
-                    $0.createdAt = 0
-                    $0.updatedAt = 0
-                    $0.version = 1
-                })
+                .memo("m\(index)", text: "メモ \(index)", x: x, y: y, z: Int64(index + 10), color: "yellow"))
         }
-        let target = MemoRecord {
-            $0.id = "target"
-            $0.text = "動かす"
-            $0.x = 20
-            $0.y = 20
-            $0.width = 160
-            $0.height = 120
-            $0.scale = 1
-            $0.rotation = 0
-            $0.z = 1
-            $0.color = "pink"
-            $0.minimized = false
-            $0.trashedAt = nil
-            $0.createdAt = 0
-            $0.updatedAt = 0
-            $0.version = 1
-        }
+        let target = MemoRecord.memo("target", text: "動かす", x: 20, y: 20, z: 1, color: "pink")
         let chunk = MemoSnapshot {
             $0.requestId = "board1:s1:1"
             $0.chunk = 0
@@ -115,22 +84,11 @@ import Testing
     @Test func aCopyKeptFromDeltasIsTheBoardAFullStateShows() throws {
         var machine = Self.board(memos: 40)
         var replica = MemoBoardReplica(machine.snapshot(at: ms(5)))
-        let change = MemoRecord {
-            $0.id = "m3"
-            $0.text = "変更"
-            $0.x = 1
-            $0.y = 1
-            $0.width = 100
-            $0.height = 100
+        let change = MemoRecord.memo(
+            "m3", text: "変更", x: 1, y: 1, width: 100, height: 100, z: 99, color: "blue", version: 2
+        ) {
             $0.scale = 2
             $0.rotation = 0.5
-            $0.z = 99
-            $0.color = "blue"
-            $0.minimized = false
-            $0.trashedAt = nil
-            $0.createdAt = 0
-            $0.updatedAt = 0
-            $0.version = 2
         }
         let events: [MemoBoardMachine.Event] = [
             .panBegan(x: 100, y: 60, at: ms(100)), .panChanged(translation: .init(x: 30, y: 5), at: ms(116)),
@@ -147,23 +105,7 @@ import Testing
                 MemoChanged {
                     $0.seq = 12
                     $0.change = .delete
-                    $0.memo = MemoRecord {
-                        $0.id = "m4"
-                        $0.text = ""
-                        $0.x = 0
-                        $0.y = 0
-                        $0.width = 1
-                        $0.height = 1
-                        $0.scale = 1
-                        $0.rotation = 0
-                        $0.z = 0
-                        $0.color = "yellow"
-                        $0.minimized = false
-                        $0.trashedAt = nil
-                        $0.createdAt = 0
-                        $0.updatedAt = 0
-                        $0.version = 1
-                    }
+                    $0.memo = .memo("m4", width: 1, height: 1, z: 0)
                 }, epoch: 7,
                 at: ms(190)),
             .restoreRequested(memoID: "m2", at: ms(200)), .trashRequested(memoID: "m5", at: ms(210)),

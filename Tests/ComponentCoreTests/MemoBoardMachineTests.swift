@@ -1,4 +1,5 @@
 import BusSchema
+import MessageFixtures
 import Testing
 
 @testable import ComponentCore
@@ -22,28 +23,6 @@ import Testing
         return state
     }
 
-    static func record(_ id: String, x: Double, y: Double, z: Int64, text: String = "", version: Int64 = 1)
-        -> MemoRecord
-    {
-        MemoRecord {
-            $0.id = id
-            $0.text = text
-            $0.x = x
-            $0.y = y
-            $0.width = 160
-            $0.height = 120
-            $0.scale = 1
-            $0.rotation = 0
-            $0.z = z
-            $0.color = "yellow"
-            $0.minimized = false
-            $0.trashedAt = nil
-            $0.createdAt = 0
-            $0.updatedAt = 0
-            $0.version = version
-        }
-    }
-
     /// A board synced to a store at seq 10 holding m1 (20,20) and m2 (300,300), m2 on top.
     static func synced(fullStateEveryMs: Double = 0) -> MemoBoardMachine {
         var machine = Self.machine(fullStateEveryMs: fullStateEveryMs)
@@ -53,7 +32,7 @@ import Testing
             $0.chunk = 0
             $0.last = true
             $0.seq = 10
-            $0.memos = [Self.record("m1", x: 20, y: 20, z: 1, text: "買い物メモ"), Self.record("m2", x: 300, y: 300, z: 2)]
+            $0.memos = [.memo("m1", text: "買い物メモ", x: 20, y: 20, z: 1), .memo("m2", x: 300, y: 300, z: 2)]
             $0.settings = MemoSettings {
                 $0.arrangeOrder = .color
                 $0.background = nil
@@ -90,11 +69,11 @@ import Testing
             $0.chunk = 0
             $0.last = false
             $0.seq = 4
-            $0.memos = [Self.record("m1", x: 0, y: 0, z: 1)]
+            $0.memos = [.memo("m1", x: 0, y: 0, z: 1)]
             $0.settings = MemoSettings()
         }
         #expect(Effects.states(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, at: ms(1)))).isEmpty)
-        var trashed = Self.record("m9", x: 0, y: 0, z: 3)
+        var trashed = MemoRecord.memo("m9", x: 0, y: 0, z: 3)
         trashed.trashedAt = 1000
         let last = MemoSnapshot {
             $0.requestId = "board1:s1:1"
@@ -173,16 +152,16 @@ import Testing
 
     @Test func memoBoard_changesInSeqOrder_applyOnceEach() throws {
         var machine = Self.synced()
-        let state = try #require(Self.state(machine.handle(Self.upsert(11, Self.record("m3", x: 5, y: 5, z: 3)))))
+        let state = try #require(Self.state(machine.handle(Self.upsert(11, .memo("m3", x: 5, y: 5, z: 3)))))
         #expect(state.memos.map(\.id) == ["m1", "m2", "m3"])
         #expect(state.storeSeq == 11)
-        #expect(machine.handle(Self.upsert(11, Self.record("m3", x: 99, y: 99, z: 3))).isEmpty)
+        #expect(machine.handle(Self.upsert(11, .memo("m3", x: 99, y: 99, z: 3))).isEmpty)
         #expect(machine.snapshot(at: ms(20)).memos.last?.x == 5)
     }
 
     @Test func memoBoard_gapInSeq_asksForASnapshotAndAppliesTheBufferedChangeAfter() throws {
         var machine = Self.synced()
-        let effects = machine.handle(Self.upsert(13, Self.record("m4", x: 1, y: 1, z: 4)))
+        let effects = machine.handle(Self.upsert(13, .memo("m4", x: 1, y: 1, z: 4)))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
         #expect(Self.state(effects)?.syncing == true)
         let request = try #require(Effects.commands(effects).first?.cmdId)
@@ -191,7 +170,7 @@ import Testing
             $0.chunk = 0
             $0.last = true
             $0.seq = 12
-            $0.memos = [Self.record("m1", x: 20, y: 20, z: 1)]
+            $0.memos = [.memo("m1", x: 20, y: 20, z: 1)]
             $0.settings = MemoSettings()
         }
         let state = try #require(
@@ -206,7 +185,7 @@ import Testing
         let change = MemoChanged {
             $0.seq = 1
             $0.change = .delete
-            $0.memo = Self.record("m1", x: 20, y: 20, z: 1)
+            $0.memo = .memo("m1", x: 20, y: 20, z: 1)
         }
         let effects = machine.handle(.changeReceived(change, epoch: 99, at: ms(40)))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
@@ -219,7 +198,7 @@ import Testing
                 MemoChanged {
                     $0.seq = 11
                     $0.change = .delete
-                    $0.memo = Self.record("m1", x: 20, y: 20, z: 1)
+                    $0.memo = .memo("m1", x: 20, y: 20, z: 1)
                 }, epoch: Self.epoch,
                 at: ms(1)))
         let state = Self.state(
@@ -259,7 +238,7 @@ import Testing
         _ = machine.handle(.panChanged(translation: vector(30, 40), at: ms(120)))
         // The store echoes an older state of m1 (its old position) with new text, mid-drag.
         let echo = try #require(
-            Self.state(machine.handle(Self.upsert(11, Self.record("m1", x: 20, y: 20, z: 1, text: "新しい", version: 2)))))
+            Self.state(machine.handle(Self.upsert(11, .memo("m1", text: "新しい", x: 20, y: 20, z: 1, version: 2)))))
         let shown = try #require(echo.memos.first { $0.id == "m1" })
         #expect(shown.x == 50 && shown.y == 60)
         #expect(shown.text == "新しい")
@@ -269,14 +248,14 @@ import Testing
         #expect(command.op == .move && command.x == 60 && command.y == 60)
         // Once the finger is gone, the store's position is shown again.
         let after = try #require(
-            Self.state(machine.handle(Self.upsert(12, Self.record("m1", x: 60, y: 60, z: 1, text: "新しい", version: 3)))))
+            Self.state(machine.handle(Self.upsert(12, .memo("m1", text: "新しい", x: 60, y: 60, z: 1, version: 3)))))
         #expect(after.memos.first { $0.id == "m1" }?.x == 60)
     }
 
     @Test func memoBoard_storeEchoForAnotherMemoDuringDrag_isShownAsIs() throws {
         var machine = Self.synced()
         _ = machine.handle(.panBegan(x: 1050, y: 50, at: ms(100)))
-        let echo = try #require(Self.state(machine.handle(Self.upsert(11, Self.record("m2", x: 400, y: 310, z: 2)))))
+        let echo = try #require(Self.state(machine.handle(Self.upsert(11, .memo("m2", x: 400, y: 310, z: 2)))))
         #expect(echo.memos.first { $0.id == "m2" }?.x == 400)
     }
 
@@ -408,7 +387,7 @@ import Testing
             $0.seq = 11
         }
         #expect(machine.handle(.ackReceived(duplicate, at: ms(5001))).isEmpty)
-        let record = Self.record(try #require(command.memoId), x: 0, y: 0, z: 3, text: "a")
+        let record = MemoRecord.memo(try #require(command.memoId), text: "a", x: 0, y: 0, z: 3)
         _ = machine.handle(Self.upsert(11, record))
         _ = machine.handle(Self.upsert(11, record))
         let state = machine.snapshot(at: ms(5002))
@@ -435,7 +414,7 @@ import Testing
 
     @Test func memoBoard_search_highlightsMatchesOnTheBoardAndInTheTrashInScalarOffsets() throws {
         var machine = Self.synced()
-        _ = machine.handle(Self.upsert(11, Self.record("m2", x: 300, y: 300, z: 2, text: "古いメモ")))
+        _ = machine.handle(Self.upsert(11, .memo("m2", text: "古いメモ", x: 300, y: 300, z: 2)))
         _ = machine.handle(.trashRequested(memoID: "m2", at: ms(20)))
         let state = try #require(Self.state(machine.handle(.searchRequested(query: "メモ", at: ms(30)))))
         let search = try #require(state.search ?? nil)

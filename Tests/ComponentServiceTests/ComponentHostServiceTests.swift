@@ -2,6 +2,7 @@ import Bus
 import BusSchema
 import BusTestSupport
 import Foundation
+import MessageFixtures
 import Testing
 
 /// The live `component-host` against a real `bus-proxy`, with the test playing the memo store.
@@ -57,17 +58,7 @@ import Testing
             return report?["extra"]?["malformed_gestures"] == .int(1)
         }
         #expect(report?["reasons"]?["bad_payload"] == .int(1))
-        let tap = GestureEvent {
-            $0.tMs = 5
-            $0.device = "d0"
-            $0.view = "memos"
-            $0.recognizer = .tap
-            $0.state = .recognized
-            $0.x = 10
-            $0.y = 10
-            $0.touches = 1
-            $0.name = "memoTap"
-        }
+        let tap = GestureEvent.gesture(.tap, .recognized, view: "memos", x: 10, y: 10, tMs: 5) { $0.name = "memoTap" }
         try harness.store.publish(tap, on: topic)
         try waitUntil("the gesture counted after the bad one", seconds: 10) {
             guard let delivery = try health.receive(timeoutMs: 100) else { return false }

@@ -2,6 +2,7 @@ import Bus
 import BusSchema
 import BusTestSupport
 import Foundation
+import MessageFixtures
 import Testing
 
 /// The edge drawer's direction flip across real processes: `bus-proxy`, `gesture-recognizer` and
@@ -65,19 +66,9 @@ import Testing
             let phase: TouchContact.Phase = step == 0 ? .began : step == 15 ? .ended : .moved
             let x = fromX + (toX - fromX) * Double(min(step, 14)) / 14
             frame += 1
-            return TouchFrame {
-                $0.device = "d0"
-                $0.frame = frame
-                $0.tNs = (startMs + Int64(step) * 8) * 1_000_000
-                $0.contacts = [
-                    TouchContact {
-                        $0.id = 0
-                        $0.phase = phase
-                        $0.x = x
-                        $0.y = 500
-                    }
-                ]
-            }
+            return TouchFrame.frame(
+                "d0", frame, tNs: (startMs + Int64(step) * 8) * 1_000_000,
+                contacts: [.contact(0, phase, x: x, y: 500)])
         }
     }
 

@@ -1,14 +1,15 @@
 import BusSchema
 import GestureCore
 import InputCore
+import MessageFixtures
 import Testing
 
 @Suite struct LongPressTests {
     @Test func beginsAfter500msChangesAndEndsOnLift() {
         // Flutter long_press_test "Should recognize long press" (kLongPressTimeout 500 ms).
         let events = Replay.events([
-            Replay.line(0, 0, .began, 100, 100), Replay.line(600, 0, .moved, 104, 100),
-            Replay.line(700, 0, .ended, 104, 100),
+            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(600, 0, .moved, 104, 100),
+            TouchScriptLine.line(700, 0, .ended, 104, 100),
         ])
         let press = events.named("longPress")
         #expect(press.states == [.began, .changed, .ended])
@@ -19,13 +20,13 @@ import Testing
         // Flutter long_press_test "Should not recognize long press with movement beyond slop";
         // UIKit allowableMovement 10 pt.
         let events = Replay.events([
-            Replay.line(0, 0, .began, 100, 100), Replay.line(100, 0, .moved, 111, 100),
-            Replay.line(700, 0, .ended, 111, 100),
+            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(100, 0, .moved, 111, 100),
+            TouchScriptLine.line(700, 0, .ended, 111, 100),
         ])
         #expect(events.named("longPress").states == [.failed])
         let small = Replay.events([
-            Replay.line(0, 0, .began, 100, 100), Replay.line(100, 0, .moved, 109, 100),
-            Replay.line(700, 0, .ended, 109, 100),
+            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(100, 0, .moved, 109, 100),
+            TouchScriptLine.line(700, 0, .ended, 109, 100),
         ])
         #expect(small.named("longPress").states == [.began, .ended])
     }
@@ -62,13 +63,13 @@ import Testing
     @Test func beginsOnlyPastTheTouchSlop() {
         // Chromium ScrollBeginWithTouchSlop: 8 pt is still a tap, 9 pt starts a scroll.
         let still = Replay.events([
-            Replay.line(0, 0, .began, 100, 100), Replay.line(16, 0, .moved, 100, 108),
-            Replay.line(32, 0, .ended, 100, 108),
+            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(16, 0, .moved, 100, 108),
+            TouchScriptLine.line(32, 0, .ended, 100, 108),
         ])
         #expect(still.named("pan").states == [.failed])
         let moved = Replay.events([
-            Replay.line(0, 0, .began, 100, 100), Replay.line(16, 0, .moved, 100, 109),
-            Replay.line(32, 0, .moved, 100, 120), Replay.line(48, 0, .ended, 100, 120),
+            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(16, 0, .moved, 100, 109),
+            TouchScriptLine.line(32, 0, .moved, 100, 120), TouchScriptLine.line(48, 0, .ended, 100, 120),
         ])
         let pan = moved.named("pan")
         #expect(pan.states == [.began, .changed, .ended])
@@ -98,10 +99,10 @@ import Testing
     @Test func secondFingerKeepsTheTranslationContinuous() {
         // UIKit pan with two fingers: the translation does not jump when a finger lands.
         let events = Replay.events([
-            Replay.line(0, 0, .began, 100, 100), Replay.line(10, 0, .moved, 100, 130),
-            Replay.line(20, 1, .began, 300, 100), Replay.line(30, 0, .moved, 100, 140),
-            Replay.line(30, 1, .moved, 300, 110), Replay.line(40, 0, .ended, 100, 140),
-            Replay.line(40, 1, .ended, 300, 110),
+            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(10, 0, .moved, 100, 130),
+            TouchScriptLine.line(20, 1, .began, 300, 100), TouchScriptLine.line(30, 0, .moved, 100, 140),
+            TouchScriptLine.line(30, 1, .moved, 300, 110), TouchScriptLine.line(40, 0, .ended, 100, 140),
+            TouchScriptLine.line(40, 1, .ended, 300, 110),
         ])
         let pan = events.named("pan")
         #expect(pan.map { $0.translation?.y } == [30, 30, 40, 40])

@@ -1,5 +1,6 @@
 import BusSchema
 import GestureCore
+import MessageFixtures
 import Testing
 
 /// The recognizer service's pure core: one engine per device and the monotonic → source time mapping.
@@ -9,19 +10,7 @@ import Testing
     static func mono(_ nanoseconds: Int64) -> MonotonicInstant { MonotonicInstant(nanoseconds: nanoseconds) }
 
     static func frame(_ device: String, _ tMs: Int64, _ phase: TouchContact.Phase, x: Double = 200) -> TouchFrame {
-        TouchFrame {
-            $0.device = device
-            $0.frame = 1
-            $0.tNs = tMs * Self.ms
-            $0.contacts = [
-                TouchContact {
-                    $0.id = 0
-                    $0.phase = phase
-                    $0.x = x
-                    $0.y = 200
-                }
-            ]
-        }
+        .frame(device, 1, tNs: tMs * Self.ms, contacts: [.contact(0, phase, x: x, y: 200)])
     }
 
     static func scene(_ kind: GestureEvent.Kind) -> GestureScene {

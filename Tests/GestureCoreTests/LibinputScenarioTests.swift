@@ -1,5 +1,6 @@
 import BusSchema
 import GestureCore
+import MessageFixtures
 import Testing
 
 #if canImport(Glibc)
@@ -22,14 +23,16 @@ import Testing
         let (dx, dy) = Self.cardinals[cardinal]
         var lines: [TouchScriptLine] = []
         let starts: [Double] = [40, 50, 60]
-        for (id, x) in starts.enumerated() { lines.append(Replay.line(0, id, .began, x * 4, 160)) }
+        for (id, x) in starts.enumerated() { lines.append(TouchScriptLine.line(0, id, .began, x * 4, 160)) }
         for step in 1...10 {
             let f = Double(step) / 10
             for (id, x) in starts.enumerated() {
-                lines.append(Replay.line(Double(step) * 10, id, .moved, (x + dx * f) * 4, (40 + dy * f) * 4))
+                lines.append(TouchScriptLine.line(Double(step) * 10, id, .moved, (x + dx * f) * 4, (40 + dy * f) * 4))
             }
         }
-        for (id, x) in starts.enumerated() { lines.append(Replay.line(110, id, .ended, (x + dx) * 4, (40 + dy) * 4)) }
+        for (id, x) in starts.enumerated() {
+            lines.append(TouchScriptLine.line(110, id, .ended, (x + dx) * 4, (40 + dy) * 4))
+        }
         let pan = Replay.events(lines, scene: scene).named("swipe3")
         #expect(pan.first?.state == .began)
         #expect(pan.first?.touches == 3)
@@ -59,8 +62,8 @@ import Testing
             for step in 0...10 {
                 let half = (from + (to - from) * Double(step) / 10) / 2
                 let phase: TouchScriptLine.Phase = step == 0 ? .began : (step == 10 ? .ended : .moved)
-                lines.append(Replay.line(Double(step) * 10, 0, phase, 200 - ux * half, 200 - uy * half))
-                lines.append(Replay.line(Double(step) * 10, 1, phase, 200 + ux * half, 200 + uy * half))
+                lines.append(TouchScriptLine.line(Double(step) * 10, 0, phase, 200 - ux * half, 200 - uy * half))
+                lines.append(TouchScriptLine.line(Double(step) * 10, 1, phase, 200 + ux * half, 200 + uy * half))
             }
             return lines
         }
@@ -83,8 +86,8 @@ import Testing
             }
         ])
         var lines: [TouchScriptLine] = []
-        for id in 0..<fingers { lines.append(Replay.line(0, id, .began, 100 + Double(id) * 40, 100)) }
-        for id in 0..<fingers { lines.append(Replay.line(300, id, .ended, 100 + Double(id) * 40, 100)) }
+        for id in 0..<fingers { lines.append(TouchScriptLine.line(0, id, .began, 100 + Double(id) * 40, 100)) }
+        for id in 0..<fingers { lines.append(TouchScriptLine.line(300, id, .ended, 100 + Double(id) * 40, 100)) }
         let hold = Replay.events(lines, scene: scene).named("hold")
         #expect(hold.states == [.began, .ended])
         #expect(hold.first?.tMs == 180)

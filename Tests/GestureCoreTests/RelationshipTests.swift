@@ -1,6 +1,7 @@
 import BusSchema
 import GestureCore
 import InputCore
+import MessageFixtures
 import Testing
 
 @Suite struct RelationshipTests {
@@ -47,9 +48,9 @@ import Testing
         let scene = Replay.scene([Replay.recognizer("pan", .pan), Replay.recognizer("pinch", .pinch)])
         let events = Replay.events(
             [
-                Replay.line(0, 0, .began, 100, 100), Replay.line(16, 0, .moved, 100, 130),
-                Replay.line(32, 1, .began, 300, 100), Replay.line(48, 1, .moved, 400, 100),
-                Replay.line(64, 0, .ended, 100, 130), Replay.line(64, 1, .ended, 400, 100),
+                TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(16, 0, .moved, 100, 130),
+                TouchScriptLine.line(32, 1, .began, 300, 100), TouchScriptLine.line(48, 1, .moved, 400, 100),
+                TouchScriptLine.line(64, 0, .ended, 100, 130), TouchScriptLine.line(64, 1, .ended, 400, 100),
             ], scene: scene)
         #expect(events.named("pan").first?.state == .began)
         #expect(events.named("pinch").states == [.failed])

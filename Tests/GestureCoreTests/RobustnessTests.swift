@@ -1,42 +1,28 @@
 import BusSchema
 import GestureCore
+import MessageFixtures
 import Testing
 
 /// Frames a broken source might send straight to the engine (not through the script checks).
-/// A contact of the frames below, at (`x`, `y`).
-private func contact(_ id: Int, _ phase: TouchContact.Phase, x: Double, y: Double) -> TouchContact {
-    TouchContact {
-        $0.id = id
-        $0.phase = phase
-        $0.x = x
-        $0.y = y
-    }
-}
-
 @Suite struct RobustnessTests {
     private func frame(_ tMs: Int64, _ contacts: [TouchContact], device: String = "d0") -> TouchFrame {
-        TouchFrame {
-            $0.device = device
-            $0.frame = 1
-            $0.tNs = tMs * 1_000_000
-            $0.contacts = contacts
-        }
+        .frame(device, 1, tNs: tMs * 1_000_000, contacts: contacts)
     }
 
     @Test func inconsistentFramesNeverCrashAndStayPerDevice() {
         var engine = GestureEngine(scene: .standard())
         let frames = [
-            self.frame(100, [contact(1, .began, x: 10, y: 10)]),
+            self.frame(100, [.contact(1, .began, x: 10, y: 10)]),
             // Time goes backwards, an unknown id moves, the same id begins twice.
-            self.frame(50, [contact(9, .moved, x: 10, y: 10)]),
-            self.frame(60, [contact(1, .began, x: 300, y: 10)]),
+            self.frame(50, [.contact(9, .moved, x: 10, y: 10)]),
+            self.frame(60, [.contact(1, .began, x: 300, y: 10)]),
             self.frame(70, []),
-            self.frame(80, [contact(7, .ended, x: 1, y: 1)]),
-            self.frame(90, [contact(1, .cancelled, x: 1, y: 1)], device: "other"),
-            self.frame(200, [contact(1, .ended, x: 300, y: 10)]),
+            self.frame(80, [.contact(7, .ended, x: 1, y: 1)]),
+            self.frame(90, [.contact(1, .cancelled, x: 1, y: 1)], device: "other"),
+            self.frame(200, [.contact(1, .ended, x: 300, y: 10)]),
             // Afterwards every recognizer is free again: a clean tap is recognized.
-            self.frame(2000, [contact(2, .began, x: 50, y: 50)]),
-            self.frame(2050, [contact(2, .ended, x: 50, y: 50)]),
+            self.frame(2000, [.contact(2, .began, x: 50, y: 50)]),
+            self.frame(2050, [.contact(2, .ended, x: 50, y: 50)]),
         ]
         var events: [GestureEvent] = []
         for frame in frames {
@@ -55,7 +41,7 @@ private func contact(_ id: Int, _ phase: TouchContact.Phase, x: Double, y: Doubl
     @Test func timersFireWithoutFrames() {
         // A long press begins from the timer alone, at its own time.
         var engine = GestureEngine(scene: .standard())
-        let effects = engine.handle(.frameArrived(self.frame(0, [contact(1, .began, x: 5, y: 5)])))
+        let effects = engine.handle(.frameArrived(self.frame(0, [.contact(1, .began, x: 5, y: 5)])))
         #expect(effects.contains(.wake(at: SourceInstant(nanoseconds: 500_000_000))))
         let fired = engine.handle(.timeElapsed(SourceInstant(nanoseconds: 500_000_000)))
         let states = fired.compactMap { effect -> String? in

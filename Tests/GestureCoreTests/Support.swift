@@ -39,20 +39,6 @@ enum Replay {
             simultaneousWith: simultaneousWith, receiveRegion: receiveRegion, cancelsTouches: cancelsTouches)
     }
 
-    /// A line of a hand-written script.
-    static func line(
-        _ tMs: Double, _ id: Int, _ phase: TouchScriptLine.Phase, _ x: Double, _ y: Double, device: String = "d0"
-    ) -> TouchScriptLine {
-        TouchScriptLine {
-            $0.tMs = tMs
-            $0.device = device
-            $0.id = id
-            $0.phase = phase
-            $0.x = x
-            $0.y = y
-        }
-    }
-
     static let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("data")
 

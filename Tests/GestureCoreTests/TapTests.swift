@@ -1,6 +1,7 @@
 import BusSchema
 import GestureCore
 import InputCore
+import MessageFixtures
 import Testing
 
 @Suite struct TapTests {
@@ -16,13 +17,13 @@ import Testing
     @Test func movingBeyondTheSlopFailsTheTap() {
         // Chromium TapCancelledByTouchSlop-style scenario: a move past 8 pt is no tap.
         let within = Replay.events([
-            Replay.line(0, 0, .began, 100, 100), Replay.line(20, 0, .moved, 107, 100),
-            Replay.line(40, 0, .ended, 107, 100),
+            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(20, 0, .moved, 107, 100),
+            TouchScriptLine.line(40, 0, .ended, 107, 100),
         ])
         #expect(within.named("tap").states == [.recognized])
         let beyond = Replay.events([
-            Replay.line(0, 0, .began, 100, 100), Replay.line(20, 0, .moved, 109, 100),
-            Replay.line(40, 0, .ended, 100, 100),
+            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(20, 0, .moved, 109, 100),
+            TouchScriptLine.line(40, 0, .ended, 100, 100),
         ])
         #expect(beyond.named("tap").states == [.failed])
     }
@@ -48,8 +49,8 @@ import Testing
         let scene = Replay.scene([Replay.recognizer("tap2", .tap) { $0.touchesRequired = 2 }])
         let two = Replay.events(
             [
-                Replay.line(0, 0, .began, 100, 100), Replay.line(10, 1, .began, 200, 100),
-                Replay.line(60, 0, .ended, 100, 100), Replay.line(70, 1, .ended, 200, 100),
+                TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(10, 1, .began, 200, 100),
+                TouchScriptLine.line(60, 0, .ended, 100, 100), TouchScriptLine.line(70, 1, .ended, 200, 100),
             ], scene: scene)
         #expect(two.named("tap2").states == [.recognized])
         #expect(two.named("tap2").first.map { ($0.x, $0.touches) } ?? (0, 0) == (150, 2))

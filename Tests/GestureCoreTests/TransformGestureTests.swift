@@ -1,6 +1,7 @@
 import BusSchema
 import GestureCore
 import InputCore
+import MessageFixtures
 import Testing
 
 @Suite struct PinchTests {
@@ -79,8 +80,8 @@ import Testing
         let events = Replay.events(Replay.generator.pinch(x: 200, y: 200, fromSpan: 100, toSpan: 200, t0: 0))
         #expect(events.named("touchDown").states == [.failed])
         let staggered = Replay.events([
-            Replay.line(0, 0, .began, 100, 100), Replay.line(50, 1, .began, 200, 100),
-            Replay.line(90, 0, .ended, 100, 100), Replay.line(95, 1, .ended, 200, 100),
+            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(50, 1, .began, 200, 100),
+            TouchScriptLine.line(90, 0, .ended, 100, 100), TouchScriptLine.line(95, 1, .ended, 200, 100),
         ])
         #expect(staggered.named("touchDown").states == [.began, .cancelled])
         #expect(staggered.named("touchDown").last?.tMs == 50)

@@ -1,6 +1,7 @@
 import BusSchema
 import BusTestSupport
 import Foundation
+import MessageFixtures
 import Testing
 
 @testable import MemoStore
@@ -11,39 +12,16 @@ import Testing
     static let updated: Int64 = 1_767_225_712_456
 
     static let memos = [
-        MemoRecord {
-            $0.id = "m1"
-            $0.text = "牛乳と卵を買う\nFrom the shop\n>From here"
-            $0.x = 0
-            $0.y = 0
-            $0.width = 1
-            $0.height = 1
-            $0.scale = 1
-            $0.rotation = 0
-            $0.z = 1
-            $0.color = "yellow"
-            $0.minimized = false
-            $0.trashedAt = nil
+        MemoRecord.memo(
+            "m1", text: "牛乳と卵を買う\nFrom the shop\n>From here", width: 1, height: 1, z: 1, color: "yellow"
+        ) {
             $0.createdAt = created
             $0.updatedAt = updated
-            $0.version = 1
         },
-        MemoRecord {
-            $0.id = "m2"
-            $0.text = "Plain note"
-            $0.x = 0
-            $0.y = 0
-            $0.width = 1
-            $0.height = 1
-            $0.scale = 1
-            $0.rotation = 0
-            $0.z = 2
-            $0.color = "blue"
-            $0.minimized = false
+        MemoRecord.memo("m2", text: "Plain note", width: 1, height: 1, z: 2, color: "blue") {
             $0.trashedAt = updated
             $0.createdAt = created
             $0.updatedAt = updated
-            $0.version = 1
         },
     ]
 

@@ -1,5 +1,6 @@
 import BusSchema
 import MemoStore
+import MessageFixtures
 import Testing
 
 @Suite struct MemoCommandTests {
@@ -20,22 +21,11 @@ import Testing
         #expect(ack.memoId == "m1")
         #expect(ack.version == 1)
         #expect(ack.seq == 1)
-        let memo = MemoRecord {
-            $0.id = "m1"
-            $0.text = "牛乳と卵を買う"
-            $0.x = 24
-            $0.y = 40
-            $0.width = 160
-            $0.height = 120
-            $0.scale = 1
-            $0.rotation = 0
-            $0.z = 1
-            $0.color = "pink"
-            $0.minimized = false
-            $0.trashedAt = nil
+        let memo = MemoRecord.memo(
+            "m1", text: "牛乳と卵を買う", x: 24, y: 40, width: 160, height: 120, z: 1, color: "pink", version: 1
+        ) {
             $0.createdAt = 5_000
             $0.updatedAt = 5_000
-            $0.version = 1
         }
         #expect(
             changes == [

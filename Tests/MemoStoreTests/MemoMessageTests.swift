@@ -1,23 +1,17 @@
 import BusSchema
+import MessageFixtures
 import Testing
 
 @Suite struct MemoMessageTests {
-    static let memo = MemoRecord {
-        $0.id = "m1"
-        $0.text = "東京タワー"
-        $0.x = 1.5
-        $0.y = -2
-        $0.width = 160
-        $0.height = 120
+    static let memo = MemoRecord.memo(
+        "m1", text: "東京タワー", x: 1.5, y: -2, width: 160, height: 120, z: 3, color: "pink", version: 4
+    ) {
         $0.scale = 1.25
         $0.rotation = 0.5
-        $0.z = 3
-        $0.color = "pink"
         $0.minimized = true
         $0.trashedAt = 42
         $0.createdAt = 1
         $0.updatedAt = 2
-        $0.version = 4
     }
 
     @Test func everyMemoMessageRoundTripsThroughMessagePack() throws {

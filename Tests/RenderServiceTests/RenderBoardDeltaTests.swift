@@ -1,4 +1,5 @@
 import BusSchema
+import MessageFixtures
 import RenderCore
 import RenderService
 import Testing
@@ -10,24 +11,9 @@ import Testing
 @Suite struct RenderBoardDeltaTests {
     static let scene = RenderSceneTests.scene
 
+    /// A 100 × 80 memo on the row at y 20.
     static func record(_ id: String, x: Double, z: Int64) -> MemoRecord {
-        MemoRecord {
-            $0.id = id
-            $0.text = "メモ \(id)"
-            $0.x = x
-            $0.y = 20
-            $0.width = 100
-            $0.height = 80
-            $0.scale = 1
-            $0.rotation = 0
-            $0.z = z
-            $0.color = "yellow"
-            $0.minimized = false
-            $0.trashedAt = nil
-            $0.createdAt = 0
-            $0.updatedAt = 0
-            $0.version = 1
-        }
+        .memo(id, text: "メモ \(id)", x: x, y: 20, width: 100, height: 80, z: z)
     }
 
     /// A board `b1` synced to a store holding m1 … m5.

@@ -1,5 +1,6 @@
 import BusSchema
 import ComponentCore
+import MessageFixtures
 import RenderCore
 import Testing
 
@@ -19,15 +20,7 @@ import Testing
         var host = ComponentHost(scene: ComponentScene(Self.scene))
         _ = host.start(at: SourceInstant(nanoseconds: 0), session: "s")
         let outputs = host.handle(
-            GestureEvent {
-                $0.tMs = 100
-                $0.device = "d0"
-                $0.view = "table"
-                $0.recognizer = .swipe
-                $0.state = .recognized
-                $0.x = 160
-                $0.y = y
-                $0.touches = 1
+            .gesture(.swipe, .recognized, view: "table", x: 160, y: y, tMs: 100) {
                 $0.direction = .right
                 $0.name = "cellSwipe"
             })

@@ -1,16 +1,12 @@
 import BusSchema
 import InputService
+import MessageFixtures
 import Testing
 
 @Suite struct FramePacerTests {
     static func frames(_ times: [Int64]) -> [TouchFrame] {
         times.enumerated().map { index, tNs in
-            TouchFrame {
-                $0.device = "d0"
-                $0.frame = UInt64(index + 1)
-                $0.tNs = tNs
-                $0.contacts = []
-            }
+            TouchFrame.frame("d0", UInt64(index + 1), tNs: tNs, contacts: [])
         }
     }
 

@@ -3,6 +3,7 @@ import BusTestSupport
 import Foundation
 import InputCore
 import InputService
+import MessageFixtures
 import ServiceSupport
 import Testing
 
@@ -12,38 +13,10 @@ import Testing
         let pipeline = try Pipeline()
         defer { try? pipeline.stop() }
         let lines = [
-            TouchScriptLine {
-                $0.tMs = 0
-                $0.device = "d0"
-                $0.id = 0
-                $0.phase = .began
-                $0.x = 100
-                $0.y = 100
-            },
-            TouchScriptLine {
-                $0.tMs = 1000
-                $0.device = "d0"
-                $0.id = 1
-                $0.phase = .began
-                $0.x = 300
-                $0.y = 300
-            },
-            TouchScriptLine {
-                $0.tMs = 1080
-                $0.device = "d0"
-                $0.id = 1
-                $0.phase = .ended
-                $0.x = 300
-                $0.y = 300
-            },
-            TouchScriptLine {
-                $0.tMs = 1200
-                $0.device = "d0"
-                $0.id = 0
-                $0.phase = .ended
-                $0.x = 100
-                $0.y = 100
-            },
+            TouchScriptLine.line(0, 0, .began, 100, 100),
+            TouchScriptLine.line(1000, 1, .began, 300, 300),
+            TouchScriptLine.line(1080, 1, .ended, 300, 300),
+            TouchScriptLine.line(1200, 0, .ended, 100, 100),
         ]
         let path = try pipeline.write(TouchScript(lines: lines).jsonLines, name: "stuck.jsonl")
         let frames = try pipeline.echo("touch/d0/", count: 4)

@@ -2,6 +2,7 @@ import Bus
 import BusSchema
 import BusTestSupport
 import Glibc
+import MessageFixtures
 import ServiceSupport
 import Testing
 
@@ -37,12 +38,7 @@ import Testing
         #expect(try publisher.waitForSubscriber(matching: lifecycleTopic, timeoutMs: 5000))
         for index in 1...frames {
             try publisher.publish(
-                TouchFrame {
-                    $0.device = "d0"
-                    $0.frame = UInt64(index)
-                    $0.tNs = 0
-                    $0.contacts = []
-                }, on: topic)
+                TouchFrame.frame("d0", UInt64(index), tNs: 0, contacts: []), on: topic)
         }
         try publisher.publish(
             Lifecycle {

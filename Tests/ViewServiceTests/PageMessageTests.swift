@@ -1,4 +1,5 @@
 import BusSchema
+import MessageFixtures
 import Testing
 
 @testable import ViewService
@@ -28,13 +29,7 @@ struct PageMessageTests {
                 == .pointer(
                     tMs: 12.5,
                     contacts: [
-                        TouchContact {
-                            $0.id = 3
-                            $0.phase = .began
-                            $0.x = 400.5
-                            $0.y = 20
-                            $0.tool = .finger
-                        }
+                        .contact(3, .began, x: 400.5, y: 20) { $0.tool = .finger }
                     ]))
     }
 

@@ -1,17 +1,12 @@
 import BusSchema
+import MessageFixtures
 import Testing
 
 @testable import ViewService
 
 struct TouchCoalescerTests {
     private func contact(_ id: Int, _ phase: TouchContact.Phase, _ x: Double) -> TouchContact {
-        TouchContact {
-            $0.id = id
-            $0.phase = phase
-            $0.x = x
-            $0.y = 10
-            $0.tool = .finger
-        }
+        .contact(id, phase, x: x, y: 10) { $0.tool = .finger }
     }
 
     @Test func movesBetweenFlushesMergeIntoOneFrameWithTheNewestPosition() throws {

@@ -1,5 +1,6 @@
 import BusSchema
 import Glibc
+import MessageFixtures
 import Testing
 
 @testable import ViewService
@@ -9,13 +10,7 @@ struct ViewHubTests {
         .pointer(
             tMs: tMs,
             contacts: [
-                TouchContact {
-                    $0.id = 1
-                    $0.phase = phase
-                    $0.x = x
-                    $0.y = 5
-                    $0.tool = .finger
-                }
+                .contact(1, phase, x: x, y: 5) { $0.tool = .finger }
             ])
     }
 

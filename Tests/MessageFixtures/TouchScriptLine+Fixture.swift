@@ -1,0 +1,29 @@
+import BusSchema
+
+extension TouchScriptLine {
+    /// A line of a hand-written touch script, every field given (the device is `d0` unless said).
+    ///
+    /// ```swift
+    /// let lines = [TouchScriptLine.line(0, 0, .began, 100, 100), .line(80, 0, .ended, 100, 100)]
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - tMs: Script time in milliseconds.
+    ///   - id: The contact id.
+    ///   - phase: The contact's phase.
+    ///   - x: x in scene points.
+    ///   - y: y in scene points.
+    ///   - device: The device id.
+    public static func line(
+        _ tMs: Double, _ id: Int, _ phase: Phase, _ x: Double, _ y: Double, device: String = "d0"
+    ) -> TouchScriptLine {
+        TouchScriptLine {
+            $0.tMs = tMs
+            $0.device = device
+            $0.id = id
+            $0.phase = phase
+            $0.x = x
+            $0.y = y
+        }
+    }
+}
