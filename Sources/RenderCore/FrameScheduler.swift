@@ -1,6 +1,12 @@
-/// Decides when the render worker draws: at most `framesPerSecond`, always from the newest
-/// state (states arriving while a frame is being drawn coalesce into the next one), and
+/// Decides when the render worker draws: at most `framesPerSecond` on average, always from the
+/// newest state (states arriving while a frame is being drawn coalesce into the next one), and
 /// while animations run. Time is an input; the owner renders, publishes and arms timers.
+///
+/// The rate is kept as a virtual schedule (the generic cell rate algorithm), one frame an
+/// interval, that a frame may run ahead of by one interval: a state arriving a little early for
+/// a fixed interval since the last frame (input at the display's own 60 Hz, jittered on its way
+/// over the bus) is drawn at once, not held for the rest of the interval, while a flood still
+/// gets no more than `framesPerSecond` frames a second.
 public struct FrameScheduler: Sendable {
     /// What happened.
     public enum Event: Sendable, Equatable {
@@ -35,7 +41,8 @@ public struct FrameScheduler: Sendable {
 
     private var state = State.idle
     private var latestSeq = 0
-    private var lastStartMs = -Double.infinity
+    /// When the next frame is due on the virtual schedule; a frame may start one interval before.
+    private var scheduledMs = -Double.infinity
     private var nextFrameID = 1
     private var snapshotPending = false
     private var framesSinceSnapshot = 0
@@ -89,7 +96,7 @@ public struct FrameScheduler: Sendable {
     }
 
     private mutating func startOrWait(_ now: Double) -> [Effect] {
-        let due = lastStartMs + intervalMs
+        let due = scheduledMs - intervalMs
         if now >= due { return start(now) }
         state = .waiting
         return [.armTimer(atMs: due)]
@@ -97,7 +104,7 @@ public struct FrameScheduler: Sendable {
 
     private mutating func start(_ now: Double) -> [Effect] {
         state = .rendering(dirty: false)
-        lastStartMs = now
+        scheduledMs = max(scheduledMs, now) + intervalMs
         framesSinceSnapshot += 1
         var png = snapshotPending
         if let snapshotEvery, framesSinceSnapshot >= snapshotEvery { png = true }
