@@ -3,7 +3,7 @@
 /// It says what the payload is (schema id and version), who sent it (publisher and the
 /// epoch of that process start) and when, and its place in the publisher's per-topic
 /// sequence, from which subscribers count gaps, duplicates and reorders.
-public struct Envelope: MapFields, Sendable, Hashable {
+public struct Envelope: Sendable, Hashable {
     /// The envelope version this code writes and reads.
     public static let currentVersion = 1
     public static let schema = SchemaID("envelope", major: 1, minor: 0)
@@ -13,20 +13,20 @@ public struct Envelope: MapFields, Sendable, Hashable {
         FieldSpec("seq", "integer"), FieldSpec("mono", "integer"), FieldSpec("wall", "integer"),
     ]
 
-    public var version = 0
-    public var schema = ""
-    public var major = 0
-    public var minor = 0
+    public var version: Int
+    public var schema: String
+    public var major: Int
+    public var minor: Int
     /// The publishing service's name.
-    public var publisher = ""
+    public var publisher: String
     /// Random per process start, below 2^53 so JSON readers keep it exact.
-    public var epoch: UInt64 = 0
+    public var epoch: UInt64
     /// Per publisher and topic, from 1 in each epoch.
-    public var seq: UInt64 = 0
+    public var seq: UInt64
     /// CLOCK_MONOTONIC at publication, in nanoseconds.
-    public var mono: UInt64 = 0
+    public var mono: UInt64
     /// CLOCK_REALTIME at publication, in nanoseconds.
-    public var wall: UInt64 = 0
+    public var wall: UInt64
 
     /// The largest `seq` (the schema's `maximum`, 2^53 − 1, exact in JSON); decoders refuse more.
     public static let maxSeq: UInt64 = (1 << 53) - 1
@@ -46,9 +46,6 @@ public struct Envelope: MapFields, Sendable, Hashable {
         self.wall = wall
     }
 
-    /// Every field empty, to decode over.
-    public init() {}
-
     public var schemaID: SchemaID { SchemaID(self.schema, major: self.major, minor: self.minor) }
 
     /// Appends the header map to `writer`.
@@ -67,12 +64,18 @@ public struct Envelope: MapFields, Sendable, Hashable {
     /// Appends everything before `seq`: the map header and the six fields that stay the same.
     public func encodePrefix(to writer: inout MessagePackWriter) {
         writer.writeMapHeader(9)
-        writer.write("v", self.version)
-        writer.write("schema", self.schema)
-        writer.write("major", self.major)
-        writer.write("minor", self.minor)
-        writer.write("pub", self.publisher)
-        writer.write("epoch", self.epoch)
+        writer.writeKey("v")
+        writer.write(self.version)
+        writer.writeKey("schema")
+        writer.write(self.schema)
+        writer.writeKey("major")
+        writer.write(self.major)
+        writer.writeKey("minor")
+        writer.write(self.minor)
+        writer.writeKey("pub")
+        writer.write(self.publisher)
+        writer.writeKey("epoch")
+        writer.write(self.epoch)
     }
 
     /// Appends `seq`, `mono` and `wall`, each as a fixed-width uint64: exactly ``tailSize`` bytes.
@@ -87,25 +90,48 @@ public struct Envelope: MapFields, Sendable, Hashable {
 
     /// Decodes a header map; unknown keys are skipped.
     ///
-    /// - Throws: ``CodecError`` for malformed bytes or a missing field, naming it.
+    /// - Throws: ``CodecError`` for malformed bytes or a missing field.
     public init(from reader: inout MessagePackReader) throws {
-        self.init()
-        try reader.readFields(into: &self, path: "")
-    }
-
-    /// The fields as the decoder reads them. The encoder writes the same keys in this order, but
-    /// by hand (``encodePrefix(to:)``, ``encodeTail(seq:mono:wall:to:)``): its tail is fixed-width.
-    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
-        try visitor.field("v", &self.version, Int64.min...Int64.max)
-        try visitor.field("schema", &self.schema, .any)
-        try visitor.field("major", &self.major, Int64.min...Int64.max)
-        try visitor.field("minor", &self.minor, Int64.min...Int64.max)
-        try visitor.field("pub", &self.publisher, .any)
-        try visitor.field("epoch", &self.epoch, 0...UInt64.max)
-        // A larger seq would let one forged header add up to 2^64 to a subscriber's gaps.
-        try visitor.field("seq", &self.seq, 1...Envelope.maxSeq)
-        try visitor.field("mono", &self.mono, 0...UInt64.max)
-        try visitor.field("wall", &self.wall, 0...UInt64.max)
+        var version: Int?
+        var schema: String?
+        var major: Int?
+        var minor: Int?
+        var publisher: String?
+        var epoch: UInt64?
+        var seq: UInt64?
+        var mono: UInt64?
+        var wall: UInt64?
+        try reader.readMap { reader, key in
+            switch key {
+            case "v": version = Int(try reader.readInt())
+            case "schema": schema = try reader.readString()
+            case "major": major = Int(try reader.readInt())
+            case "minor": minor = Int(try reader.readInt())
+            case "pub": publisher = try reader.readString()
+            case "epoch": epoch = try reader.readUInt()
+            case "seq":
+                let start = reader.offset
+                let value = try reader.readUInt()
+                // A larger seq would let one forged header add up to 2^64 to a subscriber's gaps.
+                guard (1...Envelope.maxSeq).contains(value) else {
+                    throw CodecError(
+                        .invalidValue, offset: start, context: "seq: \(value) is outside 1...\(Envelope.maxSeq)")
+                }
+                seq = value
+            case "mono": mono = try reader.readUInt()
+            case "wall": wall = try reader.readUInt()
+            default: try reader.skip()
+            }
+        }
+        self.version = try reader.require(version, "v")
+        self.schema = try reader.require(schema, "schema")
+        self.major = try reader.require(major, "major")
+        self.minor = try reader.require(minor, "minor")
+        self.publisher = try reader.require(publisher, "pub")
+        self.epoch = try reader.require(epoch, "epoch")
+        self.seq = try reader.require(seq, "seq")
+        self.mono = try reader.require(mono, "mono")
+        self.wall = try reader.require(wall, "wall")
     }
 
     /// Decodes a complete header frame.
