@@ -27,6 +27,14 @@ import Testing
         ]}
         """#
 
+    static func command(_ instance: String, _ command: String, args: ValueMap? = nil) -> ComponentCommand {
+        ComponentCommand {
+            $0.instance = instance
+            $0.command = command
+            $0.args = args
+        }
+    }
+
     static func host() throws -> ComponentHost {
         ComponentHost(scene: ComponentScene(try Scene(json: Self.sceneJSON, file: "host.json")))
     }
@@ -84,11 +92,7 @@ import Testing
             _ = host.handle(Self.gesture(10, "table", .pan, .changed, name: "tablePan", translation: pull))
             _ = host.handle(Self.gesture(20, "table", .pan, .ended, name: "tablePan", translation: pull))
             return host.handle(
-                ComponentCommand {
-                    $0.instance = "refresh1"
-                    $0.command = "refresh_done"
-                    $0.args = args
-                }, at: ms(100), wallMs: wallMs
+                Self.command("refresh1", "refresh_done", args: args), at: ms(100), wallMs: wallMs
             )
         }
         func updated(_ outputs: [HostOutput]) -> Double?? {
@@ -163,37 +167,11 @@ import Testing
 
     @Test func host_commandsForUnknownInstancesOrThatAComponentDoesNotTake_areCountedAsRejected() throws {
         var host = try Self.host()
-        #expect(
-            host.handle(
-                ComponentCommand {
-                    $0.instance = "ghost"
-                    $0.command = "clear"
-                }, at: ms(0)
-            ).isEmpty)
-        #expect(
-            host.handle(
-                ComponentCommand {
-                    $0.instance = "table1"
-                    $0.command = "clear"
-                }, at: ms(0)
-            ).isEmpty)
-        #expect(
-            host.handle(
-                ComponentCommand {
-                    $0.instance = "board1"
-                    $0.command = "edit"
-                    $0.args = ["text": .string("x")]
-                }, at: ms(0)
-            )
-            .isEmpty)
+        #expect(host.handle(Self.command("ghost", "clear"), at: ms(0)).isEmpty)
+        #expect(host.handle(Self.command("table1", "clear"), at: ms(0)).isEmpty)
+        #expect(host.handle(Self.command("board1", "edit", args: ["text": .string("x")]), at: ms(0)).isEmpty)
         #expect(host.counters.rejectedCommands == 3)
-        #expect(
-            !host.handle(
-                ComponentCommand {
-                    $0.instance = "canvas1"
-                    $0.command = "clear"
-                }, at: ms(0)
-            ).isEmpty)
+        #expect(!host.handle(Self.command("canvas1", "clear"), at: ms(0)).isEmpty)
     }
 
     /// A pinch about the view's top-left corner keeps the content offset at zero.

@@ -8,6 +8,20 @@ import Testing
     static let epoch: UInt64 = 7
 
     /// A board that publishes full states only (`fullStateEveryMs` 0), so each effect shows the whole board.
+    /// One chunk of a snapshot answer with the default settings.
+    static func chunk(_ requestId: String, _ chunk: Int, last: Bool, seq: UInt64, memos: [MemoRecord] = [])
+        -> MemoSnapshot
+    {
+        MemoSnapshot {
+            $0.requestId = requestId
+            $0.chunk = chunk
+            $0.last = last
+            $0.seq = seq
+            $0.memos = memos
+            $0.settings = MemoSettings()
+        }
+    }
+
     static func machine(fullStateEveryMs: Double = 0) -> MemoBoardMachine {
         MemoBoardMachine(
             instance: "board1",
@@ -64,14 +78,7 @@ import Testing
     @Test func memoBoard_snapshotChunks_replaceTheBoardWhenTheLastArrives() throws {
         var machine = Self.machine()
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let first = MemoSnapshot {
-            $0.requestId = "board1:s1:1"
-            $0.chunk = 0
-            $0.last = false
-            $0.seq = 4
-            $0.memos = [.memo("m1", x: 0, y: 0, z: 1)]
-            $0.settings = MemoSettings()
-        }
+        let first = Self.chunk("board1:s1:1", 0, last: false, seq: 4, memos: [.memo("m1", x: 0, y: 0, z: 1)])
         #expect(Effects.states(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, at: ms(1)))).isEmpty)
         var trashed = MemoRecord.memo("m9", x: 0, y: 0, z: 3)
         trashed.trashedAt = 1000
@@ -97,14 +104,7 @@ import Testing
     @Test func memoBoard_missingSnapshotChunk_asksAgain() {
         var machine = Self.machine()
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let skipped = MemoSnapshot {
-            $0.requestId = "board1:s1:1"
-            $0.chunk = 1
-            $0.last = true
-            $0.seq = 4
-            $0.memos = []
-            $0.settings = MemoSettings()
-        }
+        let skipped = Self.chunk("board1:s1:1", 1, last: true, seq: 4)
         let effects = machine.handle(.snapshotChunkReceived(skipped, epoch: Self.epoch, at: ms(1)))
         #expect(Effects.commands(effects).map(\.cmdId) == ["board1:s1:2"])
         #expect(machine.snapshot(at: ms(1)).pendingCommands == 1)
@@ -121,14 +121,7 @@ import Testing
                     $0.seq = 4
                 }, at: ms(10)))
         #expect(Effects.timer(acked) == 1610)
-        let first = MemoSnapshot {
-            $0.requestId = "board1:s1:1"
-            $0.chunk = 0
-            $0.last = false
-            $0.seq = 4
-            $0.memos = []
-            $0.settings = MemoSettings()
-        }
+        let first = Self.chunk("board1:s1:1", 0, last: false, seq: 4)
         #expect(Effects.timer(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, at: ms(100)))) == 1700)
         #expect(Effects.commands(machine.handle(.timeElapsed(ms(1610)))).isEmpty)
         let again = machine.handle(.timeElapsed(ms(1700)))
@@ -139,14 +132,7 @@ import Testing
     @Test func memoBoard_chunkOfAnotherRequest_isIgnored() {
         var machine = Self.machine()
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let other = MemoSnapshot {
-            $0.requestId = "x:1"
-            $0.chunk = 0
-            $0.last = true
-            $0.seq = 4
-            $0.memos = []
-            $0.settings = MemoSettings()
-        }
+        let other = Self.chunk("x:1", 0, last: true, seq: 4)
         #expect(machine.handle(.snapshotChunkReceived(other, epoch: Self.epoch, at: ms(1))).isEmpty)
     }
 
@@ -165,14 +151,7 @@ import Testing
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
         #expect(Self.state(effects)?.syncing == true)
         let request = try #require(Effects.commands(effects).first?.cmdId)
-        let chunk = MemoSnapshot {
-            $0.requestId = request
-            $0.chunk = 0
-            $0.last = true
-            $0.seq = 12
-            $0.memos = [.memo("m1", x: 20, y: 20, z: 1)]
-            $0.settings = MemoSettings()
-        }
+        let chunk = Self.chunk(request, 0, last: true, seq: 12, memos: [.memo("m1", x: 20, y: 20, z: 1)])
         let state = try #require(
             Self.state(machine.handle(.snapshotChunkReceived(chunk, epoch: Self.epoch, at: ms(30)))))
         #expect(state.memos.map(\.id) == ["m1", "m4"])
