@@ -6,7 +6,9 @@ import Foundation
 /// every value against the schema (types, required keys, enums, bounds, finite numbers, string
 /// lengths and patterns) and names the field it refuses.
 ///
-/// Only schemas whose root has `x-swift-type` are generated; the others are hand-written.
+/// Only schemas whose root has `x-swift-type` are generated; the others are hand-written. Fields
+/// that every adopter of a protocol declares alike are generated once (``SharedFields``): each
+/// component state stores its instance, time and input in one ``ComponentStateCommon``.
 public enum Codegen {
     /// The generated folder, relative to the repository root.
     public static let outputDirectory = "Sources/BusSchema/Generated"
@@ -24,7 +26,9 @@ public enum Codegen {
             let schema = try data.withUnsafeBytes { try JSONReader.parse($0) }
             _ = try reader.readMessage(schema)
         }
-        return self.files(reader.registry)
+        var registry = reader.registry
+        for shared in SharedFields.all { try registry.share(shared) }
+        return self.files(registry)
     }
 
     /// Writes the generated files into `repository`'s output folder and removes any it no
@@ -63,7 +67,7 @@ public enum Codegen {
 
     /// One file per outermost name: the type itself, or an extension of a hand-written one.
     private static func files(_ registry: TypeRegistry) -> [String: String] {
-        let names = Set(registry.structs.keys).union(registry.enums.keys)
+        let names = Set(registry.structs.keys).union(registry.enums.keys).union(registry.shared.keys)
         let roots = Set(names.map { String($0.split(separator: ".")[0]) })
         var files: [String: String] = [:]
         for root in roots.sorted() {
@@ -76,6 +80,8 @@ public enum Codegen {
             let nested = self.nested(in: root, registry)
             if let model = registry.structs[root] {
                 writer.declare(model, nested: nested)
+            } else if let shared = registry.shared[root] {
+                writer.declare(shared)
             } else if let model = registry.enums[root] {
                 writer.declare(model)
             } else {
@@ -87,7 +93,8 @@ public enum Codegen {
                 }
             }
             // An extension's file is named after what it adds: the type's own file is hand-written.
-            let isExtension = registry.structs[root] == nil && registry.enums[root] == nil
+            let isExtension =
+                registry.structs[root] == nil && registry.enums[root] == nil && registry.shared[root] == nil
             let added = nested.map { SwiftWriter.lastComponent($0.name) }.joined(separator: "+")
             files[isExtension ? "\(root)+\(added).swift" : "\(root).swift"] = writer.text
         }

@@ -97,6 +97,9 @@ struct StructModel {
     /// The codec halves (`encode`, `decode`) a hand-tuned fast path provides instead: the
     /// generated ones are then the reference it is tested against.
     var fastPath: Set<String> = []
+    /// For an adopter of a protocol whose adopters share fields: those fields, which it stores in
+    /// one property instead of one each.
+    var shared: SharedFields?
     /// The schema file it was first read from, for error messages.
     var source: String
 }
@@ -113,6 +116,8 @@ struct EnumModel: Equatable {
 struct TypeRegistry {
     private(set) var structs: [String: StructModel] = [:]
     private(set) var enums: [String: EnumModel] = [:]
+    /// The structs holding fields that a protocol's adopters share (``SharedFields``), by name.
+    private(set) var shared: [String: SharedFields] = [:]
 
     /// Adds `model`, or checks it against the one of that name already read.
     mutating func add(_ model: StructModel) throws {
@@ -136,6 +141,12 @@ struct TypeRegistry {
         guard existing.cases == model.cases else {
             throw CodegenError("\(model.source): enum \(model.name) differs from its definition in \(existing.source)")
         }
+    }
+
+    /// Notes that `adopter` stores `shared`'s fields in one property.
+    mutating func share(_ shared: SharedFields, with adopter: String) {
+        self.structs[adopter]?.shared = shared
+        self.shared[shared.type] = shared
     }
 }
 

@@ -65,14 +65,12 @@ struct SwiftWriter {
                 type.declare(in: &writer)
                 writer.line()
             }
-            for property in model.properties {
-                for stored in property.flattened ?? [property] {
-                    let type = Self.relative(stored.swiftType, in: model.name)
-                    let initial = writer.initialValue(stored, in: model.name).map { " = \($0)" } ?? ""
-                    writer.doc(stored.doc ?? property.doc)
-                    writer.line("public var \(stored.name): \(type)\(initial)")
-                }
+            if let shared = model.shared {
+                writer.doc(shared.propertyDoc)
+                writer.line("public var \(shared.property) = \(shared.type)()")
             }
+            writer.storedProperties(
+                model.properties.filter { model.shared?.keys.contains($0.key) != true }, in: model.name)
             writer.line()
             writer.line("@inlinable public init() {}")
             writer.line()
@@ -84,13 +82,77 @@ struct SwiftWriter {
         }
     }
 
+    /// The struct of fields that a protocol's adopters share, with a visitor method for the fields
+    /// that open every adopter's map and one for each other field.
+    mutating func declare(_ shared: SharedFields) {
+        self.doc(shared.doc)
+        self.block("public struct \(shared.type): Hashable, Sendable {") { writer in
+            writer.storedProperties(shared.properties, in: shared.type)
+            writer.line()
+            writer.line("@inlinable public init() {}")
+            let leading = Array(shared.properties.prefix(shared.leading))
+            let groups = (leading.isEmpty ? [] : [leading]) + shared.properties.dropFirst(shared.leading).map { [$0] }
+            for group in groups {
+                let keys = group.map { "`\($0.key)`" }.joined(separator: ", ")
+                writer.line()
+                writer.doc(
+                    group == leading
+                        ? "Visits \(keys), the fields every ``\(shared.adopters)``'s map opens with."
+                        : "Visits \(keys) where each ``\(shared.adopters)`` lists it.")
+                writer.line("@inlinable @inline(__always)")
+                let signature = "public mutating func \(shared.visitor(for: group[0]))<V: MapFieldVisitor & ~Copyable>"
+                writer.block("\(signature)(_ visitor: inout V) throws(V.Failure) {") { writer in
+                    for field in group { writer.line("try visitor.\(Self.field(field, in: shared.type)))") }
+                }
+            }
+        }
+    }
+
+    /// The cases of an enum, those without a raw value of their own together on one line (a line
+    /// break where the next would pass 120 columns), as `swift format` leaves them.
     mutating func declare(_ model: EnumModel) {
         self.doc(model.doc)
         let protocols = "String, Sendable, Hashable, CaseIterable, MessagePackEnum"
         self.block("public enum \(Self.lastComponent(model.name)): \(protocols) {") { writer in
+            var plain: [String] = []
             for raw in model.cases {
                 let name = Naming.enumCase(raw)
-                writer.line(name == raw ? "case \(name)" : "case \(name) = \"\(raw)\"")
+                if name == raw {
+                    plain.append(name)
+                    continue
+                }
+                writer.cases(plain)
+                plain = []
+                writer.line("case \(name) = \"\(raw)\"")
+            }
+            writer.cases(plain)
+        }
+    }
+
+    /// `case a, b, c`, continued on indented lines where it would pass 120 columns.
+    private mutating func cases(_ names: [String]) {
+        guard var current = names.first.map({ "case \($0)" }) else { return }
+        for (index, name) in names.enumerated().dropFirst() {
+            let comma = index < names.count - 1 ? 1 : 0
+            if 4 * self.indent + current.count + 2 + name.count + comma > 120 {
+                self.line(current + ",")
+                current = "    " + name
+            } else {
+                current += ", " + name
+            }
+        }
+        self.line(current)
+    }
+
+    /// The stored properties of `properties` (flattened ones as their members), each at its
+    /// default or placeholder.
+    private mutating func storedProperties(_ properties: [Property], in scope: String) {
+        for property in properties {
+            for stored in property.flattened ?? [property] {
+                let type = Self.relative(stored.swiftType, in: scope)
+                let initial = self.initialValue(stored, in: scope).map { " = \($0)" } ?? ""
+                self.doc(stored.doc ?? property.doc)
+                self.line("public var \(stored.name): \(type)\(initial)")
             }
         }
     }
@@ -131,7 +193,15 @@ struct SwiftWriter {
         }
         let signature = "public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V)"
         self.block("\(signature) throws(V.Failure) {") { writer in
-            for property in model.properties { writer.line("try visitor.\(Self.field(property, in: model.name)))") }
+            var visited: Set<String> = []
+            for property in model.properties {
+                guard let shared = model.shared, shared.keys.contains(property.key) else {
+                    writer.line("try visitor.\(Self.field(property, in: model.name)))")
+                    continue
+                }
+                let method = shared.visitor(for: property)
+                if visited.insert(method).inserted { writer.line("try self.\(shared.property).\(method)(&visitor)") }
+            }
         }
     }
 

@@ -19,6 +19,27 @@ import UIBusCodegen
         }
     }
 
+    @Test func generationRefusesAComponentStateThatDeclaresACommonFieldOtherwiseAndNamesIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "codegen-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (id, edit) in [
+            ("state.drawer", { (text: String) in text }),
+            ("state.pager", { $0.replacingOccurrences(of: "\"minLength\": 1", with: "\"minLength\": 2") }),
+        ] {
+            let text = try String(contentsOfFile: "\(RepositoryFiles.schemas)/\(id)/v1.json", encoding: .utf8)
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent(id), withIntermediateDirectories: true)
+            try edit(text).write(
+                to: directory.appendingPathComponent("\(id)/v1.json"), atomically: true, encoding: .utf8)
+        }
+        #expect {
+            _ = try Codegen.generate(schemasDirectory: directory.path)
+        } throws: { error in
+            "\(error)".hasPrefix("state.pager/v1.json: 'instance' differs from its declaration in state.drawer/v1.json")
+        }
+    }
+
     @Test func everyStringPatternMatchesWhatItsRegularExpressionMatches() throws {
         var random = SplitMix64(seed: 22)
         let alphabet = Array("aAzZ09_#/.-fF g\u{7f}\u{1}é指".unicodeScalars)

@@ -27,27 +27,22 @@ public struct CanvasState: ComponentStateMessage, MessagePackMap, MapFields, Has
         }
     }
 
-    /// component instance id (the scene's component id)
-    public var instance: String = ""
-    /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double = 0
+    /// The instance, time and input every component state carries (forwarded as `instance`, `tMs`, `input`).
+    public var common = ComponentStateCommon()
     /// finished strokes and the one being drawn, oldest first
     public var strokes: [Stroke] = []
     /// id of the stroke being drawn, or null
     public var active: Int??
     /// zoom scale used to map points back
     public var zoomScale: Double?
-    /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
-    public var input: TouchInput?
 
     @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
-        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
-        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try self.common.visitLeading(&visitor)
         try visitor.field("strokes", &self.strokes, ArrayRule(item: .any))
         try visitor.optionalNullable("active", &self.active, 1...Int64.max)
         try visitor.optional("zoom_scale", &self.zoomScale, NumberRule(.atLeast(0), exclusiveLower: true))
-        try visitor.optional("input", &self.input, .any)
+        try self.common.visitInput(&visitor)
     }
 }

@@ -11,14 +11,11 @@ public struct DrawerState: ComponentStateMessage, MessagePackMap, MapFields, Has
 
     /// A horizontal side: the swipe direction the drawer listens for, or the edge it is attached to.
     public enum Side: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case left
-        case right
+        case left, right
     }
 
-    /// component instance id (the scene's component id)
-    public var instance: String = ""
-    /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double = 0
+    /// The instance, time and input every component state carries (forwarded as `instance`, `tMs`, `input`).
+    public var common = ComponentStateCommon()
     /// the menu is open (or opening)
     public var open: Bool = false
     /// 0 closed … 1 open; on a state with 'animation', the target the menu slides to
@@ -35,14 +32,11 @@ public struct DrawerState: ComponentStateMessage, MessagePackMap, MapFields, Has
     /// set when this change is animated (UIView block animation): the render worker moves what is on screen to this
     /// state's values (since minor 1)
     public var animation: StateAnimation?
-    /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
-    public var input: TouchInput?
 
     @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
-        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
-        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try self.common.visitLeading(&visitor)
         try visitor.field("open", &self.open, .any)
         try visitor.field("progress", &self.progress, NumberRule(NumberRange(0, 1)))
         try visitor.field("listening_direction", &self.listeningDirection, .any)
@@ -50,6 +44,6 @@ public struct DrawerState: ComponentStateMessage, MessagePackMap, MapFields, Has
         try visitor.optional("width", &self.width, .atLeast(0))
         try visitor.optional("tab", &self.tab, .atLeast(0))
         try visitor.optional("animation", &self.animation, .any)
-        try visitor.optional("input", &self.input, .any)
+        try self.common.visitInput(&visitor)
     }
 }

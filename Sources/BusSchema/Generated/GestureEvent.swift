@@ -9,41 +9,22 @@ public struct GestureEvent: ReusableBusMessage, MessagePackMap, MapFields, Hasha
 
     /// swipe direction
     public enum Direction: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case left
-        case right
-        case up
-        case down
+        case left, right, up, down
     }
 
     /// screen edge of an edgePan
     public enum Edge: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case left
-        case right
-        case top
-        case bottom
+        case left, right, top, bottom
     }
 
     /// recognizer kind
     public enum Kind: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case tap
-        case doubleTap
-        case longPress
-        case pan
-        case swipe
-        case pinch
-        case rotation
-        case edgePan
-        case touchDown
+        case tap, doubleTap, longPress, pan, swipe, pinch, rotation, edgePan, touchDown
     }
 
     /// UIKit recognizer state reached
     public enum State: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case began
-        case changed
-        case ended
-        case cancelled
-        case failed
-        case recognized
+        case began, changed, ended, cancelled, failed, recognized
     }
 
     /// pan/edgePan translation from the start location, in points

@@ -9,11 +9,7 @@ public struct Lifecycle: BusMessage, MessagePackMap, MapFields, Hashable {
 
     /// what happened
     public enum Event: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case started
-        case ready
-        case stopping
-        case stopped
-        case resync
+        case started, ready, stopping, stopped, resync
         case willResignActive = "will_resign_active"
         case didBecomeActive = "did_become_active"
     }

@@ -3,8 +3,5 @@
 
 /// The order arrange lays memos out in (also the stored arrange setting).
 public enum MemoArrangeOrder: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-    case created
-    case updated
-    case color
-    case text
+    case created, updated, color, text
 }

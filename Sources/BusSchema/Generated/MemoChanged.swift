@@ -8,9 +8,7 @@ public struct MemoChanged: BusMessage, MessagePackMap, MapFields, Hashable {
 
     /// upsert: memo created or changed; delete: memo removed for good (empty trash); settings: board settings changed
     public enum Change: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case upsert
-        case delete
-        case settings
+        case upsert, delete, settings
     }
 
     /// global change sequence, from 1

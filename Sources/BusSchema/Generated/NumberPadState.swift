@@ -8,15 +8,12 @@ public struct NumberPadState: ComponentStateMessage, MessagePackMap, MapFields, 
 
     /// key order: startWithZero (0…9) or phone (1…9, 0)
     public enum Layout: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case startWithZero
-        case phone
+        case startWithZero, phone
     }
 
     /// popup shape: left edge key, inner key, right edge key
     public enum PopupKind: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case left
-        case inner
-        case right
+        case left, inner, right
     }
 
     /// key popup shown while a finger is down, or null
@@ -34,10 +31,8 @@ public struct NumberPadState: ComponentStateMessage, MessagePackMap, MapFields, 
         }
     }
 
-    /// component instance id (the scene's component id)
-    public var instance: String = ""
-    /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double = 0
+    /// The instance, time and input every component state carries (forwarded as `instance`, `tMs`, `input`).
+    public var common = ComponentStateCommon()
     /// key order: startWithZero (0…9) or phone (1…9, 0)
     public var layout: Layout = .startWithZero
     /// enabled digits; disabled keys ignore touches
@@ -50,20 +45,17 @@ public struct NumberPadState: ComponentStateMessage, MessagePackMap, MapFields, 
     public var touchedString: String = ""
     /// digits tapped within 0.75 s of each other, ending with the latest
     public var sequentialString: String = ""
-    /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
-    public var input: TouchInput?
 
     @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
-        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
-        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try self.common.visitLeading(&visitor)
         try visitor.field("layout", &self.layout, .any)
         try visitor.field("enabled", &self.enabled, ArrayRule(item: 0...9))
         try visitor.nullable("highlighted", &self.highlighted, 0...9)
         try visitor.nullable("popup", &self.popup, .any)
         try visitor.field("touched_string", &self.touchedString, .any)
         try visitor.field("sequential_string", &self.sequentialString, .any)
-        try visitor.optional("input", &self.input, .any)
+        try self.common.visitInput(&visitor)
     }
 }

@@ -6,10 +6,8 @@
 public struct PagerState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.pager", major: 1, minor: 4)
 
-    /// component instance id (the scene's component id)
-    public var instance: String = ""
-    /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double = 0
+    /// The instance, time and input every component state carries (forwarded as `instance`, `tMs`, `input`).
+    public var common = ComponentStateCommon()
     /// current page, from 0
     public var page: Int = 0
     /// number of pages
@@ -34,8 +32,6 @@ public struct PagerState: ComponentStateMessage, MessagePackMap, MapFields, Hash
     /// scroll_offset (since minor 1); also on the state that ends a load, fading the full progress bar out
     /// (progress_opacity 0) over its duration (since minor 3)
     public var animation: StateAnimation?
-    /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
-    public var input: TouchInput?
     /// the progress bar's opacity: 0 on the state that ends a load (with 'animation', the bar fading out over 300 ms)
     /// and until the bar resets to zero width; absent: 1 (since minor 3)
     public var progressOpacity: Double?
@@ -43,8 +39,7 @@ public struct PagerState: ComponentStateMessage, MessagePackMap, MapFields, Hash
     @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
-        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
-        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try self.common.visitLeading(&visitor)
         try visitor.field("page", &self.page, 0...Int64.max)
         try visitor.field("page_count", &self.pageCount, 1...Int64.max)
         try visitor.field("header_offset", &self.headerOffset, .atLeast(0))
@@ -55,7 +50,7 @@ public struct PagerState: ComponentStateMessage, MessagePackMap, MapFields, Hash
         try visitor.optional("pull_offset", &self.pullOffset, .atLeast(0))
         try visitor.optional("scroll_offset", &self.scrollOffset, .finite)
         try visitor.optional("animation", &self.animation, .any)
-        try visitor.optional("input", &self.input, .any)
+        try self.common.visitInput(&visitor)
         try visitor.optional("progress_opacity", &self.progressOpacity, NumberRule(NumberRange(0, 1)))
     }
 }

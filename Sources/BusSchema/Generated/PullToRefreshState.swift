@@ -8,16 +8,11 @@ public struct PullToRefreshState: ComponentStateMessage, MessagePackMap, MapFiel
 
     /// header state
     public enum Phase: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case hidden
-        case pullingDown
-        case overThreshold
-        case refreshing
+        case hidden, pullingDown, overThreshold, refreshing
     }
 
-    /// component instance id (the scene's component id)
-    public var instance: String = ""
-    /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double = 0
+    /// The instance, time and input every component state carries (forwarded as `instance`, `tMs`, `input`).
+    public var common = ComponentStateCommon()
     /// header state
     public var phase: Phase = .hidden
     /// how far the content is pulled down, in points (the negated contentOffset.y); the header height while refreshing
@@ -36,8 +31,6 @@ public struct PullToRefreshState: ComponentStateMessage, MessagePackMap, MapFiel
     /// set when this change is animated (UIView block animation): the render worker moves what is on screen to this
     /// state's values (since minor 1)
     public var animation: StateAnimation?
-    /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
-    public var input: TouchInput?
     /// set on the state that starts the arrow's turn to 'arrow_angle': the render worker turns the arrow from where it
     /// is on screen over this (the source turns it in 0.1 s) (since minor 3)
     public var arrowAnimation: StateAnimation?
@@ -48,8 +41,7 @@ public struct PullToRefreshState: ComponentStateMessage, MessagePackMap, MapFiel
     @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
-        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
-        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try self.common.visitLeading(&visitor)
         try visitor.field("phase", &self.phase, .any)
         try visitor.field("offset", &self.offset, .atLeast(0))
         try visitor.field("threshold", &self.threshold, .atLeast(0))
@@ -58,7 +50,7 @@ public struct PullToRefreshState: ComponentStateMessage, MessagePackMap, MapFiel
         try visitor.optional("offline", &self.offline, .any)
         try visitor.optional("header_height", &self.headerHeight, .atLeast(0))
         try visitor.optional("animation", &self.animation, .any)
-        try visitor.optional("input", &self.input, .any)
+        try self.common.visitInput(&visitor)
         try visitor.optional("arrow_animation", &self.arrowAnimation, .any)
         try visitor.optional("updated_at_ms", &self.updatedAtMs, .atLeast(0))
     }

@@ -7,11 +7,7 @@ public struct RenderAnimation: BusMessage, MessagePackMap, MapFields, Hashable {
 
     /// animated property
     public enum Property: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case position
-        case size
-        case opacity
-        case rotation
-        case scale
+        case position, size, opacity, rotation, scale
     }
 
     /// animated layer: the view id, or view id/sublayer name

@@ -27,10 +27,8 @@ public struct ScrollViewState: ComponentStateMessage, MessagePackMap, MapFields,
         }
     }
 
-    /// component instance id (the scene's component id)
-    public var instance: String = ""
-    /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double = 0
+    /// The instance, time and input every component state carries (forwarded as `instance`, `tMs`, `input`).
+    public var common = ComponentStateCommon()
     /// x in points (right is positive)
     public var offsetX: Double = 0
     /// y in points (down is positive)
@@ -55,14 +53,11 @@ public struct ScrollViewState: ComponentStateMessage, MessagePackMap, MapFields,
     public var velocity: GestureEvent.Vector?
     /// current page when paging is on
     public var page: Int?
-    /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
-    public var input: TouchInput?
 
     @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
-        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
-        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try self.common.visitLeading(&visitor)
         try visitor.flattened("offset", "x", &self.offsetX, .finite, "y", &self.offsetY, .finite)
         try visitor.flattened(
             "content_size", "width", &self.contentWidth, .atLeast(0), "height", &self.contentHeight, .atLeast(0))
@@ -74,6 +69,6 @@ public struct ScrollViewState: ComponentStateMessage, MessagePackMap, MapFields,
         try visitor.field("overlays_visible", &self.overlaysVisible, .any)
         try visitor.optional("velocity", &self.velocity, .any)
         try visitor.optional("page", &self.page, 0...Int64.max)
-        try visitor.optional("input", &self.input, .any)
+        try self.common.visitInput(&visitor)
     }
 }

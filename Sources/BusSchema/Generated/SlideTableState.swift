@@ -6,10 +6,8 @@
 public struct SlideTableState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.slideTable", major: 1, minor: 4)
 
-    /// component instance id (the scene's component id)
-    public var instance: String = ""
-    /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double = 0
+    /// The instance, time and input every component state carries (forwarded as `instance`, `tMs`, `input`).
+    public var common = ComponentStateCommon()
     /// number of rows
     public var rows: Int = 0
     /// model index of the open row, or null
@@ -30,8 +28,6 @@ public struct SlideTableState: ComponentStateMessage, MessagePackMap, MapFields,
     /// on a state that opens one row while 'closing_row' closes: the closing row's slide, which the render worker runs
     /// instead of 'animation' for that row (the source closes in 0.1 s, opens in 0.2 s) (since minor 3)
     public var closeAnimation: StateAnimation?
-    /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
-    public var input: TouchInput?
     /// model index of the row under a finger that has not lifted yet, drawn light grey; absent when none (since minor
     /// 4)
     public var highlightedRow: Int?
@@ -42,8 +38,7 @@ public struct SlideTableState: ComponentStateMessage, MessagePackMap, MapFields,
     @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
-        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
-        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try self.common.visitLeading(&visitor)
         try visitor.field("rows", &self.rows, 0...Int64.max)
         try visitor.nullable("open_row", &self.openRow, 0...Int64.max)
         try visitor.field("offsets", &self.offsets, ArrayRule(item: .atLeast(0)))
@@ -52,7 +47,7 @@ public struct SlideTableState: ComponentStateMessage, MessagePackMap, MapFields,
         try visitor.optional("animation", &self.animation, .any)
         try visitor.optional("closing_row", &self.closingRow, 0...Int64.max)
         try visitor.optional("close_animation", &self.closeAnimation, .any)
-        try visitor.optional("input", &self.input, .any)
+        try self.common.visitInput(&visitor)
         try visitor.optional("highlighted_row", &self.highlightedRow, 0...Int64.max)
         try visitor.optional("selected_row", &self.selectedRow, 0...Int64.max)
     }

@@ -6,10 +6,7 @@
 public struct StateAnimation: MessagePackMap, MapFields, Hashable {
     /// The timing curves of UIView animations.
     public enum Curve: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case easeInOut
-        case easeIn
-        case easeOut
-        case linear
+        case easeInOut, easeIn, easeOut, linear
     }
 
     /// animation length in ms

@@ -5,18 +5,12 @@
 public struct TouchContact: MessagePackMap, MapFields, Hashable {
     /// contact phase in this frame
     public enum Phase: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case began
-        case moved
-        case stationary
-        case ended
-        case cancelled
+        case began, moved, stationary, ended, cancelled
     }
 
     /// tool type when the device reports it (MT_TOOL_PALM cancels the contact)
     public enum Tool: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case finger
-        case pen
-        case palm
+        case finger, pen, palm
     }
 
     /// contact id, stable from began to ended/cancelled (evdev tracking id or script id)

@@ -8,10 +8,7 @@ public struct TouchScriptLine: BusMessage, MessagePackMap, MapFields, Hashable {
 
     /// contact phase
     public enum Phase: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case began
-        case moved
-        case ended
-        case cancelled
+        case began, moved, ended, cancelled
     }
 
     /// time in milliseconds from the script start

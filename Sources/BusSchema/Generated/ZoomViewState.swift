@@ -5,10 +5,8 @@
 public struct ZoomViewState: ComponentStateMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("state.zoomView", major: 1, minor: 3)
 
-    /// component instance id (the scene's component id)
-    public var instance: String = ""
-    /// time of the event that produced this state, in ms (gesture t_ms or the host's timer time)
-    public var tMs: Double = 0
+    /// The instance, time and input every component state carries (forwarded as `instance`, `tMs`, `input`).
+    public var common = ComponentStateCommon()
     /// current zoom scale
     public var scale: Double = 0
     /// minimum zoom scale
@@ -28,14 +26,11 @@ public struct ZoomViewState: ComponentStateMessage, MessagePackMap, MapFields, H
     /// set when the zoom snaps (a double tap, a reset, a pinch released past the scale limits): the render worker moves
     /// what is on screen to this state's scale and offset (since minor 1)
     public var animation: StateAnimation?
-    /// the touch frame whose effect this state shows, when a gesture event changed it (the event's input, passed on)
-    public var input: TouchInput?
 
     @inlinable public init() {}
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
-        try visitor.field("instance", &self.instance, StringRule(length: 1...Int.max))
-        try visitor.field("t_ms", &self.tMs, .atLeast(0))
+        try self.common.visitLeading(&visitor)
         try visitor.field("scale", &self.scale, NumberRule(.atLeast(0), exclusiveLower: true))
         try visitor.field("min_scale", &self.minScale, NumberRule(.atLeast(0), exclusiveLower: true))
         try visitor.field("max_scale", &self.maxScale, NumberRule(.atLeast(0), exclusiveLower: true))
@@ -44,6 +39,6 @@ public struct ZoomViewState: ComponentStateMessage, MessagePackMap, MapFields, H
         try visitor.optional("zooming", &self.zooming, .any)
         try visitor.optional("image", &self.image, .any)
         try visitor.optional("animation", &self.animation, .any)
-        try visitor.optional("input", &self.input, .any)
+        try self.common.visitInput(&visitor)
     }
 }

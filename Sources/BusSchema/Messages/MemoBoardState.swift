@@ -13,8 +13,9 @@ public struct MemoBoardState: ComponentStateMessage, Buildable, Hashable {
         FieldSpec("syncing", "boolean", required: false), FieldSpec("revision", "integer", required: false),
         FieldSpec("input", "object", required: false), FieldSpec("animation", "object", required: false),
     ]
-    /// The touch frame whose effect this state shows, when a gesture changed it.
-    public var input: TouchInput?
+    /// The instance, time and input every component state carries (forwarded as `instance`, `tMs`,
+    /// `input`).
+    public var common = ComponentStateCommon()
     /// How the render worker animates what this state changed: the editor opening (since minor 2).
     public var animation: StateAnimation?
 
@@ -90,8 +91,6 @@ public struct MemoBoardState: ComponentStateMessage, Buildable, Hashable {
         }
     }
 
-    public var instance = ""
-    public var tMs = 0.0
     public var memos: [Memo] = []
     public var selected: String?
     public var arrangeOrder = ArrangeOrder.created
