@@ -64,7 +64,7 @@ extension ComponentInstance {
         case "restore": return memoID.map { .restoreRequested(memoID: $0, at: instant) }
         case "empty_trash": return .emptyTrashRequested(at: instant)
         case "arrange":
-            let order = args["order"]?.stringValue.flatMap(MemoBoardState.ArrangeOrder.init(rawValue:))
+            let order = args["order"]?.stringValue.flatMap(MemoArrangeOrder.init(rawValue:))
             return .arrangeRequested(order, at: instant)
         case "search": return .searchRequested(query: args["query"]?.stringValue ?? "", at: instant)
         case "background": return .backgroundRequested(image: args["image"]?.stringValue, at: instant)

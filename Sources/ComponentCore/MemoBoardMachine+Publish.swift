@@ -71,9 +71,7 @@ extension MemoBoardMachine {
                     $0.trash = trash
                     $0.removed = removed
                     $0.selected = self.selected
-                    $0.arrangeOrder =
-                        MemoBoardState.ArrangeOrder(rawValue: self.settings.arrangeOrder.rawValue)
-                        ?? .created
+                    $0.arrangeOrder = self.settings.arrangeOrder
                     $0.background = self.settings.background
                     $0.editing = self.editing
                     $0.search = search

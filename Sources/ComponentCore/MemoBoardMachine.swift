@@ -53,7 +53,7 @@ public struct MemoBoardMachine: Sendable {
         case trashRequested(memoID: String, at: SourceInstant)
         case restoreRequested(memoID: String, at: SourceInstant)
         case emptyTrashRequested(at: SourceInstant)
-        case arrangeRequested(MemoBoardState.ArrangeOrder?, at: SourceInstant)
+        case arrangeRequested(MemoArrangeOrder?, at: SourceInstant)
         /// An empty query clears the search.
         case searchRequested(query: String, at: SourceInstant)
         case backgroundRequested(image: String?, at: SourceInstant)
@@ -200,9 +200,7 @@ public struct MemoBoardMachine: Sendable {
             self.records.removeAll { $0.trashedAt != nil }
             return self.send(.emptyTrash, at: now) + [self.publish(now)]
         case (_, .arrangeRequested(let order, let now)):
-            if let order, let setting = MemoArrangeOrder(rawValue: order.rawValue) {
-                self.settings.arrangeOrder = setting
-            }
+            if let order { self.settings.arrangeOrder = order }
             for id in self.records.keys { self.records[id]?.memo.minimized = true }
             let order = self.settings.arrangeOrder
             let width = self.config.width
@@ -318,7 +316,7 @@ public struct MemoBoardMachine: Sendable {
             $0.tMs = now.milliseconds
             $0.memos = self.records.values.filter { $0.trashedAt == nil }.map(shown).sorted(by: order)
             $0.selected = self.selected
-            $0.arrangeOrder = MemoBoardState.ArrangeOrder(rawValue: self.settings.arrangeOrder.rawValue) ?? .created
+            $0.arrangeOrder = self.settings.arrangeOrder
             $0.background = self.settings.background
             $0.editing = .some(self.editing)
             $0.trash = self.records.values.filter { $0.trashedAt != nil }.map(shown).sorted(by: order)

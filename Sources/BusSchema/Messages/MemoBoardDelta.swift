@@ -29,7 +29,7 @@ public struct MemoBoardDelta: ValueMessage, Buildable, Hashable {
     /// Ids of memos gone from board and trash.
     public var removed: [String] = []
     public var selected: String?
-    public var arrangeOrder = MemoBoardState.ArrangeOrder.created
+    public var arrangeOrder = MemoArrangeOrder.created
     public var background: String?
     public var editing: String?
     /// The search, when it changed (`.some(nil)`: cleared; `nil`: unchanged, left out).
@@ -94,7 +94,7 @@ public struct MemoBoardDelta: ValueMessage, Buildable, Hashable {
         self.trash = trash
         self.removed = removed
         self.selected = try fields.optional("selected", PayloadFields.string)
-        self.arrangeOrder = try fields.enumValue("arrange_order", MemoBoardState.ArrangeOrder.self)
+        self.arrangeOrder = try fields.enumValue("arrange_order", MemoArrangeOrder.self)
         self.background = try fields.optional("background", PayloadFields.string)
         self.editing = try fields.optional("editing", PayloadFields.string)
         self.search = search

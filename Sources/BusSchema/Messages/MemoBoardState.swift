@@ -24,11 +24,6 @@ public struct MemoBoardState: ComponentStateMessage, Buildable, Hashable {
         case yellow, orange, pink, purple, blue, green, gray, white
     }
 
-    /// The arrange order setting.
-    public enum ArrangeOrder: String, Sendable, Hashable, CaseIterable, MessagePackEnum {
-        case created, updated, color, text
-    }
-
     /// A memo as the board shows it.
     public struct Memo: Sendable, Hashable {
         public var id: String
@@ -93,7 +88,7 @@ public struct MemoBoardState: ComponentStateMessage, Buildable, Hashable {
 
     public var memos: [Memo] = []
     public var selected: String?
-    public var arrangeOrder = ArrangeOrder.created
+    public var arrangeOrder = MemoArrangeOrder.created
     public var background: String?
     /// The memo open in the editor (`.some(nil)`: none; `nil`: the field is left out).
     public var editing: String??
@@ -192,7 +187,7 @@ public struct MemoBoardState: ComponentStateMessage, Buildable, Hashable {
         self.tMs = try fields.number("t_ms")
         self.memos = memos
         self.selected = try fields.optional("selected", PayloadFields.string)
-        self.arrangeOrder = try fields.enumValue("arrange_order", ArrangeOrder.self)
+        self.arrangeOrder = try fields.enumValue("arrange_order", MemoArrangeOrder.self)
         self.background = try fields.optional("background", PayloadFields.string)
         self.editing =
             fields.value["editing"] == nil ? nil : .some(try fields.optional("editing", PayloadFields.string))
