@@ -129,6 +129,32 @@ extension Array: MessagePackField where Element: MessagePackField {
     }
 }
 
+/// A half-open range of whole numbers (a search match's `[start, end)`), sent as the pair
+/// `[start, end]`; a start past the end is refused.
+extension Range: MessagePackValue, MessagePackField where Bound == Int {
+    @inlinable
+    public func write(to writer: inout MessagePackWriter) {
+        writer.writeArrayHeader(2)
+        writer.write(self.lowerBound)
+        writer.write(self.upperBound)
+    }
+
+    @inlinable
+    public static func read(from reader: inout MessagePackReader, _ field: FieldName, _ rule: TypeRule) throws
+        -> Range<Int>
+    {
+        let start = reader.offset
+        return try reader.readPair(field) { reader in
+            let lower = try Int.read(from: &reader, FieldName(item: 0, of: field), Int64.min...Int64.max)
+            let upper = try Int.read(from: &reader, FieldName(item: 1, of: field), Int64.min...Int64.max)
+            guard lower <= upper else {
+                throw CodecError(.invalidValue, offset: start, context: "\(field): start \(lower) is past end \(upper)")
+            }
+            return lower..<upper
+        }
+    }
+}
+
 extension MessagePackEnum {
     @inlinable
     public static func read(from reader: inout MessagePackReader, _ field: FieldName, _ rule: TypeRule) throws -> Self {

@@ -13,33 +13,19 @@ public struct HealthCounters: Sendable, Hashable {
     public var queueDepth: UInt64 = 0
 
     public init() {}
+}
 
-    static let keys = [
-        "sent", "received", "gaps", "duplicates", "reorders", "rejected", "dead_lettered", "queue_depth",
-    ]
-
-    var ordered: [(String, UInt64)] {
-        [
-            ("sent", self.sent), ("received", self.received), ("gaps", self.gaps), ("duplicates", self.duplicates),
-            ("reorders", self.reorders), ("rejected", self.rejected), ("dead_lettered", self.deadLettered),
-            ("queue_depth", self.queueDepth),
-        ]
-    }
-
-    init(_ counts: [(String, UInt64)]) {
-        for (key, count) in counts {
-            switch key {
-            case "sent": self.sent = count
-            case "received": self.received = count
-            case "gaps": self.gaps = count
-            case "duplicates": self.duplicates = count
-            case "reorders": self.reorders = count
-            case "rejected": self.rejected = count
-            case "dead_lettered": self.deadLettered = count
-            case "queue_depth": self.queueDepth = count
-            default: break
-            }
-        }
+/// Each counter is always written; one a reader does not know is skipped, one it misses stays 0.
+extension HealthCounters: MessagePackMap, MapFields {
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.defaulted("sent", &self.sent, 0...UInt64.max)
+        try visitor.defaulted("received", &self.received, 0...UInt64.max)
+        try visitor.defaulted("gaps", &self.gaps, 0...UInt64.max)
+        try visitor.defaulted("duplicates", &self.duplicates, 0...UInt64.max)
+        try visitor.defaulted("reorders", &self.reorders, 0...UInt64.max)
+        try visitor.defaulted("rejected", &self.rejected, 0...UInt64.max)
+        try visitor.defaulted("dead_lettered", &self.deadLettered, 0...UInt64.max)
+        try visitor.defaulted("queue_depth", &self.queueDepth, 0...UInt64.max)
     }
 }
 
@@ -48,7 +34,7 @@ public struct HealthCounters: Sendable, Hashable {
 /// Minor 1 added `epoch`: with `pid` it names the process that sent the report, so a reader
 /// (the supervisor) can accept health only from the process it started. Minor 2 added
 /// `subscribers`, the proxy's subscriptions per prefix.
-public struct Health: BusMessage, Buildable, Hashable {
+public struct Health: BusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("health", major: 1, minor: 2)
     public static let fields: [FieldSpec] = [
         FieldSpec("service", "string"), FieldSpec("state", "string"), FieldSpec("seq", "integer"),
@@ -79,76 +65,21 @@ public struct Health: BusMessage, Buildable, Hashable {
 
     public init() {}
 
-    public func encode(to writer: inout MessagePackWriter) {
-        writer.writeMapHeader(
-            7 + (self.extra == nil ? 0 : 1) + (self.epoch == nil ? 0 : 1) + (self.subscribers == nil ? 0 : 1))
-        writer.writeKey("service")
-        writer.write(self.service)
-        writer.write("state", self.state)
-        writer.writeKey("seq")
-        writer.write(self.seq)
-        writer.writeKey("uptime_ms")
-        writer.write(self.uptimeMs)
-        writer.writeKey("pid")
-        writer.write(self.pid)
-        if let epoch = self.epoch {
-            writer.writeKey("epoch")
-            writer.write(epoch)
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("service", &self.service, .any)
+        try visitor.field("state", &self.state, .any)
+        try visitor.field("seq", &self.seq, 0...UInt64.max)
+        try visitor.field("uptime_ms", &self.uptimeMs, 0...UInt64.max)
+        try visitor.field("pid", &self.pid, Int64.min...Int64.max)
+        try visitor.optional("epoch", &self.epoch, 0...UInt64.max)
+        try visitor.field("counters", &self.counters, .any)
+        visitor.write("reasons", Counts(self.reasons))
+        try visitor.readField("reasons", required: true) { reader, _ in self.reasons = try Counts.read(from: &reader) }
+        try visitor.optional("extra", &self.extra, .any)
+        visitor.write("subscribers", Counts(self.subscribers))
+        try visitor.readField("subscribers", required: false) { reader, _ in
+            self.subscribers = try Counts.read(from: &reader)
         }
-        writer.writeKey("counters")
-        writer.writeCounts(self.counters.ordered)
-        writer.writeKey("reasons")
-        writer.writeCounts(self.reasons)
-        if let extra = self.extra {
-            writer.writeKey("extra")
-            writer.write(.map(extra))
-        }
-        if let subscribers = self.subscribers {
-            writer.writeKey("subscribers")
-            writer.writeCounts(subscribers)
-        }
-    }
-
-    public init(from reader: inout MessagePackReader) throws {
-        var service: String?
-        var state: State?
-        var seq: UInt64?
-        var uptimeMs: UInt64?
-        var pid: Int?
-        var epoch: UInt64?
-        var counters: HealthCounters?
-        var reasons: [(String, UInt64)]?
-        var extra: ValueMap?
-        var subscribers: [(String, UInt64)]?
-        try reader.readMap { reader, key in
-            switch key {
-            case "service": service = try reader.readString()
-            case "state": state = try reader.readEnum(State.self, field: "state")
-            case "seq": seq = try reader.readUInt()
-            case "uptime_ms": uptimeMs = try reader.readUInt()
-            case "pid": pid = try reader.readInteger()
-            case "epoch": epoch = try reader.readUInt()
-            case "counters": counters = HealthCounters(try reader.readCounts())
-            case "reasons": reasons = try reader.readCounts()
-            case "extra":
-                guard case .map(let map) = try reader.readValue() else {
-                    throw CodecError(.typeMismatch, offset: reader.offset, context: "extra")
-                }
-                extra = map
-            case "subscribers": subscribers = try reader.readCounts()
-            default: try reader.skip()
-            }
-        }
-        self.service = try reader.require(service, "service")
-        self.state = try reader.require(state, "state")
-        self.seq = try reader.require(seq, "seq")
-        self.uptimeMs = try reader.require(uptimeMs, "uptime_ms")
-        self.pid = try reader.require(pid, "pid")
-        self.epoch = epoch
-        self.counters = try reader.require(counters, "counters")
-        self.reasons = try reader.require(reasons, "reasons")
-        self.extra = extra
-        self.subscribers = subscribers
     }
 
     public static func == (lhs: Health, rhs: Health) -> Bool {
@@ -163,5 +94,29 @@ public struct Health: BusMessage, Buildable, Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(self.service)
         hasher.combine(self.seq)
+    }
+}
+
+/// A map of counts by name, in their order (`reasons`, `subscribers`), left out when nil.
+private struct Counts: MessagePackValue {
+    let counts: [(String, UInt64)]?
+
+    init(_ counts: [(String, UInt64)]?) { self.counts = counts }
+
+    var isAbsent: Bool { self.counts == nil }
+
+    func write(to writer: inout MessagePackWriter) {
+        let counts = self.counts ?? []
+        writer.writeMapHeader(counts.count)
+        for (key, count) in counts {
+            writer.write(key)
+            writer.write(count)
+        }
+    }
+
+    static func read(from reader: inout MessagePackReader) throws -> [(String, UInt64)] {
+        var counts: [(String, UInt64)] = []
+        try reader.readMap { reader, key in counts.append((try key.string(), try reader.readUInt())) }
+        return counts
     }
 }

@@ -162,13 +162,7 @@ public struct MemoBoardState: ComponentStateMessage, Buildable, Hashable {
             writer.writeMapHeader(3)
             writer.writeField("memo_id", match.memoID)
             writer.writeField("trashed", bool: match.trashed)
-            writer.write("ranges")
-            writer.writeArrayHeader(match.ranges.count)
-            for range in match.ranges {
-                writer.writeArrayHeader(2)
-                writer.write(range.lowerBound)
-                writer.write(range.upperBound)
-            }
+            writer.write("ranges", match.ranges)
         }
     }
 

@@ -25,7 +25,7 @@ public enum MemoExportFormat: String, Sendable, Hashable, CaseIterable, MessageP
 /// `cmd_id` is unique per command and reused for retries; the ack goes to
 /// `memo/ack/<client>/`. Which other fields an op needs is checked by the store, which
 /// answers a missing or bad field with a `rejected` ack rather than a decode failure.
-public struct MemoCommand: BusMessage, Buildable, Hashable {
+public struct MemoCommand: BusMessage, MessagePackMap, MapFields, Hashable {
     public static let schema = SchemaID("memo.command", major: 1, minor: 0)
     public static let fields: [FieldSpec] = [
         FieldSpec("cmd_id", "string"), FieldSpec("client", "string"), FieldSpec("op", "string"),
@@ -63,61 +63,37 @@ public struct MemoCommand: BusMessage, Buildable, Hashable {
 
     public init() {}
 
-    public func encode(to writer: inout MessagePackWriter) {
-        let strings: [(String, String?)] = [
-            ("memo_id", self.memoId), ("text", self.text), ("color", self.color), ("order", self.order?.rawValue),
-            ("image", self.image), ("query", self.query), ("format", self.format?.rawValue),
-        ]
-        let numbers: [(String, Double?)] = [
-            ("x", self.x), ("y", self.y), ("width", self.width), ("height", self.height), ("scale", self.scale),
-            ("rotation", self.rotation),
-        ]
-        let count =
-            3 + strings.count(where: { $0.1 != nil }) + numbers.count(where: { $0.1 != nil })
-            + (self.baseVersion == nil ? 0 : 1) + (self.includeTrash == nil ? 0 : 1)
-        writer.writeMapHeader(count)
-        writer.write("cmd_id", string: self.cmdId)
-        writer.write("client", string: self.client)
-        writer.write("op", self.op)
-        for case (let key, let value?) in strings { writer.write(key, string: value) }
-        for case (let key, let value?) in numbers { writer.write(key, double: value) }
-        if let baseVersion = self.baseVersion { writer.write("base_version", int: baseVersion) }
-        if let includeTrash = self.includeTrash { writer.write("include_trash", bool: includeTrash) }
+    /// Only the types are checked here (and the ops' names): a value out of its range is the
+    /// store's to refuse, with an ack naming the field.
+    public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
+        try visitor.field("cmd_id", &self.cmdId, .any)
+        try visitor.field("client", &self.client, .any)
+        try visitor.field("op", &self.op, .any)
+        try visitor.optional("memo_id", &self.memoId, .any)
+        try visitor.optional("text", &self.text, .any)
+        try visitor.optional("color", &self.color, .any)
+        try visitor.optional("order", &self.order, .any)
+        try visitor.optional("image", &self.image, .any)
+        try visitor.optional("query", &self.query, .any)
+        try visitor.optional("format", &self.format, .any)
+        try visitor.uncheckedNumber("x", &self.x)
+        try visitor.uncheckedNumber("y", &self.y)
+        try visitor.uncheckedNumber("width", &self.width)
+        try visitor.uncheckedNumber("height", &self.height)
+        try visitor.uncheckedNumber("scale", &self.scale)
+        try visitor.uncheckedNumber("rotation", &self.rotation)
+        try visitor.optional("base_version", &self.baseVersion, Int64.min...Int64.max)
+        try visitor.optional("include_trash", &self.includeTrash, .any)
     }
+}
 
-    public init(from reader: inout MessagePackReader) throws {
-        var cmdId: String?
-        var client: String?
-        var op: MemoOp?
-        var command = MemoCommand()
-        try reader.readMap { reader, key in
-            switch key {
-            case "cmd_id": cmdId = try reader.readString()
-            case "client": client = try reader.readString()
-            case "op": op = try reader.readEnum(MemoOp.self, field: "op")
-            case "memo_id": command.memoId = try reader.readNullable { try $0.readString() }
-            case "text": command.text = try reader.readNullable { try $0.readString() }
-            case "x": command.x = try reader.readNullable { try $0.readDouble() }
-            case "y": command.y = try reader.readNullable { try $0.readDouble() }
-            case "width": command.width = try reader.readNullable { try $0.readDouble() }
-            case "height": command.height = try reader.readNullable { try $0.readDouble() }
-            case "scale": command.scale = try reader.readNullable { try $0.readDouble() }
-            case "rotation": command.rotation = try reader.readNullable { try $0.readDouble() }
-            case "color": command.color = try reader.readNullable { try $0.readString() }
-            case "base_version": command.baseVersion = try reader.readNullable { try $0.readInt() }
-            case "order":
-                command.order = try reader.readNullable { try $0.readEnum(MemoArrangeOrder.self, field: "order") }
-            case "image": command.image = try reader.readNullable { try $0.readString() }
-            case "query": command.query = try reader.readNullable { try $0.readString() }
-            case "include_trash": command.includeTrash = try reader.readNullable { try $0.readBool() }
-            case "format":
-                command.format = try reader.readNullable { try $0.readEnum(MemoExportFormat.self, field: "format") }
-            default: try reader.skip()
-            }
+extension MapFieldVisitor where Self: ~Copyable {
+    /// An optional number read as sent, NaN and infinities included, so that the store rejects
+    /// one with an ack that names the field rather than the decoder refusing the whole command.
+    fileprivate mutating func uncheckedNumber(_ key: StaticString, _ value: inout Double?) throws(Failure) {
+        self.write(key, value.map(Float64Value.init))
+        try self.readField(key, required: false) { reader, _ in
+            value = try reader.readNullable { try $0.readDouble() }
         }
-        command.cmdId = try reader.require(cmdId, "cmd_id")
-        command.client = try reader.require(client, "client")
-        command.op = try reader.require(op, "op")
-        self = command
     }
 }

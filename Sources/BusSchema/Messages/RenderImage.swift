@@ -110,11 +110,7 @@ public struct RenderImage: BusMessage, MessagePackMap, MapFields, Hashable {
     public static func topic(surface: String) throws -> Topic { try Topic(segments: "render", "image", surface) }
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
-        visitor.write("surface", self.surface)
-        try visitor.readField("surface", required: true) { reader, _ in self.surface = try reader.readSurface() }
-        try visitor.field("width", &self.width, Self.sides)
-        try visitor.field("height", &self.height, Self.sides)
-        try visitor.field("scale", &self.scale, Self.scales)
+        try visitor.surface(&self.surface, width: &self.width, height: &self.height, scale: &self.scale)
         try visitor.field("encoding", &self.encoding, .any)
         try visitor.field("damage", &self.damage, ArrayRule(count: 0...Self.maximumDamageCount, item: .any))
         try visitor.field("frame", &self.frame, Self.counters)
@@ -150,6 +146,21 @@ struct Binary: MessagePackValue {
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     func write(to writer: inout MessagePackWriter) { writer.writeBinary(self.bytes) }
+}
+
+extension MapFieldVisitor where Self: ~Copyable {
+    /// The fields `render.image` and `render.tiles` start with: the surface, and the frame's size
+    /// in pixels and its scale.
+    @inline(__always)
+    mutating func surface(_ surface: inout String, width: inout Int, height: inout Int, scale: inout Double)
+        throws(Failure)
+    {
+        self.write("surface", surface)
+        try self.readField("surface", required: true) { reader, _ in surface = try reader.readSurface() }
+        try self.field("width", &width, RenderImage.sides)
+        try self.field("height", &height, RenderImage.sides)
+        try self.field("scale", &scale, RenderImage.scales)
+    }
 }
 
 /// Field readers `render.image` and `render.tiles` share.

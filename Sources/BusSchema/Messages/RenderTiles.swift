@@ -91,11 +91,7 @@ public struct RenderTiles: BusMessage, MessagePackMap, MapFields, Hashable {
     public static func topic(surface: String) throws -> Topic { try Topic(segments: "render", "tiles", surface) }
 
     public mutating func visitFields<V: MapFieldVisitor & ~Copyable>(_ visitor: inout V) throws(V.Failure) {
-        visitor.write("surface", self.surface)
-        try visitor.readField("surface", required: true) { reader, _ in self.surface = try reader.readSurface() }
-        try visitor.field("width", &self.width, RenderImage.sides)
-        try visitor.field("height", &self.height, RenderImage.sides)
-        try visitor.field("scale", &self.scale, RenderImage.scales)
+        try visitor.surface(&self.surface, width: &self.width, height: &self.height, scale: &self.scale)
         try visitor.field("frame", &self.frame, RenderImage.counters)
         try visitor.optional("base", &self.base, RenderImage.counters)
         try visitor.optional("input", &self.input, .any)
