@@ -14,39 +14,41 @@ extension ComponentInstance {
         -> [ComponentEffect]?
     {
         let args = Value.map(command.args ?? [:])
-        switch (self, command.command) {
-        case (.pullToRefresh(var machine), "refresh_done"):
-            // A time outside 0 … 10¹⁵ ms (year 33658) is no date: the command is refused.
-            let updated = args["updated_at_ms"].map { $0.doubleValue ?? .nan } ?? wallMs
-            if let updated, !(0...1e15).contains(updated) { return nil }
-            return self.update(
-                &machine, .refreshDone(at: instant, updatedAtMs: updated), ComponentInstance.pullToRefresh)
-        case (.pager(var machine), "refresh_done"):
-            return self.update(&machine, .refreshDone(at: instant), ComponentInstance.pager)
-        case (.pager(var machine), "set_page"):
-            guard let page = args["page"]?.intValue else { return nil }
-            return self.update(&machine, .pageRequested(Int(page), at: instant), ComponentInstance.pager)
-        case (.drawer(var machine), "open"):
-            return self.update(&machine, .openRequested(at: instant), ComponentInstance.drawer)
-        case (.drawer(var machine), "close"):
-            return self.update(&machine, .closeRequested(at: instant), ComponentInstance.drawer)
-        case (.numberPad(var machine), "set_enabled"):
-            guard let values = args["digits"]?.arrayValue else { return nil }
-            let digits = values.compactMap { $0.intValue.map(Int.init) }.filter { (0...9).contains($0) }
-            guard digits.count == values.count else { return nil }
-            return self.update(&machine, .enabledSetChanged(Set(digits), at: instant), ComponentInstance.numberPad)
-        case (.canvas(var machine), "clear"):
-            return self.update(&machine, .clearRequested(at: instant), ComponentInstance.canvas)
-        case (.zoomView(var machine), "reset_zoom"):
-            return self.update(&machine, .resetRequested(at: instant), ComponentInstance.zoomView)
-        case (.scrollView(var machine), "reset_zoom"):
-            return self.update(&machine, .zoomResetRequested(at: instant), ComponentInstance.scrollView)
-        case (.memoBoard(var machine), let name):
-            guard let event = Self.memoEvent(name, args, at: instant) else { return nil }
-            return self.update(&machine, event, ComponentInstance.memoBoard)
-        default:
-            return nil
+        if case .memoBoard = self {
+            guard let event = Self.memoEvent(command.command, args, at: instant) else { return nil }
+            return self.memoEvent(event)
         }
+        let event: Event? =
+            switch (self, command.command) {
+            case (.pullToRefresh, "refresh_done"): Self.refreshDone(args, at: instant, wallMs: wallMs)
+            case (.pager, "refresh_done"): .pager(.refreshDone(at: instant))
+            case (.pager, "set_page"): args["page"]?.intValue.map { .pager(.pageRequested(Int($0), at: instant)) }
+            case (.drawer, "open"): .drawer(.openRequested(at: instant))
+            case (.drawer, "close"): .drawer(.closeRequested(at: instant))
+            case (.numberPad, "set_enabled"):
+                Self.enabledDigits(args).map { .numberPad(.enabledSetChanged($0, at: instant)) }
+            case (.canvas, "clear"): .canvas(.clearRequested(at: instant))
+            case (.zoomView, "reset_zoom"): .zoomView(.resetRequested(at: instant))
+            case (.scrollView, "reset_zoom"): .scrollView(.zoomResetRequested(at: instant))
+            default: nil
+            }
+        guard let event else { return nil }
+        return self.apply(event)
+    }
+
+    /// `refresh_done` for a pull-to-refresh header; nil if `updated_at_ms` is no date.
+    private static func refreshDone(_ args: Value, at instant: SourceInstant, wallMs: Double?) -> Event? {
+        // A time outside 0 … 10¹⁵ ms (year 33658) is no date: the command is refused.
+        let updated = args["updated_at_ms"].map { $0.doubleValue ?? .nan } ?? wallMs
+        if let updated, !(0...1e15).contains(updated) { return nil }
+        return .pullToRefresh(.refreshDone(at: instant, updatedAtMs: updated))
+    }
+
+    /// The digits of `set_enabled`; nil unless every one is an integer 0 … 9.
+    private static func enabledDigits(_ args: Value) -> Set<Int>? {
+        guard let values = args["digits"]?.arrayValue else { return nil }
+        let digits = values.compactMap { $0.intValue.map(Int.init) }.filter { (0...9).contains($0) }
+        return digits.count == values.count ? Set(digits) : nil
     }
 
     private static func memoEvent(_ name: String, _ args: Value, at instant: SourceInstant) -> MemoBoardMachine.Event? {

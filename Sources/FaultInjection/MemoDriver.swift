@@ -110,31 +110,26 @@ public final class MemoDriver {
     /// The next new command, or nil while the memos to edit are all busy or not yet created.
     private func nextCommand() -> MemoCommand? {
         let cmdID = "\(self.client):\(self.nextNumber)"
-        let text = "障害試験 fault drill #\(cmdID)#"
+        var command = MemoCommand {
+            $0.cmdId = cmdID
+            $0.client = self.client
+            $0.text = "障害試験 fault drill #\(cmdID)#"
+        }
         if let editing = self.editing, self.nextNumber > editing {
             guard let index = self.editQueue.firstIndex(where: { self.inFlight[$0] == nil }) else { return nil }
             let memoID = self.editQueue.remove(at: index)
             self.editQueue.append(memoID)
             self.inFlight[memoID] = cmdID
-            self.nextNumber += 1
-            return MemoCommand {
-                $0.cmdId = cmdID
-                $0.client = self.client
-                $0.op = .edit
-                $0.memoId = memoID
-                $0.text = text
-                $0.baseVersion = self.memos[memoID]?.version
-            }
+            command.op = .edit
+            command.memoId = memoID
+            command.baseVersion = self.memos[memoID]?.version
         }
         self.nextNumber += 1
-        return MemoCommand {
-            $0.cmdId = cmdID
-            $0.client = self.client
-            $0.op = .create
-            $0.text = text
-            $0.x = Double(self.nextNumber % 300)
-            $0.y = Double(self.nextNumber % 500)
+        if command.op == .create {
+            command.x = Double(self.nextNumber % 300)
+            command.y = Double(self.nextNumber % 500)
         }
+        return command
     }
 
     /// Reads every queued ack.

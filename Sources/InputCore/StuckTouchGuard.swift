@@ -40,6 +40,19 @@ public struct StuckTouchGuard: Sendable {
         var order: [Int] = []
         /// Ids cancelled here that the source still reports, until the source ends them.
         var dead: Set<Int> = []
+
+        /// The device's next frame, numbered after the last one it sent.
+        mutating func publish(_ contacts: [TouchContact], of device: String, tNs: Int64) -> Effect {
+            self.frame += 1
+            let number = self.frame
+            return .publish(
+                TouchFrame {
+                    $0.device = device
+                    $0.frame = number
+                    $0.tNs = tNs
+                    $0.contacts = contacts
+                })
+        }
     }
 
     /// How long a contact may stay silent (default 10 s).
@@ -113,17 +126,7 @@ public struct StuckTouchGuard: Sendable {
             }
             contacts.append(contact)
         }
-        if !contacts.isEmpty {
-            state.frame += 1
-            effects.append(
-                .publish(
-                    TouchFrame {
-                        $0.device = frame.device
-                        $0.frame = state.frame
-                        $0.tNs = frame.tNs
-                        $0.contacts = contacts
-                    }))
-        }
+        if !contacts.isEmpty { effects.append(state.publish(contacts, of: frame.device, tNs: frame.tNs)) }
         self.devices[frame.device] = state
     }
 
@@ -146,15 +149,7 @@ public struct StuckTouchGuard: Sendable {
                     contacts.append(contact)
                 }
                 state.order.removeAll { state.live[$0] == nil }
-                state.frame += 1
-                effects.append(
-                    .publish(
-                        TouchFrame {
-                            $0.device = device
-                            $0.frame = state.frame
-                            $0.tNs = deadline.nanoseconds
-                            $0.contacts = contacts
-                        }))
+                effects.append(state.publish(contacts, of: device, tNs: deadline.nanoseconds))
             }
             self.devices[device] = state
         }
@@ -174,15 +169,7 @@ public struct StuckTouchGuard: Sendable {
             }
             state.live.removeAll()
             state.order.removeAll()
-            state.frame += 1
-            effects.append(
-                .publish(
-                    TouchFrame {
-                        $0.device = device
-                        $0.frame = state.frame
-                        $0.tNs = instant.nanoseconds
-                        $0.contacts = contacts
-                    }))
+            effects.append(state.publish(contacts, of: device, tNs: instant.nanoseconds))
             self.devices[device] = state
         }
     }

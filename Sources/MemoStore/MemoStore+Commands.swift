@@ -244,22 +244,15 @@ extension MemoStore {
             values + [.text(id)] + (baseVersion.map { [.int($0)] } ?? []), readingBack: id)
         if let updated { return self.applied(command, [updated], state: &state) }
         guard let memo = try self.memo(id) else { throw CommandRejection("unknown memo \(id)") }
-        if let baseVersion, baseVersion != memo.version {
-            return MemoAck {
-                $0.cmdId = command.cmdId
-                $0.status = .conflict
-                $0.seq = state.seq
-                $0.memoId = memo.id
-                $0.version = memo.version
-                $0.reason = "base_version \(baseVersion) is not the memo's version \(memo.version)"
-            }
-        }
+        // Nothing written: a version conflict, or the `unless` condition already held.
+        let conflict = baseVersion.flatMap { $0 == memo.version ? nil : $0 }
         return MemoAck {
             $0.cmdId = command.cmdId
-            $0.status = .ok
+            $0.status = conflict == nil ? .ok : .conflict
             $0.seq = state.seq
             $0.memoId = memo.id
             $0.version = memo.version
+            $0.reason = conflict.map { "base_version \($0) is not the memo's version \(memo.version)" }
         }
     }
 
