@@ -279,7 +279,7 @@ import Testing
         }
         #expect(table.rowHeight == 44 && table.rows == 0)
         #expect(view.shadow == .defaults)
-        #expect(view.blur == Scene.Blur(radius: .level(.default), cornerRadius: 8))
+        #expect(view.blur?.radius == .level(.default) && view.blur?.cornerRadius == 8)
         #expect(minimal.name == "scene" && minimal.background == .white)
     }
 

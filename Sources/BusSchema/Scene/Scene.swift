@@ -21,18 +21,6 @@ public struct Scene: Sendable, Hashable {
     /// The screen background when a scene names none.
     public static let defaultBackground = SceneColor.white
 
-    public init(
-        name: String, width: Double, height: Double, background: SceneColor = Scene.defaultBackground,
-        description: String? = nil, views: [View]
-    ) {
-        self.name = name
-        self.width = width
-        self.height = height
-        self.background = background
-        self.description = description
-        self.views = views
-    }
-
     /// A view: where it is, how it is styled, what it hosts and which recognizers it has.
     public struct View: Sendable, Hashable {
         /// Unique in the scene; the `<view>` topic segment of gesture events.
@@ -54,25 +42,7 @@ public struct Scene: Sendable, Hashable {
         public var blur: Blur?
         public var component: Component?
         /// Disabled ones too (``Recognizer/enabled``): relationships may name them.
-        public var recognizers: [Recognizer]
-
-        public init(
-            id: String, frame: Frame, parent: String? = nil, z: Int = 0, background: SceneColor? = nil,
-            cornerRadius: Double = 0, shadow: Shadow? = nil, innerShadow: Shadow? = nil, blur: Blur? = nil,
-            component: Component? = nil, recognizers: [Recognizer] = []
-        ) {
-            self.id = id
-            self.frame = frame
-            self.parent = parent
-            self.z = z
-            self.background = background
-            self.cornerRadius = cornerRadius
-            self.shadow = shadow
-            self.innerShadow = innerShadow
-            self.blur = blur
-            self.component = component
-            self.recognizers = recognizers
-        }
+        public var recognizers: [Recognizer] = []
     }
 
     /// A shadow (CALayer's `shadowColor`, `shadowOpacity`, `shadowOffset`, `shadowRadius`).
@@ -87,14 +57,6 @@ public struct Scene: Sendable, Hashable {
 
         /// What a declared shadow has where it says nothing: a soft black shade straight below.
         public static let defaults = Shadow(color: .black, opacity: 0.25, offsetX: 0, offsetY: 0, radius: 3)
-
-        public init(color: SceneColor, opacity: Double, offsetX: Double, offsetY: Double, radius: Double) {
-            self.color = color
-            self.opacity = opacity
-            self.offsetX = offsetX
-            self.offsetY = offsetY
-            self.radius = radius
-        }
     }
 
     /// A region blur of what lies behind a view, through a rounded mask.
@@ -114,10 +76,6 @@ public struct Scene: Sendable, Hashable {
         /// The mask's corner radius (the view's corner radius by default).
         public var cornerRadius: Double
 
-        public init(radius: Radius, cornerRadius: Double) {
-            self.radius = radius
-            self.cornerRadius = cornerRadius
-        }
     }
 
     /// A gesture recognizer attached to a view.
