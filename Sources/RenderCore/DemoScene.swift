@@ -49,7 +49,8 @@ public enum DemoScene {
         memo.shadow = Shadow(opacity: 0.35, offset: Size(0, 3), radius: 4)
         memo.borderWidth = 1
         memo.borderColor = Color(hex: 0xD4B84A)
-        memo.text = TextContent("買い物メモ：牛乳、卵、パン。Buy milk today", fontSize: 15, color: Color(hex: 0x333333), inset: 8)
+        memo.text = TextContent(
+            string: "買い物メモ：牛乳、卵、パン。Buy milk today", fontSize: 15, color: Color(hex: 0x333333), inset: 8)
         root.sublayers.append(memo)
         return root
     }

@@ -48,46 +48,23 @@ public struct Shadow: Sendable, Hashable {
     public var radius: Double = 3
     /// The shadow's shape in layer coordinates (non-zero rule); nil uses the layer's alpha.
     public var path: Path?
-
-    public init(
-        color: Color = .black, opacity: Double, offset: Size = Size(0, -3), radius: Double = 3, path: Path? = nil
-    ) {
-        self.color = color
-        self.opacity = opacity
-        self.offset = offset
-        self.radius = radius
-        self.path = path
-    }
 }
 
 /// Text drawn in a layer, left to right, wrapped to the layer's width minus the insets.
 public struct TextContent: Sendable, Hashable {
     public var string: String
     /// In points.
-    public var fontSize: Double
-    public var color: Color
+    public var fontSize: Double = 17
+    public var color: Color = .black
     /// Padding from the layer's edges, in points.
-    public var inset: Double
+    public var inset: Double = 0
     /// One line only, ending in "…" where the text goes on (UILabel's one line, truncating the tail).
-    public var singleLine: Bool
+    public var singleLine: Bool = false
     /// Glyph outlines thickened, as a bold face draws them.
-    public var bold: Bool
+    public var bold: Bool = false
     /// One line centred in the layer both ways (UILabel's centre alignment: the line box, ascender
     /// to descender, in the middle), truncated as ``singleLine`` is.
-    public var centred: Bool
-
-    public init(
-        _ string: String, fontSize: Double = 17, color: Color = .black, inset: Double = 0, singleLine: Bool = false,
-        bold: Bool = false, centred: Bool = false
-    ) {
-        self.string = string
-        self.fontSize = fontSize
-        self.color = color
-        self.inset = inset
-        self.singleLine = singleLine
-        self.bold = bold
-        self.centred = centred
-    }
+    public var centred: Bool = false
 }
 
 /// A path filled with one colour (non-zero rule), in the layer's coordinates.

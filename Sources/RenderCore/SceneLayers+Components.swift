@@ -16,7 +16,7 @@ extension SceneLayers {
 
     private static func label(_ text: String, _ frame: Rect, size: Double, color: Color, name: String) -> Layer {
         var layer = Layer(name: name, frame: frame)
-        layer.text = TextContent(text, fontSize: size, color: color, inset: 0)
+        layer.text = TextContent(string: text, fontSize: size, color: color, inset: 0)
         return layer
     }
 
@@ -127,7 +127,7 @@ extension SceneLayers {
                         name: "action\(slot)",
                         frame: Rect(x: Double(slot) * width, y: 0, width: width, height: rowHeight))
                     layer.backgroundColor = button.1
-                    layer.text = TextContent(button.0, fontSize: 15, color: .white, inset: 12)
+                    layer.text = TextContent(string: button.0, fontSize: 15, color: .white, inset: 12)
                     return layer
                 }
                 actions.masksToBounds = true
@@ -315,7 +315,7 @@ extension SceneLayers {
                     frame: Rect(x: 16, y: 16 + Double(item) * 92, width: size.width - 32, height: 80))
                 card.backgroundColor = .white
                 card.cornerRadius = 8
-                card.text = TextContent("ニュース \(index + 1)-\(item + 1)", fontSize: 16, color: .black, inset: 12)
+                card.text = TextContent(string: "ニュース \(index + 1)-\(item + 1)", fontSize: 16, color: .black, inset: 12)
                 return card
             }
             return page
@@ -327,7 +327,7 @@ extension SceneLayers {
         var title = Layer(
             name: "pullLabel", frame: Rect(x: 0, y: navHeight + pull - barHeight, width: size.width, height: barHeight))
         title.text = TextContent(
-            state?.label ?? "ニュース", fontSize: 20, color: .white, inset: 10, singleLine: true)
+            string: state?.label ?? "ニュース", fontSize: 20, color: .white, inset: 10, singleLine: true)
         var tabs = Layer(name: "tabs", frame: Rect(x: 0, y: menuTop, width: size.width, height: menuHeight))
         tabs.backgroundColor = .white
         let tabWidth = size.width / Double(count)
@@ -408,7 +408,7 @@ extension SceneLayers {
                 height: overlay.frame.height))
         caption.backgroundColor = overlay.background.map(color) ?? Color(hex: 0x000000, alpha: 0.35)
         caption.cornerRadius = overlay.cornerRadius
-        caption.text = TextContent("写真 — ピンチで拡大", fontSize: 18, color: .white, inset: 16)
+        caption.text = TextContent(string: "写真 — ピンチで拡大", fontSize: 18, color: .white, inset: 16)
         if let declared = overlay.shadow {
             caption.shadow = shadow(
                 declared,

@@ -132,7 +132,7 @@ extension SceneLayers {
             layer.borderWidth = isSelected ? 2 : 0.5
             layer.borderColor = isSelected ? Color(hex: 0x1A73E8) : Color(hex: 0x000000, alpha: 0.15)
             layer.text = TextContent(
-                memo.text, fontSize: isMinimized ? 12 : 15, color: Color(hex: 0x333333),
+                string: memo.text, fontSize: isMinimized ? 12 : 15, color: Color(hex: 0x333333),
                 inset: isMinimized ? 6 : 8, singleLine: isMinimized)
             if let search {
                 if search.board.contains(id) {
@@ -180,15 +180,15 @@ extension SceneLayers {
         glyph.shape = ShapeContent(path: ring, color: style.fieldGlyph)
         var query = Layer(
             name: "query", frame: Rect(x: 30, y: 0, width: max(0, field.frame.width - 36), height: fieldHeight))
-        query.text = TextContent(search.query, fontSize: 15, color: style.fieldText, inset: 6, singleLine: true)
+        query.text = TextContent(string: search.query, fontSize: 15, color: style.fieldText, inset: 6, singleLine: true)
         field.sublayers = [glyph, query]
         var count = Layer(
             name: "count",
             frame: Rect(x: width - style.countWidth, y: inset, width: style.countWidth, height: fieldHeight))
         let inTrash = search.trashed > 0 ? " ゴミ箱\(search.trashed)" : ""
         count.text = TextContent(
-            "\(search.board.count)件\(inTrash)", fontSize: 13, color: Color(hex: 0x1C1C1E), inset: 6, singleLine: true,
-            bold: true)
+            string: "\(search.board.count)件\(inTrash)", fontSize: 13, color: Color(hex: 0x1C1C1E), inset: 6,
+            singleLine: true, bold: true)
         bar.sublayers = [field, count]
         return bar
     }
@@ -219,7 +219,7 @@ extension SceneLayers {
                 x: 0, y: style.editorBarHeight, width: frame.width,
                 height: max(0, frame.height - style.editorBarHeight)))
         text.text = TextContent(
-            memo.text, fontSize: style.editorFontSize, color: Color(hex: 0x222222), inset: 16)
+            string: memo.text, fontSize: style.editorFontSize, color: Color(hex: 0x222222), inset: 16)
         editor.sublayers = [text]
         var bar = Layer(
             name: MemoBoardLayer.editorBar,
@@ -228,10 +228,12 @@ extension SceneLayers {
         bar.cornerRadius = 6
         var done = Layer(
             name: "done", frame: Rect(x: frame.width - 72, y: 0, width: 72, height: style.editorBarHeight))
-        done.text = TextContent("完了", fontSize: 17, color: style.editorButton, inset: 12, singleLine: true, bold: true)
+        done.text = TextContent(
+            string: "完了", fontSize: 17, color: style.editorButton, inset: 12, singleLine: true, bold: true)
         var title = Layer(
             name: "title", frame: Rect(x: 0, y: 0, width: frame.width - 72, height: style.editorBarHeight))
-        title.text = TextContent("メモを編集", fontSize: 17, color: Color(hex: 0x1C1C1E), inset: 12, singleLine: true)
+        title.text = TextContent(
+            string: "メモを編集", fontSize: 17, color: Color(hex: 0x1C1C1E), inset: 12, singleLine: true)
         bar.sublayers = [title, done]
         return [veil, editor, bar]
     }

@@ -52,7 +52,8 @@ extension SceneLayers {
                 path: Path(roundedRect: key.bounds, cornerRadius: NumberPadStyle.keyRadius))
             let fontSize = min(frame.height * 0.5, width * 0.8)
             key.text = TextContent(
-                "\(digit)", fontSize: fontSize, color: isEnabled ? NumberPadStyle.text : NumberPadStyle.disabledText,
+                string: "\(digit)", fontSize: fontSize,
+                color: isEnabled ? NumberPadStyle.text : NumberPadStyle.disabledText,
                 centred: true)
             return key
         }
@@ -95,7 +96,7 @@ extension SceneLayers {
             color: NumberPadStyle.popupShadow, opacity: 1, offset: Size(0, 1), radius: scale, path: path)
         var label = Layer(name: "digit", frame: head)
         label.text = TextContent(
-            "\(digit)", fontSize: NumberPadStyle.popupFontSize * scale, color: NumberPadStyle.text, bold: true,
+            string: "\(digit)", fontSize: NumberPadStyle.popupFontSize * scale, color: NumberPadStyle.text, bold: true,
             centred: true)
         layer.sublayers = [label]
         return layer

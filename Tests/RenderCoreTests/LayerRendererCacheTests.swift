@@ -17,7 +17,7 @@ import Testing
         memo.borderColor = Color(hex: 0x000000, alpha: 0.15)
         memo.shadow = Shadow(opacity: 0.35, offset: Size(0, 3), radius: 4)
         memo.transform = .rotation(angle)
-        memo.text = TextContent(text, fontSize: 15, inset: 8)
+        memo.text = TextContent(string: text, fontSize: 15, inset: 8)
         var board = Layer(name: "board", frame: Rect(x: 0, y: 0, width: 180.5, height: 160))
         board.backgroundColor = Color(hex: 0xC8A165)
         board.masksToBounds = true

@@ -1,5 +1,6 @@
-import RenderCore
 import Testing
+
+@testable import RenderCore
 
 /// A board of many memos costs what is on screen: memos outside the clip are culled, offscreen
 /// groups cover one memo, not the canvas, a second frame reuses the memos' text and a third
@@ -19,7 +20,7 @@ import Testing
                 memo.backgroundColor = Color(hex: 0xFFF3A0)
                 memo.shadow = Shadow(opacity: 0.35, offset: Size(0, 3), radius: 4)
                 memo.transform = .rotation(0.05)
-                memo.text = TextContent("メモ \(row)-\(column)", fontSize: 15, inset: 8)
+                memo.text = TextContent(string: "メモ \(row)-\(column)", fontSize: 15, inset: 8)
                 board.sublayers.append(memo)
             }
         }
@@ -56,7 +57,7 @@ import Testing
             var memo = Layer(name: "memo", frame: Rect(x: x, y: 30.25, width: 120, height: 90))
             memo.backgroundColor = Color(hex: 0xFFF3A0)
             memo.transform = AffineTransform.scale(1.2, 1.2).concatenating(.rotation(0.3))
-            memo.text = TextContent("買い物 milk", fontSize: 15, inset: 8)
+            memo.text = TextContent(string: "買い物 milk", fontSize: 15, inset: 8)
             var root = Layer(name: "root", frame: Rect(x: 0, y: 0, width: 300, height: 200))
             root.sublayers = [memo]
             return root

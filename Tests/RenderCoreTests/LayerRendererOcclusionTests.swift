@@ -27,7 +27,7 @@ import Testing
         card.borderWidth = 1.5
         card.borderColor = Color(hex: 0x000000, alpha: 0.4)
         card.shadow = Shadow(opacity: 0.4, offset: Size(2, 3), radius: 3, path: Path(rect: card.bounds))
-        card.text = TextContent("occlusion", fontSize: 14, inset: 6)
+        card.text = TextContent(string: "occlusion", fontSize: 14, inset: 6)
         card.masksToBounds = true
         var dot = Layer(name: "dot", frame: Rect(x: 60, y: 30, width: 50, height: 50))
         dot.backgroundColor = Color(hex: 0xE04040)

@@ -19,9 +19,9 @@ import Testing
     @Test func singleLineTextStaysOnTheFirstLineAndEndsInAnEllipsisWhenItGoesOn() throws {
         let font = try FontFace.systemJapanese()
         let (lineHeight, _) = font.lineMetrics(pixels: 12)
-        let wrapped = try Self.mask(TextContent(Self.long, fontSize: 12, inset: Self.inset), font: font)
+        let wrapped = try Self.mask(TextContent(string: Self.long, fontSize: 12, inset: Self.inset), font: font)
         let single = try Self.mask(
-            TextContent(Self.long, fontSize: 12, inset: Self.inset, singleLine: true), font: font)
+            TextContent(string: Self.long, fontSize: 12, inset: Self.inset, singleLine: true), font: font)
         #expect(Double(Self.lastInkedRow(wrapped)) > Self.inset + lineHeight, "wrapped text goes on below")
         #expect(Double(Self.lastInkedRow(single)) < Self.inset + lineHeight, "one line only")
         let limit = Double(Self.width) - Self.inset
@@ -35,9 +35,9 @@ import Testing
 
     @Test func singleLineTextThatFitsIsDrawnAsItIsWithNoEllipsis() throws {
         let font = try FontFace.systemJapanese()
-        let plain = try Self.mask(TextContent("牛乳 milk", fontSize: 12, inset: Self.inset), font: font)
+        let plain = try Self.mask(TextContent(string: "牛乳 milk", fontSize: 12, inset: Self.inset), font: font)
         let single = try Self.mask(
-            TextContent("牛乳 milk", fontSize: 12, inset: Self.inset, singleLine: true), font: font)
+            TextContent(string: "牛乳 milk", fontSize: 12, inset: Self.inset, singleLine: true), font: font)
         #expect(single.bytes == plain.bytes)
     }
 
