@@ -6,7 +6,9 @@
 /// The proxy keeps the last message of each state topic, its envelope untouched, and when a
 /// subscription notice arrives it marks the kept messages under that prefix for replay
 /// (the zguide's last-value cache, ROS 2's transient-local durability). Events (`touch/`,
-/// `gesture/`, acks) are never kept: replaying a stale tap would act on it twice.
+/// `gesture/`, acks) are never kept: replaying a stale tap would act on it twice. Nor are a memo
+/// board's deltas (`ui/memoBoard/<instance>/delta/`): a change, not a state, the newest of them
+/// need not follow the full state kept (the board restates itself in full once it is quiet).
 ///
 /// libzmq's XPUB cannot send several messages to the one subscriber that just joined
 /// (`ZMQ_XPUB_MANUAL_LAST_VALUE` targets only the next single message after each notice), so a
@@ -89,14 +91,19 @@ public struct LastValueCache {
         // The first byte rules out nearly every event topic (touch/, gesture/, memo/, sys/) at once.
         guard let first = topic.first, first == UInt8(ascii: "u") || first == UInt8(ascii: "r") else { return false }
         return Self.statePrefixBytes.contains { topic.starts(with: $0) }
+            && !topic.reversed().starts(with: Self.deltaSuffixReversed)
     }
 
     /// Whether `topic` is a state topic.
     public static func isState(_ topic: String) -> Bool {
-        Self.statePrefixes.contains { topic.hasPrefix($0) }
+        Self.statePrefixes.contains { topic.hasPrefix($0) } && !topic.hasSuffix(Self.deltaSuffix)
     }
 
+    /// The last segment of a delta's topic: changes published between full states, not kept.
+    public static let deltaSuffix = "/delta/"
+
     private static let statePrefixBytes = Self.statePrefixes.map { Array($0.utf8) }
+    private static let deltaSuffixReversed = Array(Self.deltaSuffix.utf8.reversed())
 
     /// Keeps `topic`'s newest message, replacing the one before (which is no longer pending:
     /// the new one went to every subscriber as it was forwarded).

@@ -8,6 +8,8 @@ struct PublishedBoard: Sendable {
     var lastFull: SourceInstant?
     /// The next message must be a full state.
     var fullDue = true
+    /// When the newest message, a delta, went out; nil when the newest was a full state.
+    var lastDelta: SourceInstant?
     /// The search as last published.
     var search: MemoBoardState.Search?
     /// The memo open in the editor as last published.
@@ -19,6 +21,19 @@ extension MemoBoardMachine {
     /// アニメーション", "フェードインアニメーション"). The source names no length; 0.3 s is UIKit's
     /// modal fade and the length of the source's own block animation examples.
     public static let editorOpening = Duration.milliseconds(300)
+
+    /// The board restated in full, with the revision of the delta before it, once it has been
+    /// quiet for ``Config/settleAfter`` after a delta: the proxy's last-value cache keeps no
+    /// deltas, so that a process joining later gets the board as it is, not as the last full
+    /// state left it. Nothing while the newest message is a full state.
+    mutating func settle(_ now: SourceInstant) -> [ComponentEffect] {
+        guard let last = self.published.lastDelta else { return [] }
+        // A clock that went back counts as quiet.
+        if now >= last && now - last < self.config.settleAfter { return [] }
+        self.published.lastDelta = nil
+        self.published.lastFull = now
+        return [.publishState(.memoBoard(self.snapshot(at: now)))]
+    }
 
     /// The next message: a ``MemoBoardDelta`` with the memos changed since the last one, or a full
     /// state when one is due (the first, after a snapshot, every ``Config/fullStateEvery``) or
@@ -36,6 +51,7 @@ extension MemoBoardMachine {
         if fullDue || changed.count > max(self.records.count / 2, 16) {
             self.published.fullDue = false
             self.published.lastFull = now
+            self.published.lastDelta = nil
             self.published.search = self.search
             var state = self.snapshot(at: now)
             if editorOpened {
@@ -60,6 +76,7 @@ extension MemoBoardMachine {
         }
         let search: MemoBoardState.Search?? = self.search == self.published.search ? nil : .some(self.search)
         self.published.search = self.search
+        self.published.lastDelta = now
         return .publishState(
             .memoBoardDelta(
                 MemoBoardDelta {

@@ -27,6 +27,9 @@ public struct MemoBoardMachine: Sendable {
         /// How often a full state goes out between deltas (board time, ms), for subscribers
         /// that missed a delta or joined without asking.
         public var fullStateEvery = Duration.seconds(5)
+        /// How long the board stays quiet after a delta before it restates itself in full (board
+        /// time): for the proxy's last-value cache, well within the 100 ms a late joiner waits.
+        public var settleAfter = Duration.milliseconds(50)
     }
 
     public enum Event: Sendable, Equatable {
@@ -232,7 +235,7 @@ public struct MemoBoardMachine: Sendable {
         case (_, .snapshotChunkReceived(let chunk, let epoch, let now)):
             return self.receive(chunk, epoch: epoch, now)
         case (_, .timeElapsed(let now)):
-            return self.resendDue(now)
+            return self.resendDue(now) + self.settle(now)
         default:
             return []
         }

@@ -79,7 +79,7 @@ import Testing
         #expect(first.statistics.value(.duplicates) == 0)
     }
 
-    @Test func touchesAndGesturesAreNeverReplayed() throws {
+    @Test func touchesGesturesAndBoardDeltasAreNeverReplayed() throws {
         let proxy = try ProxyProcess()
         defer { try? proxy.stop() }
         let context = try ZMQContext()
@@ -89,10 +89,15 @@ import Testing
         #expect(try publisher.waitForSubscriber(matching: try Topic("touch/d0/"), timeoutMs: 10_000))
         try publisher.publish(Self.payload("touch"), schema: Self.schema, on: try Topic("touch/d0/"))
         try publisher.publish(Self.payload("tap"), schema: Self.schema, on: try Topic("gesture/d0/v1/tap/"))
+        try publisher.publish(Self.payload("delta"), schema: Self.schema, on: try Topic("ui/memoBoard/b1/delta/"))
         try publisher.publish(Self.payload("state"), schema: Self.schema, on: try Topic("ui/button/b1/"))
-        #expect(try receive(watcher, count: 3).map(\.topic) == ["touch/d0/", "gesture/d0/v1/tap/", "ui/button/b1/"])
+        #expect(
+            try receive(watcher, count: 4).map(\.topic) == [
+                "touch/d0/", "gesture/d0/v1/tap/", "ui/memoBoard/b1/delta/", "ui/button/b1/",
+            ])
 
-        // Subscriptions go out in this order, so a replayed touch or gesture would come before the state.
+        // Subscriptions go out in this order, so a replayed touch, gesture or delta would come
+        // before the state.
         let late = try Subscriber(
             context: context, endpoint: proxy.config.subscribe, prefixes: ["touch/", "gesture/", "ui/"])
         let first = try Self.firstDelivery(late, on: "ui/button/b1/")

@@ -79,6 +79,32 @@ import Testing
         #expect(after.baseRevision == full.revision)
     }
 
+    @Test func aBoardQuietAfterADeltaRestatesItselfInFullOnceWithTheDeltasRevision() throws {
+        var machine = Self.board(memos: 3)
+        _ = machine.handle(.panBegan(x: 100, y: 60, at: ms(100)))
+        let moved = machine.handle(.panChanged(translation: .init(x: 30, y: 5), at: ms(116)))
+        guard case .publishState(.memoBoardDelta(let delta))? = moved.last else {
+            Issue.record("no delta")
+            return
+        }
+        let settle = machine.config.settleAfter
+        #expect(machine.handle(.timeElapsed(ms(116) + settle - .milliseconds(1))).isEmpty)
+        let quiet = machine.handle(.timeElapsed(ms(116) + settle))
+        guard case .publishState(.memoBoard(let full))? = quiet.last, quiet.count == 1 else {
+            Issue.record("no full state after the quiet: \(quiet)")
+            return
+        }
+        #expect(full.revision == delta.revision)
+        #expect(full == machine.snapshot(at: ms(116) + settle))
+        #expect(machine.handle(.timeElapsed(ms(116) + settle * 4)).isEmpty)
+        let next = machine.handle(.panChanged(translation: .init(x: 31, y: 5), at: ms(400)))
+        guard case .publishState(.memoBoardDelta(let after))? = next.last else {
+            Issue.record("no delta after the restatement")
+            return
+        }
+        #expect(after.baseRevision == full.revision)
+    }
+
     /// Everything a board does, followed by a copy from its first full state and every message
     /// after: the copy is the board's own full state at the end, field for field.
     @Test func aCopyKeptFromDeltasIsTheBoardAFullStateShows() throws {

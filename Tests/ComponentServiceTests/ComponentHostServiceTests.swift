@@ -99,4 +99,39 @@ import Testing
         restarted.signal(SIGTERM)
         #expect(try restarted.wait() == 0)
     }
+
+    /// Late joiners get the board as it is: after several changes (deltas) the board, once quiet,
+    /// restates itself in full, and the proxy replays that state, never a delta.
+    @Test func aSubscriberJoiningAnIdleBoardAfterSeveralChangesGetsTheCurrentBoardAndNoDelta() throws {
+        let harness = try Harness()
+        defer { try? harness.stop() }
+        let command = try Topic("cmd/ui/board1/")
+        #expect(try harness.store.waitForSubscriber(matching: command, timeoutMs: 5000))
+        let texts = ["一", "二", "三"]
+        for (index, text) in texts.enumerated() {
+            let create: Value = .map([
+                "instance": .string("board1"), "command": .string("create"),
+                "args": .map(["text": .string(text), "x": .int(Int64(10 + 200 * index)), "y": .int(20)]),
+            ])
+            try harness.store.publish(create, schema: ComponentCommand.schema, on: command)
+        }
+        var shown: [String] = []
+        var replayedDeltas = 0
+        try waitUntil("a late subscriber's board to hold the three memos", seconds: 20) {
+            let late = try Subscriber(
+                context: harness.context, endpoint: harness.config.subscribe, prefixes: ["ui/memoBoard/"])
+            defer { late.socket.close() }
+            var board: MemoBoardState?
+            try? waitUntil("the board from the cache", seconds: 1) {
+                guard let delivery = try late.receive(timeoutMs: 50) else { return false }
+                if delivery.topic.hasSuffix("/delta/") { replayedDeltas += 1 }
+                board = late.decode(delivery, as: MemoBoardState.self) ?? board
+                return board != nil
+            }
+            shown = board?.memos.map(\.text) ?? []
+            return Set(shown) == Set(texts)
+        }
+        #expect(shown.count == texts.count)
+        #expect(replayedDeltas == 0)
+    }
 }
