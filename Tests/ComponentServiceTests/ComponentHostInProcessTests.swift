@@ -3,18 +3,15 @@ import BusSchema
 import BusTestSupport
 import ComponentCore
 import ComponentService
+import Foundation
 import ServiceSupport
 import Testing
 
 /// The component host's service logic in-process: a loopback bus and a clock the test moves, so
 /// resend timing is checked exactly, in milliseconds, whatever the machine's load.
 @Suite struct ComponentHostInProcessTests {
-    static let scene = #"""
-        {"name": "board", "width": 800, "height": 600, "views": [
-          {"id": "memos", "frame": {"x": 0, "y": 0, "width": 800, "height": 600},
-           "component": {"kind": "memoBoard", "id": "board1",
-                         "config": {"client": "board1", "retry_initial_ms": 100, "retry_max_ms": 400}}}]}
-        """#
+    /// The path of a scene with one memo board, `board1`, resending after 100 ms, backing off to 400 ms.
+    static let scene = ChildProcess.repositoryRoot + "/Tests/data/scenes/memo-board.json"
 
     /// A component host on a loopback bus, with the test as its memo store.
     final class Harness {
@@ -34,7 +31,10 @@ import Testing
                 context: self.bus.context, clock: self.clock)
             self.service = try ComponentHostService(
                 runner: self.runner,
-                scene: ComponentScene(try Scene(json: ComponentHostInProcessTests.scene, file: "test")))
+                scene: ComponentScene(
+                    try Scene(
+                        json: String(contentsOfFile: ComponentHostInProcessTests.scene, encoding: .utf8),
+                        file: ComponentHostInProcessTests.scene)))
             try self.service.prepare()
             try self.runner.start()
         }

@@ -7,12 +7,8 @@ import Testing
 
 /// The live `component-host` against a real `bus-proxy`, with the test playing the memo store.
 @Suite(.serialized) struct ComponentHostServiceTests {
-    static let scene = #"""
-        {"name": "board", "width": 800, "height": 600, "views": [
-          {"id": "memos", "frame": {"x": 0, "y": 0, "width": 800, "height": 600},
-           "component": {"kind": "memoBoard", "id": "board1",
-                         "config": {"client": "board1", "retry_initial_ms": 100, "retry_max_ms": 400}}}]}
-        """#
+    /// The path of a scene with one memo board, `board1`, resending after 100 ms, backing off to 400 ms.
+    static let scene = ChildProcess.repositoryRoot + "/Tests/data/scenes/memo-board.json"
 
     /// A bus proxy and a component host on ipc endpoints in a fresh directory.
     struct Harness {
@@ -24,12 +20,11 @@ import Testing
 
         init() throws {
             self.proxy = try ProxyProcess()
-            let scene = "\(self.proxy.directory)/scene.json"
-            try ComponentHostServiceTests.scene.write(toFile: scene, atomically: true, encoding: .utf8)
             self.config = self.proxy.config
             self.context = try ZMQContext()
             self.store = try Publisher(context: self.context, endpoint: self.config.publish, name: "memo-store")
-            self.host = try ChildProcess("component-host", ["--scene", scene], bus: self.proxy.busFile)
+            self.host = try ChildProcess(
+                "component-host", ["--scene", ComponentHostServiceTests.scene], bus: self.proxy.busFile)
             try self.host.waitForLine("ready")
         }
 
@@ -83,7 +78,7 @@ import Testing
         #expect(try harness.host.wait() == 0)
         // Its initial states and snapshot request are published before it says `ready`.
         let restarted = try ChildProcess(
-            "component-host", ["--scene", "\(harness.proxy.directory)/scene.json"], bus: harness.proxy.busFile)
+            "component-host", ["--scene", ComponentHostServiceTests.scene], bus: harness.proxy.busFile)
         defer { if restarted.isRunning { restarted.signal(SIGKILL) } }
         var firstSeq: [String: UInt64] = [:]
         try waitUntil("the restarted host's state and snapshot request", seconds: 10) {

@@ -7,10 +7,7 @@ import Testing
 @Suite struct LongPressTests {
     @Test func beginsAfter500msChangesAndEndsOnLift() {
         // Flutter long_press_test "Should recognize long press" (kLongPressTimeout 500 ms).
-        let events = Replay.events([
-            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(600, 0, .moved, 104, 100),
-            TouchScriptLine.line(700, 0, .ended, 104, 100),
-        ])
+        let events = Replay.events(TouchScriptLine.stroke((0, 100, 100), (600, 104, 100), (700, 104, 100)))
         let press = events.named("longPress")
         #expect(press.states == [.began, .changed, .ended])
         #expect(press.map(\.tMs) == [500, 600, 700])
@@ -19,15 +16,9 @@ import Testing
     @Test func movingMoreThan10ptFailsIt() {
         // Flutter long_press_test "Should not recognize long press with movement beyond slop";
         // UIKit allowableMovement 10 pt.
-        let events = Replay.events([
-            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(100, 0, .moved, 111, 100),
-            TouchScriptLine.line(700, 0, .ended, 111, 100),
-        ])
+        let events = Replay.events(TouchScriptLine.stroke((0, 100, 100), (100, 111, 100), (700, 111, 100)))
         #expect(events.named("longPress").states == [.failed])
-        let small = Replay.events([
-            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(100, 0, .moved, 109, 100),
-            TouchScriptLine.line(700, 0, .ended, 109, 100),
-        ])
+        let small = Replay.events(TouchScriptLine.stroke((0, 100, 100), (100, 109, 100), (700, 109, 100)))
         #expect(small.named("longPress").states == [.began, .ended])
     }
 
@@ -62,15 +53,9 @@ import Testing
 @Suite struct PanTests {
     @Test func beginsOnlyPastTheTouchSlop() {
         // Chromium ScrollBeginWithTouchSlop: 8 pt is still a tap, 9 pt starts a scroll.
-        let still = Replay.events([
-            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(16, 0, .moved, 100, 108),
-            TouchScriptLine.line(32, 0, .ended, 100, 108),
-        ])
+        let still = Replay.events(TouchScriptLine.stroke((0, 100, 100), (16, 100, 108), (32, 100, 108)))
         #expect(still.named("pan").states == [.failed])
-        let moved = Replay.events([
-            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(16, 0, .moved, 100, 109),
-            TouchScriptLine.line(32, 0, .moved, 100, 120), TouchScriptLine.line(48, 0, .ended, 100, 120),
-        ])
+        let moved = Replay.events(TouchScriptLine.stroke((0, 100, 100), (16, 100, 109), (32, 100, 120), (48, 100, 120)))
         let pan = moved.named("pan")
         #expect(pan.states == [.began, .changed, .ended])
         #expect(pan.map { $0.translation?.y } == [9, 20, 20])

@@ -16,15 +16,9 @@ import Testing
 
     @Test func movingBeyondTheSlopFailsTheTap() {
         // Chromium TapCancelledByTouchSlop-style scenario: a move past 8 pt is no tap.
-        let within = Replay.events([
-            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(20, 0, .moved, 107, 100),
-            TouchScriptLine.line(40, 0, .ended, 107, 100),
-        ])
+        let within = Replay.events(TouchScriptLine.stroke((0, 100, 100), (20, 107, 100), (40, 107, 100)))
         #expect(within.named("tap").states == [.recognized])
-        let beyond = Replay.events([
-            TouchScriptLine.line(0, 0, .began, 100, 100), TouchScriptLine.line(20, 0, .moved, 109, 100),
-            TouchScriptLine.line(40, 0, .ended, 100, 100),
-        ])
+        let beyond = Replay.events(TouchScriptLine.stroke((0, 100, 100), (20, 109, 100), (40, 100, 100)))
         #expect(beyond.named("tap").states == [.failed])
     }
 

@@ -8,12 +8,8 @@ import Testing
 /// `component-host` and `memo-store` together on a real `bus-proxy`: the board's commands are
 /// stored and its state follows the store.
 @Suite(.serialized) struct MemoBoardLiveTests {
-    static let scene = #"""
-        {"name": "board", "width": 800, "height": 600, "views": [
-          {"id": "memos", "frame": {"x": 0, "y": 0, "width": 800, "height": 600},
-           "component": {"kind": "memoBoard", "id": "board1",
-                         "config": {"client": "board1", "retry_initial_ms": 100, "retry_max_ms": 400}}}]}
-        """#
+    /// The path of a scene with one memo board, `board1`, resending after 100 ms, backing off to 400 ms.
+    static let scene = ChildProcess.repositoryRoot + "/Tests/data/scenes/memo-board.json"
 
     /// The board as a subscriber sees it: full states and the deltas after them.
     final class BoardWatch {
@@ -44,15 +40,6 @@ import Testing
         }
     }
 
-    /// Starts a host on `scene` and waits until its board has synced with the store.
-    static func startHost(_ proxy: ProxyProcess, _ scene: String, _ watch: BoardWatch) throws -> ChildProcess {
-        let host = try ChildProcess("component-host", ["--scene", scene], bus: proxy.busFile)
-        try host.waitForLine("ready")
-        watch.replica = nil
-        _ = try watch.wait("the board synced with the store") { $0.syncing == false }
-        return host
-    }
-
     static func create(_ text: String, x: Int, with commands: Publisher) throws {
         let topic = try Topic("cmd/ui/board1/")
         #expect(try commands.waitForSubscriber(matching: topic, timeoutMs: 5000))
@@ -74,7 +61,6 @@ import Testing
     final class Stack {
         let proxy: ProxyProcess
         let database: String
-        let scene: String
         let context: ZMQContext
         let watch: BoardWatch
         let commands: Publisher
@@ -83,8 +69,6 @@ import Testing
         init() throws {
             self.proxy = try ProxyProcess()
             self.database = "\(self.proxy.directory)/memo.sqlite"
-            self.scene = "\(self.proxy.directory)/scene.json"
-            try MemoBoardLiveTests.scene.write(toFile: self.scene, atomically: true, encoding: .utf8)
             self.context = try ZMQContext()
             self.watch = try BoardWatch(context: self.context, proxy: self.proxy)
             self.commands = try Publisher(context: self.context, endpoint: self.proxy.config.publish, name: "test-ui")
@@ -92,8 +76,14 @@ import Testing
             try self.store.waitForLine("ready")
         }
 
+        /// Starts a host on `scene` and waits until its board has synced with the store.
         func startHost() throws -> ChildProcess {
-            try MemoBoardLiveTests.startHost(self.proxy, self.scene, self.watch)
+            let host = try ChildProcess(
+                "component-host", ["--scene", MemoBoardLiveTests.scene], bus: self.proxy.busFile)
+            try host.waitForLine("ready")
+            self.watch.replica = nil
+            _ = try self.watch.wait("the board synced with the store") { $0.syncing == false }
+            return host
         }
 
         func stop(host: ChildProcess) throws {

@@ -26,4 +26,22 @@ extension TouchScriptLine {
             $0.y = y
         }
     }
+
+    /// The lines of one contact's stroke: it begins at the first point, moves through the ones
+    /// between and ends at the last.
+    ///
+    /// ```swift
+    /// let drag = TouchScriptLine.stroke((0, 100, 100), (20, 109, 100), (40, 109, 100))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - points: Script time in milliseconds and position in scene points, two or more.
+    ///   - id: The contact id.
+    public static func stroke(_ points: (tMs: Double, x: Double, y: Double)..., id: Int = 0) -> [TouchScriptLine] {
+        precondition(points.count >= 2, "a stroke begins and ends")
+        return points.enumerated().map { index, point in
+            let phase: Phase = index == 0 ? .began : index == points.count - 1 ? .ended : .moved
+            return .line(point.tMs, id, phase, point.x, point.y)
+        }
+    }
 }

@@ -27,6 +27,15 @@ import Testing
 
     static let whole = [RenderImage.Rect(x: 0, y: 0, width: 400, height: 100)]
 
+    /// The input an image names: touch frame `seq` of `device`, taken at `sourceTimeNs`.
+    static func input(_ device: String, seq: UInt64, sourceTimeNs: Int64) -> TouchInput {
+        TouchInput {
+            $0.device = device
+            $0.seq = seq
+            $0.sourceTimeNs = sourceTimeNs
+        }
+    }
+
     @Test func nothingIsEncodedWhileNobodyWatchesThenAViewerGetsAJPEGOfTheWholeFrame() throws {
         let bus = try RenderBus()
         defer { _ = try? bus.stop() }
@@ -119,13 +128,7 @@ import Testing
             """
         try bus.pub("ui/numberPad/pad1/", schema: "state.numberPad", json: json)
         let image = try Self.image(viewer, "an image with input") { $0.input != nil }
-        #expect(
-            image.input
-                == TouchInput {
-                    $0.device = "web-7"
-                    $0.seq = 42
-                    $0.sourceTimeNs = 123_456_789
-                })
+        #expect(image.input == Self.input("web-7", seq: 42, sourceTimeNs: 123_456_789))
         #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
     }
 
@@ -143,13 +146,7 @@ import Testing
                 #"{"device": "web-1", "frame": 5, "t_ns": 123456, "contacts": [{"id": 1, "phase": "began", "x": 50, "y": 50}]}"#
         )
         let image = try Self.image(viewer, "the image of the touch") { $0.input != nil }
-        #expect(
-            image.input
-                == TouchInput {
-                    $0.device = "web-1"
-                    $0.seq = 5
-                    $0.sourceTimeNs = 123_456
-                })
+        #expect(image.input == Self.input("web-1", seq: 5, sourceTimeNs: 123_456))
         #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
     }
 
@@ -168,13 +165,7 @@ import Testing
                  "y": 50, "touches": 1, "name": "padDown", "input": \(touch)}
                 """)
         let touched = try Self.image(viewer, "the touched pad") { $0.input?.seq == 7 }
-        #expect(
-            touched.input
-                == TouchInput {
-                    $0.device = "d0"
-                    $0.seq = 7
-                    $0.sourceTimeNs = 7_000_000
-                })
+        #expect(touched.input == Self.input("d0", seq: 7, sourceTimeNs: 7_000_000))
         let seen = try Self.images(viewer).count
         try bus.restartWorker()
         // Nothing is touched again: the new worker draws the host's current states for the viewer.

@@ -163,31 +163,32 @@ import Testing
         #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
     }
 
-    /// Publishes a `memo.changed` of memo `m1` (one 160×120 memo at 24, 40) as the store would.
-    static func publishMemoChange(
-        _ kind: String, text: String, rotation: Double, color: String, on bus: RenderBus
-    ) throws {
+    /// Publishes a `memo.changed` of memo `m1` (one 160×120 memo at 24, 40) as the store would,
+    /// then waits on `echo` for a frame of state `stateSeq` and returns the last frame.
+    static func drawMemoChange(
+        _ kind: String, text: String, rotation: Double, color: String, stateSeq: Int, bus: RenderBus,
+        echo: ChildProcess
+    ) throws -> Value {
         let json = """
             {"seq": 1, "change": "\(kind)", "cmd_id": "c1", "memo": {"id": "m1", "text": "\(text)", "x": 24, "y": 40,
              "width": 160, "height": 120, "scale": 1, "rotation": \(rotation), "z": 1, "color": "\(color)",
              "minimized": false, "trashed_at": null, "created_at": 1, "updated_at": 2, "version": 1}}
             """
         try bus.pub("memo/changed/", schema: "memo.changed", json: json)
+        return try #require(try RenderBus.frames(echo, untilStateSeq: stateSeq).last)
     }
 
     @Test func memoStoreChangesAreDrawnOnABoardWithNoStateYet() throws {
         let bus = try RenderBus(scene: Self.boardScene)
         defer { _ = try? bus.stop() }
         let echo = try bus.echo("render/frame/")
-        func change(_ kind: String) throws {
-            try Self.publishMemoChange(kind, text: "牛乳", rotation: 0.2, color: "pink", on: bus)
+        func change(_ kind: String, _ stateSeq: Int) throws -> Value {
+            try Self.drawMemoChange(
+                kind, text: "牛乳", rotation: 0.2, color: "pink", stateSeq: stateSeq, bus: bus, echo: echo)
         }
-        try change("upsert")
-        let shown = try #require(try RenderBus.frames(echo, untilStateSeq: 1).last)
-        try change("delete")
-        let removed = try #require(try RenderBus.frames(echo, untilStateSeq: 2).last)
-        try change("upsert")
-        let again = try #require(try RenderBus.frames(echo, untilStateSeq: 3).last)
+        let shown = try change("upsert", 1)
+        let removed = try change("delete", 2)
+        let again = try change("upsert", 3)
         #expect(shown["width"]?.intValue == 300 && shown["height"]?.intValue == 200)
         #expect(removed["checksum"] != shown["checksum"])
         #expect(again["checksum"] == shown["checksum"])
@@ -198,13 +199,10 @@ import Testing
         let bus = try RenderBus(scene: Self.boardScene)
         defer { _ = try? bus.stop() }
         let echo = try bus.echo("render/frame/")
-        func change(_ kind: String) throws {
-            try Self.publishMemoChange(kind, text: "影", rotation: 0, color: "yellow", on: bus)
-        }
-        try change("upsert")
-        let shadowed = try #require(try RenderBus.frames(echo, untilStateSeq: 1).last)
-        try change("delete")
-        let empty = try #require(try RenderBus.frames(echo, untilStateSeq: 2).last)
+        let shadowed = try Self.drawMemoChange(
+            "upsert", text: "影", rotation: 0, color: "yellow", stateSeq: 1, bus: bus, echo: echo)
+        let empty = try Self.drawMemoChange(
+            "delete", text: "影", rotation: 0, color: "yellow", stateSeq: 2, bus: bus, echo: echo)
         let blurMs = try #require(shadowed["timings"]?["blur_ms"]?.doubleValue)
         let renderMs = try #require(shadowed["timings"]?["render_ms"]?.doubleValue)
         #expect(blurMs > 0, "a memo's drop shadow is a Gaussian blur")
