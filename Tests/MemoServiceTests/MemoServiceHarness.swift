@@ -64,6 +64,15 @@ final class MemoServiceHarness {
         return command
     }
 
+    /// A command from `c1` that edits the text of memo `memoId`, based on the version `base` acknowledged.
+    static func edit(_ cmdId: String, _ memoId: String, text: String, basedOn base: MemoAck) -> MemoCommand {
+        Self.command(cmdId, .edit) {
+            $0.memoId = memoId
+            $0.text = text
+            $0.baseVersion = base.version
+        }
+    }
+
     func send(_ command: MemoCommand) throws {
         try self.client.publish(command, on: try Topic("memo/cmd/"))
     }

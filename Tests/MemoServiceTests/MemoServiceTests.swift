@@ -18,12 +18,7 @@ import Testing
             })
         #expect(created.status == .ok)
         let memoId = try #require(created.memoId)
-        let edited = try harness.round(
-            MemoServiceHarness.command("a2", .edit) {
-                $0.memoId = memoId
-                $0.text = "牛乳と卵"
-                $0.baseVersion = created.version
-            })
+        let edited = try harness.round(MemoServiceHarness.edit("a2", memoId, text: "牛乳と卵", basedOn: created))
         #expect(edited.status == .ok)
         let moved = try harness.round(
             MemoServiceHarness.command("a3", .move) {
@@ -58,18 +53,9 @@ import Testing
         defer { try? harness.stop() }
         let created = try harness.round(MemoServiceHarness.command("s1", .create) { $0.text = "v1" })
         let memoId = try #require(created.memoId)
-        let first = try harness.round(
-            MemoServiceHarness.command("s2", .edit) {
-                $0.memoId = memoId
-                $0.text = "v2"
-                $0.baseVersion = created.version
-            })
+        let first = try harness.round(MemoServiceHarness.edit("s2", memoId, text: "v2", basedOn: created))
         let stale = try harness.round(
-            MemoServiceHarness.command("s3", .edit) {
-                $0.memoId = memoId
-                $0.text = "v2 from elsewhere"
-                $0.baseVersion = created.version
-            })
+            MemoServiceHarness.edit("s3", memoId, text: "v2 from elsewhere", basedOn: created))
         #expect(first.status == .ok)
         #expect(stale.status == .conflict)
         #expect(try MemoStore(path: harness.database).allMemos().map(\.text) == ["v2"])

@@ -132,14 +132,8 @@ import Testing
     @Test(arguments: [Double.nan, .infinity, -.infinity, 1e12])
     func nonFiniteOrHugeGeometryIsRejected(value: Double) throws {
         let fixture = try StoreFixture()
-        let store = try fixture.open()
-        let id = store.create(fixture, text: "a")
-        let ack = store.run(
-            fixture.command(.transform) {
-                $0.memoId = id
-                $0.rotation = value
-            }
-        ).ack
+        let (store, id) = try fixture.openWithMemo("a")
+        let ack = store.run(fixture, .transform, memo: id) { $0.rotation = value }.ack
         #expect(ack.status == .rejected)
         #expect(try store.memo(id: id)?.rotation == 0)
     }

@@ -50,14 +50,11 @@ import Testing
 
     @Test func editWithCurrentBaseVersionReplacesTextAndBumpsVersion() throws {
         let fixture = try StoreFixture()
-        let store = try fixture.open()
-        let id = store.create(fixture, text: "old")
-        let (ack, changes) = store.run(
-            fixture.command(.edit) {
-                $0.memoId = id
-                $0.text = "new"
-                $0.baseVersion = 1
-            }, now: 9_000)
+        let (store, id) = try fixture.openWithMemo("old")
+        let (ack, changes) = store.run(fixture, .edit, memo: id, now: 9_000) {
+            $0.text = "new"
+            $0.baseVersion = 1
+        }
         #expect(ack.status == .ok)
         #expect(ack.version == 2)
         #expect(changes.first?.memo?.text == "new")
@@ -66,20 +63,12 @@ import Testing
 
     @Test func editWithStaleBaseVersionIsAConflictAndChangesNothing() throws {
         let fixture = try StoreFixture()
-        let store = try fixture.open()
-        let id = store.create(fixture, text: "old")
-        _ = store.run(
-            fixture.command(.move) {
-                $0.memoId = id
-                $0.x = 1
-                $0.y = 1
-            })
-        let (ack, changes) = store.run(
-            fixture.command(.edit) {
-                $0.memoId = id
-                $0.text = "mine"
-                $0.baseVersion = 1
-            })
+        let (store, id) = try fixture.openWithMemo("old")
+        _ = store.move(fixture, id, x: 1, y: 1)
+        let (ack, changes) = store.run(fixture, .edit, memo: id) {
+            $0.text = "mine"
+            $0.baseVersion = 1
+        }
         #expect(ack.status == .conflict)
         #expect(ack.version == 2)
         #expect(ack.seq == 2)
@@ -89,47 +78,27 @@ import Testing
 
     @Test func editOfTextWithoutBaseVersionIsRejected() throws {
         let fixture = try StoreFixture()
-        let store = try fixture.open()
-        let id = store.create(fixture, text: "old")
-        let ack = store.run(
-            fixture.command(.edit) {
-                $0.memoId = id
-                $0.text = "x"
-            }
-        ).ack
+        let (store, id) = try fixture.openWithMemo("old")
+        let ack = store.run(fixture, .edit, memo: id) { $0.text = "x" }.ack
         #expect(ack.status == .rejected)
     }
 
     @Test func editOfColourAloneNeedsNoBaseVersion() throws {
         let fixture = try StoreFixture()
-        let store = try fixture.open()
-        let id = store.create(fixture, text: "a")
-        let ack = store.run(
-            fixture.command(.edit) {
-                $0.memoId = id
-                $0.color = "blue"
-            }
-        ).ack
+        let (store, id) = try fixture.openWithMemo("a")
+        let ack = store.run(fixture, .edit, memo: id) { $0.color = "blue" }.ack
         #expect(ack.status == .ok)
         #expect(try store.memo(id: id)?.color == "blue")
     }
 
     @Test func moveAndTransformAreLastWriterWins() throws {
         let fixture = try StoreFixture()
-        let store = try fixture.open()
-        let id = store.create(fixture, text: "a")
-        _ = store.run(
-            fixture.command(.move) {
-                $0.memoId = id
-                $0.x = 300
-                $0.y = 400
-            })
-        _ = store.run(
-            fixture.command(.transform) {
-                $0.memoId = id
-                $0.scale = 1.5
-                $0.rotation = 0.25
-            })
+        let (store, id) = try fixture.openWithMemo("a")
+        _ = store.move(fixture, id, x: 300, y: 400)
+        _ = store.run(fixture, .transform, memo: id) {
+            $0.scale = 1.5
+            $0.rotation = 0.25
+        }
         let memo = try #require(try store.memo(id: id))
         #expect(memo.x == 300 && memo.y == 400 && memo.scale == 1.5 && memo.rotation == 0.25)
         #expect(memo.version == 3)
@@ -138,14 +107,8 @@ import Testing
 
     @Test func anUpdatePublishesTheRowAsStoredAfterTheWrite() throws {
         let fixture = try StoreFixture()
-        let store = try fixture.open()
-        let id = store.create(fixture, text: "a")
-        let (ack, changes) = store.run(
-            fixture.command(.move) {
-                $0.memoId = id
-                $0.x = 300
-                $0.y = 400
-            }, now: 2_000)
+        let (store, id) = try fixture.openWithMemo("a")
+        let (ack, changes) = store.move(fixture, id, x: 300, y: 400, now: 2_000)
         let stored = try #require(try store.memo(id: id))
         #expect(stored.x == 300 && stored.y == 400 && stored.version == 2)
         #expect(ack.version == 2)
@@ -175,8 +138,7 @@ import Testing
 
     @Test func minimizeAndRestoreSizeToggleMinimized() throws {
         let fixture = try StoreFixture()
-        let store = try fixture.open()
-        let id = store.create(fixture, text: "a")
+        let (store, id) = try fixture.openWithMemo("a")
         #expect(store.run(fixture.command(.minimize) { $0.memoId = id }).changes.first?.memo?.minimized == true)
         #expect(store.run(fixture.command(.minimize) { $0.memoId = id }).changes.isEmpty)
         #expect(store.run(fixture.command(.restoreSize) { $0.memoId = id }).changes.first?.memo?.minimized == false)
@@ -223,12 +185,10 @@ import Testing
         let cherry = store.create(fixture, text: "cherry", now: 3, color: "pink")
         let trashed = store.create(fixture, text: "trashed", now: 4)
         _ = store.run(fixture.command(.trash) { $0.memoId = trashed })
-        _ = store.run(
-            fixture.command(.edit) {
-                $0.memoId = banana
-                $0.text = "banana!"
-                $0.baseVersion = 1
-            }, now: 10)
+        _ = store.run(fixture, .edit, memo: banana, now: 10) {
+            $0.text = "banana!"
+            $0.baseVersion = 1
+        }
         let (ack, changes) = store.run(
             fixture.command(.arrange) {
                 $0.order = order

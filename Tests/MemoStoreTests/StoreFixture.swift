@@ -23,6 +23,12 @@ final class StoreFixture {
         try MemoStore(path: self.path, configuration: configuration)
     }
 
+    /// Opens the store with one memo created in it (at 10, 20, time 1000) and returns the memo's id.
+    func openWithMemo(_ text: String) throws -> (MemoStore, String) {
+        let store = try self.open()
+        return (store, store.create(self, text: text))
+    }
+
     /// A command with a fresh `cmd_id` from client `t`.
     func command(_ op: MemoOp, _ fill: (inout MemoCommand) -> Void = { _ in }) -> MemoCommand {
         self.sequence += 1
@@ -41,6 +47,28 @@ extension MemoStore {
     func run(_ command: MemoCommand, now: Int64 = 1_000) -> (ack: MemoAck, changes: [MemoChanged]) {
         let result = self.apply(batch: [command], now: now)
         return (result.acks[0].message, result.changes)
+    }
+
+    /// Applies a fresh `op` command on memo `id` at time `now`, with the other fields `fill` sets.
+    func run(
+        _ fixture: StoreFixture, _ op: MemoOp, memo id: String, now: Int64 = 1_000,
+        _ fill: (inout MemoCommand) -> Void = { _ in }
+    ) -> (ack: MemoAck, changes: [MemoChanged]) {
+        self.run(
+            fixture.command(op) {
+                $0.memoId = id
+                fill(&$0)
+            }, now: now)
+    }
+
+    /// Moves memo `id` to `x`, `y` at time `now`.
+    func move(
+        _ fixture: StoreFixture, _ id: String, x: Double, y: Double, now: Int64 = 1_000
+    ) -> (ack: MemoAck, changes: [MemoChanged]) {
+        self.run(fixture, .move, memo: id, now: now) {
+            $0.x = x
+            $0.y = y
+        }
     }
 
     /// Creates a memo and returns its id.
