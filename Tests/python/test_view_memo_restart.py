@@ -9,15 +9,14 @@ import pytest
 
 import viewstack
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 SCENE = json.loads(viewstack.SCENE.read_text())
 BOARD = next(v for v in SCENE["views"] if v.get("component", {}).get("kind") == "memoBoard")
 
 
 def test_an_edit_committed_while_the_memo_store_is_down_reaches_the_store_once_it_restarts():
-    with viewstack.Stack() as stack, playwright_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=viewstack.chromium_path(), args=["--no-sandbox"])
+    with viewstack.Stack() as stack, viewstack.chromium() as browser:
         page = viewstack.open_page(browser, stack)
         viewstack.wait_until(page, "() => window.uibus && window.uibus.device")
         instance = BOARD["component"]["id"]
@@ -51,4 +50,3 @@ def test_an_edit_committed_while_the_memo_store_is_down_reaches_the_store_once_i
                           for m in s["memos"]),
             what="the edit acked")
         assert page.errors == []
-        browser.close()

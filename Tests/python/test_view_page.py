@@ -14,7 +14,7 @@ import pytest
 
 import viewstack
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 SCENE = json.loads(viewstack.SCENE.read_text())
 VIEWS = {view["id"]: view for view in SCENE["views"]}
@@ -33,10 +33,8 @@ def stack():
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=viewstack.chromium_path(), args=["--no-sandbox"])
+    with viewstack.chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture

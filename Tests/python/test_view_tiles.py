@@ -15,7 +15,7 @@ import pytest
 
 import viewstack
 
-playwright_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 SCENE = json.loads(viewstack.SCENE.read_text())
 PAD = next(v for v in SCENE["views"] if v.get("component", {}).get("kind") == "numberPad")
@@ -42,10 +42,8 @@ def stack():
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=viewstack.chromium_path(), args=["--no-sandbox"])
+    with viewstack.chromium() as launched:
         yield launched
-        launched.close()
 
 
 def opened(stack, browser):

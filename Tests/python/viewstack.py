@@ -4,6 +4,7 @@ on a free port, a bus listener, and Chromium (Debian's, through Playwright) on t
 Nothing is downloaded: Playwright drives /usr/bin/chromium through `executable_path`.
 """
 
+import contextlib
 import json
 import os
 import queue
@@ -30,6 +31,16 @@ def chromium_path():
     if path is None:
         pytest.skip("Chromium is not installed (Debian package `chromium`; deploy/uibus test installs it)")
     return path
+
+
+@contextlib.contextmanager
+def chromium():
+    """Debian's Chromium launched through Playwright (skips the test without either), closed afterwards."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
+        yield launched
+        launched.close()
 
 
 class Listener:
