@@ -52,14 +52,22 @@ import Testing
         #expect(Self.refusal(pressure.messagePack, as: TouchFrame.self)?.hasPrefix("contacts[0].pressure") == true)
     }
 
+    /// Sets every motion number a continuous gesture event carries.
+    static func move(
+        _ event: inout GestureEvent, translation: (Double, Double), velocity: (Double, Double),
+        scale: (Double, velocity: Double), rotation: (Double, velocity: Double)
+    ) {
+        event.translation = GestureEvent.Vector(x: translation.0, y: translation.1)
+        event.velocity = GestureEvent.Vector(x: velocity.0, y: velocity.1)
+        event.scale = scale.0
+        event.rotation = rotation.0
+        event.scaleVelocity = scale.velocity
+        event.rotationVelocity = rotation.velocity
+    }
+
     static func pan(_ value: Double, in field: String) -> GestureEvent {
         var event = GestureEvent.gesture(.pan, .changed, view: "v", x: 10, y: 10, tMs: 10) {
-            $0.translation = GestureEvent.Vector(x: 1, y: 1)
-            $0.velocity = GestureEvent.Vector(x: 1, y: 1)
-            $0.scale = 1
-            $0.rotation = 0
-            $0.scaleVelocity = 0
-            $0.rotationVelocity = 0
+            Self.move(&$0, translation: (1, 1), velocity: (1, 1), scale: (1, 0), rotation: (0, 0))
         }
         switch field {
         case "t_ms": event.tMs = value
@@ -100,12 +108,9 @@ import Testing
 
     @Test func clampingMovesEveryNumberIntoItsRange_soTheEventDecodes() throws {
         var event = GestureEvent.gesture(.pinch, .changed, view: "v", x: .nan, y: -1e308, tMs: .infinity, touches: -3) {
-            $0.translation = GestureEvent.Vector(x: .infinity, y: .nan)
-            $0.velocity = GestureEvent.Vector(x: 1e300, y: -1e300)
-            $0.scale = .infinity
-            $0.rotation = .nan
-            $0.scaleVelocity = -.infinity
-            $0.rotationVelocity = 1e20
+            Self.move(
+                &$0, translation: (.infinity, .nan), velocity: (1e300, -1e300), scale: (.infinity, -.infinity),
+                rotation: (.nan, 1e20))
         }
         event.clampNumbers()
         let decoded = try GestureEvent(messagePack: event.messagePack)
@@ -116,12 +121,7 @@ import Testing
 
     @Test func anEventIsWithinLimits_exactlyWhenClampingLeavesItUnchanged() {
         let inRange = GestureEvent.gesture(.pinch, .changed, view: "v", x: 1, y: 2, tMs: 5, touches: 2) {
-            $0.translation = GestureEvent.Vector(x: 3, y: 4)
-            $0.velocity = GestureEvent.Vector(x: 5, y: 6)
-            $0.scale = 1.5
-            $0.rotation = 0.5
-            $0.scaleVelocity = 7
-            $0.rotationVelocity = 8
+            Self.move(&$0, translation: (3, 4), velocity: (5, 6), scale: (1.5, 7), rotation: (0.5, 8))
         }
         var unchanged = inRange
         unchanged.clampNumbers()

@@ -58,13 +58,7 @@ import Testing
     @Test func aSnapshotChunkIsEncodedByteForByteAsBefore() throws {
         var trashed = Self.memo
         trashed.trashedAt = 1_700_000_001_000
-        let snapshot = MemoSnapshot {
-            $0.requestId = "board1:1:1"
-            $0.chunk = 0
-            $0.last = true
-            $0.seq = 7
-            $0.memos = [Self.memo, trashed]
-            $0.settings = MemoSettings()
+        let snapshot = MemoSnapshot.chunk("board1:1:1", seq: 7, memos: [Self.memo, trashed]) {
             $0.chunkCount = 1
             $0.memoCount = 2
         }

@@ -3,32 +3,30 @@ import BusSchema
 import Testing
 
 @Suite struct SequenceTrackerTests {
-    @Test func aStreamStartsWhereverWeJoinIt() {
-        var tracker = SequenceTracker()
-        #expect(tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 500) == .first)
-        #expect(tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 501) == .inOrder)
-    }
+    /// One publisher's stream on `t/`: the rule, then (epoch, seq) as they arrive, each with what
+    /// the tracker must call it (nil where the rule says nothing of it).
+    static let oneStreamCases: [(String, [(UInt64, UInt64, SequenceTracker.Outcome?)])] = [
+        ("a stream starts wherever we join it", [(1, 500, .first), (1, 501, .inOrder)]),
+        ("a jump counts every skipped number", [(1, 1, nil), (1, 5, .gap(missing: 3))]),
+        (
+            "a skipped number arriving late is a reorder, not a duplicate",
+            [(1, 1, nil), (1, 3, nil), (1, 2, .reorder), (1, 2, .duplicate), (1, 3, .duplicate)]
+        ),
+        (
+            "a restarted publisher counts what its new epoch lost",
+            [(1, 90, nil), (2, 4, .newEpoch(missing: 3)), (2, 5, .inOrder)]
+        ),
+    ]
 
-    @Test func aJumpCountsEverySkippedNumber() {
+    @Test("each arrival on one stream gets the outcome its rule names", arguments: Self.oneStreamCases)
+    func oneStream(rule: String, arrivals: [(UInt64, UInt64, SequenceTracker.Outcome?)]) {
         var tracker = SequenceTracker()
-        _ = tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 1)
-        #expect(tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 5) == .gap(missing: 3))
-    }
-
-    @Test func aSkippedNumberArrivingLateIsAReorderNotADuplicate() {
-        var tracker = SequenceTracker()
-        _ = tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 1)
-        _ = tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 3)
-        #expect(tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 2) == .reorder)
-        #expect(tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 2) == .duplicate)
-        #expect(tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 3) == .duplicate)
-    }
-
-    @Test func aRestartedPublisherCountsWhatItsNewEpochLost() {
-        var tracker = SequenceTracker()
-        _ = tracker.observe(publisher: "p", epoch: 1, topic: "t/", seq: 90)
-        #expect(tracker.observe(publisher: "p", epoch: 2, topic: "t/", seq: 4) == .newEpoch(missing: 3))
-        #expect(tracker.observe(publisher: "p", epoch: 2, topic: "t/", seq: 5) == .inOrder)
+        for (epoch, seq, expected) in arrivals {
+            let outcome = tracker.observe(publisher: "p", epoch: epoch, topic: "t/", seq: seq)
+            if let expected {
+                #expect(outcome == expected, "\(rule): epoch \(epoch), seq \(seq)")
+            }
+        }
     }
 
     @Test func streamsArePerPublisherAndTopic() {

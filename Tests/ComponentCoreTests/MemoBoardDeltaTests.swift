@@ -20,14 +20,7 @@ import Testing
                 .memo("m\(index)", text: "メモ \(index)", x: x, y: y, z: Int64(index + 10), color: "yellow"))
         }
         let target = MemoRecord.memo("target", text: "動かす", x: 20, y: 20, z: 1, color: "pink")
-        let chunk = MemoSnapshot {
-            $0.requestId = "board1:s1:1"
-            $0.chunk = 0
-            $0.last = true
-            $0.seq = 10
-            $0.memos = records + [target]
-            $0.settings = MemoSettings()
-        }
+        let chunk = MemoSnapshot.chunk("board1:s1:1", seq: 10, memos: records + [target])
         _ = machine.handle(.snapshotChunkReceived(chunk, epoch: 7, at: ms(5)))
         return machine
     }

@@ -8,20 +8,6 @@ import Testing
     static let epoch: UInt64 = 7
 
     /// A board that publishes full states only (`fullStateEveryMs` 0), so each effect shows the whole board.
-    /// One chunk of a snapshot answer with the default settings.
-    static func chunk(_ requestId: String, _ chunk: Int, last: Bool, seq: UInt64, memos: [MemoRecord] = [])
-        -> MemoSnapshot
-    {
-        MemoSnapshot {
-            $0.requestId = requestId
-            $0.chunk = chunk
-            $0.last = last
-            $0.seq = seq
-            $0.memos = memos
-            $0.settings = MemoSettings()
-        }
-    }
-
     static func machine(fullStateEveryMs: Double = 0) -> MemoBoardMachine {
         MemoBoardMachine(
             instance: "board1",
@@ -41,12 +27,10 @@ import Testing
     static func synced(fullStateEveryMs: Double = 0) -> MemoBoardMachine {
         var machine = Self.machine(fullStateEveryMs: fullStateEveryMs)
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let chunk = MemoSnapshot {
-            $0.requestId = "board1:s1:1"
-            $0.chunk = 0
-            $0.last = true
-            $0.seq = 10
-            $0.memos = [.memo("m1", text: "買い物メモ", x: 20, y: 20, z: 1), .memo("m2", x: 300, y: 300, z: 2)]
+        let chunk = MemoSnapshot.chunk(
+            "board1:s1:1", seq: 10,
+            memos: [.memo("m1", text: "買い物メモ", x: 20, y: 20, z: 1), .memo("m2", x: 300, y: 300, z: 2)]
+        ) {
             $0.settings = MemoSettings {
                 $0.arrangeOrder = .color
                 $0.background = nil
@@ -78,20 +62,13 @@ import Testing
     @Test func memoBoard_snapshotChunks_replaceTheBoardWhenTheLastArrives() throws {
         var machine = Self.machine()
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let first = Self.chunk("board1:s1:1", 0, last: false, seq: 4, memos: [.memo("m1", x: 0, y: 0, z: 1)])
+        let first = MemoSnapshot.chunk("board1:s1:1", 0, last: false, seq: 4, memos: [.memo("m1", x: 0, y: 0, z: 1)])
         #expect(Effects.states(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, at: ms(1)))).isEmpty)
         var trashed = MemoRecord.memo("m9", x: 0, y: 0, z: 3)
         trashed.trashedAt = 1000
-        let last = MemoSnapshot {
-            $0.requestId = "board1:s1:1"
-            $0.chunk = 1
-            $0.last = true
-            $0.seq = 4
-            $0.memos = [trashed]
-            $0.settings = MemoSettings {
-                $0.arrangeOrder = .text
-            }
-        }
+        let last = MemoSnapshot.chunk(
+            "board1:s1:1", 1, seq: 4, memos: [trashed]
+        ) { $0.settings = MemoSettings { $0.arrangeOrder = .text } }
         let state = try #require(Self.state(machine.handle(.snapshotChunkReceived(last, epoch: Self.epoch, at: ms(2)))))
         #expect(state.memos.map(\.id) == ["m1"])
         #expect(state.trash?.map(\.id) == ["m9"])
@@ -104,7 +81,7 @@ import Testing
     @Test func memoBoard_missingSnapshotChunk_asksAgain() {
         var machine = Self.machine()
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let skipped = Self.chunk("board1:s1:1", 1, last: true, seq: 4)
+        let skipped = MemoSnapshot.chunk("board1:s1:1", 1, last: true, seq: 4)
         let effects = machine.handle(.snapshotChunkReceived(skipped, epoch: Self.epoch, at: ms(1)))
         #expect(Effects.commands(effects).map(\.cmdId) == ["board1:s1:2"])
         #expect(machine.snapshot(at: ms(1)).pendingCommands == 1)
@@ -121,7 +98,7 @@ import Testing
                     $0.seq = 4
                 }, at: ms(10)))
         #expect(Effects.timer(acked) == 1610)
-        let first = Self.chunk("board1:s1:1", 0, last: false, seq: 4)
+        let first = MemoSnapshot.chunk("board1:s1:1", 0, last: false, seq: 4)
         #expect(Effects.timer(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, at: ms(100)))) == 1700)
         #expect(Effects.commands(machine.handle(.timeElapsed(ms(1610)))).isEmpty)
         let again = machine.handle(.timeElapsed(ms(1700)))
@@ -132,7 +109,7 @@ import Testing
     @Test func memoBoard_chunkOfAnotherRequest_isIgnored() {
         var machine = Self.machine()
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let other = Self.chunk("x:1", 0, last: true, seq: 4)
+        let other = MemoSnapshot.chunk("x:1", 0, last: true, seq: 4)
         #expect(machine.handle(.snapshotChunkReceived(other, epoch: Self.epoch, at: ms(1))).isEmpty)
     }
 
@@ -151,7 +128,7 @@ import Testing
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
         #expect(Self.state(effects)?.syncing == true)
         let request = try #require(Effects.commands(effects).first?.cmdId)
-        let chunk = Self.chunk(request, 0, last: true, seq: 12, memos: [.memo("m1", x: 20, y: 20, z: 1)])
+        let chunk = MemoSnapshot.chunk(request, 0, last: true, seq: 12, memos: [.memo("m1", x: 20, y: 20, z: 1)])
         let state = try #require(
             Self.state(machine.handle(.snapshotChunkReceived(chunk, epoch: Self.epoch, at: ms(30)))))
         #expect(state.memos.map(\.id) == ["m1", "m4"])

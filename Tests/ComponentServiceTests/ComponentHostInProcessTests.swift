@@ -4,6 +4,7 @@ import BusTestSupport
 import ComponentCore
 import ComponentService
 import Foundation
+import MessageFixtures
 import ServiceSupport
 import Testing
 
@@ -81,14 +82,7 @@ import Testing
         let snapshotID = try #require(snapshot["cmd_id"]?.stringValue)
         try harness.ack(snapshotID, seq: 0)
         // An empty board, in one chunk, so the board waits for nothing else.
-        let empty = MemoSnapshot {
-            $0.requestId = snapshotID
-            $0.chunk = 0
-            $0.last = true
-            $0.seq = 0
-            $0.memos = []
-            $0.settings = MemoSettings()
-        }
+        let empty = MemoSnapshot.chunk(snapshotID, seq: 0)
         try harness.store.publish(empty, on: try Topic("memo/snapshot/board1/"))
         let command = try Topic("cmd/ui/board1/")
         #expect(try harness.store.waitForSubscriber(matching: command, timeoutMs: 5000))

@@ -64,15 +64,8 @@ import Testing
             }
         }
         #expect(try MemoChanged(messagePack: settings.messagePack) == settings)
-        let snapshot = MemoSnapshot {
-            $0.requestId = "c:2"
-            $0.chunk = 0
-            $0.last = true
-            $0.seq = 4
-            $0.memos = [Self.memo]
-            $0.settings = MemoSettings {
-                $0.background = "cork.png"
-            }
+        let snapshot = MemoSnapshot.chunk("c:2", seq: 4, memos: [Self.memo]) {
+            $0.settings = MemoSettings { $0.background = "cork.png" }
             $0.chunkCount = 1
             $0.memoCount = 1
         }

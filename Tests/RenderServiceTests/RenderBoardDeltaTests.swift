@@ -20,14 +20,8 @@ import Testing
     static func board() -> MemoBoardMachine {
         var machine = MemoBoardMachine(instance: "b1", config: MemoBoardMachine.Config(client: "b1"))
         _ = machine.handle(.started(at: ms(0), session: "s1"))
-        let chunk = MemoSnapshot {
-            $0.requestId = "b1:s1:1"
-            $0.chunk = 0
-            $0.last = true
-            $0.seq = 3
-            $0.memos = (1...5).map { Self.record("m\($0)", x: Double($0) * 60, z: Int64($0)) }
-            $0.settings = MemoSettings()
-        }
+        let chunk = MemoSnapshot.chunk(
+            "b1:s1:1", seq: 3, memos: (1...5).map { Self.record("m\($0)", x: Double($0) * 60, z: Int64($0)) })
         _ = machine.handle(.snapshotChunkReceived(chunk, epoch: 1, at: ms(1)))
         return machine
     }
