@@ -1,4 +1,5 @@
 import BusSchema
+import MessageFixtures
 import Testing
 
 /// The memo protocol's edges: client names that can be a topic segment, and answers too large
@@ -19,10 +20,7 @@ import Testing
     @Test func aLargeExportIsSplitIntoPartsUnderTheLimitThatReassembleExactly() throws {
         // Three-byte kanji and four-byte emoji: no part may cut a scalar in two.
         let text = String(repeating: "東京タワー🗼 memo\n", count: 40_000)
-        let ack = MemoAck {
-            $0.cmdId = "c:1"
-            $0.status = .ok
-            $0.seq = 9
+        let ack = MemoAck.ack("c:1", .ok, seq: 9) {
             $0.export = text
             $0.op = .export
         }
@@ -40,10 +38,7 @@ import Testing
 
     @Test func emlFilesAndSearchResultsAreSplitBetweenItems() throws {
         let files = (0..<50).map { MemoExportFile(name: "m\($0).eml", content: String(repeating: "あ", count: 10_000)) }
-        let export = MemoAck {
-            $0.cmdId = "c:2"
-            $0.status = .ok
-            $0.seq = 1
+        let export = MemoAck.ack("c:2", .ok, seq: 1) {
             $0.op = .export
             $0.files = files
         }
@@ -53,10 +48,7 @@ import Testing
         let hits = (0..<200).map {
             MemoSearchHit(memoId: "m\($0)", text: String(repeating: "牛乳", count: 2000), trashed: false, ranges: [0..<2])
         }
-        let search = MemoAck {
-            $0.cmdId = "c:3"
-            $0.status = .ok
-            $0.seq = 1
+        let search = MemoAck.ack("c:3", .ok, seq: 1) {
             $0.results = hits
             $0.op = .search
         }
@@ -66,10 +58,7 @@ import Testing
     }
 
     @Test func aSmallAckIsOnePartWithoutChunkNumbers() {
-        let ack = MemoAck {
-            $0.cmdId = "c:1"
-            $0.status = .ok
-            $0.seq = 1
+        let ack = MemoAck.ack("c:1", .ok, seq: 1) {
             $0.export = "short"
             $0.op = .export
         }
@@ -78,11 +67,7 @@ import Testing
 
     @Test(arguments: [(5, 5), (-1, 2), (0, 0)])
     func chunkNumbersOutOfRangeAreRefusedByTheDecoder(chunk: Int, chunks: Int) {
-        var ack = MemoAck {
-            $0.cmdId = "c:1"
-            $0.status = .ok
-            $0.seq = 1
-        }
+        var ack = MemoAck.ack("c:1", .ok, seq: 1)
         ack.chunk = chunk
         ack.chunks = chunks
         #expect(throws: CodecError.self) { try MemoAck(messagePack: ack.messagePack) }

@@ -299,19 +299,11 @@ import Testing
             }.first)
         #expect(
             host.memoAckReceived(
-                MemoAck {
-                    $0.cmdId = snapshot.cmdId
-                    $0.status = .ok
-                    $0.seq = 0
-                }, client: "other", at: ms(5)
+                MemoAck.ack(snapshot.cmdId, .ok, seq: 0), client: "other", at: ms(5)
             )
             .isEmpty)
         let acked = host.memoAckReceived(
-            MemoAck {
-                $0.cmdId = snapshot.cmdId
-                $0.status = .ok
-                $0.seq = 0
-            }, client: "c1", at: ms(5))
+            MemoAck.ack(snapshot.cmdId, .ok, seq: 0), client: "c1", at: ms(5))
         guard case .memoBoardDelta(let delta)? = Self.states(acked, "board1").last else {
             Issue.record("ack not applied")
             return

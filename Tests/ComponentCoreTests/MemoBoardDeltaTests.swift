@@ -131,10 +131,7 @@ import Testing
             .searchRequested(query: "", at: ms(220)), .emptyTrashRequested(at: ms(230)),
             .doubleTapRecognized(x: 300, y: 300, at: ms(240)),
             .ackReceived(
-                MemoAck {
-                    $0.cmdId = "board1:s1:3"
-                    $0.status = .ok
-                    $0.seq = 13
+                MemoAck.ack("board1:s1:3", .ok, seq: 13) {
                     $0.version = 5
                 }, at: ms(250)),
         ]

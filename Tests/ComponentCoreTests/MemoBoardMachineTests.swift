@@ -92,11 +92,7 @@ import Testing
         _ = machine.handle(.started(at: ms(0), session: "s1"))
         let acked = machine.handle(
             .ackReceived(
-                MemoAck {
-                    $0.cmdId = "board1:s1:1"
-                    $0.status = .ok
-                    $0.seq = 4
-                }, at: ms(10)))
+                MemoAck.ack("board1:s1:1", .ok, seq: 4), at: ms(10)))
         #expect(Effects.timer(acked) == 1610)
         let first = MemoSnapshot.chunk("board1:s1:1", 0, last: false, seq: 4)
         #expect(Effects.timer(machine.handle(.snapshotChunkReceived(first, epoch: Self.epoch, at: ms(100)))) == 1700)
@@ -327,21 +323,14 @@ import Testing
         #expect(resends.prefix(5) == [1100, 1300, 1700, 2500, 3300])
         let acked = machine.handle(
             .ackReceived(
-                MemoAck {
-                    $0.cmdId = command.cmdId
-                    $0.status = .ok
-                    $0.seq = 11
+                MemoAck.ack(command.cmdId, .ok, seq: 11) {
                     $0.memoId = command.memoId
                     $0.version = 1
                 }, at: ms(5000)))
         #expect(acked.contains(.cancelTimer))
         #expect(machine.handle(.timeElapsed(ms(9000))).isEmpty)
         // The store applied it once; a duplicate ack for a resend changes nothing.
-        let duplicate = MemoAck {
-            $0.cmdId = command.cmdId
-            $0.status = .duplicate
-            $0.seq = 11
-        }
+        let duplicate = MemoAck.ack(command.cmdId, .duplicate, seq: 11)
         #expect(machine.handle(.ackReceived(duplicate, at: ms(5001))).isEmpty)
         let record = MemoRecord.memo(try #require(command.memoId), text: "a", x: 0, y: 0, z: 3)
         _ = machine.handle(Self.upsert(11, record))
@@ -359,10 +348,7 @@ import Testing
         #expect(edit.baseVersion == 1)
         let effects = machine.handle(
             .ackReceived(
-                MemoAck {
-                    $0.cmdId = edit.cmdId
-                    $0.status = .conflict
-                    $0.seq = 10
+                MemoAck.ack(edit.cmdId, .conflict, seq: 10) {
                     $0.version = 3
                 }, at: ms(10)))
         #expect(Effects.commands(effects).map(\.op) == [.snapshot])
@@ -389,10 +375,7 @@ import Testing
         let state = Self.state(
             machine.handle(
                 .ackReceived(
-                    MemoAck {
-                        $0.cmdId = search.cmdId
-                        $0.status = .ok
-                        $0.seq = 10
+                    MemoAck.ack(search.cmdId, .ok, seq: 10) {
                         $0.results = results
                     }, at: ms(5))))
         let matches = [MemoBoardState.Match(memoID: "m7", trashed: true, ranges: [0..<1])]
@@ -405,10 +388,7 @@ import Testing
         let results = (0..<40).map {
             MemoSearchHit(memoId: "m\($0)", text: String(repeating: "買う", count: 3000), trashed: false, ranges: [0..<1])
         }
-        let parts = MemoAck {
-            $0.cmdId = search.cmdId
-            $0.status = .ok
-            $0.seq = 10
+        let parts = MemoAck.ack(search.cmdId, .ok, seq: 10) {
             $0.results = results
         }.chunked(
             maximumBytes: 64 * 1024)
@@ -444,11 +424,7 @@ import Testing
         #expect(
             machine.handle(
                 .ackReceived(
-                    MemoAck {
-                        $0.cmdId = "nope"
-                        $0.status = .ok
-                        $0.seq = 1
-                    }, at: ms(0))
+                    MemoAck.ack("nope", .ok, seq: 1), at: ms(0))
             ).isEmpty)
         #expect(machine.handle(.editRequested(memoID: "nope", text: "x", at: ms(0))).isEmpty)
         #expect(machine.handle(.restoreRequested(memoID: "m1", at: ms(0))).isEmpty)

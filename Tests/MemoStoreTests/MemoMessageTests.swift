@@ -36,10 +36,7 @@ import Testing
             $0.format = .mbox
         }
         #expect(try MemoCommand(messagePack: command.messagePack) == command)
-        let ack = MemoAck {
-            $0.cmdId = "c:1"
-            $0.status = .ok
-            $0.seq = 9
+        let ack = MemoAck.ack("c:1", .ok, seq: 9) {
             $0.memoId = "m1"
             $0.version = 2
             $0.reason = "r"

@@ -62,15 +62,6 @@ import Testing
     }
 
     @Test func aPullToRefreshDragRedrawnInItsDamageIsTheWholeRedraw() throws {
-        let scene = """
-            {"width":200,"height":200,"background":"#ffffff","views":[
-             {"id":"table","frame":{"x":0,"y":0,"width":200,"height":200},
-              "component":{"kind":"slideTable","id":"t1","config":{"rows":10,"row_height":64}}},
-             {"id":"tableHeader","frame":{"x":0,"y":0,"width":200,"height":60},
-              "component":{"kind":"pullToRefresh","id":"h1","config":{"scroll_view":"table","header_height":60}}}]}
-            """
-        let typed = try Scene(json: scene)
-        let table = #"{"instance":"t1","t_ms":0,"rows":10,"offsets":[0,0,0,0],"scroll_offset":0,"open_row":null}"#
         let steps: [(String, Double, String, Double)] = [
             ("hidden", 0, "Pull to refresh", 0), ("pullingDown", 13.37, "Pull to refresh", 0.4),
             ("pullingDown", 47.91, "Pull to refresh", 1.7), ("overThreshold", 86.25, "Release to refresh", 3.14159),
@@ -78,9 +69,8 @@ import Testing
             ("hidden", 0, "Pull to refresh", 0),
         ]
         let roots = try steps.map { phase, offset, label, angle in
-            let header = PullToRefreshDrawingTests.header(phase: phase, offset: offset, label: label, angle: angle)
-            let states = ["t1": try JSONReader.parse(table), "h1": try JSONReader.parse(header)]
-            return SceneLayers.build(scene: typed, states: try TypedStates.decode(states, scene: typed)).1
+            try PullToRefreshDrawingTests.root(
+                header: PullToRefreshDrawingTests.header(phase: phase, offset: offset, label: label, angle: angle))
         }
         try Self.expectSameAsWholeRedraw(roots, width: 200, height: 200)
     }

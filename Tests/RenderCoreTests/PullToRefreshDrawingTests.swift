@@ -6,9 +6,9 @@ import Testing
 /// The pull-to-refresh header as drawn over its table: whole past the header height, pushing
 /// the rows down, a spinner in the arrow's place while refreshing.
 @Suite struct PullToRefreshDrawingTests {
-    /// A 200×200 table of 64 pt rows with a 60 pt header view at its top, attached to it
-    /// (`scroll_view`), as in the demo scene.
-    static func render(header: String) throws -> Image {
+    /// The layers of a 200×200 table of 64 pt rows with a 60 pt header view at its top, attached
+    /// to it (`scroll_view`), as in the demo scene, the header in state `header`.
+    static func root(header: String) throws -> Layer {
         let scene = """
             {"width":200,"height":200,"background":"#ffffff","views":[
              {"id":"table","frame":{"x":0,"y":0,"width":200,"height":200},
@@ -19,8 +19,13 @@ import Testing
         let table = #"{"instance":"t1","t_ms":0,"rows":10,"offsets":[0,0,0,0],"scroll_offset":0,"open_row":null}"#
         let states = ["t1": try JSONReader.parse(table), "h1": try JSONReader.parse(header)]
         let typed = try Scene(json: scene)
-        let (_, root) = SceneLayers.build(scene: typed, states: try TypedStates.decode(states, scene: typed))
-        return try LayerRenderer(font: try FontFace.systemJapanese()).render(root, width: 200, height: 200)
+        return SceneLayers.build(scene: typed, states: try TypedStates.decode(states, scene: typed)).root
+    }
+
+    /// The table and header of ``root(header:)`` drawn.
+    static func render(header: String) throws -> Image {
+        try LayerRenderer(font: try FontFace.systemJapanese()).render(
+            try Self.root(header: header), width: 200, height: 200)
     }
 
     static func header(
