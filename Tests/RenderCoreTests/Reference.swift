@@ -146,27 +146,26 @@ enum Reference {
         return try! Image(width: width, height: height, channels: channels, bytes: bytes)
     }
 
-    /// The image mirrored about its main diagonal.
-    static func transposed(_ image: Image) -> Image {
+    /// A `width`×`height` image holding the pixel at (x, y) of `image` at pixel index `target(x, y)`.
+    static func moved(_ image: Image, width: Int, height: Int, to target: (Int, Int) -> Int) -> Image {
         let (w, h, c) = (image.width, image.height, image.channels)
         var bytes = [UInt8](repeating: 0, count: image.bytes.count)
         for y in 0..<h {
             for x in 0..<w {
-                for ch in 0..<c { bytes[(x * h + y) * c + ch] = image.bytes[(y * w + x) * c + ch] }
+                let p = target(x, y)
+                for ch in 0..<c { bytes[p * c + ch] = image.bytes[(y * w + x) * c + ch] }
             }
         }
-        return try! Image(width: h, height: w, channels: c, bytes: bytes)
+        return try! Image(width: width, height: height, channels: c, bytes: bytes)
+    }
+
+    /// The image mirrored about its main diagonal.
+    static func transposed(_ image: Image) -> Image {
+        Self.moved(image, width: image.height, height: image.width) { x, y in x * image.height + y }
     }
 
     /// The image mirrored left to right.
     static func flipped(_ image: Image) -> Image {
-        let (w, h, c) = (image.width, image.height, image.channels)
-        var bytes = [UInt8](repeating: 0, count: image.bytes.count)
-        for y in 0..<h {
-            for x in 0..<w {
-                for ch in 0..<c { bytes[(y * w + (w - 1 - x)) * c + ch] = image.bytes[(y * w + x) * c + ch] }
-            }
-        }
-        return try! Image(width: w, height: h, channels: c, bytes: bytes)
+        Self.moved(image, width: image.width, height: image.height) { x, y in y * image.width + (image.width - 1 - x) }
     }
 }

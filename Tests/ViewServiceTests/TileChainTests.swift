@@ -16,6 +16,16 @@ import Testing
             surface: "main", width: 100, height: 50, scale: 1, frame: frame, base: nil, tiles: [tile(0, 0, 100, 50)])
     }
 
+    /// Applies `messages` to `chain` in order, expecting it to take every one.
+    static func apply(
+        _ messages: [RenderTiles], to chain: inout TileChain, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for (index, message) in messages.enumerated() {
+            let taken = chain.apply(message)
+            #expect(taken, "message \(index + 1) of \(messages.count)", sourceLocation: sourceLocation)
+        }
+    }
+
     static func patch(frame: Int, x: Int, width: Int = 10) -> RenderTiles {
         RenderTiles(
             surface: "main", width: 100, height: 50, scale: 1, frame: frame, base: frame - 1,
@@ -27,12 +37,7 @@ import Testing
         #expect(chain.since(0) == nil, "nothing before a key frame")
         let refused101 = !chain.apply(Self.patch(frame: 2, x: 0))
         #expect(refused101, "tiles without the frame they change")
-        let applied1 = chain.apply(Self.key(frame: 1))
-        #expect(applied1)
-        let applied2 = chain.apply(Self.patch(frame: 2, x: 0))
-        #expect(applied2)
-        let applied3 = chain.apply(Self.patch(frame: 3, x: 50))
-        #expect(applied3)
+        Self.apply([Self.key(frame: 1), Self.patch(frame: 2, x: 0), Self.patch(frame: 3, x: 50)], to: &chain)
         let new = try #require(chain.since(0))
         #expect(new.key && new.header.frame == 3 && new.number == 3)
         #expect(new.tiles.map(\.x) == [0, 0, 50], "key frame first, then the tiles in order")
@@ -43,27 +48,19 @@ import Testing
 
     @Test func aTileALaterOneCoversIsDroppedAndAKeyFrameStartsAgain() throws {
         var chain = TileChain()
-        let applied4 = chain.apply(Self.key(frame: 1))
-        #expect(applied4)
-        let applied5 = chain.apply(Self.patch(frame: 2, x: 10))
-        #expect(applied5)
-        let applied6 = chain.apply(Self.patch(frame: 3, x: 5, width: 20))
-        #expect(applied6)
+        Self.apply(
+            [Self.key(frame: 1), Self.patch(frame: 2, x: 10), Self.patch(frame: 3, x: 5, width: 20)], to: &chain)
         #expect(chain.entries.map(\.tile.data) == [[1], [3]], "frame 2's tile lies under frame 3's")
         let page = try #require(chain.since(2))
         #expect(page.tiles.map(\.data) == [[3]], "a page that had frame 2's tile gets the one over it")
-        let applied7 = chain.apply(Self.key(frame: 9))
-        #expect(applied7)
+        Self.apply([Self.key(frame: 9)], to: &chain)
         let after = try #require(chain.since(page.number))
         #expect(after.key && after.tiles.count == 1 && after.header.frame == 9)
     }
 
     @Test func tilesThatDoNotFollowTheNewestFrameAreRefusedAndTheChainStays() throws {
         var chain = TileChain()
-        let applied8 = chain.apply(Self.key(frame: 1))
-        #expect(applied8)
-        let applied9 = chain.apply(Self.patch(frame: 2, x: 0))
-        #expect(applied9)
+        Self.apply([Self.key(frame: 1), Self.patch(frame: 2, x: 0)], to: &chain)
         let refused102 = !chain.apply(Self.patch(frame: 4, x: 30))
         #expect(refused102, "frame 3 was lost")
         var resized = Self.patch(frame: 3, x: 0)
@@ -71,14 +68,12 @@ import Testing
         let refused103 = !chain.apply(resized)
         #expect(refused103, "another frame size")
         #expect(chain.since(0)?.header.frame == 2)
-        let applied10 = chain.apply(Self.patch(frame: 3, x: 30))
-        #expect(applied10)
+        Self.apply([Self.patch(frame: 3, x: 30)], to: &chain)
     }
 
     @Test func theChainNeverHoldsMoreThanItsTileBound() {
         var chain = TileChain()
-        let applied11 = chain.apply(Self.key(frame: 1))
-        #expect(applied11)
+        Self.apply([Self.key(frame: 1)], to: &chain)
         // Each message's tiles are one-pixel squares side by side: none covers another.
         var frame = 2
         var refused = false
