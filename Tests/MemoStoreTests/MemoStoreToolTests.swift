@@ -30,11 +30,7 @@ import Testing
 
     @Test func exportWritesEachFormatToStdoutAndEmlFilesIntoOut() throws {
         let fixture = try StoreFixture()
-        do {
-            let store = try fixture.open()
-            _ = store.create(fixture, text: "牛乳と卵を買う")
-            _ = store.create(fixture, text: "second")
-        }
+        try fixture.seed(["牛乳と卵を買う", "second"])
         let text = try ChildProcess.run("memo-store", ["export", "--db", fixture.path, "--format", "text"])
         #expect(text.stdout == "牛乳と卵を買う\n\n----\n\nsecond\n")
         let mbox = try ChildProcess.run("memo-store", ["export", "--db", fixture.path, "--format", "mbox"])

@@ -101,10 +101,7 @@ import Testing
 
     /// A real memo database with one of its table pages overwritten by garbage.
     static func makeDamagedDatabase(_ fixture: StoreFixture) throws {
-        do {
-            let store = try fixture.open()
-            for index in 0..<400 { _ = store.create(fixture, text: String(repeating: "メモ\(index) ", count: 20)) }
-        }
+        try fixture.seed((0..<400).map { String(repeating: "メモ\($0) ", count: 20) })
         try Self.sql(fixture.path, "PRAGMA wal_checkpoint(TRUNCATE)")
         var bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.path))
         let pageSize = 4096

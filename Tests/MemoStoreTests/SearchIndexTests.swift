@@ -102,10 +102,7 @@ import Testing
     /// keeps its index, and its later edits keep the index in step.
     @Test func databaseFromSchemaVersion3IsMigratedAndKeepsItsIndex() throws {
         let fixture = try StoreFixture()
-        do {
-            let store = try fixture.open()
-            _ = store.create(fixture, text: "東京タワーの猫")
-        }
+        try fixture.seed(["東京タワーの猫"])
         try MigrationTests.sql(
             fixture.path,
             """
@@ -139,11 +136,7 @@ import Testing
     /// folding and finds what it found before, upper-case queries included.
     @Test func databaseFromSchemaVersion4IsReindexedWithoutFTSCaseFolding() throws {
         let fixture = try StoreFixture()
-        do {
-            let store = try fixture.open()
-            _ = store.create(fixture, text: "ＡＢＣ商事の東京タワー")
-            _ = store.create(fixture, text: "Weekly Report")
-        }
+        try fixture.seed(["ＡＢＣ商事の東京タワー", "Weekly Report"])
         try MigrationTests.sql(
             fixture.path,
             """

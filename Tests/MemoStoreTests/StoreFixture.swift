@@ -29,6 +29,12 @@ final class StoreFixture {
         return (store, store.create(self, text: text))
     }
 
+    /// Opens the store, creates a memo for each of `texts` (at 10, 20, time 1000) and closes it.
+    func seed(_ texts: [String]) throws {
+        let store = try self.open()
+        for text in texts { _ = store.create(self, text: text) }
+    }
+
     /// A command with a fresh `cmd_id` from client `t`.
     func command(_ op: MemoOp, _ fill: (inout MemoCommand) -> Void = { _ in }) -> MemoCommand {
         self.sequence += 1
