@@ -72,17 +72,23 @@ import Testing
         }
     }
 
+    /// Starts `name` on `proxy`'s bus on the demo scene and waits until it is ready (a child that
+    /// never is stops as it goes away).
+    static func start(_ name: String, on proxy: ProxyProcess) throws -> ChildProcess {
+        let child = try ChildProcess(name, ["--scene", Self.scene], bus: proxy.busFile)
+        try child.waitForLine("ready")
+        return child
+    }
+
     @Test func afterOpeningARightSwipeFailsAndTheSidebarPans_afterClosingTheReverse() throws {
         let proxy = try ProxyProcess()
-        let recognizer = try ChildProcess("gesture-recognizer", ["--scene", Self.scene], bus: proxy.busFile)
+        let recognizer = try Self.start("gesture-recognizer", on: proxy)
         defer { if recognizer.isRunning { recognizer.signal(SIGKILL) } }
-        try recognizer.waitForLine("ready")
-        let host = try ChildProcess("component-host", ["--scene", Self.scene], bus: proxy.busFile)
+        let host = try Self.start("component-host", on: proxy)
         defer {
             if host.isRunning { host.signal(SIGKILL) }
             try? proxy.stop()
         }
-        try host.waitForLine("ready")
         let context = try ZMQContext()
         let watch = try Watch(context, proxy.config.subscribe)
         let touches = try Publisher(context: context, endpoint: proxy.config.publish, name: "touch-test")
@@ -148,12 +154,11 @@ import Testing
 
     @Test func aConfigurationTheSceneCannotTakeIsCountedAndTheRecognizerKeepsWorking() throws {
         let proxy = try ProxyProcess()
-        let recognizer = try ChildProcess("gesture-recognizer", ["--scene", Self.scene], bus: proxy.busFile)
+        let recognizer = try Self.start("gesture-recognizer", on: proxy)
         defer {
             if recognizer.isRunning { recognizer.signal(SIGKILL) }
             try? proxy.stop()
         }
-        try recognizer.waitForLine("ready")
         let context = try ZMQContext()
         let health = try Subscriber(
             context: context, endpoint: proxy.config.subscribe, prefixes: ["sys/health/gesture-recognizer/"],
@@ -165,21 +170,18 @@ import Testing
         }
         let nowhere = try Topic("ui/recognizer/nowhere/")
         #expect(try publisher.waitForSubscriber(matching: nowhere, timeoutMs: 30_000))
-        try publisher.publish(
-            RecognizerConfig {
-                $0.recognizer = "nowhere"
-                $0.tMs = 0
-                $0.directions = [.left]
-            }, on: nowhere)
+        func swipeLeft(_ recognizer: String, on topic: Topic) throws {
+            try publisher.publish(
+                RecognizerConfig {
+                    $0.recognizer = recognizer
+                    $0.tMs = 0
+                    $0.directions = [.left]
+                }, on: topic)
+        }
+        try swipeLeft("nowhere", on: nowhere)
         try publisher.publish(
             .map(["recognizer": .string("drawerSwipe")]), schema: RecognizerConfig.schema, on: nowhere)
-        let swipe = try Topic("ui/recognizer/drawerSwipe/")
-        try publisher.publish(
-            RecognizerConfig {
-                $0.recognizer = "drawerSwipe"
-                $0.tMs = 0
-                $0.directions = [.left]
-            }, on: swipe)
+        try swipeLeft("drawerSwipe", on: try Topic("ui/recognizer/drawerSwipe/"))
         var report: Value?
         try waitUntil("a health report after the three configurations", seconds: 20) {
             guard let delivery = try health.receive(timeoutMs: 100) else { return false }
