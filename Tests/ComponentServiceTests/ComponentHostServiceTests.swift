@@ -39,9 +39,8 @@ import Testing
     @Test func malformedGesture_isCountedAndSkippedAndTheHostKeepsWorking() throws {
         let harness = try Harness()
         defer { try? harness.stop() }
-        let health = try Subscriber(
-            context: harness.context, endpoint: harness.config.subscribe, prefixes: ["sys/health/component-host/"],
-            filter: SchemaFilter([Health.self]))
+        let health = try Subscriber.health(
+            of: "component-host", context: harness.context, endpoint: harness.config.subscribe)
         defer { health.socket.close() }
         let topic = try Topic("gesture/d0/memos/memoTap/")
         #expect(try harness.store.waitForSubscriber(matching: topic, timeoutMs: 5000))

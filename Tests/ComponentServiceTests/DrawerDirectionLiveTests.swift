@@ -160,9 +160,8 @@ import Testing
             try? proxy.stop()
         }
         let context = try ZMQContext()
-        let health = try Subscriber(
-            context: context, endpoint: proxy.config.subscribe, prefixes: ["sys/health/gesture-recognizer/"],
-            filter: SchemaFilter([Health.self]))
+        let health = try Subscriber.health(
+            of: "gesture-recognizer", context: context, endpoint: proxy.config.subscribe)
         let publisher = try Publisher(context: context, endpoint: proxy.config.publish, name: "component-test")
         defer {
             health.socket.close()

@@ -36,9 +36,7 @@ import Testing
         let states = try Subscriber(
             context: context, endpoint: proxy.config.subscribe, prefixes: ["ui/scrollView/list1/"],
             filter: SchemaFilter([ScrollViewState.self]))
-        let health = try Subscriber(
-            context: context, endpoint: proxy.config.subscribe, prefixes: ["sys/health/component-host/"],
-            filter: SchemaFilter([Health.self]))
+        let health = try Subscriber.health(of: "component-host", context: context, endpoint: proxy.config.subscribe)
         let client = try Publisher(context: context, endpoint: proxy.config.publish, name: "hostile")
         defer {
             states.socket.close()
