@@ -99,33 +99,53 @@ import Testing
     @Test func aSubscriberJoiningAnIdleBoardAfterSeveralChangesGetsTheCurrentBoardAndNoDelta() throws {
         let harness = try Harness()
         defer { try? harness.stop() }
+        let watcher = try Subscriber(
+            context: harness.context, endpoint: harness.config.subscribe, prefixes: ["ui/memoBoard/"])
+        defer { watcher.socket.close() }
         let command = try Topic("cmd/ui/board1/")
         #expect(try harness.store.waitForSubscriber(matching: command, timeoutMs: 5000))
-        let texts = ["一", "二", "三"]
-        for (index, text) in texts.enumerated() {
+        let texts: Set = ["一", "二", "三"]
+        for (index, text) in texts.sorted().enumerated() {
             let create: Value = .map([
                 "instance": .string("board1"), "command": .string("create"),
                 "args": .map(["text": .string(text), "x": .int(Int64(10 + 200 * index)), "y": .int(20)]),
             ])
             try harness.store.publish(create, schema: ComponentCommand.schema, on: command)
         }
-        var shown: [String] = []
-        var replayedDeltas = 0
-        try waitUntil("a late subscriber's board to hold the three memos", seconds: 20) {
-            let late = try Subscriber(
-                context: harness.context, endpoint: harness.config.subscribe, prefixes: ["ui/memoBoard/"])
-            defer { late.socket.close() }
-            var board: MemoBoardState?
-            try? waitUntil("the board from the cache", seconds: 1) {
-                guard let delivery = try late.receive(timeoutMs: 50) else { return false }
-                if delivery.topic.hasSuffix("/delta/") { replayedDeltas += 1 }
-                board = late.decode(delivery, as: MemoBoardState.self) ?? board
-                return board != nil
-            }
-            shown = board?.memos.map(\.text) ?? []
-            return Set(shown) == Set(texts)
+        // The creates go out as deltas; once the board is quiet it restates itself in full.
+        var restated: MemoBoardState?
+        try waitUntil("a full state holding the three memos", seconds: 20) {
+            guard let delivery = try watcher.receive(timeoutMs: 100), !delivery.topic.hasSuffix("/delta/"),
+                let board = watcher.decode(delivery, as: MemoBoardState.self)
+            else { return false }
+            restated = board
+            return Set(board.memos.map(\.text)) == texts
         }
-        #expect(shown.count == texts.count)
-        #expect(replayedDeltas == 0)
+        let revision = try #require(restated?.revision)
+
+        // A subscriber joining now gets that board from the proxy, and no delta it cannot build on.
+        let late = try Subscriber(
+            context: harness.context, endpoint: harness.config.subscribe, prefixes: ["ui/memoBoard/"])
+        defer { late.socket.close() }
+        var board: MemoBoardState?
+        var staleDeltas = 0
+        func take(_ delivery: Delivery) {
+            if delivery.topic.hasSuffix("/delta/") {
+                if let delta = late.decode(delivery, as: MemoBoardDelta.self), delta.revision <= revision {
+                    staleDeltas += 1
+                }
+            } else if let state = late.decode(delivery, as: MemoBoardState.self) {
+                board = state
+            }
+        }
+        try waitUntil("the board from the cache", seconds: 10) {
+            if let delivery = try late.receive(timeoutMs: 100) { take(delivery) }
+            return board != nil
+        }
+        // A replayed delta could come after the state: wait for the replay's tail too.
+        while let delivery = try late.receive(timeoutMs: 300) { take(delivery) }
+        #expect(Set(board?.memos.map(\.text) ?? []) == texts)
+        #expect((board?.revision ?? 0) >= revision)
+        #expect(staleDeltas == 0)
     }
 }
