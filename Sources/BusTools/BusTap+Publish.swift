@@ -179,6 +179,13 @@ extension BusTap {
                 try publisher.publish(payload, schema: decoded.schema, on: decoded.topic)
                 perTopic[decoded.topic.rawValue, default: 0] += 1
             }
+            // Sent faster than recorded (--speed 0 or above 1), the frames' source times run ahead
+            // of the clock: a next pass, or a replay started right after this one, must not begin
+            // before them, or a recognizer would see the device's time go back and misjudge the
+            // gesture (a velocity fitted across both passes).
+            if let latest = remapper.latestTimeNs, try self.waitForSignal(until: UInt64(clamping: latest) + 1) {
+                return
+            }
             let seconds = Double(Clock.monotonicNs() - start) / 1e6
             var lines = [
                 "replayed \(messages.count) messages from \(path) in \(HumanUnits.duration(milliseconds: seconds)) "

@@ -57,7 +57,10 @@ public final class BusTap {
                 .value("wait-for-proxy", "S", "wait up to S seconds for the proxy to come up (default 2)"),
             ],
             "replay": [
-                .value("speed", "X", "times the recorded pace; 0 for as fast as possible (default 1)"),
+                .value(
+                    "speed", "X",
+                    "times the recorded pace; 0 for as fast as possible (default 1); returns once the "
+                        + "touch frames' source times have passed"),
                 .flag("loop", "start again at the end"), BusTap.waitMs,
             ],
         ])

@@ -6,7 +6,9 @@ import BusSchema
 /// A recognizer remembers each device's last frame number and source time, and drops what it has
 /// already seen. Each pass therefore renumbers every device's frames from `frameBase` on (same
 /// gaps as recorded) and shifts their `t_ns` so the first frame of the pass is at `timeBaseNs`;
-/// both bases must grow from one pass to the next (the caller takes them from its clocks).
+/// both bases must grow from one pass to the next (the caller takes them from its clocks), and
+/// a pass sent faster than recorded stamps times ahead of the clock: the next may start only once
+/// ``latestTimeNs`` has passed, or a device's source time would go back.
 /// Messages other than touch frames pass through unchanged.
 public struct ReplayRemapper {
     private let frameBase: Int64
@@ -15,6 +17,8 @@ public struct ReplayRemapper {
     private var firstTime: [String: Int64] = [:]
     /// Per device, the first and last frame number sent in this pass.
     public private(set) var sentFrames: [String: ClosedRange<Int64>] = [:]
+    /// The latest `t_ns` stamped in this pass (nil before the first touch frame).
+    public private(set) var latestTimeNs: Int64?
 
     public init(frameBase: Int64, timeBaseNs: Int64) {
         self.frameBase = frameBase
@@ -32,7 +36,9 @@ public struct ReplayRemapper {
         self.firstTime[device] = start
         let newFrame = self.frameBase + (frame - first)
         map["frame"] = .int(newFrame)
-        map["t_ns"] = .int(self.timeBaseNs + (time - start))
+        let newTime = self.timeBaseNs + (time - start)
+        map["t_ns"] = .int(newTime)
+        self.latestTimeNs = max(self.latestTimeNs ?? newTime, newTime)
         let range = self.sentFrames[device]
         self.sentFrames[device] =
             min(range?.lowerBound ?? newFrame, newFrame)...max(range?.upperBound ?? newFrame, newFrame)

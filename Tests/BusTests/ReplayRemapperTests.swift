@@ -19,6 +19,7 @@ import Testing
         #expect(sent.map { $0["t_ns"] } == [.int(50_000), .int(50_000), .int(51_000)])
         #expect(sent.map { $0["device"] } == [.string("d0"), .string("d1"), .string("d0")])
         #expect(remapper.sentFrames == ["d0": 1_000...1_002, "d1": 1_000...1_000])
+        #expect(remapper.latestTimeNs == 51_000)
     }
 
     @Test func otherMessagesPassThroughUnchanged() {
