@@ -53,7 +53,8 @@ class Listener:
             self.sub.setsockopt(zmq.SUBSCRIBE, prefix.encode())
         self.sub.connect(endpoint)
         self.messages = []
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # re-entered by a wait_for predicate that reads seen()
+        self.arrived = threading.Condition(self.lock)  # notified on every message kept
         self.stopping = False
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -68,8 +69,9 @@ class Listener:
                 body = msgpack.unpackb(payload, raw=False)
             except ValueError:
                 body = None
-            with self.lock:
+            with self.arrived:
                 self.messages.append((topic.decode(), header["schema"], body, header))
+                self.arrived.notify_all()
 
     def seen(self, prefix):
         with self.lock:
@@ -84,11 +86,20 @@ class Listener:
         """The first payload on `prefix` (from its `after`-th on) for which `predicate` holds,
         waiting up to `timeout_s`."""
         deadline = time.monotonic() + timeout_s
-        while time.monotonic() < deadline:
-            for _, _, body in self.seen(prefix)[after:]:
-                if body is not None and predicate(body):
-                    return body
-            time.sleep(0.02)
+        checked = 0  # messages of any topic already looked at
+        with self.arrived:
+            while True:
+                matching = [m for m in self.messages[checked:] if m[0].startswith(prefix)]
+                checked = len(self.messages)
+                for _, _, body, _ in matching:
+                    if after > 0:
+                        after -= 1
+                    elif body is not None and predicate(body):
+                        return body
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                self.arrived.wait(remaining)
         last = [b for _, _, b in self.seen(prefix)][-3:]
         raise AssertionError(f"no message on {prefix} {what} within {timeout_s} s; last: {last}")
 
