@@ -14,7 +14,8 @@ import Synchronization
 /// the next frame while it is encoded. A frame whose layer tree, size and scale are those of the
 /// frame drawn before it is not drawn again: it shows the same pixels (RenderCore is a function
 /// of the tree), so the last image stands for it and nothing new goes to the encoder, unless a
-/// viewer asks for a key frame. States that change nothing on screen (a gesture's bookkeeping,
+/// viewer asks for a key frame or the frame names newer input (viewers get a message of no tiles
+/// naming it: that input's effect shows). States that change nothing on screen (a gesture's bookkeeping,
 /// a drag against a stop) then cost a tree comparison, not a frame. When a frame is drawn or an image encoded the loop is
 /// woken through a pipe it watches, and ``takeFinished()`` and ``takeEncoded()`` hand the
 /// results over on the loop's thread.
@@ -181,7 +182,7 @@ final class FrameRenderer: Sendable {
             self.lastImage.withLock { $0 = shown }
             let png = try self.deliver(
                 shown, job, damage: KnownDamage(shows: last.job.frameID, since: last.job.frameID, rects: []),
-                drawn: false)
+                news: job.image?.input != last.job.image?.input)
             return Output(
                 checksum: last.checksum, png: png.path, renderMs: Self.ms(png.started - start),
                 blurMs: stopwatch.milliseconds(.blur), encodeMs: png.ms, statistics: last.statistics, unchanged: true)
@@ -189,7 +190,7 @@ final class FrameRenderer: Sendable {
         self.lastDrawn.withLock { $0 = nil }
         let (image, damage) = try self.render(job, over: &previous, since: last, stopwatch)
         let statistics = self.renderer.lastStatistics
-        let png = try self.deliver(image, job, damage: damage, drawn: true)
+        let png = try self.deliver(image, job, damage: damage, news: true)
         // After the encoder has the frame: the pixels redrawn are hashed again.
         var digest: FrameDigest
         if let last, damage.since != nil {
@@ -209,10 +210,11 @@ final class FrameRenderer: Sendable {
     }
 
     /// Writes the frame's PNG snapshot when the job asks for one, and offers the frame to the
-    /// encoder while someone watches: a frame not drawn again has nothing new for viewers,
-    /// except a key frame one asked for.
+    /// encoder while someone watches and it has news for them (`news`: it was drawn, or it names
+    /// newer input than the frame drawn before, whose effect viewers then know shows) or a
+    /// viewer asked for a key frame.
     /// - Returns: the snapshot's path, when it began (the frame's drawing ended) and its ms.
-    private func deliver(_ image: Image, _ job: Job, damage: KnownDamage, drawn: Bool) throws -> (
+    private func deliver(_ image: Image, _ job: Job, damage: KnownDamage, news: Bool) throws -> (
         path: String?, started: UInt64, ms: Double
     ) {
         let started = Clock.monotonicNs()
@@ -220,7 +222,7 @@ final class FrameRenderer: Sendable {
         if job.writePNG { path = try self.snapshots.write(try PNGCodec.encode(image), frameID: job.frameID) }
         let written = Clock.monotonicNs()
         if let request = job.image {
-            if drawn || request.asksForKeyFrame {
+            if news || request.asksForKeyFrame {
                 self.encoder.offer(
                     FrameEncoder.Frame(frameID: job.frameID, image: image, request: request, damage: damage))
             }

@@ -77,7 +77,8 @@ struct EncodedTiles: Sendable {
     var bytes: Int { self.tiles.reduce(0) { $0 + $1.data.count } }
 }
 
-/// A frame encoded for each stream that asked; nil where it did not, or (tiles) nothing changed.
+/// A frame encoded for each stream that asked; nil where it did not, or (tiles) nothing changed
+/// and it names no newer input.
 struct EncodedFrame: Sendable {
     var image: EncodedImage?
     var tiles: EncodedTiles?
@@ -117,8 +118,19 @@ struct ImageEncoder {
         var framesSinceKey: Int
         /// The drawn frame whose image this is, when known (``KnownDamage/shows``).
         var shows: Int?
+        /// The input the last message named.
+        var input: TouchInput?
 
         var shownBytes: Int { self.shown.reduce(0) { $0 + $1.bytes } }
+
+        /// The stream moves on to frame `frameID` (`image`: kept when its damage was not known).
+        mutating func advance(to frameID: Int, image: Image?, shows: Int?, input: TouchInput?) {
+            self.frameID = frameID
+            self.image = image
+            self.framesSinceKey += 1
+            self.shows = shows
+            self.input = input
+        }
 
         /// Adds tiles drawn over the frame, dropping those they cover.
         mutating func add(_ tiles: [RenderTiles.Tile]) {
@@ -202,7 +214,15 @@ struct ImageEncoder {
         } else {
             damage = image.damage(since: base?.image, maximumCount: RenderTiles.maximumTiles)
         }
-        if damage.isEmpty { return nil }
+        if damage.isEmpty {
+            // No pixel changed; a message with no tiles still tells viewers that newer input is
+            // shown, so they do not take a later frame for its effect.
+            guard var next = base, let input, input != next.input else { return nil }
+            next.advance(to: frameID, image: known == nil ? image : nil, shows: known?.shows, input: input)
+            self.tileBase = next
+            return EncodedTiles(
+                width: image.width, height: image.height, base: base?.frameID, tiles: [], encodeMs: 0, input: input)
+        }
         if damage.reduce(0, { $0 + $1.width * $1.height }) * 2 >= whole.width * whole.height { base = nil }
         if base == nil { damage = [whole] }
         var tiles: [RenderTiles.Tile] = []
@@ -220,16 +240,13 @@ struct ImageEncoder {
             width: image.width, height: image.height, base: base?.frameID, tiles: tiles,
             encodeMs: FrameRenderer.ms(Clock.monotonicNs() - start), input: input)
         if var next = base {
-            next.frameID = frameID
-            next.image = known == nil ? image : nil
-            next.framesSinceKey += 1
-            next.shows = known?.shows
+            next.advance(to: frameID, image: known == nil ? image : nil, shows: known?.shows, input: input)
             next.add(tiles)
             self.tileBase = next
         } else {
             self.tileBase = TileBase(
                 frameID: frameID, image: known == nil ? image : nil, shown: [], keyBytes: encoded.bytes,
-                framesSinceKey: 0, shows: known?.shows)
+                framesSinceKey: 0, shows: known?.shows, input: input)
         }
         return encoded
     }

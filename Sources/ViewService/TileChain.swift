@@ -1,7 +1,8 @@
 import BusSchema
 
 /// What a page needs to show a surface's newest frame: the last key frame and every tile after
-/// it that no later tile covers, in order, each numbered.
+/// it that no later tile covers, in order, each numbered. A message without tiles (a frame that
+/// changed no pixel but names newer input) takes a number of its own, so pages get its header.
 ///
 /// A page that has everything up to number `n` gets the tiles after `n` (``since(_:)``); a new
 /// page (`n` = 0) gets them all, which start with the key frame and so cover the whole frame (the
@@ -54,6 +55,7 @@ struct TileChain {
             entries.append(Entry(number: number, tile: tile))
             bytes += tile.data.count
         }
+        if message.tiles.isEmpty { number += 1 }
         guard entries.count <= Self.maximumTiles, bytes <= Self.maximumBytes else { return false }
         var header = message
         header.tiles = []
@@ -64,14 +66,15 @@ struct TileChain {
         return true
     }
 
-    /// The newest frame's fields and the tiles after number `number`, if there are any; `key`
-    /// when they start with the key frame (the page may resize its canvas to the frame).
+    /// The newest frame's fields and the tiles after number `number`, if anything came after it
+    /// (no tiles when only frames without any did); `key` when they start with the key frame
+    /// (the page may resize its canvas to the frame).
     func since(_ number: UInt64) -> (header: RenderTiles, tiles: [RenderTiles.Tile], number: UInt64, key: Bool)? {
-        guard let newest = self.newest, number < self.lastNumber,
-            let first = self.entries.firstIndex(where: { $0.number > number })
-        else { return nil }
+        guard let newest = self.newest, number < self.lastNumber else { return nil }
+        let first = self.entries.firstIndex(where: { $0.number > number }) ?? self.entries.endIndex
         let tiles = self.entries[first...].map(\.tile)
-        let key = first == 0 && tiles[0].width == newest.width && tiles[0].height == newest.height
+        let key =
+            first == 0 && !tiles.isEmpty && tiles[0].width == newest.width && tiles[0].height == newest.height
         return (newest, tiles, self.lastNumber, key)
     }
 

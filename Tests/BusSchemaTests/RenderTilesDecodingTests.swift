@@ -57,9 +57,18 @@ import Testing
         #expect(try RenderTiles(messagePack: Value.map(key).messagePack).isKeyFrame)
     }
 
+    @Test func aFrameWithNoTilesNamesItsInputAndNeedsABase() throws {
+        let unchanged = try RenderTiles(messagePack: Self.payload("tiles", .array([])))
+        #expect(unchanged.tiles.isEmpty && unchanged.base == 7 && unchanged.input?.seq == 42)
+        var key = Self.valid.value.mapValue!
+        key["base"] = nil
+        key["tiles"] = .array([])
+        let refused = Self.failure(Value.map(key).messagePack)
+        #expect(refused?.hasPrefix("tiles: a key frame") == true, "a key frame of no tile")
+    }
+
     @Test(arguments: [
-        ("tiles", Value.array([]), "tiles: 0 tiles"),
-        ("tiles", .array(Array(repeating: Self.tile(0, 0, 1, 1), count: 65)), "tiles: 65 tiles"),
+        ("tiles", Value.array(Array(repeating: Self.tile(0, 0, 1, 1), count: 65)), "tiles: 65 tiles"),
         ("tiles", .array([Self.tile(0, 0, 0, 1)]), "tiles[0].width"),
         ("tiles", .array([Self.tile(-1, 0, 1, 1)]), "tiles[0].x"),
         ("tiles", .array([Self.tile(0, 0, 1, 1, encoding: "webp")]), "tiles[0].encoding"),

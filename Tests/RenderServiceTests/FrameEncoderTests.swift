@@ -1,3 +1,4 @@
+import BusSchema
 import Dispatch
 import RenderCore
 import Synchronization
@@ -26,13 +27,21 @@ import Testing
         }
     }
 
-    static func frame(_ id: Int, key: Bool, marked: [Int] = [], tiles: Bool = false) throws -> FrameEncoder.Frame {
+    static func frame(_ id: Int, key: Bool, marked: [Int] = [], tiles: Bool = false, input: UInt64? = nil) throws
+        -> FrameEncoder.Frame
+    {
         var image = try Image(width: 64, height: 48, fill: RGBA8(0x33, 0x66, 0x99, 255))
         for x in marked { image.setPixel(x, 10, RGBA8(255, 255, 255, 255)) }
         let stream = ImageRequest.Stream(keyFrame: key)
+        let touch = input.map { seq in
+            TouchInput {
+                $0.device = "web-1"
+                $0.seq = seq
+            }
+        }
         return FrameEncoder.Frame(
             frameID: id, image: image,
-            request: ImageRequest(image: tiles ? nil : stream, tiles: tiles ? stream : nil, input: nil))
+            request: ImageRequest(image: tiles ? nil : stream, tiles: tiles ? stream : nil, input: touch))
     }
 
     @Test func framesDrawnWhileTheEncoderIsBusyAreSkippedToTheNewestWhichKeepsTheKey() throws {
@@ -89,6 +98,20 @@ import Testing
         try deliveries.wait("the frame changed back")
         let back = try #require(deliveries.tiles.withLock { $0.count == 3 ? $0.last : nil })
         #expect(back.frameID == 5 && back.tiles.base == 3, "nothing for frame 4, which showed no change")
+    }
+
+    @Test func aFrameThatChangedNoPixelButNamesNewerInputIsAMessageWithoutTilesOnceForThatInput() throws {
+        let deliveries = Deliveries()
+        let encoder = try FrameEncoder(encoding: .jpeg, quality: 85, deliver: deliveries.deliver)
+        // Frame n names input `inputs[n]`; frames 2 to 5 change no pixel of frame 1.
+        for (id, input): (Int, UInt64?) in [(1, 7), (2, 7), (3, 8), (4, 8), (5, nil), (6, 9)] {
+            encoder.offer(try Self.frame(id, key: id == 1, marked: id == 6 ? [3] : [], tiles: true, input: input))
+            try deliveries.wait("frame \(id)")
+        }
+        let sent = deliveries.tiles.withLock { $0 }
+        #expect(sent.map(\.frameID) == [1, 3, 6], "frame 3 names newer input; 2, 4 and 5 none")
+        #expect(sent[1].tiles.tiles.isEmpty && sent[1].tiles.base == 1 && sent[1].tiles.input?.seq == 8)
+        #expect(sent[2].tiles.base == 3 && sent[2].tiles.tiles.count == 1, "frame 6 follows the frame without tiles")
     }
 
     /// Tile messages for frames 2…`frames` after a key frame 1: frame n marks the pixels

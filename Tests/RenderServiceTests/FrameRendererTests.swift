@@ -1,3 +1,4 @@
+import BusSchema
 import Dispatch
 import Foundation
 import Glibc
@@ -109,5 +110,28 @@ import Testing
         #expect(encoded.map(\.frameID) == [1, 3, 4], "the unchanged frame 2 is not encoded; 4 asks for a key frame")
         let key = try #require(try encoded.last?.result.get().tiles)
         #expect(key.base == nil && key.tiles.count == 1, "a key frame: the whole frame as one tile")
+    }
+
+    @Test func aFrameWithTheLayersOfTheOneBeforeButNewerInputGoesToViewersWithoutTiles() throws {
+        let directory = NSTemporaryDirectory() + "uibus-frames-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (frames, root) = try Self.renderer(directory)
+        var encoded: [(frameID: Int, result: Result<EncodedFrame, any Error>)] = []
+        for (id, seq): (Int, UInt64) in [(1, 1), (2, 1), (3, 2)] {
+            let input = TouchInput {
+                $0.device = "web-1"
+                $0.seq = seq
+            }
+            frames.submit(
+                .init(
+                    frameID: id, stateSeq: id, root: root, width: 40, height: 30, scale: 1, writePNG: false,
+                    image: ImageRequest(image: nil, tiles: .init(keyFrame: id == 1), input: input)))
+            #expect(frames.waitUntilIdle(seconds: 60))
+            #expect(try frames.takeFinished().map { try $0.1.get().unchanged } == [id > 1])
+            if id != 2 { encoded += Self.encoded(frames, through: id) }
+        }
+        #expect(encoded.map(\.frameID) == [1, 3], "frame 2 names the input frame 1 did: not encoded")
+        let unchanged = try #require(try encoded.last?.result.get().tiles)
+        #expect(unchanged.tiles.isEmpty && unchanged.base == 1 && unchanged.input?.seq == 2)
     }
 }

@@ -25,6 +25,19 @@ import Testing
         return try #require(found)
     }
 
+    /// Waits for the first tile message on `echo` that satisfies `condition`.
+    static func tiles(
+        _ echo: ChildProcess, _ what: String, where condition: (RenderTiles) -> Bool
+    ) throws -> RenderTiles {
+        var found: RenderTiles?
+        try waitUntil(what, seconds: 30) {
+            found = try RenderBus.payloads(echo).map { try RenderTiles(messagePack: $0.messagePack) }
+                .first(where: condition)
+            return found != nil
+        }
+        return try #require(found)
+    }
+
     static let whole = [RenderImage.Rect(x: 0, y: 0, width: 400, height: 100)]
 
     /// The input an image names: touch frame `seq` of `device`, taken at `sourceTimeNs`.
@@ -79,21 +92,12 @@ import Testing
         try bus.padState(highlighted: 1)
         _ = try RenderBus.frames(frames, untilStateSeq: 1)
         let viewer = try bus.echo("render/tiles/main/")
-        func tiles(_ what: String, where condition: (RenderTiles) -> Bool) throws -> RenderTiles {
-            var found: RenderTiles?
-            try waitUntil(what, seconds: 30) {
-                found = try RenderBus.payloads(viewer).map { try RenderTiles(messagePack: $0.messagePack) }
-                    .first(where: condition)
-                return found != nil
-            }
-            return try #require(found)
-        }
-        let key = try tiles("the viewer's key frame") { _ in true }
+        let key = try Self.tiles(viewer, "the viewer's key frame") { _ in true }
         #expect(key.isKeyFrame && key.tiles.count == 1 && key.frame >= 2, "drawn again for the viewer, whole")
         let whole = try JPEGCodec.decode(key.tiles[0].data)
         #expect(whole.width == 400 && whole.height == 100)
         try bus.padState(highlighted: 2)
-        let next = try tiles("the tiles of the next state") { $0.frame > key.frame }
+        let next = try Self.tiles(viewer, "the tiles of the next state") { $0.frame > key.frame }
         #expect(next.base == key.frame, "over the key frame")
         let area = next.tiles.reduce(0) { $0 + $1.width * $1.height }
         #expect(area > 0 && area < 400 * 100 / 2, "only the keys that changed: \(next.tiles.map { ($0.x, $0.width) })")
@@ -115,18 +119,36 @@ import Testing
         #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
     }
 
+    /// A number pad state showing key 4's popup, from touch frame `seq` of device web-7.
+    static func poppedFour(seq: Int) -> String {
+        """
+        {"instance": "pad1", "t_ms": 0, "layout": "startWithZero", "enabled": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+         "highlighted": 4, "popup": {"kind": "inner", "digit": 4}, "touched_string": "4", "sequential_string": "4",
+         "input": {"device": "web-7", "seq": \(seq), "source_time_ns": 123456789}}
+        """
+    }
+
+    @Test func newerInputThatChangesNoPixelReachesTilesViewersAsAFrameWithoutTiles() throws {
+        let bus = try RenderBus()
+        defer { _ = try? bus.stop() }
+        let viewer = try bus.echo("render/tiles/main/")
+        _ = try Self.tiles(viewer, "the viewer's key frame") { $0.isKeyFrame }
+        try bus.pub("ui/numberPad/pad1/", schema: "state.numberPad", json: Self.poppedFour(seq: 42))
+        let popped = try Self.tiles(viewer, "the popup's frame") { $0.input?.seq == 42 }
+        #expect(!popped.tiles.isEmpty)
+        // The same pixels again, from a later touch frame (a finger resting on the key).
+        try bus.pub("ui/numberPad/pad1/", schema: "state.numberPad", json: Self.poppedFour(seq: 43))
+        let resting = try Self.tiles(viewer, "the resting finger's frame") { $0.input?.seq == 43 }
+        #expect(resting.tiles.isEmpty && resting.base == popped.frame && resting.frame > popped.frame)
+        #expect(try bus.stop() == 0, "\(bus.worker.stderr)")
+    }
+
     @Test func anImageCarriesTheInputOfTheNewestStateThatHadOne() throws {
         let bus = try RenderBus()
         defer { _ = try? bus.stop() }
         let viewer = try bus.echo("render/image/main/")
-        // A state that changes pixels (the key's popup): a frame drawing what the last one drew is
-        // not encoded again, so its input, which changed nothing on screen, is never shown.
-        let json = """
-            {"instance": "pad1", "t_ms": 0, "layout": "startWithZero", "enabled": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-             "highlighted": 4, "popup": {"kind": "inner", "digit": 4}, "touched_string": "4", "sequential_string": "4",
-             "input": {"device": "web-7", "seq": 42, "source_time_ns": 123456789}}
-            """
-        try bus.pub("ui/numberPad/pad1/", schema: "state.numberPad", json: json)
+        // A state that changes pixels (the key's popup), so that its frame is encoded.
+        try bus.pub("ui/numberPad/pad1/", schema: "state.numberPad", json: Self.poppedFour(seq: 42))
         let image = try Self.image(viewer, "an image with input") { $0.input != nil }
         #expect(image.input == Self.input("web-7", seq: 42, sourceTimeNs: 123_456_789))
         #expect(try bus.stop() == 0, "\(bus.worker.stderr)")

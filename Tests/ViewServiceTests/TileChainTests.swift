@@ -46,6 +46,25 @@ import Testing
         #expect(chain.since(3) == nil, "up to date")
     }
 
+    @Test func aFrameWithoutTilesReachesAnUpToDatePageAsItsHeaderAndALatePageWithTheTiles() throws {
+        var chain = TileChain()
+        var unchanged = Self.patch(frame: 3, x: 0)
+        unchanged.tiles = []
+        unchanged.input = TouchInput {
+            $0.device = "web-1"
+            $0.seq = 7
+        }
+        Self.apply([Self.key(frame: 1), Self.patch(frame: 2, x: 0), unchanged], to: &chain)
+        let upToDate = try #require(chain.since(2), "a page with every tile still gets frame 3")
+        #expect(upToDate.tiles.isEmpty && !upToDate.key && upToDate.header.frame == 3)
+        #expect(upToDate.header.input?.seq == 7 && upToDate.number == 3)
+        let new = try #require(chain.since(0))
+        #expect(new.key && new.tiles.count == 2 && new.header.input?.seq == 7)
+        #expect(chain.since(3) == nil, "up to date")
+        Self.apply([Self.patch(frame: 4, x: 50)], to: &chain)
+        #expect(try #require(chain.since(3)).tiles.map(\.x) == [50], "frame 4 follows the frame without tiles")
+    }
+
     @Test func aTileALaterOneCoversIsDroppedAndAKeyFrameStartsAgain() throws {
         var chain = TileChain()
         Self.apply(

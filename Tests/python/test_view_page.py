@@ -96,6 +96,30 @@ def header_pixels(page):
     )
 
 
+def test_input_that_changes_no_pixel_is_not_measured_on_a_later_frame(stack, page):
+    """A state that draws what is on screen already, naming this page's input (a finger resting on
+    a key), reaches the page as a frame without tiles; the next frame that changes pixels names
+    that input too (the newest), and the page does not take it for that input's effect. Runs
+    while the stack is idle (before any gesture), so no animation draws the input meanwhile."""
+    device = page.evaluate("() => window.uibus.device")
+    stack.listener.wait_for("ui/numberPad/", lambda s: True, what="the pad's state")
+    topic, _, current = stack.listener.seen("ui/numberPad/")[-1]
+
+    def publish(state):
+        stack.proxy.tap("pub", topic, "--schema", "state.numberPad", json.dumps(state), "--wait-ms", "10000")
+
+    resting = dict(current, input={"device": device, "seq": 900001, "source_time_ns": 1})
+    publish(resting)
+    viewstack.wait_until(page, "() => (window.uibus.frame.input || {}).seq === 900001")
+    assert page.evaluate("() => window.uibus.frame.tiles.length") == 0, "the resting finger changed pixels"
+    popped = {k: v for k, v in dict(current, highlighted=4, popup={"kind": "inner", "digit": 4}).items() if k != "input"}
+    publish(popped)
+    viewstack.wait_until(page, "() => window.uibus.frame.tiles.length > 0 && window.uibus.frame.input.seq === 900001")
+    measured = [entry["seq"] for entry in page.evaluate("() => window.uibus.timeline().inputs")]
+    publish({k: v for k, v in current.items() if k != "input"})
+    assert 900001 not in measured, "the popup's frame was measured as the resting finger's"
+
+
 def test_a_touch_drag_on_the_table_pulls_to_refresh(stack, page):
     viewstack.wait_until(page, "() => window.uibus.stats().frames > 0")
     before = header_pixels(page)

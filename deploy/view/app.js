@@ -83,7 +83,7 @@
     const arrivedMs = performance.now();
     if (header.input && header.input.device === device && header.input.seq !== lastArrivedInput) {
       lastArrivedInput = header.input.seq;
-      stats.arrivals.push(arrivedMs - header.input.t_ns / 1e6);
+      if (tiles.length > 0) stats.arrivals.push(arrivedMs - header.input.t_ns / 1e6);
       if (stats.arrivals.length > 2000) stats.arrivals.splice(0, stats.arrivals.length - 2000);
     }
     header.arrivedMs = arrivedMs;
@@ -118,9 +118,9 @@
         bitmap.close();
       });
       frameInfo = header;
-      stats.frames += 1;
+      if (tiles.length > 0) stats.frames += 1;
       stats.tiles += tiles.length;
-      measure(header);
+      measure(header, tiles.length > 0);
     }).catch(() => { stats.dropped += 1; }).finally(() => {
       decodes -= 1;
       if (waiting) {
@@ -132,15 +132,17 @@
   }
 
   // Input -> pixels: from the pointer event (its timeStamp went out as the touch frame's t_ns)
-  // to the first animation frame after the frame reflecting it was drawn; once per input. The
-  // timeline keeps, per input, when it was sent and its frame arrived, was drawn and showed
-  // (performance.now()).
-  function measure(header) {
+  // to the first animation frame after the frame reflecting it was drawn; once per input. A frame
+  // without tiles names input that changed no pixel: nothing to measure, but a later frame (an
+  // animation, a timer) is then not taken for that input's effect. The timeline keeps, per
+  // input, when it was sent and its frame arrived, was drawn and showed (performance.now()).
+  function measure(header, changed) {
     const input = header.input;
     if (!input || input.device !== device) return;
     const key = `${input.device}/${input.seq}`;
     if (key === lastMeasuredInput) return;
     lastMeasuredInput = key;
+    if (!changed) return;
     const eventMs = input.t_ns / 1e6;
     const drawnMs = performance.now();
     requestAnimationFrame(() => {

@@ -3,13 +3,14 @@
 ///
 /// A key frame (no `base`) is one tile, the whole frame. Every other message lists the
 /// rectangles that changed since frame `base`, each encoded on its own, drawn in order over that
-/// frame. Unlike ``RenderImage`` a message is no state: the proxy's last-value cache does not
+/// frame. A message with no tiles (minor 1) is a frame that changed no pixel since `base` but
+/// reflects newer `input`: a viewer's pixels already show that input. Unlike ``RenderImage`` a message is no state: the proxy's last-value cache does not
 /// keep this topic, and a viewer that missed `base` waits for the next key frame, which the
 /// render worker sends to every new subscription. Decoding checks every field against the
 /// schema's bounds (the tiles against the frame, their bytes in total) before allocating, so a
 /// hostile message is a ``CodecError`` naming the field, never a huge allocation or a trap.
 public struct RenderTiles: BusMessage, MessagePackMap, MapFields, Hashable {
-    public static let schema = SchemaID("render.tiles", major: 1, minor: 0)
+    public static let schema = SchemaID("render.tiles", major: 1, minor: 1)
     public static let fields: [FieldSpec] = [
         FieldSpec("surface", "string"), FieldSpec("width", "integer"), FieldSpec("height", "integer"),
         FieldSpec("scale", "number"), FieldSpec("frame", "integer"), FieldSpec("base", "integer", required: false),
@@ -131,9 +132,9 @@ extension MessagePackReader {
     fileprivate mutating func readTiles() throws -> [RenderTiles.Tile] {
         let start = self.offset
         let count = try self.readArrayHeader()
-        guard count >= 1, count <= RenderTiles.maximumTiles else {
+        guard count <= RenderTiles.maximumTiles else {
             throw CodecError(
-                .invalidValue, offset: start, context: "tiles: \(count) tiles, 1...\(RenderTiles.maximumTiles)")
+                .invalidValue, offset: start, context: "tiles: \(count) tiles, 0...\(RenderTiles.maximumTiles)")
         }
         var tiles: [RenderTiles.Tile] = []
         tiles.reserveCapacity(count)
