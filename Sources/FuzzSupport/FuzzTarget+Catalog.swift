@@ -16,7 +16,7 @@ extension FuzzTarget {
         ]
         targets += [.json, .schema, .touchScript, .evemu, .evdev, .scene, .png, .memoCommand, .memoJSONLines]
         targets += Self.components
-        targets.append(.gestures)
+        targets += [.gestures, .lanes]
         return targets
     }()
 

@@ -64,14 +64,8 @@ extension FuzzTarget {
         "machine.gestures", dictionary: messagePackTokens + ["contacts", "phase", "began", "moved", "ended", "t_ns"],
         maximumLength: 1 << 13
     ) { data in
-        let scene = GestureScene(
-            try Scene(
-                json: String(decoding: try data.bytes("deploy/scenes/demo.json"), as: UTF8.self), file: "demo.json"))
-        let seeds = try data.files(in: "Tests/data/scripts", suffix: ".jsonl").map { path in
-            let frames = OfflineConversion.frames(script: String(decoding: try data.bytes(path), as: UTF8.self)).frames
-            return Value.array(frames.prefix(Self.machineMessages).map(\.value)).messagePack
-        }
-        let initial = GestureEngine(scene: scene)
+        let seeds = try Self.scriptFrames(data).map { Value.array($0.map(\.value)).messagePack }
+        let initial = GestureEngine(scene: try Self.demoGestureScene(data))
         let decode: @Sendable ([UInt8]) -> String? = { input in
             var engine = initial
             var firstError: String?
@@ -86,6 +80,75 @@ extension FuzzTarget {
             return firstError
         }
         return (seeds, decode)
+    }
+
+    /// `touch.frame` payloads through ``DeviceLanes`` on the demo scene, as the recognizer service
+    /// feeds them: one arrives every 8 ms of monotonic time whatever its `t_ns` says (which may go
+    /// back, jump or repeat), and each wake-up asked for runs when due, up to 10 s after the last
+    /// frame. Every event published must decode, and no device's events may go back in time.
+    static let lanes = FuzzTarget(
+        "machine.lanes", dictionary: messagePackTokens + ["contacts", "phase", "began", "moved", "ended", "t_ns"],
+        maximumLength: 1 << 13
+    ) { data in
+        // Each script twice back to back, as a recording replayed again: its clock starts over.
+        let seeds = try Self.scriptFrames(data).map { frames in
+            Value.array((frames + frames).prefix(Self.machineMessages).map(\.value)).messagePack
+        }
+        let initial = DeviceLanes(scene: try Self.demoGestureScene(data))
+        let decode: @Sendable ([UInt8]) -> String? = { input in
+            var lanes = initial
+            var wakes: [String: MonotonicInstant] = [:]
+            var latest: [String: Double] = [:]
+            func apply(_ effects: [DeviceLanes.Effect]) {
+                for effect in effects {
+                    switch effect {
+                    case .publish(let event):
+                        Self.check(event)
+                        precondition(event.tMs >= latest[event.device, default: 0], "time went back: \(event)")
+                        latest[event.device] = event.tMs
+                    case .wake(let device, let due): wakes[device] = due
+                    case .cancelWake(let device): wakes[device] = nil
+                    case .configurationRejected, .sourceClockJumped: break
+                    }
+                }
+            }
+            func runWakes(through mono: MonotonicInstant) {
+                // The earliest first, ties by device: the order must not depend on hashing.
+                while let next = wakes.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }), next.value <= mono {
+                    wakes[next.key] = nil
+                    apply(lanes.handle(.wakeDue(device: next.key, at: next.value)))
+                }
+            }
+            var firstError: String?
+            var mono = MonotonicInstant(nanoseconds: 0)
+            for payload in Self.payloads(input, firstError: &firstError) {
+                mono = mono + .milliseconds(8)
+                runWakes(through: mono)
+                do {
+                    apply(lanes.handle(.frameArrived(try TouchFrame(messagePack: payload), at: mono)))
+                } catch {
+                    firstError = firstError ?? code(error)
+                }
+            }
+            runWakes(through: mono + .seconds(10))
+            return firstError
+        }
+        return (seeds, decode)
+    }
+
+    /// The demo scene's recognizers.
+    private static func demoGestureScene(_ data: RepositoryData) throws -> GestureScene {
+        GestureScene(
+            try Scene(
+                json: String(decoding: try data.bytes("deploy/scenes/demo.json"), as: UTF8.self), file: "demo.json"))
+    }
+
+    /// `Tests/data/scripts` framed, each cut to the most payloads one input may hold.
+    private static func scriptFrames(_ data: RepositoryData) throws -> [[TouchFrame]] {
+        try data.files(in: "Tests/data/scripts", suffix: ".jsonl").map { path in
+            let script = String(decoding: try data.bytes(path), as: UTF8.self)
+            return Array(OfflineConversion.frames(script: script).frames.prefix(Self.machineMessages))
+        }
     }
 
     /// The elements of an input's top-level array, each re-encoded as one payload: those before
@@ -122,10 +185,13 @@ extension FuzzTarget {
 
     /// Every gesture event the engine published must decode.
     private static func check(_ effects: [GestureEngine.Effect]) {
-        for case .publish(let event) in effects {
-            if case .failure(let error) = Result(catching: { try GestureEvent(messagePack: event.messagePack) }) {
-                preconditionFailure("the engine published an event that does not decode: \(error): \(event)")
-            }
+        for case .publish(let event) in effects { Self.check(event) }
+    }
+
+    /// A gesture event the recognizers published must decode.
+    private static func check(_ event: GestureEvent) {
+        if case .failure(let error) = Result(catching: { try GestureEvent(messagePack: event.messagePack) }) {
+            preconditionFailure("the recognizers published an event that does not decode: \(error): \(event)")
         }
     }
 

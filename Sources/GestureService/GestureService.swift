@@ -11,7 +11,8 @@ import ServiceSupport
 /// engine per device), carries out its wake-ups with one-shot timers of the loop, and publishes
 /// every ``GestureEvent`` on `gesture/<device>/<view>/<recognizer>/` (the recognizer's name in the
 /// scene, else its kind), with the touch frame that caused it as its `input`.
-/// A frame that does not decode is counted (`bad_payload`) and skipped.
+/// A frame that does not decode is counted (`bad_payload`) and skipped. A device whose clock
+/// jumps back (its lane re-based, see ``DeviceLanes``) is counted in `source_clock_jumps`.
 ///
 /// Sharding: with device prefixes it subscribes only `touch/<prefix>` for each, so several
 /// recognizers (on one host or several) split the devices between them; each device's frames
@@ -33,6 +34,7 @@ public final class GestureService {
     private var eventsPublished: UInt64 = 0
     private var scenesLoaded: UInt64 = 0
     private var configurationsApplied: UInt64 = 0
+    private var sourceClockJumps: UInt64 = 0
     private let devicePrefixes: [String]
 
     /// - Parameter devicePrefixes: the device names (prefixes) this recognizer handles; `[""]` is every device.
@@ -49,6 +51,7 @@ public final class GestureService {
                 "frames_handled": Value(self.framesHandled), "events_published": Value(self.eventsPublished),
                 "devices": Value(UInt64(self.lanes.devices.count)), "scenes_loaded": Value(self.scenesLoaded),
                 "configurations_applied": Value(self.configurationsApplied),
+                "source_clock_jumps": Value(self.sourceClockJumps),
             ]
         }
         try self.runner.subscribe(self.devicePrefixes.map { "touch/" + $0 }, filter: SchemaFilter([TouchFrame.self])) {
@@ -104,6 +107,9 @@ public final class GestureService {
                 // Counted and skipped: a configuration for another scene must not stop the recognizer.
                 self.runner.statistics.reject("bad_recognizer_config")
                 Log.error(self.runner.name, "recognizer configuration ignored: \(error)")
+            case .sourceClockJumped:
+                // Counted, not logged: a source can jump back on every other frame.
+                self.sourceClockJumps += 1
             }
         }
     }

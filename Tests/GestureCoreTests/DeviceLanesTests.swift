@@ -1,5 +1,6 @@
 import BusSchema
 import GestureCore
+import InputCore
 import MessageFixtures
 import Testing
 
@@ -48,6 +49,57 @@ import Testing
             lanes.handle(.frameArrived(Self.frame("d0", 510, .ended), at: Self.mono(530_000_000))))
         #expect(ended.map(\.state) == [.ended])
         #expect(ended.first?.tMs == 520)
+    }
+
+    /// A right swipe (the default direction) of 200 pt in 120 ms, its source time from `t0Ms`,
+    /// arriving `arrivalMs` later than stamped (paced as recorded): the lane's effects.
+    static func swipeRight(_ lanes: inout DeviceLanes, t0Ms: Double, arrivalMs: Int64) -> [DeviceLanes.Effect] {
+        let lines = ScenarioGenerator().swipe(.right, x: 300, y: 400, t0: t0Ms)
+        return TouchScriptFramer.frames(for: TouchScript(lines: lines)).frames.flatMap { frame in
+            lanes.handle(.frameArrived(frame, at: Self.mono(frame.tNs + arrivalMs * Self.ms)))
+        }
+    }
+
+    @Test func aRecordingReplayedBackToBackFromItsStartIsRecognizedWithItsOwnVelocityEachTime() throws {
+        var lanes = DeviceLanes(scene: Self.scene(.swipe))
+        let first = Self.published(Self.swipeRight(&lanes, t0Ms: 1000, arrivalMs: 0))
+        // The same recording again, sent 200 ms after the first pass ended: its clock reads 1000 ms
+        // again, 120 ms before where the lane stands.
+        let again = Self.published(Self.swipeRight(&lanes, t0Ms: 1000, arrivalMs: 320))
+        for swipe in [first, again] {
+            #expect(swipe.map(\.state) == [.recognized])
+            #expect(swipe.first?.direction == .right)
+            #expect((swipe.first?.velocity?.x ?? 0) > 1000, "about 1 700 pt/s, as recorded")
+        }
+        // The second pass runs on the lane's clock: it lands 200 ms after the first one lifted.
+        #expect(again.first.map(\.tMs) == first.first.map { $0.tMs + 320 })
+    }
+
+    @Test func aFrameAFewMillisecondsLateIsFedAtTheLanesTimeAndTheFramesAfterItKeepTheirOwn() throws {
+        var lanes = DeviceLanes(scene: Self.scene(.pan))
+        _ = lanes.handle(.frameArrived(Self.frame("d0", 0, .began), at: Self.mono(0)))
+        let ahead = lanes.handle(.frameArrived(Self.frame("d0", 100, .moved, x: 260), at: Self.mono(100 * Self.ms)))
+        #expect(Self.published(ahead).first?.tMs == 100)
+        // Stamped 40 ms before the lane's time (within the tolerance): late, not a jump.
+        let late = lanes.handle(.frameArrived(Self.frame("d0", 60, .moved, x: 270), at: Self.mono(110 * Self.ms)))
+        #expect(!late.contains { if case .sourceClockJumped = $0 { true } else { false } })
+        #expect(Self.published(late).first?.tMs == 100)
+        // Nothing was shifted: the next frame is fed at its own time.
+        let next = lanes.handle(.frameArrived(Self.frame("d0", 116, .moved, x: 280), at: Self.mono(120 * Self.ms)))
+        #expect(Self.published(next).first?.tMs == 116)
+    }
+
+    @Test func aClockJumpingBackIsReportedOnceWithHowFarAndTheFramesAfterItKeepTheirSpacing() throws {
+        var lanes = DeviceLanes(scene: Self.scene(.pan))
+        _ = lanes.handle(.frameArrived(Self.frame("d0", 5000, .began), at: Self.mono(0)))
+        _ = lanes.handle(.frameArrived(Self.frame("d0", 5100, .moved, x: 260), at: Self.mono(100 * Self.ms)))
+        // The source restarts at 0 s, 30 ms of monotonic time later.
+        let jumped = lanes.handle(.frameArrived(Self.frame("d0", 0, .moved, x: 270), at: Self.mono(130 * Self.ms)))
+        #expect(jumped.first == .sourceClockJumped(device: "d0", back: .milliseconds(5100)))
+        #expect(Self.published(jumped).first?.tMs == 5130)
+        let after = lanes.handle(.frameArrived(Self.frame("d0", 16, .moved, x: 280), at: Self.mono(146 * Self.ms)))
+        #expect(!after.contains { if case .sourceClockJumped = $0 { true } else { false } })
+        #expect(Self.published(after).first?.tMs == 5146)
     }
 
     @Test func eachDeviceHasItsOwnEngineClockAndWake() throws {

@@ -1,3 +1,4 @@
+import Bus
 import BusSchema
 import BusTestSupport
 import Foundation
@@ -115,6 +116,31 @@ import Testing
                 $0.topic.hasPrefix("gesture/d1/") && $0.payload["recognizer"] == .string("tap")
                     && $0.payload["state"] == .string("recognized")
             })
+    }
+
+    @Test func aSwipeScriptRunTwiceIsTwoSwipesAndTheDevicesClockGoingBackIsCountedInHealth() throws {
+        let pipeline = try Pipeline()
+        defer { try? pipeline.stop() }
+        let context = try ZMQContext()
+        let health = try Subscriber.health(
+            of: "gesture-recognizer", context: context, endpoint: pipeline.proxy.config.subscribe)
+        defer { health.socket.close() }
+        let swipes = try pipeline.echo("gesture/d0/screen/swipe/", count: 2)
+        // The second run's clock starts over at 100 ms, 120 ms before where the first one ended.
+        let path = try pipeline.write(
+            TouchScript(lines: Self.generator.swipe(.right, x: 200, y: 300, t0: 100)).jsonLines, name: "swipe.jsonl")
+        for _ in 0..<2 {
+            let source = try pipeline.runSource(["--script", path])
+            #expect(source.status == 0, "\(source.stderr)")
+        }
+        #expect(try swipes.wait() == 0)
+        let events = try EchoLine.parse(swipes).map(\.payload)
+        #expect(events.map { $0["state"] } == [.string("recognized"), .string("recognized")])
+        #expect(events.allSatisfy { ($0["velocity"]?["x"]?.doubleValue ?? 0) > 1000 }, "\(events)")
+        try waitUntil("a health report counting one clock jump", seconds: 20) {
+            guard let delivery = try health.receive(timeoutMs: 100) else { return false }
+            return try Value(messagePack: delivery.payload)["extra"]?["source_clock_jumps"] == .int(1)
+        }
     }
 
     @Test func recognizersShardedByDevicePrefixEachTakeOnlyTheirDevices() throws {
