@@ -5,16 +5,17 @@ import BusSchema
 /// Layout: a 4-byte big-endian header length, a UTF-8 JSON header, then each tile's encoded
 /// pixels as the render worker made them, one after another (the page hands each to
 /// `createImageBitmap` and draws it at its place, in order). The header: `{"surface", "frame",
-/// "width", "height", "scale", "key", "tiles": [[x, y, w, h, encoding, bytes], …], "input":
-/// {"device", "seq", "t_ns"}}`; `key` when the first tile is the whole frame (the page may
-/// resize its canvas), `input` only when the frame reflects a touch frame.
+/// "width", "height", "scale", "key", "skipped", "tiles": [[x, y, w, h, encoding, bytes], …],
+/// "input": {"device", "seq", "t_ns"}}`; `key` when the first tile is the whole frame (the page
+/// may resize its canvas), `skipped` the frames the page gets no packet of (what they changed
+/// comes with this one), `input` only when the frame reflects a touch frame.
 public enum FramePacket {
-    /// The packet for `tiles` of the frame `header` describes.
-    public static func make(_ header: RenderTiles, tiles: [RenderTiles.Tile], key: Bool) -> [UInt8] {
+    /// The packet for `tiles` of the frame `header` describes, after `skipped` frames the page missed.
+    public static func make(_ header: RenderTiles, tiles: [RenderTiles.Tile], key: Bool, skipped: Int) -> [UInt8] {
         var fields: ValueMap = [
             "surface": .string(header.surface), "frame": .int(Int64(header.frame)),
             "width": .int(Int64(header.width)), "height": .int(Int64(header.height)), "scale": .double(header.scale),
-            "key": .bool(key),
+            "key": .bool(key), "skipped": .int(Int64(skipped)),
             "tiles": .array(
                 tiles.map { tile in
                     .array(

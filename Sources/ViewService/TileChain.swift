@@ -31,6 +31,10 @@ struct TileChain {
 
     /// The number of the newest tile (0 before any).
     var number: UInt64 { self.lastNumber }
+    /// Messages with tiles taken so far (frames that changed pixels): a page that had `n` of them
+    /// and gets the newest packet skips all but the last of those after its `n` (its pixels show
+    /// the rest's). The count goes with the tile number: pages at the same number have the same.
+    private(set) var changes: UInt64 = 0
 
     /// Adds a message's tiles; false (changing nothing) when it does not follow the newest frame.
     mutating func apply(_ message: RenderTiles) -> Bool {
@@ -63,6 +67,7 @@ struct TileChain {
         self.entries = entries
         self.bytes = bytes
         self.lastNumber = number
+        if !message.tiles.isEmpty { self.changes += 1 }
         return true
     }
 

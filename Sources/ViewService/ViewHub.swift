@@ -94,16 +94,17 @@ final class ViewHub: Sendable {
 
     /// Where a page stands in what goes out to it.
     struct Cursor: Equatable {
-        /// The newest tile the page has, and that tile's frame.
+        /// The newest tile the page has, and how many changes the chain had taken then.
         var tileNumber: UInt64 = 0
-        var frame = 0
+        var changes: UInt64 = 0
         /// The newest inspector batch the page has.
         var batch: UInt64
     }
 
     /// A message for a page.
     enum Outgoing: Equatable {
-        /// The tiles the page lacks of the newest frame (binary), and how many frames it skips.
+        /// The tiles the page lacks of the newest frame (binary), and how many frames that changed
+        /// pixels it never shows (what they changed comes with this one).
         case frame(packet: [UInt8], skippedFrames: Int)
         /// The oldest inspector batch it lacks (text), and how many older ones were dropped.
         case batch(bytes: [UInt8], skipped: UInt64)
@@ -115,15 +116,16 @@ final class ViewHub: Sendable {
     /// the lock.
     func next(_ cursor: inout Cursor) -> Outgoing? {
         let since = cursor.tileNumber
-        if let (due, made) = self.outbound.withLock({ outbound in
-            outbound.tiles.since(since).map { ($0, outbound.packets[since]) }
+        if let (due, changes, made) = self.outbound.withLock({ outbound in
+            outbound.tiles.since(since).map { ($0, outbound.tiles.changes, outbound.packets[since]) }
         }) {
-            // Frames in between are skipped; what they changed that still shows comes with this one.
-            let skipped = since > 0 ? max(due.header.frame - cursor.frame - 1, 0) : 0
+            // Changes in between but the last are skipped; what they changed that still shows
+            // comes with this packet, which pages at the same tile share.
+            let skipped = since > 0 ? Int(max(changes, cursor.changes + 1) - cursor.changes - 1) : 0
             cursor.tileNumber = due.number
-            cursor.frame = due.header.frame
+            cursor.changes = changes
             if let made { return .frame(packet: made, skippedFrames: skipped) }
-            let packet = FramePacket.make(due.header, tiles: due.tiles, key: due.key)
+            let packet = FramePacket.make(due.header, tiles: due.tiles, key: due.key, skipped: skipped)
             self.outbound.withLock { outbound in
                 outbound.packetsMade += 1
                 // Kept only while it is still the newest frame's.

@@ -78,15 +78,28 @@ struct ViewHubTests {
             Issue.record("a frame first")
             return
         }
-        #expect(cursor.frame == 5 && cursor.tileNumber == 5 && skipped == 0, "up to the newest tile, a new page")
+        #expect(cursor.changes == 5 && cursor.tileNumber == 5 && skipped == 0, "up to the newest tile, a new page")
         // The header lists the key frame and the one tile the later ones (all at x 0) left.
-        let length = packet.prefix(4).reduce(0) { $0 << 8 | Int($1) }
-        let header = try JSONReader.parse(String(decoding: packet[4..<(4 + length)], as: UTF8.self))
+        let header = try Self.header(packet)
         #expect(header["tiles"]?.arrayValue?.count == 2 && header["key"] == .bool(true))
         #expect(hub.next(&cursor) == nil)
         for frame in 6...8 { #expect(hub.publishTiles(TileChainTests.patch(frame: frame, x: 0))) }
-        guard case .frame(_, let later) = try #require(hub.next(&cursor)) else { return }
+        guard case .frame(let behind, let later) = try #require(hub.next(&cursor)) else { return }
         #expect(later == 2, "frames 6 and 7 skipped")
+        #expect(try Self.header(behind)["skipped"] == .int(2), "the page counts them")
+        // A frame without tiles changes no pixel: a page that gets the change before it in the
+        // same packet skips nothing.
+        var unchanged = TileChainTests.patch(frame: 10, x: 0)
+        unchanged.tiles = []
+        #expect(hub.publishTiles(TileChainTests.patch(frame: 9, x: 0)) && hub.publishTiles(unchanged))
+        guard case .frame(_, let none) = try #require(hub.next(&cursor)) else { return }
+        #expect(none == 0, "frame 9 shows, frame 10 changed nothing")
+    }
+
+    /// The JSON header of a frame packet.
+    static func header(_ packet: [UInt8]) throws -> Value {
+        let length = packet.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+        return try JSONReader.parse(String(decoding: packet[4..<(4 + length)], as: UTF8.self))
     }
 
     @Test func aFrameDueGoesToAPageBeforeTheInspectorBatchesDue() throws {

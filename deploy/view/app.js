@@ -65,7 +65,6 @@
   let decodes = 0;        // packets decoding or waiting for the one before to be drawn
   let drawn = Promise.resolve();  // the newest packet's drawing: the next is drawn after it
   let waiting = null;
-  let lastFrameNumber = null;
   let lastMeasuredInput = null;
   let lastArrivedInput = null;
 
@@ -87,9 +86,11 @@
       if (stats.arrivals.length > 2000) stats.arrivals.splice(0, stats.arrivals.length - 2000);
     }
     header.arrivedMs = arrivedMs;
-    if (lastFrameNumber !== null && header.frame > lastFrameNumber + 1) stats.dropped += header.frame - lastFrameNumber - 1;
-    lastFrameNumber = header.frame;
+    // Frames this page never shows: those uibus-view sent no packet of (this one carries what
+    // they changed), and one waiting to be decoded that a newer change joins.
+    stats.dropped += header.skipped || 0;
     if (waiting || decodes >= maximumDecodes) {
+      if (waiting && tiles.length > 0) stats.dropped += 1;
       if (waiting && !header.key) {
         waiting = {
           header: { ...header, key: waiting.header.key, arrivedMs: waiting.header.arrivedMs },
