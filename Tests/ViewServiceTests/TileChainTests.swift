@@ -90,6 +90,70 @@ import Testing
         Self.apply([Self.patch(frame: 3, x: 30)], to: &chain)
     }
 
+    /// A 100 × 50 canvas of tile ids, as a page draws tiles over it in order.
+    struct Canvas: Equatable {
+        var pixels = [Int](repeating: 0, count: 100 * 50)
+
+        mutating func draw(_ tiles: [RenderTiles.Tile]) {
+            for tile in tiles {
+                let id = tile.data.reduce(0) { $0 << 8 | Int($1) }
+                for y in tile.y..<(tile.y + tile.height) {
+                    for x in tile.x..<(tile.x + tile.width) { self.pixels[y * 100 + x] = id }
+                }
+            }
+        }
+    }
+
+    @Test func pagesDrawingWhatTheyAreSentSeeTheFrameThatANewPageAndTheRenderWorkerSee() throws {
+        // A seeded random run of key frames, patches (some without tiles), lost and resized
+        // messages; three pages that ask at random times, each drawing every packet it gets.
+        var random = SplitMix64(seed: 21)
+        func below(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &random) }
+        var chain = TileChain()
+        var truth = Canvas()
+        var pages = [(number: UInt64, canvas: Canvas)](repeating: (0, Canvas()), count: 3)
+        var newest = 0
+        var nextID = 1
+        for frame in 1...1500 {
+            let roll = below(100)
+            var message = RenderTiles(
+                surface: "main", width: 100, height: 50, scale: 1, frame: frame, base: newest > 0 ? newest : nil,
+                tiles: [])
+            if newest == 0 || roll < 5 {
+                message.base = nil
+                message.tiles = [Self.tile(0, 0, 100, 50)]
+            } else {
+                message.tiles = (0..<below(5)).map { _ in
+                    let (x, y) = (below(100), below(50))
+                    return Self.tile(x, y, 1 + below(100 - x), 1 + below(50 - y))
+                }
+                if roll < 10 { message.base = newest - 1 }  // one was lost
+                if roll >= 10 && roll < 12 { message.width = 99 }
+            }
+            for index in message.tiles.indices {
+                message.tiles[index].data = [UInt8(nextID >> 8 & 0xff), UInt8(nextID & 0xff)]
+                nextID += 1
+            }
+            if chain.apply(message) {
+                truth.draw(message.tiles)
+                newest = frame
+            }
+            for index in pages.indices where below(4) == 0 {
+                guard let due = chain.since(pages[index].number) else { continue }
+                pages[index].canvas.draw(due.tiles)
+                pages[index].number = due.number
+                let same = pages[index].canvas == truth
+                try #require(same, "page \(index) after frame \(frame)")
+            }
+            #expect(chain.entries.count <= TileChain.maximumTiles)
+        }
+        let late = try #require(chain.since(0))
+        var fresh = Canvas()
+        fresh.draw(late.tiles)
+        let whole = late.key && fresh == truth
+        #expect(whole, "a new page gets the frame whole")
+    }
+
     @Test func theChainNeverHoldsMoreThanItsTileBound() {
         var chain = TileChain()
         Self.apply([Self.key(frame: 1)], to: &chain)
