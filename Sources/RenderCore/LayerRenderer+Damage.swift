@@ -182,6 +182,32 @@ extension PixelRect {
         guard result.count > maximumCount, let first = result.first else { return result }
         return [result.dropFirst().reduce(first) { $0.union($1) }]
     }
+
+    /// At most `maximumCount` rectangles that hold every one of `rects` whole (each in one of
+    /// them), with few pixels more: overlapping ones merged, then the two whose bounding box adds
+    /// the fewest pixels to theirs, until few enough remain. Quadratic in the count of each
+    /// round; for the few dozen tiles a stream holds.
+    public static func clustered(_ rects: [PixelRect], maximumCount: Int) -> [PixelRect] {
+        var boxes = merged(rects, maximumCount: Int.max)
+        while boxes.count > max(maximumCount, 1) {
+            var best = (first: 0, second: 1, added: Int.max)
+            for i in boxes.indices {
+                for j in boxes.indices where j > i {
+                    let union = boxes[i].union(boxes[j])
+                    let added = union.area - boxes[i].area - boxes[j].area
+                    if added < best.added { best = (i, j, added) }
+                }
+            }
+            let union = boxes[best.first].union(boxes[best.second])
+            boxes.remove(at: best.second)
+            boxes.remove(at: best.first)
+            boxes = merged(boxes + [union], maximumCount: Int.max)
+        }
+        return boxes
+    }
+
+    /// Its pixels.
+    var area: Int { width * height }
 }
 
 extension RenderStatistics {

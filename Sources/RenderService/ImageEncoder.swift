@@ -92,11 +92,13 @@ struct EncodedFrame: Sendable {
 /// except that with JPEG a tile of at most ``pngTileMaximumPixels`` goes as PNG: smaller and as
 /// fast, `render-worker bench-encode`), over the frame its last message showed; a key frame (the
 /// whole frame as one tile) when a viewer joined, when the change covers half the frame or more,
-/// when the tiles since the last key frame that still show (a later tile covering one hides it,
-/// as in uibus-view's `TileChain`, which a new page gets) outweigh it ``shownBytesPerKeyByte``
-/// times, or every ``keyFrameInterval`` frames, so a viewer that missed a message unnoticed is
-/// not out of step for long. A drag that redraws the same region thus sends no key frame: one
-/// costs a whole frame's encoding (25 ms) and bytes, and showed up as the drags' slowest frames.
+/// or every ``keyFrameInterval`` frames, so a viewer that missed a message unnoticed is not out of
+/// step for long. When the tiles since the last key frame that still show (a later tile covering
+/// one hides it, as in uibus-view's `TileChain`, which a new page gets) outweigh it
+/// ``shownBytesPerKeyByte`` times, the frame sends a few tiles over all of them and its change
+/// instead (a key frame if those are half the frame). A drag thus sends no key frame: one costs a
+/// whole frame's encoding (25 ms) and bytes, and showed up as the drags' slowest frames; a pull,
+/// whose tiles move down and never cover the one before, sent one every 6 to 8 frames.
 /// The previous images are kept only while frames are being encoded.
 struct ImageEncoder {
     /// Tiles of at most this many pixels are PNG when the encoding is JPEG (a 128×128 square).
@@ -105,6 +107,9 @@ struct ImageEncoder {
     static let keyFrameInterval = 600
     /// How many times the key frame's bytes the tiles still showing may weigh.
     static let shownBytesPerKeyByte = 2
+    /// The most tiles that replace those still showing when they weigh too much: separate
+    /// gestures' regions (a pull's column, a pager's strip) each get one, not one box over both.
+    static let consolidatedTiles = 4
 
     /// Where the tile stream stands: the frame its last message showed.
     private struct TileBase {
@@ -200,11 +205,8 @@ struct ImageEncoder {
         let start = Clock.monotonicNs()
         let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         var base = keyFrame ? nil : self.tileBase
-        if let due = base,
-            due.framesSinceKey >= Self.keyFrameInterval || due.shownBytes > due.keyBytes * Self.shownBytesPerKeyByte
-        {
-            base = nil
-        }
+        if let due = base, due.framesSinceKey >= Self.keyFrameInterval { base = nil }
+        let consolidate = base.map { $0.shownBytes > $0.keyBytes * Self.shownBytesPerKeyByte } ?? false
         var damage: [PixelRect]
         if let known {
             // The render thread found the pixels that changed; relative to another frame than
@@ -217,11 +219,25 @@ struct ImageEncoder {
         if damage.isEmpty {
             // No pixel changed; a message with no tiles still tells viewers that newer input is
             // shown, so they do not take a later frame for its effect.
-            guard var next = base, let input, input != next.input else { return nil }
+            guard var next = base, let input, input != next.input else {
+                // Nothing to send, but the stream shows this frame's pixels now: the next frame's
+                // damage, found since this one, still follows it (else it would be a key frame).
+                if let known { self.tileBase?.shows = known.shows }
+                return nil
+            }
             next.advance(to: frameID, image: known == nil ? image : nil, shows: known?.shows, input: input)
             self.tileBase = next
             return EncodedTiles(
                 width: image.width, height: image.height, base: base?.frameID, tiles: [], encodeMs: 0, input: input)
+        }
+        if consolidate, let due = base {
+            // A few tiles, each over some of the tiles still showing, and this frame's change
+            // replace them all (one tile that alone outweighs the key frame: a key frame).
+            if due.shown.count > 1 {
+                damage = PixelRect.clustered(due.shown.map(\.rect) + damage, maximumCount: Self.consolidatedTiles)
+            } else {
+                base = nil
+            }
         }
         if damage.reduce(0, { $0 + $1.width * $1.height }) * 2 >= whole.width * whole.height { base = nil }
         if base == nil { damage = [whole] }

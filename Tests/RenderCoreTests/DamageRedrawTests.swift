@@ -138,4 +138,19 @@ import Testing
             maximumCount: 1)
         #expect(apart == [PixelRect(x: 0, y: 0, width: 30, height: 10)])
     }
+
+    @Test func clusteredRectanglesEachHoldSomeWholeJoiningNeighboursBeforeDistantOnes() {
+        // A pull's column of tiles on the left, a pager's strips on the right, far apart.
+        let column = (0..<6).map { PixelRect(x: 300, y: 100 + $0 * 10, width: 380, height: 880 - $0 * 10) }
+        let strips = (0..<6).map { PixelRect(x: 700 + $0 * 40, y: 105, width: 400 - $0 * 40, height: 395) }
+        let header = PixelRect(x: 300, y: 0, width: 125, height: 30)
+        let rects = column + strips + [header]
+        let boxes = PixelRect.clustered(rects, maximumCount: 4)
+        #expect(boxes.count <= 4)
+        #expect(rects.allSatisfy { rect in boxes.contains { $0.covers(rect) } }, "each held whole by one")
+        #expect(!boxes.contains { $0.covers(column[0]) && $0.covers(strips[0]) }, "the two regions apart")
+        let pixels = boxes.reduce(0) { $0 + $1.width * $1.height }
+        #expect(pixels < 1600 * 1000 / 2, "under half the frame, where one box over both is not: \(boxes)")
+        #expect(PixelRect.clustered(rects, maximumCount: 1).count == 1)
+    }
 }

@@ -27,11 +27,11 @@ import Testing
         }
     }
 
-    static func frame(_ id: Int, key: Bool, marked: [Int] = [], tiles: Bool = false, input: UInt64? = nil) throws
-        -> FrameEncoder.Frame
-    {
+    static func frame(
+        _ id: Int, key: Bool, marked: [Int] = [], row: Int = 10, tiles: Bool = false, input: UInt64? = nil
+    ) throws -> FrameEncoder.Frame {
         var image = try Image(width: 64, height: 48, fill: RGBA8(0x33, 0x66, 0x99, 255))
-        for x in marked { image.setPixel(x, 10, RGBA8(255, 255, 255, 255)) }
+        for x in marked { image.setPixel(x, row, RGBA8(255, 255, 255, 255)) }
         let stream = ImageRequest.Stream(keyFrame: key)
         let touch = input.map { seq in
             TouchInput {
@@ -115,20 +115,22 @@ import Testing
     }
 
     /// Tile messages for frames 2…`frames` after a key frame 1: frame n marks the pixels
-    /// `marked(n)` of row 10, each encoded before the next is offered.
-    static func tileRun(frames: Int, marked: (Int) -> [Int]) throws -> [EncodedTiles] {
+    /// `marked(n)` of row `row(n)`, each encoded before the next is offered.
+    static func tileRun(frames: Int, row: (Int) -> Int = { _ in 10 }, marked: (Int) -> [Int]) throws
+        -> [EncodedTiles]
+    {
         let deliveries = Deliveries()
         let encoder = try FrameEncoder(encoding: .jpeg, quality: 85, deliver: deliveries.deliver)
         encoder.offer(try Self.frame(1, key: true, tiles: true))
         try deliveries.wait("the key frame")
         for id in 2...frames {
-            encoder.offer(try Self.frame(id, key: false, marked: marked(id), tiles: true))
+            encoder.offer(try Self.frame(id, key: false, marked: marked(id), row: row(id), tiles: true))
             try deliveries.wait("frame \(id)")
         }
         return deliveries.tiles.withLock { $0.map(\.tiles) }
     }
 
-    @Test func aDragRedrawingTheSameRegionGetsNoKeyFrameButTilesPilingUpDo() throws {
+    @Test func aDragSendsNoKeyFrameAndTilesPilingUpGiveWayToAFewOverThemUnlessThoseAreHalfTheFrame() throws {
         // The same two pixels change back and forth: each tile covers the one before.
         let same = try Self.tileRun(frames: 60) { $0 % 2 == 0 ? [10, 11] : [] }
         #expect(same.count == 60)
@@ -137,7 +139,16 @@ import Testing
         #expect(same.dropFirst().reduce(0) { $0 + $1.bytes } > 2 * keyBytes, "more than the key frame's bytes sent")
         // A new pixel each frame: no tile covers another, and they outweigh the key frame.
         let spread = try Self.tileRun(frames: 60) { [$0] }
-        let keys = spread.dropFirst().filter { $0.base == nil }
-        #expect(!keys.isEmpty, "a key frame once the tiles still showing outweigh twice the key frame")
+        #expect(spread.dropFirst().allSatisfy { $0.base != nil }, "no key frame")
+        let widest = spread.dropFirst().flatMap(\.tiles).map(\.width).max() ?? 0
+        #expect(widest > 10, "one tile over the tiles still showing (the row from x 1 on)")
+        let sent = spread.dropFirst().reduce(0) { $0 + $1.bytes }
+        #expect(sent > 2 * keyBytes, "the tiles outweighed twice the key frame")
+        // A pixel at the top and the bottom in turn: a tile over each row, no key frame.
+        let rows = try Self.tileRun(frames: 60, row: { $0 % 2 == 0 ? 0 : 47 }) { [$0] }
+        #expect(rows.dropFirst().allSatisfy { $0.base != nil }, "two thin tiles, not one over the frame")
+        // Pixels all over the frame: a few tiles over them would be half the frame.
+        let scattered = try Self.tileRun(frames: 60, row: { $0 * 11 % 48 }) { [$0 * 7 % 64] }
+        #expect(scattered.dropFirst().contains { $0.base == nil }, "a key frame instead of half the frame")
     }
 }

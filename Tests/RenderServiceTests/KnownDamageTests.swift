@@ -40,6 +40,21 @@ import Testing
         #expect(unchanged.tiles == nil, "no damage since the tiles' frame: nothing sent")
     }
 
+    @Test func aFrameDrawnWithNoPixelChangedKeepsTheTilesChainedToTheNextFrame() throws {
+        var encoder = try ImageEncoder()
+        var image = try Image(width: 64, height: 48, fill: RGBA8(0x33, 0x66, 0x99, 255))
+        _ = try encoder.encode(image, frameID: 1, Self.tiles, damage: KnownDamage(shows: 1, since: nil, rects: []))
+        // Frame 2 was drawn (its layers changed) but no pixel did: nothing to send.
+        let same = try encoder.encode(image, frameID: 2, Self.tiles, damage: KnownDamage(shows: 2, since: 1, rects: []))
+        #expect(same.tiles == nil)
+        image.setPixel(10, 10, Self.white)
+        let next = try encoder.encode(
+            image, frameID: 3, Self.tiles,
+            damage: KnownDamage(shows: 3, since: 2, rects: [PixelRect(x: 10, y: 10, width: 1, height: 1)]))
+        #expect(next.tiles?.base == 1, "over frame 1's tiles, no key frame")
+        #expect(Self.rects(next.tiles) == [[10, 10, 1, 1]])
+    }
+
     @Test func aReplacedFramesDamageJoinsItsSuccessorsWhenTheyFollowEachOther() {
         let (a, b) = (PixelRect(x: 0, y: 0, width: 2, height: 2), PixelRect(x: 9, y: 9, width: 3, height: 3))
         let replaced = KnownDamage(shows: 2, since: 1, rects: [a])
