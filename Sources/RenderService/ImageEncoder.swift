@@ -95,10 +95,11 @@ struct EncodedFrame: Sendable {
 /// or every ``keyFrameInterval`` frames, so a viewer that missed a message unnoticed is not out of
 /// step for long. When the tiles since the last key frame that still show (a later tile covering
 /// one hides it, as in uibus-view's `TileChain`, which a new page gets) outweigh it
-/// ``shownBytesPerKeyByte`` times, the frame sends a few tiles over all of them and its change
-/// instead (a key frame if those are half the frame). A drag thus sends no key frame: one costs a
-/// whole frame's encoding (25 ms) and bytes, and showed up as the drags' slowest frames; a pull,
-/// whose tiles move down and never cover the one before, sent one every 6 to 8 frames.
+/// ``shownBytesPerKeyByte`` times or number more than ``maximumShownTiles``, the frame sends a
+/// few tiles over all of them and its change instead (a key frame if those are half the frame).
+/// A drag thus sends no key frame: one costs a whole frame's encoding (25 ms) and bytes, and
+/// showed up as the drags' slowest frames; a pull, whose tiles move down and never cover the one
+/// before, sent one every 6 to 8 frames.
 /// The previous images are kept only while frames are being encoded.
 struct ImageEncoder {
     /// Tiles of at most this many pixels are PNG when the encoding is JPEG (a 128×128 square).
@@ -110,6 +111,9 @@ struct ImageEncoder {
     /// The most tiles that replace those still showing when they weigh too much: separate
     /// gestures' regions (a pull's column, a pager's strip) each get one, not one box over both.
     static let consolidatedTiles = 4
+    /// The most tiles still showing before a few replace them whatever they weigh, well under
+    /// what uibus-view's `TileChain` keeps (1 024; past it, it asks for a key frame).
+    static let maximumShownTiles = 256
 
     /// Where the tile stream stands: the frame its last message showed.
     private struct TileBase {
@@ -206,7 +210,10 @@ struct ImageEncoder {
         let whole = PixelRect(x: 0, y: 0, width: image.width, height: image.height)
         var base = keyFrame ? nil : self.tileBase
         if let due = base, due.framesSinceKey >= Self.keyFrameInterval { base = nil }
-        let consolidate = base.map { $0.shownBytes > $0.keyBytes * Self.shownBytesPerKeyByte } ?? false
+        let consolidate =
+            base.map {
+                $0.shownBytes > $0.keyBytes * Self.shownBytesPerKeyByte || $0.shown.count > Self.maximumShownTiles
+            } ?? false
         var damage: [PixelRect]
         if let known {
             // The render thread found the pixels that changed; relative to another frame than

@@ -114,6 +114,36 @@ import Testing
         #expect(sent[2].tiles.base == 3 && sent[2].tiles.tiles.count == 1, "frame 6 follows the frame without tiles")
     }
 
+    @Test func tilesThatWeighLittleButPileUpPastTheirBoundGiveWayToAFewOverThem() throws {
+        // A key frame of noise weighs far more than the one-pixel tiles that follow it.
+        var random = SplitMix64(seed: 5)
+        var noise = try Image(width: 256, height: 256, fill: RGBA8(0, 0, 0, 255))
+        for y in 0..<256 {
+            for x in 0..<256 {
+                let v = UInt8(truncatingIfNeeded: random.next())
+                noise.setPixel(x, y, RGBA8(v, v &+ 85, v &+ 170, 255))
+            }
+        }
+        let deliveries = Deliveries()
+        let encoder = try FrameEncoder(encoding: .jpeg, quality: 85, deliver: deliveries.deliver)
+        let stream = ImageRequest(image: nil, tiles: .init(keyFrame: true), input: nil)
+        encoder.offer(FrameEncoder.Frame(frameID: 1, image: noise, request: stream))
+        try deliveries.wait("the key frame")
+        // Then one more pixel a frame, each apart from the others: no tile covers another.
+        var image = noise
+        let next = ImageRequest(image: nil, tiles: .init(keyFrame: false), input: nil)
+        for id in 2...(ImageEncoder.maximumShownTiles + 20) {
+            image.setPixel((id * 2) % 256, (id * 2 / 256) * 2, RGBA8(255, 255, 255, 255))
+            encoder.offer(FrameEncoder.Frame(frameID: id, image: image, request: next))
+            try deliveries.wait("frame \(id)")
+        }
+        let sent = deliveries.tiles.withLock { $0.map(\.tiles) }
+        let keyBytes = try #require(sent.first).bytes
+        #expect(sent.dropFirst().reduce(0) { $0 + $1.bytes } < keyBytes, "the tiles weigh less than the key frame")
+        #expect(sent.dropFirst().allSatisfy { $0.base != nil }, "no key frame")
+        #expect(sent.dropFirst().contains { $0.tiles.contains { $0.width > 2 } }, "a tile over many pixels")
+    }
+
     /// Tile messages for frames 2…`frames` after a key frame 1: frame n marks the pixels
     /// `marked(n)` of row `row(n)`, each encoded before the next is offered.
     static func tileRun(frames: Int, row: (Int) -> Int = { _ in 10 }, marked: (Int) -> [Int]) throws
