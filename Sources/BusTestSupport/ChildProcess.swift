@@ -49,15 +49,31 @@ public final class ChildProcess: Sendable {
         process.standardInput = stdin ?? FileHandle.nullDevice
         self.input = stdin?.fileHandleForWriting
         self.process = process
-        stdout.fileHandleForReading.readabilityHandler = { [weak self] in self?.collect($0, isStdout: true) }
-        stderr.fileHandleForReading.readabilityHandler = { [weak self] in self?.collect($0, isStdout: false) }
         try process.run()
+        for (pipe, isStdout) in [(stdout, true), (stderr, false)] {
+            let handle = pipe.fileHandleForReading
+            Thread { [weak self] in Self.drain(handle) { self?.collect($0, isStdout: isStdout) } }.start()
+        }
     }
 
-    /// Appends what `handle` has; empty data is end of file, and the pipe's handler is removed.
-    private func collect(_ handle: FileHandle, isStdout: Bool) {
-        let data = handle.availableData
-        if data.isEmpty { handle.readabilityHandler = nil }
+    /// Reads `handle` to its end with blocking reads, handing each chunk to `chunk` and then an
+    /// empty one. Not `readabilityHandler`: the dispatch read source it installs, torn down at
+    /// end of file while the descriptor closes, can leave libdispatch's epoll bookkeeping pointing
+    /// at freed memory, and its manager thread crashed the whole test process
+    /// (swift-corelibs-libdispatch#949). The C function is `read`.
+    private static func drain(_ handle: FileHandle, _ chunk: ([UInt8]) -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = read(handle.fileDescriptor, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            chunk(Array(buffer[..<count]))
+        }
+        chunk([])
+    }
+
+    /// Appends a chunk of output; an empty one is end of file.
+    private func collect(_ data: [UInt8], isStdout: Bool) {
         self.output.withLock {
             if isStdout { $0.stdout.append(contentsOf: data) } else { $0.stderr.append(contentsOf: data) }
             if data.isEmpty { $0.openPipes -= 1 }
