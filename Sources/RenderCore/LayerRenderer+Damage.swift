@@ -190,18 +190,17 @@ extension PixelRect {
     public static func clustered(_ rects: [PixelRect], maximumCount: Int) -> [PixelRect] {
         var boxes = merged(rects, maximumCount: Int.max)
         while boxes.count > max(maximumCount, 1) {
-            var best = (first: 0, second: 1, added: Int.max)
+            var best = (first: 0, second: 1, union: boxes[0], added: Int.max)
             for i in boxes.indices {
                 for j in boxes.indices where j > i {
                     let union = boxes[i].union(boxes[j])
                     let added = union.area - boxes[i].area - boxes[j].area
-                    if added < best.added { best = (i, j, added) }
+                    if added < best.added { best = (i, j, union, added) }
                 }
             }
-            let union = boxes[best.first].union(boxes[best.second])
             boxes.remove(at: best.second)
             boxes.remove(at: best.first)
-            boxes = merged(boxes + [union], maximumCount: Int.max)
+            boxes = merged(boxes + [best.union], maximumCount: Int.max)
         }
         return boxes
     }

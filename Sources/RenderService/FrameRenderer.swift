@@ -15,10 +15,10 @@ import Synchronization
 /// frame drawn before it is not drawn again: it shows the same pixels (RenderCore is a function
 /// of the tree), so the last image stands for it and nothing new goes to the encoder, unless a
 /// viewer asks for a key frame or the frame names newer input (viewers get a message of no tiles
-/// naming it: that input's effect shows). States that change nothing on screen (a gesture's bookkeeping,
-/// a drag against a stop) then cost a tree comparison, not a frame. When a frame is drawn or an image encoded the loop is
-/// woken through a pipe it watches, and ``takeFinished()`` and ``takeEncoded()`` hand the
-/// results over on the loop's thread.
+/// naming it: that input's effect shows). States that change nothing on screen (a gesture's
+/// bookkeeping, a drag against a stop) then cost a tree comparison, not a frame. When a frame is
+/// drawn or an image encoded the loop is woken through a pipe it watches, and ``takeFinished()``
+/// and ``takeEncoded()`` hand the results over on the loop's thread.
 final class FrameRenderer: Sendable {
     /// A frame to draw: the layer tree taken from the scene when the frame was due.
     struct Job: Sendable {

@@ -121,7 +121,7 @@ final class ViewHub: Sendable {
         }) {
             // Changes in between but the last are skipped; what they changed that still shows
             // comes with this packet, which pages at the same tile share.
-            let skipped = since > 0 ? Int(max(changes, cursor.changes + 1) - cursor.changes - 1) : 0
+            let skipped = since > 0 && changes > cursor.changes ? Int(changes - cursor.changes - 1) : 0
             cursor.tileNumber = due.number
             cursor.changes = changes
             if let made { return .frame(packet: made, skippedFrames: skipped) }
